@@ -1,0 +1,483 @@
+/**
+ * Static analysis of a graph document: every node's type and data, the container tree, edges,
+ * ports, modalities, required inputs, model profiles and cycles. The result is either a list of
+ * problems (each naming a node or a JSON path) or a `GraphPlan` the machine builder and the
+ * engine share.
+ */
+import type { NodePorts, NodeSpec, PortSpec } from '../nodes/define.ts';
+import type { NodeRegistry } from '../nodes/registry.ts';
+import { renderTemplate } from '../nodes/template.ts';
+import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
+import { listOf, type Modality, modalityFits } from '../schema/modality.ts';
+import { zodProblems } from '../schema/parse.ts';
+import { formatPath, type Problem } from '../schema/problems.ts';
+
+/** The id of the top-level scope. */
+export const ROOT = '$root';
+
+export interface InputBinding {
+  edge: GraphEdge;
+  edgeIndex: number;
+  source: string;
+  sourcePort: string;
+  /** The modality the consumer receives (lists added by replication or `collect: all`). */
+  modality: Modality;
+  previousRound: boolean;
+  collect: 'last' | 'all';
+  /** The loop whose rounds `collect: all` gathers, when the edge leaves one. */
+  collectLoop?: string;
+}
+
+export interface PlannedNode {
+  id: string;
+  index: number;
+  type: string;
+  spec: NodeSpec<unknown>;
+  /** Parsed data with defaults filled. */
+  data: Record<string, unknown>;
+  ports: NodePorts;
+  /** The container this node sits in, or ROOT. */
+  scope: string;
+  container?: 'loop' | 'group';
+  replicate?: { items: unknown[]; as: string };
+  /** Inside a loop: when the node runs. */
+  stage: Stage;
+  /** Edges into each input port, in document order. */
+  inputs: Record<string, InputBinding[]>;
+  /** Nodes this one reads from (including through its members, for containers). */
+  outgoing: GraphEdge[];
+}
+
+export interface GraphPlan {
+  doc: GraphDocument;
+  nodes: Map<string, PlannedNode>;
+  /** Direct children of each scope (ROOT and every container), in document order. */
+  children: Map<string, string[]>;
+}
+
+export type AnalysisResult = { ok: true; plan: GraphPlan } | { ok: false; problems: Problem[] };
+
+export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): AnalysisResult {
+  const problems: Problem[] = [];
+  const nodes = new Map<string, PlannedNode>();
+  const known = [...registry.specs.keys()].join(', ');
+
+  // 1. Types and data.
+  doc.nodes.forEach((node, index) => {
+    const spec = registry.get(node.type);
+    if (!spec) {
+      problems.push({
+        path: formatPath(['nodes', index, 'type']),
+        node: node.id,
+        message: `unknown node type "${node.type}" (known types: ${known})`,
+      });
+      return;
+    }
+    const parsed = spec.data.safeParse(node.data);
+    if (!parsed.success) {
+      problems.push(...zodProblems(parsed.error, doc, ['nodes', index, 'data']));
+      return;
+    }
+    const data = parsed.data as Record<string, unknown>;
+    for (const p of spec.check?.(data) ?? []) {
+      problems.push({
+        path: formatPath(['nodes', index, 'data', ...p.path]),
+        node: node.id,
+        message: p.message,
+      });
+    }
+    const replicate = data.replicate as Replicate | undefined;
+    nodes.set(node.id, {
+      id: node.id,
+      index,
+      type: node.type,
+      spec,
+      data,
+      ports: spec.ports(data),
+      scope: node.parentId ?? ROOT,
+      container: spec.container,
+      replicate: replicate && { items: replicate.items, as: replicate.as ?? 'item' },
+      stage: (data.stage as Stage | undefined) ?? 'round',
+      inputs: {},
+      outgoing: [],
+    });
+  });
+
+  // 2. The container tree.
+  for (const node of nodes.values()) {
+    if (node.scope === ROOT) continue;
+    const parent = nodes.get(node.scope);
+    const path = formatPath(['nodes', node.index, 'parentId']);
+    if (!parent) {
+      if (!doc.nodes.some((n) => n.id === node.scope)) {
+        problems.push({ path, node: node.id, message: `parent "${node.scope}" does not exist` });
+      }
+      node.scope = ROOT;
+    } else if (!parent.container) {
+      problems.push({
+        path,
+        node: node.id,
+        message: `parent "${parent.id}" is a ${parent.type}, not a group or mindstorm`,
+      });
+      node.scope = ROOT;
+    }
+  }
+  for (const node of nodes.values()) {
+    const seen = new Set([node.id]);
+    for (let s = node.scope; s !== ROOT; s = nodes.get(s)?.scope ?? ROOT) {
+      if (seen.has(s)) {
+        problems.push({
+          path: formatPath(['nodes', node.index, 'parentId']),
+          node: node.id,
+          message: 'parents form a cycle',
+        });
+        node.scope = ROOT;
+        break;
+      }
+      seen.add(s);
+    }
+    if (node.type === 'mindstorm' && node.replicate) {
+      problems.push({
+        path: formatPath(['nodes', node.index, 'data', 'replicate']),
+        node: node.id,
+        message:
+          'a mindstorm cannot be replicated itself: put it in a group and replicate the group',
+      });
+    }
+  }
+  const children = new Map<string, string[]>([[ROOT, []]]);
+  for (const node of nodes.values()) if (node.container) children.set(node.id, []);
+  for (const node of nodes.values()) children.get(node.scope)?.push(node.id);
+
+  // 3. Edges, ports and modalities.
+  doc.edges.forEach((edge, edgeIndex) => {
+    const at = (field: string) => formatPath(['edges', edgeIndex, field]);
+    const source = nodes.get(edge.source);
+    const target = nodes.get(edge.target);
+    const sourceExists = doc.nodes.some((n) => n.id === edge.source);
+    const targetExists = doc.nodes.some((n) => n.id === edge.target);
+    if (!sourceExists)
+      problems.push({
+        path: at('source'),
+        message: `edge "${edge.id}" starts at node "${edge.source}", which does not exist`,
+      });
+    if (!targetExists)
+      problems.push({
+        path: at('target'),
+        message: `edge "${edge.id}" ends at node "${edge.target}", which does not exist`,
+      });
+    if (!source || !target) return;
+    const out = source.ports.outputs.find((p) => p.name === edge.sourceHandle);
+    const inp = target.ports.inputs.find((p) => p.name === edge.targetHandle);
+    if (!out) {
+      problems.push({
+        path: at('sourceHandle'),
+        node: source.id,
+        message: `${source.type} "${source.id}" has no output "${edge.sourceHandle}" (outputs: ${names(source.ports.outputs)})`,
+      });
+    }
+    if (!inp) {
+      problems.push({
+        path: at('targetHandle'),
+        node: target.id,
+        message: `${target.type} "${target.id}" has no input "${edge.targetHandle}" (inputs: ${names(target.ports.inputs)})`,
+      });
+    }
+    if (!out || !inp) return;
+    const previousRound = edge.data?.previousRound === true;
+    if (previousRound) {
+      const loop = innermostLoop(nodes, source.id);
+      if (!loop || loop !== innermostLoop(nodes, target.id)) {
+        problems.push({
+          path: formatPath(['edges', edgeIndex, 'data', 'previousRound']),
+          message: `edge "${edge.id}": previousRound needs both ends inside the same mindstorm`,
+        });
+        return;
+      }
+    }
+    const { modality, collectLoop } = deliveredModality(
+      nodes,
+      source,
+      target,
+      out.modality,
+      edge.data?.collect ?? 'last',
+    );
+    const fits =
+      modalityFits(modality, inp.modality) ||
+      (inp.multiple === true && modalityFits(modality, listOf(inp.modality)));
+    if (!fits) {
+      problems.push({
+        path: formatPath(['edges', edgeIndex]),
+        node: target.id,
+        message: `modality mismatch: ${source.id}.${out.name} gives ${modality} but ${target.id}.${inp.name} takes ${inp.multiple ? `${inp.modality} (or a list of it)` : inp.modality}`,
+      });
+      return;
+    }
+    const binding: InputBinding = {
+      edge,
+      edgeIndex,
+      source: source.id,
+      sourcePort: out.name,
+      modality,
+      previousRound,
+      collect: edge.data?.collect ?? 'last',
+      collectLoop,
+    };
+    target.inputs[inp.name] = [...(target.inputs[inp.name] ?? []), binding];
+    source.outgoing.push(edge);
+  });
+
+  // 4. Required inputs and single-edge ports.
+  for (const node of nodes.values()) {
+    for (const port of node.ports.inputs) {
+      const bound = node.inputs[port.name] ?? [];
+      if (port.required && bound.length === 0) {
+        problems.push({
+          path: formatPath(['nodes', node.index]),
+          node: node.id,
+          message: `required input "${port.name}" (${port.modality}) is not connected`,
+        });
+      }
+      if (!port.multiple && bound.length > 1) {
+        problems.push({
+          path: formatPath(['nodes', node.index]),
+          node: node.id,
+          message: `input "${port.name}" takes one edge but has ${bound.length} (${bound.map((b) => b.edge.id).join(', ')})`,
+        });
+      }
+    }
+  }
+
+  // 5. Model profiles.
+  const profiles = doc.models ?? {};
+  for (const node of nodes.values()) {
+    for (const name of node.spec.models?.(node.data) ?? []) {
+      for (const resolved of expandTemplated(name, node)) {
+        if (!(resolved in profiles)) {
+          const knownProfiles = Object.keys(profiles);
+          problems.push({
+            path: formatPath(['nodes', node.index, 'data', 'model']),
+            node: node.id,
+            message: `model profile "${resolved}" is not defined in "models"${knownProfiles.length ? ` (defined: ${knownProfiles.join(', ')})` : ''}`,
+          });
+        }
+      }
+    }
+  }
+
+  // 6. Loop references and stages.
+  for (const node of nodes.values()) {
+    if (node.type !== 'mindstorm') continue;
+    const inside = (id: string) => nodes.get(id)?.scope === node.id;
+    const roundNodes = (children.get(node.id) ?? []).filter((c) => nodes.get(c)!.stage === 'round');
+    if (roundNodes.length === 0) {
+      problems.push({
+        path: formatPath(['nodes', node.index]),
+        node: node.id,
+        message: 'a mindstorm needs at least one node inside it with stage "round"',
+      });
+    }
+    const members = (node.data.members as string[]) ?? [];
+    members.forEach((m, i) => {
+      if (!inside(m))
+        problems.push({
+          path: formatPath(['nodes', node.index, 'data', 'members', i]),
+          node: node.id,
+          message: `member "${m}" is not a node inside this mindstorm`,
+        });
+      else if (nodes.get(m)?.type !== 'agent')
+        problems.push({
+          path: formatPath(['nodes', node.index, 'data', 'members', i]),
+          node: node.id,
+          message: `member "${m}" must be an agent`,
+        });
+    });
+    const leader = node.data.leader as string | undefined;
+    if (
+      leader &&
+      (!inside(leader) ||
+        nodes.get(leader)?.type !== 'agent' ||
+        nodes.get(leader)?.stage !== 'decide')
+    ) {
+      problems.push({
+        path: formatPath(['nodes', node.index, 'data', 'leader']),
+        node: node.id,
+        message: `leader "${leader}" must be an agent inside this mindstorm with stage "decide"`,
+      });
+    }
+  }
+  const order: Record<Stage, number> = { init: 0, round: 1, gather: 2, decide: 3 };
+  for (const node of nodes.values()) {
+    const loop = nodes.get(node.scope);
+    if (loop?.type !== 'mindstorm') continue;
+    for (const bindings of Object.values(node.inputs)) {
+      for (const b of bindings) {
+        const src = nodes.get(topInScope(nodes, b.source, node.scope) ?? '');
+        if (src && src.scope === node.scope && order[src.stage] > order[node.stage]) {
+          problems.push({
+            path: formatPath(['edges', b.edgeIndex]),
+            node: node.id,
+            message: `"${node.id}" (stage ${node.stage}) cannot read "${src.id}" (stage ${src.stage}), which runs later`,
+          });
+        }
+      }
+    }
+  }
+
+  // 7. Cycles, scope by scope.
+  if (problems.length === 0) problems.push(...findCycles(nodes, children));
+
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, plan: { doc, nodes, children } };
+}
+
+function names(ports: PortSpec[]): string {
+  return ports.length ? ports.map((p) => p.name).join(', ') : 'none';
+}
+
+/** Containers from the node outwards (not including the node). */
+export function ancestors(nodes: Map<string, PlannedNode>, id: string): string[] {
+  const out: string[] = [];
+  for (let s = nodes.get(id)?.scope; s && s !== ROOT; s = nodes.get(s)?.scope) out.push(s);
+  return out;
+}
+
+function innermostLoop(nodes: Map<string, PlannedNode>, id: string): string | undefined {
+  return ancestors(nodes, id).find((a) => nodes.get(a)?.type === 'mindstorm');
+}
+
+/**
+ * The ancestor-or-self of `id` that is a direct child of `scope`, or undefined when `id` is
+ * not inside `scope`.
+ */
+export function topInScope(
+  nodes: Map<string, PlannedNode>,
+  id: string,
+  scope: string,
+): string | undefined {
+  let current: string | undefined = id;
+  while (current) {
+    const node = nodes.get(current);
+    if (!node) return undefined;
+    if (node.scope === scope) return current;
+    if (node.scope === ROOT) return undefined;
+    current = node.scope;
+  }
+  return undefined;
+}
+
+/**
+ * What a consumer receives from a source port: each replicated container (or the node itself)
+ * between the source and the consumer's common ancestor turns the value into a list, and so
+ * does `collect: all` on an edge leaving a mindstorm.
+ */
+function deliveredModality(
+  nodes: Map<string, PlannedNode>,
+  source: PlannedNode,
+  target: PlannedNode,
+  modality: Modality,
+  collect: 'last' | 'all',
+): { modality: Modality; collectLoop?: string } {
+  const targetAncestors = new Set([target.id, ...ancestors(nodes, target.id)]);
+  let result = modality;
+  let collectLoop: string | undefined;
+  for (const id of [source.id, ...ancestors(nodes, source.id)]) {
+    if (targetAncestors.has(id)) break;
+    const node = nodes.get(id)!;
+    if (node.type === 'mindstorm' && collect === 'all' && !collectLoop) {
+      result = listOf(result);
+      collectLoop = id;
+    }
+    if (node.replicate) result = listOf(result);
+  }
+  return { modality: result, collectLoop };
+}
+
+/** Model names may be templates over the replicated item (`{{ item }}`): expand them. */
+function expandTemplated(name: string, node: PlannedNode): string[] {
+  if (!name.includes('{{')) return [name];
+  const items = node.replicate?.items ?? [undefined];
+  const as = node.replicate?.as ?? 'item';
+  const out = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    try {
+      out.add(renderTemplate(name, { [as]: item, replica: { index, count: items.length } }).trim());
+    } catch {
+      out.add(name);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Within each scope, the dependencies among its direct children must be acyclic once edges
+ * marked previousRound are set aside; anything else would wait forever.
+ */
+function findCycles(nodes: Map<string, PlannedNode>, children: Map<string, string[]>): Problem[] {
+  const problems: Problem[] = [];
+  for (const [scope, members] of children) {
+    const deps = scopeDependencies(nodes, scope, members);
+    const state = new Map<string, 'visiting' | 'done'>();
+    const stack: string[] = [];
+    const visit = (id: string): boolean => {
+      if (state.get(id) === 'done') return false;
+      if (state.get(id) === 'visiting') {
+        const cycle = [...stack.slice(stack.indexOf(id)), id];
+        const loop = nodes.get(scope);
+        problems.push({
+          path: formatPath(['nodes', nodes.get(id)!.index]),
+          node: id,
+          message:
+            loop?.type === 'mindstorm'
+              ? `cycle ${cycle.join(' → ')} inside mindstorm "${scope}": mark one of its edges "previousRound" so it reads the last round's value`
+              : `cycle ${cycle.join(' → ')}: cycles are allowed only inside a mindstorm, through an edge marked "previousRound"`,
+        });
+        return true;
+      }
+      state.set(id, 'visiting');
+      stack.push(id);
+      for (const dep of deps.get(id) ?? []) if (visit(dep)) return true;
+      stack.pop();
+      state.set(id, 'done');
+      return false;
+    };
+    for (const id of members) if (visit(id)) break;
+  }
+  return problems;
+}
+
+/**
+ * For each direct child of a scope, the siblings it must wait for: every same-round edge into
+ * it or its members whose source lies in the same scope. In a loop, stages order the work,
+ * so only same-stage siblings count.
+ */
+export function scopeDependencies(
+  nodes: Map<string, PlannedNode>,
+  scope: string,
+  members: string[],
+): Map<string, Set<string>> {
+  const deps = new Map<string, Set<string>>();
+  const isLoop = nodes.get(scope)?.type === 'mindstorm';
+  for (const id of members) {
+    const set = new Set<string>();
+    for (const inner of [id, ...(nodes.get(id)!.container ? descendants(nodes, id) : [])]) {
+      for (const bindings of Object.values(nodes.get(inner)!.inputs)) {
+        for (const b of bindings) {
+          if (b.previousRound) continue;
+          const top = topInScope(nodes, b.source, scope);
+          if (!top || top === id) continue;
+          if (isLoop && nodes.get(top)!.stage !== nodes.get(id)!.stage) continue;
+          set.add(top);
+        }
+      }
+    }
+    deps.set(id, set);
+  }
+  return deps;
+}
+
+export function descendants(nodes: Map<string, PlannedNode>, id: string): string[] {
+  const out: string[] = [];
+  for (const node of nodes.values()) if (ancestors(nodes, node.id).includes(id)) out.push(node.id);
+  return out;
+}

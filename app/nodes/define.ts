@@ -1,0 +1,135 @@
+/**
+ * The node SDK. A node type is one folder under `nodes/`: `spec.ts` (pure data: ports, the data
+ * schema with defaults, docs; safe to load in the editor) and `execute.ts` (run-time behaviour;
+ * loaded only by the engine). Capabilities (model calls, messages, randomness, a person) reach
+ * `execute` through the context, so node code never touches providers, keys or the network.
+ */
+import type { z } from 'zod';
+import type { VoteTally } from '../../nodes/vote/tally.ts';
+import type { ChatMessage, ChatResult } from '../providers/types.ts';
+import type { Modality } from '../schema/modality.ts';
+import type { ImageValue } from './template.ts';
+
+export interface PortSpec {
+  name: string;
+  modality: Modality;
+  /** The node cannot run unless this input is connected. */
+  required?: boolean;
+  /** Several edges may end here; the port then receives a list, in edge order. */
+  multiple?: boolean;
+  description?: string;
+}
+
+export interface NodePorts {
+  inputs: PortSpec[];
+  outputs: PortSpec[];
+}
+
+/** A problem the spec found in a node's data, with a path relative to `data`. */
+export interface DataProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
+export interface NodeSpec<D = unknown> {
+  /** Equal to the folder name under nodes/. */
+  type: string;
+  title: string;
+  /** Palette group. */
+  group: 'Flow' | 'Minds' | 'Decisions' | 'Data' | 'People' | 'Structure';
+  description: string;
+  /** Parses `node.data`, filling defaults. */
+  data: z.ZodType<D>;
+  /** Containers hold other nodes (their `parentId`): a mindstorm loop or a plain group. */
+  container?: 'loop' | 'group';
+  /** Ports can depend on data (an agent's prompt slots become its inputs). */
+  ports(data: D): NodePorts;
+  /** Model profile names the node will call, for validation and the export manifest. */
+  models?(data: D): string[];
+  /** Checks beyond the schema. */
+  check?(data: D): DataProblem[];
+  /** Worst-case model calls per execution (for estimates); 0 when it never calls a model. */
+  callsPerRun?(data: D): number;
+}
+
+/** Identity helper that keeps the data type through inference. */
+export function defineNode<D>(spec: NodeSpec<D>): NodeSpec<D> {
+  return spec;
+}
+
+/** One entry of a mindstorm transcript. */
+export interface TranscriptEntry {
+  round: number;
+  stage: string;
+  from: string;
+  to: string[];
+  text: string;
+}
+
+/** What a node inside a mindstorm can see of the loop. */
+export interface LoopView {
+  id: string;
+  round: number;
+  maxRounds: number;
+  stage: string;
+  /** Every message sent inside the loop so far, oldest first. */
+  transcript: TranscriptEntry[];
+  structure: 'monarchy' | 'democracy';
+  rights: { rtk: boolean; rtc: boolean; rte: boolean };
+  /** True when this node is one of the loop's members (subordinates that can hold rights). */
+  member: boolean;
+  /**
+   * Right to know: what the members answered in the previous round, and the inputs they were
+   * answering. Present from round 2 on when RTK is granted to this member.
+   */
+  peers?: { inputs: Record<string, unknown>; answers: Array<{ from: string; text: string }> };
+  /** Set when the engine asks a member to act outside its usual prompt (RTC and RTE). */
+  phase?:
+    | { kind: 'revise'; question: string; options: string[] }
+    | { kind: 'ballot'; prompt: string };
+}
+
+export interface ModelCall {
+  /** A model profile name from the document's `models`. */
+  profile: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Stream the answer (deltas become events). */
+  stream?: boolean;
+}
+
+export interface NodeContext<D = unknown> {
+  nodeId: string;
+  /** Unique per execution: `vlm#2@r3` is replica 2 of node vlm in round 3. */
+  instanceId: string;
+  data: D;
+  /** Input values by port name; a `multiple` port holds a list. */
+  inputs: Record<string, unknown>;
+  /** For each multiple port, who sent each list element (instance ids). */
+  senders: Record<string, string[]>;
+  /** Template variables supplied by replication (`as` name and `replica`) and the loop. */
+  bindings: Record<string, unknown>;
+  loop?: LoopView;
+  signal: AbortSignal;
+  /** Seeded per run and node: the same seed gives the same draws. */
+  random(): number;
+  /** Everything about the call (budget, limits, retries, cassettes, events) is the engine's job. */
+  callModel(call: ModelCall): Promise<ChatResult>;
+  /** Sends a message to the node's downstream recipients; may pause at a breakpoint first. */
+  message(text: string): Promise<void>;
+  /** Publishes a vote with every ballot. */
+  vote(tally: VoteTally): void;
+  /** Asks a person; resolves with their answer. */
+  askHuman(request: { name: string; prompt: string }): Promise<string>;
+  /**
+   * This instance's conversation so far (kept across mindstorm rounds). Agents append to it;
+   * their history policy decides how much of it is sent.
+   */
+  memory: ChatMessage[];
+  /** A URL a model can fetch the image from (a data URL for local images). */
+  imageUrl(image: ImageValue): string;
+}
+
+export type NodeOutputs = Record<string, unknown>;
+export type NodeExecutor<D = unknown> = (ctx: NodeContext<D>) => Promise<NodeOutputs>;

@@ -1,0 +1,376 @@
+/**
+ * Cassettes: recorded model answers keyed by a normalized request, so a society can be re-run
+ * offline, deterministically and for free. A cassette is plain JSON meant to be committed and
+ * diffed: entries sorted by key, keys of every object in a fixed order, no keys or headers.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { chunkWords, clip, lastUserText } from './text.ts';
+import type {
+  CallOptions,
+  ChatContentPart,
+  ChatMessage,
+  ChatProvider,
+  ChatRequest,
+  ChatResult,
+  TokenUsage,
+} from './types.ts';
+import { abortError, ProviderError } from './types.ts';
+
+/** The part of a request that decides its answer, with images reduced to content hashes. */
+export interface NormalizedRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  extra?: Record<string, unknown>;
+}
+
+/** One recorded answer. */
+export interface RecordedResponse {
+  text: string;
+  usage: TokenUsage;
+  model: string;
+  finishReason?: string;
+  /** Present (true) when the recorded answer came from the simulated provider. */
+  simulated?: boolean;
+}
+
+export interface CassetteEntry {
+  key: string;
+  request: NormalizedRequest;
+  responses: RecordedResponse[];
+}
+
+/** The file format. */
+export interface CassetteFile {
+  format: 'society-cassette';
+  version: 1;
+  entries: CassetteEntry[];
+}
+
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+
+function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * An image part with its data URL replaced by `sha256:<hex>` of the decoded bytes, so the key
+ * depends on the picture and not on how its base64 happened to be wrapped or padded (and a
+ * cassette does not carry megabytes of base64). http(s) URLs are kept as they are.
+ */
+function normalizeImage(part: Extract<ChatContentPart, { type: 'image' }>): ChatContentPart {
+  const match = DATA_URL.exec(part.url);
+  if (!match) {
+    return part.mime
+      ? { type: 'image', url: part.url, mime: part.mime }
+      : { type: 'image', url: part.url };
+  }
+  const [, mimeType = '', params = '', payload = ''] = match;
+  const bytes = /;base64/i.test(params)
+    ? Buffer.from(payload.replace(/\s+/g, ''), 'base64')
+    : Buffer.from(percentDecode(payload), 'utf8');
+  const mime = (mimeType || part.mime || 'application/octet-stream').toLowerCase();
+  return { type: 'image', url: `sha256:${sha256Hex(bytes)}`, mime };
+}
+
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // malformed escapes: hash the text as it stands
+  }
+}
+
+function normalizeMessage(message: ChatMessage): ChatMessage {
+  if (typeof message.content === 'string') return { role: message.role, content: message.content };
+  const content = message.content.map(
+    (part): ChatContentPart =>
+      part.type === 'text' ? { type: 'text', text: part.text } : normalizeImage(part),
+  );
+  return { role: message.role, content };
+}
+
+/**
+ * The request as a cassette sees it: model, messages (images as `sha256:` of their bytes plus
+ * mime), temperature, maxTokens and extra. `stream` is dropped: streaming does not change the
+ * answer. Normalizing an already normalized request changes nothing.
+ */
+export function normalizeRequest(request: ChatRequest | NormalizedRequest): NormalizedRequest {
+  const normalized: NormalizedRequest = {
+    model: request.model,
+    messages: request.messages.map(normalizeMessage),
+  };
+  if (request.temperature !== undefined) normalized.temperature = request.temperature;
+  if (request.maxTokens !== undefined) normalized.maxTokens = request.maxTokens;
+  if (request.extra && Object.keys(request.extra).length > 0) normalized.extra = request.extra;
+  return normalized;
+}
+
+/** JSON with object keys sorted at every level, so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const source = value as Record<string, unknown>;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(source).sort()) {
+      if (source[key] !== undefined) sorted[key] = sortKeys(source[key]);
+    }
+    return sorted;
+  }
+  return value;
+}
+
+/** The cassette key of a request: sha256 hex of its normalized form as canonical JSON. */
+export function requestKey(request: ChatRequest | NormalizedRequest): string {
+  return sha256Hex(canonicalJson(normalizeRequest(request)));
+}
+
+const contentPartSchema = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('image'),
+    url: z.string(),
+    mime: z.string().optional(),
+    sha256: z.string().optional(),
+  }),
+]);
+
+const cassetteSchema = z.object({
+  format: z.literal('society-cassette'),
+  version: z.literal(1),
+  entries: z.array(
+    z.object({
+      key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex key'),
+      request: z.object({
+        model: z.string(),
+        messages: z.array(
+          z.object({
+            role: z.enum(['system', 'user', 'assistant']),
+            content: z.union([z.string(), z.array(contentPartSchema)]),
+          }),
+        ),
+        temperature: z.number().optional(),
+        maxTokens: z.number().int().optional(),
+        extra: z.record(z.string(), z.unknown()).optional(),
+      }),
+      responses: z
+        .array(
+          z.object({
+            text: z.string(),
+            usage: z.object({
+              promptTokens: z.number().nonnegative(),
+              completionTokens: z.number().nonnegative(),
+            }),
+            model: z.string(),
+            finishReason: z.string().optional(),
+            simulated: z.boolean().optional(),
+          }),
+        )
+        .min(1, 'an entry needs at least one response'),
+    }),
+  ),
+});
+
+/** A response with its fields in a fixed order and nothing we did not mean to store. */
+function toRecorded(result: RecordedResponse | ChatResult): RecordedResponse {
+  const recorded: RecordedResponse = {
+    text: result.text,
+    usage: {
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+    },
+    model: result.model,
+  };
+  if (result.finishReason !== undefined) recorded.finishReason = result.finishReason;
+  if (result.simulated) recorded.simulated = true;
+  return recorded;
+}
+
+/**
+ * An in-memory cassette. Identical requests may legitimately get different answers (a
+ * society asks the same thing twice at temperature 1), so each entry holds a list: `lookup`
+ * serves them in recorded order and then keeps repeating the last one.
+ */
+export class Cassette {
+  readonly #entries = new Map<string, CassetteEntry>();
+  /** How many responses of each entry have been served (or recorded live) this run. */
+  readonly #cursor = new Map<string, number>();
+
+  /** Read and validate a cassette file. */
+  static async load(path: string): Promise<Cassette> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new Error(`cannot read cassette ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${path} is not a valid cassette: not JSON (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+    return Cassette.fromJSON(data, path);
+  }
+
+  /** Build a cassette from parsed JSON; `source` names it in error messages. */
+  static fromJSON(data: unknown, source = 'cassette'): Cassette {
+    const parsed = cassetteSchema.safeParse(data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ');
+      throw new Error(
+        `${source} is not a valid cassette (expected {"format": "society-cassette", "version": 1, "entries": [...]}): ${issues}`,
+        { cause: parsed.error },
+      );
+    }
+    const cassette = new Cassette();
+    for (const entry of parsed.data.entries) {
+      // Keys are recomputed from the requests, so a hand-edited request still matches and a
+      // stale key cannot shadow it.
+      const request = normalizeRequest(entry.request as NormalizedRequest);
+      const key = requestKey(request);
+      const existing = cassette.#entries.get(key);
+      const responses = entry.responses.map((r) => toRecorded(r as RecordedResponse));
+      if (existing) existing.responses.push(...responses);
+      else cassette.#entries.set(key, { key, request, responses });
+    }
+    return cassette;
+  }
+
+  /** Number of distinct requests recorded. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The file contents: entries sorted by key so re-recording gives small diffs. */
+  toJSON(): CassetteFile {
+    const entries = [...this.#entries.values()]
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((entry) => ({
+        key: entry.key,
+        request: sortKeys(entry.request) as NormalizedRequest,
+        responses: entry.responses.map(toRecorded),
+      }));
+    return { format: 'society-cassette', version: 1, entries };
+  }
+
+  /** Write the cassette as pretty JSON. */
+  async save(path: string): Promise<void> {
+    await writeFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, 'utf8');
+  }
+
+  /** The next recorded response for this request, or undefined when it was never recorded. */
+  lookup(request: ChatRequest | NormalizedRequest): RecordedResponse | undefined {
+    const key = requestKey(request);
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    const served = this.#cursor.get(key) ?? 0;
+    this.#cursor.set(key, served + 1);
+    const response = entry.responses[Math.min(served, entry.responses.length - 1)];
+    return response && toRecorded(response);
+  }
+
+  /** Append a live answer to this request's entry. */
+  record(request: ChatRequest | NormalizedRequest, result: RecordedResponse | ChatResult): void {
+    const normalized = normalizeRequest(request);
+    const key = requestKey(normalized);
+    const entry = this.#entries.get(key);
+    if (entry) entry.responses.push(toRecorded(result));
+    else this.#entries.set(key, { key, request: normalized, responses: [toRecorded(result)] });
+    // A recorded answer counts as served, so a replay-then-live run does not hand it out again.
+    this.#cursor.set(key, (this.#cursor.get(key) ?? 0) + 1);
+  }
+}
+
+/** Strict replay found no recording for a request. Not retryable: it will never appear. */
+export class CassetteMissError extends ProviderError {
+  readonly key: string;
+  constructor(request: ChatRequest, key: string) {
+    super(
+      `no cassette recording for model "${request.model}" and last user message "${clip(lastUserText(request), 80)}" (key ${key.slice(0, 12)}); record the cassette again or allow live calls`,
+      { retryable: false, code: 'cassette_miss' },
+    );
+    this.name = 'CassetteMissError';
+    this.key = key;
+  }
+}
+
+/**
+ * - `replay`: answer only from the cassette; a miss throws CassetteMissError.
+ * - `replay-then-live`: answer from the cassette, else ask `live` and record its answer.
+ * - `record`: always ask `live` and record its answer.
+ */
+export type CassetteMode = 'replay' | 'replay-then-live' | 'record';
+
+export interface CassetteProviderOptions {
+  cassette: Cassette;
+  mode: CassetteMode;
+  /** Required unless mode is 'replay'. */
+  live?: ChatProvider;
+  /** Defaults to the live provider's id, or 'cassette'. */
+  id?: string;
+}
+
+/** A ChatProvider that replays and/or records a cassette around an optional live provider. */
+export class CassetteProvider implements ChatProvider {
+  readonly id: string;
+  readonly cassette: Cassette;
+  readonly mode: CassetteMode;
+  readonly #live: ChatProvider | undefined;
+
+  constructor(options: CassetteProviderOptions) {
+    if (options.mode !== 'replay' && !options.live) {
+      throw new Error(`cassette mode '${options.mode}' needs a live provider`);
+    }
+    this.cassette = options.cassette;
+    this.mode = options.mode;
+    this.#live = options.live;
+    this.id = options.id ?? options.live?.id ?? 'cassette';
+  }
+
+  async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
+    if (options.signal.aborted) throw abortError(options.signal.reason);
+    if (this.mode !== 'record') {
+      const recorded = this.cassette.lookup(request);
+      if (recorded) return replayed(recorded, request, options);
+      if (this.mode === 'replay') throw new CassetteMissError(request, requestKey(request));
+    }
+    const result = await this.#live!.chat(request, options);
+    this.cassette.record(request, result);
+    return result;
+  }
+}
+
+function replayed(
+  recorded: RecordedResponse,
+  request: ChatRequest,
+  options: CallOptions,
+): ChatResult {
+  // Streaming consumers still see deltas, so a replayed run looks like a live one.
+  if (request.stream && options.onDelta) {
+    for (const fragment of chunkWords(recorded.text)) options.onDelta(fragment);
+  }
+  const result: ChatResult = {
+    text: recorded.text,
+    usage: { ...recorded.usage },
+    model: recorded.model,
+    source: 'cassette',
+  };
+  if (recorded.finishReason !== undefined) result.finishReason = recorded.finishReason;
+  if (recorded.simulated) result.simulated = true;
+  return result;
+}

@@ -1,0 +1,299 @@
+/**
+ * A ChatProvider for any server speaking the OpenAI Chat Completions protocol: api.openai.com,
+ * Hugging Face's router, and local servers (Ollama, LM Studio, vLLM, llama.cpp).
+ */
+import { STATUS_CODES } from 'node:http';
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { clip, estimatePromptTokens, estimateTokens, messageText } from './text.ts';
+import type {
+  CallOptions,
+  ChatMessage,
+  ChatProvider,
+  ChatRequest,
+  ChatResult,
+  TokenUsage,
+} from './types.ts';
+import { abortError, ProviderError } from './types.ts';
+
+/**
+ * Local servers ignore the key, but the SDK refuses to start without one; this placeholder
+ * makes it plain in any server log that no real key was sent.
+ */
+export const KEYLESS_PLACEHOLDER_KEY = 'no-key-needed';
+
+/**
+ * The SDK's own timeout, set far above any per-call timeout the engine uses so that it is
+ * the engine (through the call's signal) that decides when a call has taken too long.
+ */
+const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** Statuses worth retrying: timeouts, conflicts, rate limits and server errors. */
+function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+export interface OpenAICompatibleProviderOptions {
+  /** Provider profile name, e.g. 'openai' or 'ollama'. */
+  id: string;
+  /** Base URL ending in /v1, e.g. http://localhost:11434/v1. */
+  baseUrl: string;
+  /** Omit for keyless local servers. */
+  apiKey?: string;
+  /** Env variable the key came from; only used to make a 401 message actionable. */
+  apiKeyEnv?: string;
+  /** OpenAI organization / project ids; never read from the environment by this class. */
+  organization?: string;
+  project?: string;
+}
+
+/**
+ * Parse a server's wait hint: `retry-after-ms` (OpenAI's precise header) first, then the
+ * standard `Retry-After`, which is either delay-seconds or an HTTP date.
+ */
+export function parseRetryAfterMs(
+  headers: Headers | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '') {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  const after = headers.get('retry-after');
+  if (after === null || after.trim() === '') return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(after);
+  if (Number.isFinite(date)) return Math.max(0, date - now);
+  return undefined;
+}
+
+/** Drop user:password from a URL before it goes into a message. */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
+function isLocalUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '0.0.0.0';
+  } catch {
+    return false;
+  }
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  if (typeof message.content === 'string' || message.role !== 'user') {
+    // Only user messages may carry images in the Chat Completions API.
+    if (typeof message.content !== 'string' && message.content.some((p) => p.type === 'image')) {
+      throw new ProviderError(`images are only allowed in user messages, not in ${message.role}`, {
+        retryable: false,
+        code: 'invalid_request',
+      });
+    }
+    return { role: message.role, content: messageText(message) };
+  }
+  const content: ChatCompletionContentPart[] = message.content.map((part) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'image_url', image_url: { url: part.url } },
+  );
+  return { role: 'user', content };
+}
+
+/** The Chat Completions body for a request, without the `stream` switch. */
+export function toOpenAIBody(request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  // `extra` goes first so it can add fields but never replace the ones we own.
+  const body: Record<string, unknown> = { ...request.extra };
+  body.model = request.model;
+  body.messages = request.messages.map(toOpenAIMessage);
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  delete body.stream;
+  delete body.stream_options;
+  return body as unknown as ChatCompletionCreateParamsNonStreaming;
+}
+
+function usageOf(
+  usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
+  request: ChatRequest,
+  text: string,
+): TokenUsage {
+  // Some local servers send no usage at all; estimate so budgets still move.
+  return {
+    promptTokens: usage?.prompt_tokens ?? estimatePromptTokens(request),
+    completionTokens: usage?.completion_tokens ?? estimateTokens(text),
+  };
+}
+
+/** A ChatProvider backed by the official `openai` SDK, pointed at any compatible server. */
+export class OpenAICompatibleProvider implements ChatProvider {
+  readonly id: string;
+  readonly baseUrl: string;
+  readonly #client: OpenAI;
+  readonly #apiKey: string | undefined;
+  readonly #apiKeyEnv: string | undefined;
+
+  constructor(options: OpenAICompatibleProviderOptions) {
+    this.id = options.id;
+    this.baseUrl = options.baseUrl;
+    this.#apiKey = options.apiKey || undefined;
+    this.#apiKeyEnv = options.apiKeyEnv;
+    this.#client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: this.#apiKey ?? KEYLESS_PLACEHOLDER_KEY,
+      // The engine retries (with its own backoff, budget and events), so the SDK must not.
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      dangerouslyAllowBrowser: false,
+      // Explicit nulls stop the SDK from reading OPENAI_* variables and sending them to
+      // servers that are not OpenAI's.
+      organization: options.organization ?? null,
+      project: options.project ?? null,
+      adminAPIKey: null,
+      webhookSecret: null,
+    });
+  }
+
+  async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
+    const { signal } = options;
+    if (signal.aborted) throw abortError(signal.reason);
+    try {
+      const body = toOpenAIBody(request);
+      if (request.stream) return await this.#stream(body, request, options);
+      const completion: ChatCompletion = await this.#client.chat.completions.create(body, {
+        signal,
+      });
+      const choice = completion.choices?.[0];
+      if (!choice) {
+        throw new ProviderError(`${this.#where()} returned a completion with no choices`, {
+          retryable: false,
+          code: 'bad_response',
+        });
+      }
+      const text = choice.message?.content ?? '';
+      return {
+        text,
+        usage: usageOf(completion.usage, request, text),
+        model: completion.model || request.model,
+        finishReason: choice.finish_reason ?? undefined,
+        source: 'live',
+      };
+    } catch (error) {
+      throw this.#mapError(error, signal);
+    }
+  }
+
+  async #stream(
+    base: ChatCompletionCreateParamsNonStreaming,
+    request: ChatRequest,
+    options: CallOptions,
+  ): Promise<ChatResult> {
+    const body: ChatCompletionCreateParamsStreaming = {
+      ...base,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const stream = await this.#client.chat.completions.create(body, { signal: options.signal });
+    let text = '';
+    let model = '';
+    let finishReason: string | undefined;
+    let usage: ChatCompletionChunk['usage'];
+    for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      // With include_usage the final chunk has no choices and carries the usage.
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta?.content;
+      if (delta) {
+        text += delta;
+        options.onDelta?.(delta);
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    // The SDK ends an aborted stream quietly, as if it were complete; a partial answer must
+    // not pass for a whole one.
+    if (options.signal.aborted) throw abortError(options.signal.reason);
+    return {
+      text,
+      usage: usageOf(usage, request, text),
+      model: model || request.model,
+      finishReason,
+      source: 'live',
+    };
+  }
+
+  #where(): string {
+    return `${this.id} (${displayUrl(this.baseUrl)})`;
+  }
+
+  /** Remove the key from anything a server or the SDK put in a message. */
+  #redact(message: string): string {
+    const key = this.#apiKey;
+    return key && key.length >= 4 ? message.split(key).join('[redacted]') : message;
+  }
+
+  #mapError(error: unknown, signal: AbortSignal): Error {
+    // Our signal aborted (run cancel or per-call timeout): that is a cancellation, whatever
+    // shape the SDK or fetch gave it.
+    if (signal.aborted || error instanceof APIUserAbortError) return abortError(signal.reason);
+    if (error instanceof ProviderError) return error;
+    if (error instanceof APIConnectionError) {
+      const cause = error.cause instanceof Error ? error.cause : undefined;
+      const detail = cause?.cause instanceof Error ? cause.cause.message : cause?.message;
+      const hint = isLocalUrl(this.baseUrl) ? ' (is the local server running?)' : '';
+      return new ProviderError(
+        this.#redact(`cannot reach ${this.#where()}: ${detail || error.message}${hint}`),
+        { retryable: true, code: 'connection_error' },
+      );
+    }
+    if (error instanceof APIError && typeof error.status === 'number') {
+      const status = error.status;
+      const code = error.code ?? error.type ?? undefined;
+      const serverMessage = apiErrorMessage(error);
+      const hint =
+        status === 401 && this.#apiKeyEnv ? ` (check the key in ${this.#apiKeyEnv})` : '';
+      const reason = STATUS_CODES[status] ?? 'Error';
+      // A 429 for an exhausted quota will not clear by waiting; everything else 429 will.
+      const quota = status === 429 && code === 'insufficient_quota';
+      return new ProviderError(this.#redact(`HTTP ${status} ${reason}: ${serverMessage}${hint}`), {
+        status,
+        code,
+        retryable: isRetryableStatus(status) && !quota,
+        retryAfterMs: parseRetryAfterMs(error.headers),
+      });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    // A body that is not the JSON we expect, or fetch failing oddly mid-stream, is treated
+    // like a network error: transient more often than not.
+    return new ProviderError(this.#redact(`request to ${this.#where()} failed: ${message}`), {
+      retryable: true,
+      code: 'network_error',
+    });
+  }
+}
+
+/** The server's own words from an APIError, without the SDK's status prefix, kept short. */
+function apiErrorMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string' && body.message) return clip(body.message, 500);
+  const text = error.message.replace(/^\d{3}\s+/, '');
+  return clip(text || 'no details in the response body', 500);
+}

@@ -1,0 +1,116 @@
+/**
+ * The contract between the run engine and anything that answers a model call: the OpenAI
+ * client, the simulated provider, cassettes. Providers are dumb transports: the engine owns
+ * retries, timeouts, budgets, concurrency and events, so a provider makes exactly one attempt.
+ */
+
+/** One part of a multimodal user message. Images travel as data URLs or http(s) URLs. */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; url: string; mime?: string; sha256?: string };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ChatContentPart[];
+}
+
+/** A provider-neutral chat request. `model` is the provider's own model id. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Ask the provider to stream; deltas are reported through `CallOptions.onDelta`. */
+  stream?: boolean;
+  /** Extra body fields passed through unchanged (for example `seed` or `top_p`). */
+  extra?: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatResult {
+  text: string;
+  usage: TokenUsage;
+  /** The model id the server says answered. */
+  model: string;
+  finishReason?: string;
+  /** True when the text was made up by the simulated provider; shown everywhere it appears. */
+  simulated?: boolean;
+  /** Where the answer came from: a live server, a cassette, or the simulator. */
+  source: 'live' | 'cassette' | 'simulated';
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  /** Called with each streamed text fragment, in order. */
+  onDelta?: (text: string) => void;
+}
+
+/**
+ * What the engine needs to know about a failure to decide whether to try again.
+ * Providers throw this (or a subclass); anything else is treated as a network error.
+ */
+export class ProviderError extends Error {
+  readonly status: number | undefined;
+  /** Server-suggested wait before the next attempt, from retry-after-ms or Retry-After. */
+  readonly retryAfterMs: number | undefined;
+  readonly retryable: boolean;
+  readonly code: string | undefined;
+  constructor(
+    message: string,
+    opts: {
+      status?: number;
+      retryAfterMs?: number;
+      retryable: boolean;
+      code?: string;
+      cause?: unknown;
+    },
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'ProviderError';
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+    this.retryable = opts.retryable;
+    this.code = opts.code;
+  }
+}
+
+/** A transport that answers chat requests. One instance per provider profile. */
+export interface ChatProvider {
+  /** The provider profile name, used for concurrency limits and in events. */
+  readonly id: string;
+  chat(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
+}
+
+/**
+ * A provider profile says how to reach a provider; it never holds a key. Keys are looked up
+ * at call time from the environment variable the profile names.
+ */
+export interface ProviderProfile {
+  name: string;
+  kind: 'openai-compatible' | 'simulated';
+  baseUrl?: string;
+  /** Environment variable holding the key, e.g. OPENAI_API_KEY. Local servers need none. */
+  apiKeyEnv?: string;
+  /** Default concurrent calls for this provider. */
+  concurrency?: number;
+}
+
+/**
+ * Make the error a cancelled call rejects with. Its name is 'AbortError' (like the DOM's), so
+ * the engine can tell a cancellation, which must never be retried or reported as a failure,
+ * from a provider failure. The abort reason is kept as `cause`.
+ */
+export function abortError(reason?: unknown): Error {
+  const err = new Error('the model call was cancelled', { cause: reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+/** True for errors produced by cancelling a call (ours, the DOM's or the SDK's). */
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}

@@ -1,0 +1,43 @@
+/**
+ * Content-addressed storage for binary values (images). Values in the graph and events are
+ * `{ $image: sha256, mime }` references; bytes live here once, however many nodes share them.
+ */
+import { createHash } from 'node:crypto';
+import type { ImageValue } from '../nodes/template.ts';
+
+export class BlobStore {
+  readonly #blobs = new Map<string, { bytes: Uint8Array; mime: string }>();
+
+  /** Stores bytes and returns their reference. */
+  putImage(bytes: Uint8Array, mime: string): ImageValue {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    if (!this.#blobs.has(hash)) this.#blobs.set(hash, { bytes, mime });
+    return { $image: hash, mime };
+  }
+
+  get(hash: string): { bytes: Uint8Array; mime: string } | undefined {
+    return this.#blobs.get(hash);
+  }
+
+  /** A data URL for a stored image, as vision models accept. */
+  dataUrl(image: ImageValue): string {
+    const blob = this.#blobs.get(image.$image);
+    if (!blob)
+      throw new Error(`image ${image.$image.slice(0, 12)}… is not in this run's blob store`);
+    return `data:${blob.mime};base64,${Buffer.from(blob.bytes).toString('base64')}`;
+  }
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** The image MIME type for a file name, from its extension; undefined if not an image. */
+export function imageMimeFor(path: string): string | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext ? MIME_BY_EXTENSION[ext] : undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * Run budgets, checked before each model call. Calls in flight hold a reservation so that a
+ * burst of concurrent calls cannot overshoot the limit.
+ */
+import type { Usage } from './events.ts';
+
+export class BudgetExceededError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+export interface BudgetLimits {
+  maxCalls?: number;
+  maxTokens?: number;
+}
+
+export class Budget {
+  readonly usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  readonly #limits: BudgetLimits;
+  #reservedCalls = 0;
+  #reservedTokens = 0;
+
+  constructor(limits: BudgetLimits = {}) {
+    this.#limits = limits;
+  }
+
+  /** Reserves one call of up to `tokens` tokens, or throws if the budget cannot cover it. */
+  reserve(tokens: number): { settle(prompt: number, completion: number): void; release(): void } {
+    const { maxCalls, maxTokens } = this.#limits;
+    if (maxCalls !== undefined && this.usage.calls + this.#reservedCalls >= maxCalls) {
+      throw new BudgetExceededError(
+        `budget exceeded: the run may make at most ${maxCalls} model calls`,
+      );
+    }
+    if (maxTokens !== undefined && this.usage.totalTokens + this.#reservedTokens >= maxTokens) {
+      throw new BudgetExceededError(
+        `budget exceeded: the run may use at most ${maxTokens} tokens (${this.usage.totalTokens} used)`,
+      );
+    }
+    this.#reservedCalls++;
+    this.#reservedTokens += tokens;
+    let open = true;
+    const close = () => {
+      if (!open) return false;
+      open = false;
+      this.#reservedCalls--;
+      this.#reservedTokens -= tokens;
+      return true;
+    };
+    return {
+      settle: (prompt, completion) => {
+        if (!close()) return;
+        this.usage.calls++;
+        this.usage.promptTokens += prompt;
+        this.usage.completionTokens += completion;
+        this.usage.totalTokens += prompt + completion;
+      },
+      release: () => {
+        close();
+      },
+    };
+  }
+}

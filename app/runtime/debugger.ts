@@ -1,0 +1,125 @@
+/**
+ * Debugger control for a run. Nodes pass checkpoints before they start and before each message
+ * they send; the first node of a round passes a round checkpoint. While the run is paused a
+ * checkpoint blocks (calls already in flight finish; nothing new starts). Stepping lets the
+ * run go on until the next checkpoint of the chosen kind, and pauses there.
+ */
+import type { Checkpoint } from './events.ts';
+
+export type Breakpoint = { node: string } | { round: number; loop?: string };
+export type StepKind = 'node' | 'message' | 'round';
+
+interface Waiter {
+  at: Checkpoint;
+  release: () => void;
+}
+
+export class DebugGate {
+  #mode: { kind: 'run' } | { kind: 'paused' } | { kind: 'step'; step: StepKind } = { kind: 'run' };
+  #waiters: Waiter[] = [];
+  #breakpoints: Breakpoint[] = [];
+  readonly #onPause: (reason: 'user' | 'breakpoint' | 'step', at: Checkpoint) => void;
+  readonly #onResume: () => void;
+  /** A pause requested while nothing was waiting is announced at the next checkpoint. */
+  #pendingUserPause = false;
+
+  constructor(hooks: {
+    onPause: (reason: 'user' | 'breakpoint' | 'step', at: Checkpoint) => void;
+    onResume: () => void;
+  }) {
+    this.#onPause = hooks.onPause;
+    this.#onResume = hooks.onResume;
+  }
+
+  get paused(): boolean {
+    return this.#mode.kind === 'paused';
+  }
+
+  /** Where the run is held, oldest first. */
+  get waitingAt(): Checkpoint[] {
+    return this.#waiters.map((w) => w.at);
+  }
+
+  setBreakpoints(breakpoints: Breakpoint[]): void {
+    this.#breakpoints = [...breakpoints];
+  }
+
+  get breakpoints(): Breakpoint[] {
+    return [...this.#breakpoints];
+  }
+
+  pause(): void {
+    if (this.#mode.kind === 'paused') return;
+    this.#mode = { kind: 'paused' };
+    this.#pendingUserPause = true;
+  }
+
+  resume(): void {
+    const wasHeld = this.#mode.kind !== 'run' || this.#waiters.length > 0;
+    this.#mode = { kind: 'run' };
+    this.#pendingUserPause = false;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    if (wasHeld) this.#onResume();
+    for (const w of waiters) w.release();
+  }
+
+  /**
+   * Lets the checkpoint the run is held at go, runs on until the next checkpoint of `kind`, and
+   * pauses before it. Held checkpoints of other kinds go too.
+   */
+  step(kind: StepKind): void {
+    this.#mode = { kind: 'step', step: kind };
+    this.#pendingUserPause = false;
+    const [head, ...rest] = this.#waiters;
+    this.#waiters = [];
+    if (head) {
+      this.#onResume();
+      head.release();
+    }
+    for (const w of rest) this.#admit(w);
+  }
+
+  /** Resolves when the run may pass this checkpoint. */
+  check(at: Checkpoint): Promise<void> {
+    return new Promise((release) => this.#admit({ at, release }));
+  }
+
+  #admit(waiter: Waiter): void {
+    const { at } = waiter;
+    const mode = this.#mode;
+    if (mode.kind === 'paused') {
+      this.#hold(waiter, this.#pendingUserPause ? 'user' : undefined);
+      this.#pendingUserPause = false;
+      return;
+    }
+    if (
+      mode.kind === 'step' &&
+      (mode.step === at.kind || (mode.step === 'node' && at.kind === 'round'))
+    ) {
+      this.#mode = { kind: 'paused' };
+      this.#hold(waiter, 'step');
+      return;
+    }
+    if (this.#hits(at)) {
+      this.#mode = { kind: 'paused' };
+      this.#hold(waiter, 'breakpoint');
+      return;
+    }
+    waiter.release();
+  }
+
+  #hold(waiter: Waiter, reason: 'user' | 'breakpoint' | 'step' | undefined): void {
+    this.#waiters.push(waiter);
+    if (reason) this.#onPause(reason, waiter.at);
+  }
+
+  #hits(at: Checkpoint): boolean {
+    return this.#breakpoints.some((b) => {
+      if ('node' in b) return at.kind === 'node' && at.node === b.node;
+      return (
+        at.kind === 'round' && at.round === b.round && (b.loop === undefined || b.loop === at.loop)
+      );
+    });
+  }
+}

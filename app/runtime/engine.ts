@@ -1,0 +1,1008 @@
+/**
+ * The run engine: runs a compiled graph's XState machine and does the work its states ask for.
+ * It owns everything around a node's execution: input resolution, the event log, model calls
+ * (budget, per-provider concurrency, retries, timeouts, cassettes), the debugger gate, the
+ * mindstorm transcript and rights, cancellation.
+ */
+import PQueue from 'p-queue';
+import { createActor } from 'xstate';
+import { parseAnswer } from '../../nodes/agent/parse.ts';
+import type { AgentData } from '../../nodes/agent/spec.ts';
+import {
+  effectiveRights,
+  type MindstormData,
+  type StopCondition,
+} from '../../nodes/mindstorm/spec.ts';
+import { tallyVotes, type VoteTally } from '../../nodes/vote/tally.ts';
+import type { InputBinding, PlannedNode } from '../compiler/analyze.ts';
+import type { CompiledGraph } from '../compiler/index.ts';
+import type {
+  LoopView,
+  ModelCall,
+  NodeContext,
+  NodeOutputs,
+  TranscriptEntry,
+} from '../nodes/define.ts';
+import type { NodeRegistry } from '../nodes/registry.ts';
+import { isImageValue, renderTemplate } from '../nodes/template.ts';
+import { type Cassette, type CassetteMode, CassetteProvider } from '../providers/cassette.ts';
+import {
+  createChatProvider,
+  type Env,
+  type ProfileOverride,
+  resolveProviderProfile,
+} from '../providers/registry.ts';
+import { callWithRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../providers/retry.ts';
+import { SimulatedProvider } from '../providers/simulated.ts';
+import { estimatePromptTokens } from '../providers/text.ts';
+import {
+  type ChatMessage,
+  type ChatProvider,
+  type ChatResult,
+  isAbortError,
+} from '../providers/types.ts';
+import type { Stage } from '../schema/document.ts';
+import { parseModality } from '../schema/modality.ts';
+import { BlobStore } from './blobs.ts';
+import { Budget } from './budget.ts';
+import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
+import type { RunEvent, RunEventBody, RunMode, RunStatus, Usage } from './events.ts';
+import {
+  buildRunMachine,
+  type LoopState,
+  type NodeValues,
+  type ScopeContext,
+} from './machine-runtime.ts';
+import { seededRandom } from './random.ts';
+
+export interface RunOptions {
+  registry: NodeRegistry;
+  /** Values for input nodes by name; images as `{ $image, mime }` references in `blobs`. */
+  inputs?: Record<string, unknown>;
+  /** Answers for human nodes by name; otherwise `askHuman` is called. */
+  humanAnswers?: Record<string, string>;
+  askHuman?: (request: { node: string; name: string; prompt: string }) => Promise<string>;
+  blobs?: BlobStore;
+  /** Every model call goes to the simulated provider. */
+  simulate?: boolean;
+  /** Answer calls from a cassette; `record` also writes new calls into it. */
+  cassette?: { cassette: Cassette; mode: CassetteMode };
+  /** Overrides provider creation (tests, or the desktop app's vault-backed providers). */
+  providerFor?: (providerName: string) => ChatProvider;
+  providerOverrides?: Record<string, ProfileOverride>;
+  env?: Env;
+  /** Overrides the document's retry settings. */
+  retry?: Partial<RetryPolicy>;
+  breakpoints?: Breakpoint[];
+  /** Start paused: the first checkpoint holds until resume or step. */
+  startPaused?: boolean;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Injected for deterministic retry jitter in tests. */
+  random?: () => number;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  outputs: Record<string, unknown>;
+  usage: Usage;
+  error?: string;
+  /** True if any answer in the run was made up by the simulated provider. */
+  simulated: boolean;
+}
+
+type Listener = (event: RunEvent) => void;
+
+let runCounter = 0;
+
+/** Starts a run at once; `run.result` settles when it ends (it never rejects). */
+export function startRun(compiled: CompiledGraph, options: RunOptions): Run {
+  return new Run(compiled, options);
+}
+
+export class Run {
+  readonly id: string;
+  readonly events: RunEvent[] = [];
+  readonly result: Promise<RunResult>;
+  readonly blobs: BlobStore;
+  readonly mode: RunMode;
+
+  readonly #compiled: CompiledGraph;
+  readonly #options: RunOptions;
+  readonly #listeners = new Set<Listener>();
+  readonly #abort = new AbortController();
+  readonly #gate: DebugGate;
+  readonly #budget: Budget;
+  readonly #queues = new Map<string, PQueue>();
+  readonly #providers = new Map<string, ChatProvider>();
+  readonly #retry: RetryPolicy;
+  readonly #transcripts = new Map<string, TranscriptEntry[]>();
+  readonly #memory = new Map<string, ChatMessage[]>();
+  /** Text inputs each member instance answered, by `memoryKey@rN`, for the right to change. */
+  readonly #roundInputs = new Map<string, Record<string, unknown>>();
+  readonly #roundGates = new Map<string, Promise<void>>();
+  readonly #seed: string;
+  readonly #started = performance.now();
+  #seq = 0;
+  #calls = 0;
+  #simulatedSeen = false;
+  #error: string | undefined;
+  #cancelled = false;
+
+  constructor(compiled: CompiledGraph, options: RunOptions) {
+    this.#compiled = compiled;
+    this.#options = options;
+    this.id = options.runId ?? `run-${Date.now().toString(36)}-${(runCounter++).toString(36)}`;
+    this.blobs = options.blobs ?? new BlobStore();
+    const settings = compiled.doc.settings ?? {};
+    this.#seed = String(settings.seed ?? 0);
+    this.#budget = new Budget(settings.budget ?? {});
+    this.#retry = {
+      ...DEFAULT_RETRY_POLICY,
+      ...(settings.retry ?? {}),
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(options.retry ?? {}),
+    };
+    this.mode = options.simulate ? 'simulated' : (options.cassette?.mode ?? 'live');
+    this.#gate = new DebugGate({
+      onPause: (reason, at) => this.#emit({ type: 'paused', reason, at }),
+      onResume: () => this.#emit({ type: 'resumed' }),
+    });
+    this.#gate.setBreakpoints(options.breakpoints ?? []);
+    if (options.startPaused) this.#gate.pause();
+    if (options.signal) {
+      if (options.signal.aborted) this.#abort.abort(options.signal.reason);
+      else options.signal.addEventListener('abort', () => this.cancel(), { once: true });
+    }
+    this.result = this.#run();
+  }
+
+  // ---- control -------------------------------------------------------------------------
+
+  /** Subscribes to events; past events are replayed first so no subscriber misses any. */
+  subscribe(listener: Listener, { replay = true } = {}): () => void {
+    if (replay) for (const e of this.events) listener(e);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops the run: in-flight model calls are aborted and nothing new starts. */
+  cancel(): void {
+    if (this.#abort.signal.aborted) return;
+    this.#cancelled = true;
+    this.#abort.abort(new DOMException('run cancelled', 'AbortError'));
+    this.#gate.resume();
+  }
+
+  pause(): void {
+    this.#gate.pause();
+  }
+
+  resume(): void {
+    this.#gate.resume();
+  }
+
+  step(kind: StepKind = 'node'): void {
+    this.#gate.step(kind);
+  }
+
+  setBreakpoints(breakpoints: Breakpoint[]): void {
+    this.#gate.setBreakpoints(breakpoints);
+  }
+
+  get paused(): boolean {
+    return this.#gate.paused;
+  }
+
+  get usage(): Usage {
+    return { ...this.#budget.usage };
+  }
+
+  /** The transcript of a mindstorm (by loop id, or instance id inside a replicated group). */
+  transcript(loop: string): TranscriptEntry[] {
+    return [...(this.#transcripts.get(loop) ?? [])];
+  }
+
+  // ---- the run -------------------------------------------------------------------------
+
+  async #run(): Promise<RunResult> {
+    const { doc, plan } = this.#compiled;
+    await Promise.resolve(); // let callers subscribe before the first event
+    this.#emit({
+      type: 'run.started',
+      graph: doc.name,
+      inputs: previewValues(this.#options.inputs ?? {}),
+      mode: this.mode,
+    });
+    let status: RunStatus = 'succeeded';
+    let values: Record<string, NodeValues> = {};
+    try {
+      this.#checkInputs();
+      if (plan.nodes.size > 0) values = await this.#runMachine();
+    } catch (error) {
+      status = this.#cancelled ? 'cancelled' : 'failed';
+      if (!this.#cancelled) this.#error ??= errorMessage(error);
+    }
+    if (this.#cancelled) status = 'cancelled';
+    const outputs = this.#collectOutputs(values);
+    this.#emit({
+      type: 'run.finished',
+      status,
+      outputs: previewValues(outputs),
+      usage: this.usage,
+      ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
+      ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
+    });
+    return {
+      runId: this.id,
+      status,
+      outputs,
+      usage: this.usage,
+      simulated: this.#simulatedSeen,
+      ...(status === 'failed'
+        ? { error: this.#error }
+        : status === 'cancelled'
+          ? { error: 'cancelled' }
+          : {}),
+    };
+  }
+
+  #runMachine(): Promise<Record<string, NodeValues>> {
+    const machine = buildRunMachine(this.#compiled, this.#hooks());
+    return new Promise((resolve, reject) => {
+      const initial: ScopeContext = { path: '', bindings: {}, values: {}, replicas: {}, loops: {} };
+      const actor = createActor(machine, { input: initial });
+      const onAbort = () => {
+        actor.stop();
+        reject(new DOMException('run cancelled', 'AbortError'));
+      };
+      this.#abort.signal.addEventListener('abort', onAbort, { once: true });
+      actor.subscribe({
+        complete: () => {
+          this.#abort.signal.removeEventListener('abort', onAbort);
+          const snapshot = actor.getSnapshot();
+          if (snapshot.value === 'failed') reject(new Error(this.#error ?? 'the run failed'));
+          else resolve(snapshot.context.values);
+        },
+        error: (error) => {
+          this.#abort.signal.removeEventListener('abort', onAbort);
+          this.#error ??= errorMessage(error);
+          reject(error);
+        },
+      });
+      actor.start();
+    });
+  }
+
+  /** The engine's side of the machine: what actors, guards and actions call. */
+  #hooks() {
+    return {
+      runNode: (
+        node: string,
+        context: ScopeContext,
+        replica: number | undefined,
+        signal: AbortSignal,
+      ) => this.#runNode(node, context, replica, signal),
+      loopBegin: (loop: string, context: ScopeContext, round: number) => {
+        const data = this.#loopData(loop);
+        this.#emit({
+          type: 'round.started',
+          loop: context.path + loop,
+          round,
+          maxRounds: data.maxRounds,
+        });
+      },
+      loopEnd: (loop: string, context: ScopeContext, state: LoopState) => {
+        const stop = this.#stopReason(loop, state);
+        this.#emit({
+          type: 'round.finished',
+          loop: context.path + loop,
+          round: state.round,
+          ...(stop ? { stop } : {}),
+        });
+        return stop;
+      },
+      revise: (loop: string, context: ScopeContext, signal: AbortSignal) =>
+        this.#revise(loop, context, signal),
+      vote: (loop: string, context: ScopeContext, signal: AbortSignal) =>
+        this.#memberVote(loop, context, signal),
+      loopOutputs: (loop: string, context: ScopeContext): NodeValues => {
+        const state = context.loops[loop]!;
+        const data = this.#loopData(loop);
+        const leaderText = data.leader ? context.values[data.leader]?.text : undefined;
+        return {
+          transcript: formatTranscript(this.#transcripts.get(context.path + loop) ?? []),
+          rounds: state.round,
+          verdict: typeof leaderText === 'string' ? leaderText : '',
+          tally: state.tally ?? null,
+          $instances: [context.path + loop],
+        };
+      },
+      fail: (node: string, error: unknown) => {
+        if (!this.#cancelled) this.#error ??= errorMessage(error);
+        void node;
+      },
+    };
+  }
+
+  #checkInputs(): void {
+    const given = this.#options.inputs ?? {};
+    const missing: string[] = [];
+    for (const node of this.#compiled.plan.nodes.values()) {
+      if (node.type !== 'input') continue;
+      const name = node.data.name as string;
+      if (!(name in given) && node.data.default === undefined) missing.push(name);
+      const value = given[name];
+      if (value !== undefined && node.data.modality === 'image' && !isImageValue(value)) {
+        throw new Error(
+          `input "${name}" is an image: pass a file, e.g. --input ${name}=@photo.png`,
+        );
+      }
+    }
+    if (missing.length > 0) {
+      throw new Error(
+        `missing input${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `${m} (pass --input ${m}=...)`).join(', ')}`,
+      );
+    }
+  }
+
+  #collectOutputs(values: Record<string, NodeValues>): Record<string, unknown> {
+    const outputs: Record<string, unknown> = {};
+    for (const node of this.#compiled.plan.nodes.values()) {
+      if (node.type === 'output' && values[node.id] && 'value' in values[node.id]!) {
+        outputs[node.data.name as string] = values[node.id]!.value;
+      }
+    }
+    return outputs;
+  }
+
+  // ---- nodes ---------------------------------------------------------------------------
+
+  async #runNode(
+    id: string,
+    context: ScopeContext,
+    replica: number | undefined,
+    actorSignal: AbortSignal,
+    phase?: LoopView['phase'],
+  ): Promise<{ outputs: NodeOutputs; instance: string }> {
+    const node = this.#compiled.plan.nodes.get(id)!;
+    const frame = context.loop;
+    const round = frame ? context.loops[frame.id]?.round : undefined;
+    const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
+    const instance = frame
+      ? `${base}@${frame.stage === 'round' ? `r${round}` : frame.stage}${phase ? `:${phase.kind}` : ''}`
+      : base;
+    const signal = AbortSignal.any([this.#abort.signal, actorSignal]);
+
+    if (frame?.stage === 'round' && round !== undefined && !phase) {
+      const key = `${context.path}${frame.id}@${round}`;
+      let gate = this.#roundGates.get(key);
+      if (!gate) {
+        gate = this.#gate.check({ kind: 'round', loop: context.path + frame.id, round });
+        this.#roundGates.set(key, gate);
+      }
+      await gate;
+    }
+    await this.#gate.check({
+      kind: 'node',
+      node: id,
+      instance,
+      ...(round !== undefined ? { round } : {}),
+    });
+    signal.throwIfAborted();
+
+    const bindings = { ...context.bindings };
+    if (node.replicate && replica !== undefined) {
+      bindings[node.replicate.as] = node.replicate.items[replica];
+      bindings.replica = { index: replica, count: node.replicate.items.length };
+    }
+    const { inputs, senders } = this.#resolveInputs(node, context);
+    if (node.type === 'input') inputs.value = this.#inputValue(node);
+    if (frame?.stage === 'round' && !phase) this.#roundInputs.set(`${base}@r${round}`, inputs);
+
+    this.#emit({
+      type: 'node.started',
+      node: id,
+      instance,
+      nodeType: node.type,
+      ...(round !== undefined && frame?.stage === 'round' ? { round } : {}),
+      ...(frame ? { stage: phase?.kind ?? frame.stage } : {}),
+      inputs: previewValues(inputs),
+    });
+    const started = performance.now();
+    try {
+      const execute = await this.#options.registry.executor(node.type);
+      const ctx = this.#context(node, context, {
+        instance,
+        memoryKey: base,
+        inputs,
+        senders,
+        bindings,
+        signal,
+        round,
+        phase,
+      });
+      const outputs = await execute(ctx);
+      signal.throwIfAborted();
+      this.#emit({
+        type: 'node.finished',
+        node: id,
+        instance,
+        outputs: previewValues(outputs),
+        durationMs: Math.round(performance.now() - started),
+      });
+      return { outputs, instance };
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) throw error;
+      const message = `node "${id}": ${errorMessage(error)}`;
+      this.#emit({ type: 'node.failed', node: id, instance, error: errorMessage(error) });
+      if (!this.#cancelled) this.#error ??= message;
+      throw new Error(message, { cause: error });
+    }
+  }
+
+  #inputValue(node: PlannedNode): unknown {
+    const name = node.data.name as string;
+    const given = this.#options.inputs ?? {};
+    return name in given ? given[name] : node.data.default;
+  }
+
+  /** Reads each input port's value from the scope: same-round, previous-round or gathered. */
+  #resolveInputs(node: PlannedNode, context: ScopeContext) {
+    const inputs: Record<string, unknown> = {};
+    const senders: Record<string, string[]> = {};
+    for (const port of node.ports.inputs) {
+      const bindings = node.inputs[port.name] ?? [];
+      if (bindings.length === 0) continue;
+      if (!port.multiple) {
+        inputs[port.name] = this.#bindingValue(bindings[0]!, context).value;
+        continue;
+      }
+      const list: unknown[] = [];
+      const from: string[] = [];
+      const portIsList = parseModality(port.modality)?.kind === 'list';
+      for (const b of bindings) {
+        const { value, senders: who } = this.#bindingValue(b, context);
+        if (value === undefined) continue;
+        const flatten =
+          parseModality(b.modality)?.kind === 'list' && !portIsList && Array.isArray(value);
+        if (flatten) {
+          (value as unknown[]).forEach((v, i) => {
+            list.push(v);
+            from.push(who[i] ?? `${b.source}#${i}`);
+          });
+        } else {
+          list.push(value);
+          from.push(who[0] ?? b.source);
+        }
+      }
+      inputs[port.name] = list;
+      senders[port.name] = from;
+    }
+    return { inputs, senders };
+  }
+
+  #bindingValue(b: InputBinding, context: ScopeContext): { value: unknown; senders: string[] } {
+    if (b.previousRound) {
+      const loop = context.loop!;
+      const state = context.loops[loop.id]!;
+      const previous = state.history[state.round - 2]?.[b.source];
+      if (previous && b.sourcePort in previous) {
+        return { value: previous[b.sourcePort], senders: previous.$instances as string[] };
+      }
+      return { value: b.edge.data?.initial, senders: [] };
+    }
+    if (b.collectLoop) {
+      const history = context.loops[b.collectLoop]?.history ?? [];
+      const values = history.map((h) => h[b.source]?.[b.sourcePort]).filter((v) => v !== undefined);
+      return { value: values, senders: history.map((_, i) => `${b.source}@r${i + 1}`) };
+    }
+    const values = context.values[b.source];
+    return {
+      value: values?.[b.sourcePort],
+      senders: (values?.$instances as string[] | undefined) ?? [],
+    };
+  }
+
+  #context(
+    node: PlannedNode,
+    context: ScopeContext,
+    call: {
+      instance: string;
+      memoryKey: string;
+      inputs: Record<string, unknown>;
+      senders: Record<string, string[]>;
+      bindings: Record<string, unknown>;
+      signal: AbortSignal;
+      round: number | undefined;
+      phase: LoopView['phase'];
+    },
+  ): NodeContext<unknown> {
+    const frame = context.loop;
+    const loopView = frame ? this.#loopView(node, context, call.memoryKey, call.phase) : undefined;
+    const recipients = [...new Set(node.outgoing.map((e) => e.target))];
+    const random = seededRandom(`${this.#seed}:${call.instance}`);
+    const memory = this.#memory.get(call.memoryKey) ?? [];
+    this.#memory.set(call.memoryKey, memory);
+    return {
+      nodeId: node.id,
+      instanceId: call.instance,
+      data: node.data,
+      inputs: call.inputs,
+      senders: call.senders,
+      bindings: call.bindings,
+      ...(loopView ? { loop: loopView } : {}),
+      signal: call.signal,
+      random,
+      memory,
+      imageUrl: (image) => this.blobs.dataUrl(image),
+      callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
+      message: async (text) => {
+        await this.#gate.check({
+          kind: 'message',
+          node: node.id,
+          instance: call.instance,
+          ...(call.round !== undefined ? { round: call.round } : {}),
+        });
+        call.signal.throwIfAborted();
+        const simulated = text.startsWith('[simulated]');
+        this.#emit({
+          type: 'message',
+          from: call.instance,
+          node: node.id,
+          to: recipients,
+          text,
+          simulated,
+          ...(frame
+            ? { loop: context.path + frame.id, stage: call.phase?.kind ?? frame.stage }
+            : {}),
+          ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
+        });
+        if (frame && !call.phase) {
+          const key = context.path + frame.id;
+          const transcript = this.#transcripts.get(key) ?? [];
+          transcript.push({
+            round: call.round ?? 0,
+            stage: frame.stage,
+            from: call.instance,
+            to: recipients,
+            text,
+          });
+          this.#transcripts.set(key, transcript);
+        }
+      },
+      vote: (tally) => this.#emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
+      askHuman: (request) => this.#askHuman(node, call.instance, request),
+    };
+  }
+
+  #loopData(loop: string): MindstormData {
+    return this.#compiled.plan.nodes.get(loop)!.data as unknown as MindstormData;
+  }
+
+  #loopView(
+    node: PlannedNode,
+    context: ScopeContext,
+    memoryKey: string,
+    phase: LoopView['phase'],
+  ): LoopView {
+    const frame = context.loop!;
+    const data = this.#loopData(frame.id);
+    const state = context.loops[frame.id] ?? { round: 0, history: [] };
+    const rights = effectiveRights(data);
+    const member = data.members.includes(node.id);
+    const view: LoopView = {
+      id: frame.id,
+      round: state.round,
+      maxRounds: data.maxRounds,
+      stage: frame.stage,
+      transcript: [...(this.#transcripts.get(context.path + frame.id) ?? [])],
+      structure: data.structure,
+      rights,
+      member,
+      ...(phase ? { phase } : {}),
+    };
+    if (member && rights.rtk && frame.stage === 'round' && state.round > 1 && !phase) {
+      const previous = state.history[state.round - 2] ?? {};
+      const answers: Array<{ from: string; text: string }> = [];
+      for (const m of data.members) {
+        const v = previous[m];
+        if (!v) continue;
+        const texts =
+          node.replicate || this.#compiled.plan.nodes.get(m)?.replicate
+            ? (v.text as unknown[])
+            : [v.text];
+        const who = (v.$instances as string[]) ?? [];
+        for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
+      }
+      view.peers = {
+        inputs: this.#roundInputs.get(`${memoryKey}@r${state.round - 1}`) ?? {},
+        answers,
+      };
+    }
+    return view;
+  }
+
+  async #askHuman(
+    node: PlannedNode,
+    instance: string,
+    request: { name: string; prompt: string },
+  ): Promise<string> {
+    this.#emit({
+      type: 'human.request',
+      node: node.id,
+      instance,
+      name: request.name,
+      prompt: request.prompt,
+    });
+    let answer = this.#options.humanAnswers?.[request.name];
+    if (answer === undefined) {
+      if (!this.#options.askHuman) {
+        throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
+      }
+      answer = await this.#options.askHuman({
+        node: node.id,
+        name: request.name,
+        prompt: request.prompt,
+      });
+    }
+    this.#emit({ type: 'human.response', node: node.id, instance, name: request.name, answer });
+    return answer;
+  }
+
+  // ---- model calls ---------------------------------------------------------------------
+
+  #provider(providerName: string): ChatProvider {
+    const cacheKey = this.#options.simulate ? 'simulated' : providerName;
+    let provider = this.#providers.get(cacheKey);
+    if (provider) return provider;
+    if (this.#options.simulate) {
+      provider = new SimulatedProvider({ id: 'simulated' });
+    } else {
+      const live = (): ChatProvider =>
+        this.#options.providerFor?.(providerName) ??
+        createChatProvider(
+          resolveProviderProfile(providerName, {
+            env: this.#options.env ?? process.env,
+            overrides: this.#options.providerOverrides,
+          }),
+          this.#options.env ?? process.env,
+        );
+      const cassette = this.#options.cassette;
+      provider = cassette
+        ? new CassetteProvider({
+            cassette: cassette.cassette,
+            mode: cassette.mode,
+            ...(cassette.mode === 'replay' ? {} : { live: live() }),
+          })
+        : live();
+    }
+    this.#providers.set(cacheKey, provider);
+    return provider;
+  }
+
+  #queue(providerName: string): PQueue {
+    let queue = this.#queues.get(providerName);
+    if (!queue) {
+      const concurrency = this.#compiled.doc.settings?.concurrency;
+      const limit = concurrency?.providers?.[providerName] ?? concurrency?.default ?? 4;
+      queue = new PQueue({ concurrency: limit });
+      this.#queues.set(providerName, queue);
+    }
+    return queue;
+  }
+
+  async #callModel(
+    node: PlannedNode,
+    instance: string,
+    call: ModelCall,
+    signal: AbortSignal,
+  ): Promise<ChatResult> {
+    const profile = this.#compiled.doc.models?.[call.profile];
+    if (!profile) throw new Error(`model profile "${call.profile}" is not defined in "models"`);
+    const request = {
+      model: profile.model,
+      messages: call.messages,
+      ...((call.temperature ?? profile.temperature) !== undefined
+        ? { temperature: call.temperature ?? profile.temperature }
+        : {}),
+      ...((call.maxTokens ?? profile.maxTokens) !== undefined
+        ? { maxTokens: call.maxTokens ?? profile.maxTokens }
+        : {}),
+      ...(call.stream ? { stream: true } : {}),
+    };
+    const reservation = this.#budget.reserve(
+      estimatePromptTokens(request) + (request.maxTokens ?? 256),
+    );
+    const callId = `c${++this.#calls}`;
+    const provider = this.#provider(profile.provider);
+    this.#emit({
+      type: 'model.request',
+      callId,
+      node: node.id,
+      instance,
+      profile: call.profile,
+      provider: this.#options.simulate ? 'simulated' : profile.provider,
+      model: profile.model,
+      messages: call.messages.map((m) => this.#eventMessage(m)),
+    });
+    const started = performance.now();
+    let attempts = 0;
+    try {
+      const result = await this.#queue(provider.id).add(
+        () =>
+          callWithRetry(
+            (attemptSignal) => {
+              attempts++;
+              return provider.chat(request, {
+                signal: attemptSignal,
+                ...(call.stream
+                  ? { onDelta: (text: string) => this.#emit({ type: 'model.delta', callId, text }) }
+                  : {}),
+              });
+            },
+            this.#retry,
+            {
+              signal,
+              ...(this.#options.random ? { random: this.#options.random } : {}),
+              onRetry: ({ attempt, delayMs, error }) =>
+                this.#emit({
+                  type: 'model.retry',
+                  callId,
+                  node: node.id,
+                  attempt,
+                  delayMs: Math.round(delayMs),
+                  error: errorMessage(error),
+                }),
+            },
+          ),
+        { signal },
+      );
+      reservation.settle(result.usage.promptTokens, result.usage.completionTokens);
+      if (result.simulated) this.#simulatedSeen = true;
+      this.#emit({
+        type: 'model.response',
+        callId,
+        node: node.id,
+        instance,
+        text: result.text,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        source: result.source,
+        simulated: result.simulated === true,
+        durationMs: Math.round(performance.now() - started),
+        attempts,
+      });
+      return result;
+    } catch (error) {
+      reservation.release();
+      if (!isAbortError(error) && !signal.aborted) {
+        this.#emit({ type: 'model.error', callId, node: node.id, error: errorMessage(error) });
+      }
+      throw error;
+    }
+  }
+
+  /** Events reference images by hash instead of carrying their bytes. */
+  #eventMessage(message: ChatMessage): ChatMessage {
+    if (typeof message.content === 'string') return message;
+    return {
+      role: message.role,
+      content: message.content.map((part) =>
+        part.type === 'image'
+          ? {
+              type: 'image',
+              url: `blob:${part.sha256 ?? 'inline'}`,
+              ...(part.mime ? { mime: part.mime } : {}),
+            }
+          : part,
+      ),
+    };
+  }
+
+  // ---- mindstorm rights and termination --------------------------------------------------
+
+  #stopReason(loop: string, state: LoopState): string | undefined {
+    const data = this.#loopData(loop);
+    const current = state.history[state.round - 1] ?? {};
+    const previous = state.history[state.round - 2];
+    for (const condition of data.until) {
+      const reason = checkCondition(condition, current, previous);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+
+  /** Right to change (NLSOM App. E.5): each member may revise each round's answer. */
+  async #revise(loop: string, context: ScopeContext, signal: AbortSignal): Promise<LoopState> {
+    const data = this.#loopData(loop);
+    const state = structuredClone(context.loops[loop]!);
+    const frameContext: ScopeContext = { ...context, loop: { id: loop, stage: 'round' } };
+    const key = context.path + loop;
+    const transcript = this.#transcripts.get(key) ?? [];
+    for (let r = 1; r <= state.round; r++) {
+      const roundValues = state.history[r - 1]!;
+      const options = data.members
+        .flatMap((m) => asList(roundValues[m]?.text, this.#compiled.plan.nodes.get(m)!))
+        .map(String);
+      for (const m of data.members) {
+        const member = this.#compiled.plan.nodes.get(m)!;
+        const count = member.replicate?.items.length;
+        const revised: unknown[] = [];
+        for (let i = 0; i < (count ?? 1); i++) {
+          const replica = count === undefined ? undefined : i;
+          const base = `${context.path}${m}${replica === undefined ? '' : `#${replica}`}`;
+          const asked = this.#roundInputs.get(`${base}@r${r}`) ?? {};
+          const question = Object.values(asked)
+            .filter((v) => typeof v === 'string')
+            .join(' ');
+          const roundContext = {
+            ...frameContext,
+            loops: { ...context.loops, [loop]: { ...state, round: r } },
+          };
+          const { outputs } = await this.#runNode(m, roundContext, replica, signal, {
+            kind: 'revise',
+            question,
+            options,
+          });
+          const text = resolveOption(String(outputs.text), options);
+          revised.push(text);
+          const entry = transcript.find((e) => e.round === r && e.from === `${base}@r${r}`);
+          if (entry) entry.text = text;
+        }
+        roundValues[m] = { ...roundValues[m], text: count === undefined ? revised[0] : revised };
+      }
+    }
+    return state;
+  }
+
+  /** Right to execute: members answer the leader's question and the plurality decides. */
+  async #memberVote(
+    loop: string,
+    context: ScopeContext,
+    signal: AbortSignal,
+  ): Promise<{ leader: NodeValues; tally: VoteTally }> {
+    const data = this.#loopData(loop);
+    const leader = this.#compiled.plan.nodes.get(data.leader!)!;
+    const leaderData = leader.data as unknown as AgentData;
+    const { inputs } = this.#resolveInputs(leader, context);
+    const prompt = renderTemplate(leaderData.prompt, { ...context.bindings, ...inputs });
+    const stageContext: ScopeContext = { ...context, loop: { id: loop, stage: 'decide' } };
+    const ballots: Array<{ voter: string; value: unknown }> = [];
+    for (const m of data.members) {
+      const member = this.#compiled.plan.nodes.get(m)!;
+      const count = member.replicate?.items.length;
+      for (let i = 0; i < (count ?? 1); i++) {
+        const replica = count === undefined ? undefined : i;
+        const { outputs, instance } = await this.#runNode(m, stageContext, replica, signal, {
+          kind: 'ballot',
+          prompt,
+        });
+        const read = parseAnswer(String(outputs.text), leaderData.parse);
+        ballots.push({
+          voter: instance,
+          value: typeof read === 'string' ? read.replace(/^\[simulated\]\s*/, '') : read,
+        });
+      }
+    }
+    const tally = tallyVotes(ballots, {
+      rule: 'plurality',
+      tieBreak: data.tieBreak,
+      seed: `${this.#seed}:${context.path}${loop}`,
+    });
+    this.#emit({ type: 'vote', node: loop, instance: context.path + loop, tally });
+    return {
+      leader: { text: tally.winner ?? '', $instances: [`${context.path}${loop}:vote`] },
+      tally,
+    };
+  }
+
+  // ---- events --------------------------------------------------------------------------
+
+  #emit(body: RunEventBody): void {
+    const event = { ...body, runId: this.id, seq: ++this.#seq, time: Date.now() } as RunEvent;
+    this.events.push(event);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing subscriber must not break the run.
+      }
+    }
+  }
+
+  /** Milliseconds since the run started. */
+  get elapsedMs(): number {
+    return performance.now() - this.#started;
+  }
+}
+
+function checkCondition(
+  condition: StopCondition,
+  current: Record<string, NodeValues>,
+  previous: Record<string, NodeValues> | undefined,
+): string | undefined {
+  const texts = (values: NodeValues | undefined): string[] =>
+    values
+      ? Object.entries(values)
+          .filter(([k]) => k !== '$instances')
+          .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+          .map((v) => normalize(v))
+      : [];
+  switch (condition.kind) {
+    case 'keyword': {
+      const keyword = condition.keyword.toLowerCase();
+      return texts(current[condition.node]).some((t) => t.includes(keyword))
+        ? `"${condition.node}" said "${condition.keyword}"`
+        : undefined;
+    }
+    case 'consensus': {
+      const all = condition.nodes.flatMap((n) => texts(current[n]));
+      return all.length > 1 && all.every((t) => t === all[0])
+        ? `consensus among ${condition.nodes.join(', ')}`
+        : undefined;
+    }
+    case 'unchanged': {
+      if (!previous) return undefined;
+      const now = texts(current[condition.node]);
+      const before = texts(previous[condition.node]);
+      return now.length > 0 && JSON.stringify(now) === JSON.stringify(before)
+        ? `"${condition.node}" did not change`
+        : undefined;
+    }
+    default:
+      return condition satisfies never;
+  }
+}
+
+function normalize(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text
+    .replace(/^\[simulated\]\s*/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?]+$/, '');
+}
+
+function asList(value: unknown, node: PlannedNode): unknown[] {
+  if (value === undefined) return [];
+  return node.replicate && Array.isArray(value) ? value : [value];
+}
+
+/** A revision answered with an option letter becomes that option's text. */
+function resolveOption(text: string, options: string[]): string {
+  const match = /^\s*(?:\[simulated\]\s*)?\(?([a-z])\)?\s*$/i.exec(text);
+  if (match) {
+    const index = match[1]!.toLowerCase().charCodeAt(0) - 97;
+    if (options[index] !== undefined) return options[index]!;
+  }
+  return text;
+}
+
+function formatTranscript(entries: TranscriptEntry[]): string {
+  return entries.map((e) => `Round ${e.round}, ${e.from}: ${e.text}`).join('\n');
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Keeps events small: long strings are clipped, images become references. */
+export function previewValues(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, preview(v, 0)]));
+}
+
+function preview(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > 4000 ? `${value.slice(0, 4000)}…` : value;
+  if (isImageValue(value)) return value;
+  if (depth > 4) return '…';
+  if (Array.isArray(value)) return value.map((v) => preview(v, depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, preview(v, depth + 1)]));
+  }
+  return value;
+}
+
+export type { Stage };

@@ -1,0 +1,107 @@
+/**
+ * The run's event stream. Every run is this log: transcripts, tallies, usage, the debugger's
+ * view and (later) replay, resume and forks are views of it. Events carry references to images,
+ * never their bytes.
+ */
+import type { VoteTally } from '../../nodes/vote/tally.ts';
+import type { ChatMessage } from '../providers/types.ts';
+
+export interface Usage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
+
+/** Where the debugger can stop. */
+export type Checkpoint =
+  | { kind: 'node'; node: string; instance: string; round?: number }
+  | { kind: 'message'; node: string; instance: string; round?: number }
+  | { kind: 'round'; loop: string; round: number };
+
+export type RunEventBody =
+  | { type: 'run.started'; graph: string; inputs: Record<string, unknown>; mode: RunMode }
+  | {
+      type: 'run.finished';
+      status: RunStatus;
+      outputs: Record<string, unknown>;
+      usage: Usage;
+      error?: string;
+    }
+  | {
+      type: 'node.started';
+      node: string;
+      instance: string;
+      nodeType: string;
+      round?: number;
+      stage?: string;
+      inputs: Record<string, unknown>;
+    }
+  | {
+      type: 'node.finished';
+      node: string;
+      instance: string;
+      outputs: Record<string, unknown>;
+      durationMs: number;
+    }
+  | { type: 'node.failed'; node: string; instance: string; error: string }
+  | {
+      type: 'model.request';
+      callId: string;
+      node: string;
+      instance: string;
+      profile: string;
+      provider: string;
+      model: string;
+      messages: ChatMessage[];
+    }
+  | { type: 'model.delta'; callId: string; text: string }
+  | {
+      type: 'model.response';
+      callId: string;
+      node: string;
+      instance: string;
+      text: string;
+      promptTokens: number;
+      completionTokens: number;
+      source: 'live' | 'cassette' | 'simulated';
+      simulated: boolean;
+      durationMs: number;
+      attempts: number;
+    }
+  | {
+      type: 'model.retry';
+      callId: string;
+      node: string;
+      attempt: number;
+      delayMs: number;
+      error: string;
+    }
+  | { type: 'model.error'; callId: string; node: string; error: string }
+  | {
+      type: 'message';
+      from: string;
+      node: string;
+      to: string[];
+      text: string;
+      loop?: string;
+      round?: number;
+      stage?: string;
+      simulated: boolean;
+    }
+  | { type: 'round.started'; loop: string; round: number; maxRounds: number }
+  | { type: 'round.finished'; loop: string; round: number; stop?: string }
+  | { type: 'vote'; node: string; instance: string; tally: VoteTally }
+  | { type: 'human.request'; node: string; instance: string; name: string; prompt: string }
+  | { type: 'human.response'; node: string; instance: string; name: string; answer: string }
+  | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step'; at: Checkpoint }
+  | { type: 'resumed' }
+  | { type: 'error'; message: string; node?: string };
+
+/** How model calls are answered in a run. */
+export type RunMode = 'live' | 'simulated' | 'replay' | 'replay-then-live' | 'record';
+
+export type RunEvent = RunEventBody & { runId: string; seq: number; time: number };
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,309 @@
+/**
+ * Turns the compiler's JSON machine configs into running XState machines. The configs name
+ * actors, guards and actions; this module supplies them through `setup()`, and attaches the
+ * scope context to every `invoke.input` (the one thing JSON cannot express).
+ */
+import { type AnyStateMachine, assign, fromPromise, setup } from 'xstate';
+
+/** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
+const update = <P>(
+  // biome-ignore lint/suspicious/noExplicitAny: these actions receive done events of several actor kinds.
+  fn: (args: { context: ScopeContext; event: any }, params: P) => Partial<ScopeContext>,
+) => assign(fn as never);
+
+import type { VoteTally } from '../../nodes/vote/tally.ts';
+import { ancestors } from '../compiler/analyze.ts';
+import type { CompiledGraph } from '../compiler/index.ts';
+import type { StateConfig } from '../compiler/machine.ts';
+import type { NodeOutputs } from '../nodes/define.ts';
+import type { Stage } from '../schema/document.ts';
+
+/** A node's outputs by port, plus `$instances`: who produced them (one per replica). */
+export type NodeValues = Record<string, unknown>;
+
+export interface LoopState {
+  round: number;
+  /** Values of the round-stage nodes after each round; index 0 is round 1. */
+  history: Array<Record<string, NodeValues>>;
+  /** Why the loop ends early, when a stop condition held. */
+  stop?: string;
+  tally?: VoteTally;
+}
+
+/** The context of every scope machine. */
+export interface ScopeContext {
+  /** Instance prefix: '' at the top, `artist#3/` inside replica 3 of group artist. */
+  path: string;
+  /** Template variables from replication. */
+  bindings: Record<string, unknown>;
+  values: Record<string, NodeValues>;
+  replicas: Record<string, unknown[]>;
+  loops: Record<string, LoopState>;
+  /** Set when this machine runs one stage of a mindstorm. */
+  loop?: { id: string; stage: Stage };
+}
+
+export interface EngineHooks {
+  runNode(
+    node: string,
+    context: ScopeContext,
+    replica: number | undefined,
+    signal: AbortSignal,
+  ): Promise<{ outputs: NodeOutputs; instance: string }>;
+  loopBegin(loop: string, context: ScopeContext, round: number): void;
+  loopEnd(loop: string, context: ScopeContext, state: LoopState): string | undefined;
+  revise(loop: string, context: ScopeContext, signal: AbortSignal): Promise<LoopState>;
+  vote(
+    loop: string,
+    context: ScopeContext,
+    signal: AbortSignal,
+  ): Promise<{ leader: NodeValues; tally: VoteTally }>;
+  loopOutputs(loop: string, context: ScopeContext): NodeValues;
+  fail(node: string, error: unknown): void;
+}
+
+interface ScopeInput {
+  scope: string;
+  stage?: Stage;
+  members: string[];
+  replica?: number;
+}
+
+export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): AnyStateMachine {
+  const { plan, machines } = compiled;
+  const isInside = (id: string, container: string) => ancestors(plan.nodes, id).includes(container);
+
+  /** The context a child scope machine starts with. */
+  const childContext = (parent: ScopeContext, input: ScopeInput): ScopeContext => {
+    const values = { ...parent.values };
+    for (const m of input.members) delete values[m];
+    const node = plan.nodes.get(input.scope)!;
+    let path = parent.path;
+    let bindings = parent.bindings;
+    if (input.replica !== undefined && node.replicate) {
+      path = `${parent.path}${input.scope}#${input.replica}/`;
+      bindings = {
+        ...parent.bindings,
+        [node.replicate.as]: node.replicate.items[input.replica],
+        replica: { index: input.replica, count: node.replicate.items.length },
+      };
+    }
+    return {
+      path,
+      bindings,
+      values,
+      replicas: {},
+      loops: parent.loops,
+      ...(input.stage
+        ? { loop: { id: input.scope, stage: input.stage } }
+        : parent.loop
+          ? { loop: parent.loop }
+          : {}),
+    };
+  };
+
+  /** Values a child scope produced for nodes inside `container`. */
+  const innerValues = (output: ScopeContext, container: string) =>
+    Object.fromEntries(Object.entries(output.values).filter(([id]) => isInside(id, container)));
+
+  const loopState = (context: ScopeContext, loop: string): LoopState =>
+    context.loops[loop] ?? { round: 0, history: [] };
+
+  const common = {
+    guards: {
+      ready: ({ context }: { context: ScopeContext }, params: { needs: string[] }) =>
+        params.needs.every((id) => context.values[id] !== undefined),
+      loopContinues: (
+        { context }: { context: ScopeContext },
+        params: { loop: string; maxRounds: number },
+      ) => {
+        const state = loopState(context, params.loop);
+        return state.round < params.maxRounds && !state.stop;
+      },
+    },
+    actions: {
+      store: update(({ context, event }, params: { node: string }) => {
+        const { outputs, instance } = (
+          event as unknown as { output: { outputs: NodeOutputs; instance: string } }
+        ).output;
+        return {
+          values: { ...context.values, [params.node]: { ...outputs, $instances: [instance] } },
+        };
+      }),
+      storeReplica: update(({ context, event }, params: { node: string; replica: number }) => {
+        const list = [...(context.replicas[params.node] ?? [])];
+        list[params.replica] = (event as unknown as { output: unknown }).output;
+        return { replicas: { ...context.replicas, [params.node]: list } };
+      }),
+      gatherReplicas: update(
+        ({ context }, params: { node: string; count: number; group: boolean }) => {
+          const results = context.replicas[params.node] ?? [];
+          const values = { ...context.values };
+          if (!params.group) {
+            const outputs = results as Array<{ outputs: NodeOutputs; instance: string }>;
+            const gathered: NodeValues = { $instances: outputs.map((r) => r.instance) };
+            for (const port of Object.keys(outputs[0]?.outputs ?? {}))
+              gathered[port] = outputs.map((r) => r.outputs[port]);
+            values[params.node] = gathered;
+          } else {
+            const scopes = results as ScopeContext[];
+            const inner = new Set(scopes.flatMap((s) => Object.keys(innerValues(s, params.node))));
+            for (const id of inner) {
+              const gathered: NodeValues = {
+                $instances: scopes.flatMap((s) => (s.values[id]?.$instances as string[]) ?? []),
+              };
+              for (const port of Object.keys(scopes[0]?.values[id] ?? {})) {
+                if (port !== '$instances') gathered[port] = scopes.map((s) => s.values[id]?.[port]);
+              }
+              values[id] = gathered;
+            }
+            values[params.node] = { $instances: scopes.map((s) => s.path) };
+          }
+          return { values };
+        },
+      ),
+      mergeScope: update(({ context, event }, params: { node: string }) => {
+        const output = (event as unknown as { output: ScopeContext }).output;
+        return {
+          values: {
+            ...context.values,
+            ...innerValues(output, params.node),
+            [params.node]: { $instances: [context.path + params.node] },
+          },
+          loops: { ...context.loops, ...output.loops },
+        };
+      }),
+      loopBegin: update(({ context }, params: { loop: string }) => {
+        const previous = loopState(context, params.loop);
+        const state: LoopState = { ...previous, round: previous.round + 1 };
+        hooks.loopBegin(params.loop, context, state.round);
+        return { loops: { ...context.loops, [params.loop]: state } };
+      }),
+      loopEnd: update(({ context, event }, params: { loop: string }) => {
+        const output = (event as unknown as { output: ScopeContext }).output;
+        const round = innerValues(output, params.loop);
+        const previous = loopState(context, params.loop);
+        const state: LoopState = { ...previous, history: [...previous.history, round] };
+        const stop = hooks.loopEnd(params.loop, context, state);
+        if (stop) state.stop = stop;
+        return {
+          values: { ...context.values, ...round },
+          loops: { ...context.loops, ...output.loops, [params.loop]: state },
+        };
+      }),
+      loopStage: update(({ context, event }, params: { loop: string }) => {
+        const output = (event as unknown as { output: ScopeContext }).output;
+        return {
+          values: { ...context.values, ...innerValues(output, params.loop) },
+          loops: { ...context.loops, ...output.loops },
+        };
+      }),
+      loopRevised: update(({ context, event }, params: { loop: string }) => {
+        const state = (event as unknown as { output: LoopState }).output;
+        const last = state.history[state.history.length - 1] ?? {};
+        return {
+          values: { ...context.values, ...last },
+          loops: { ...context.loops, [params.loop]: state },
+        };
+      }),
+      loopVoted: update(({ context, event }, params: { loop: string }) => {
+        const { leader, tally } = (
+          event as unknown as { output: { leader: NodeValues; tally: VoteTally } }
+        ).output;
+        const node = plan.nodes.get(params.loop)!;
+        const leaderId = node.data.leader as string;
+        return {
+          values: { ...context.values, [leaderId]: leader },
+          loops: { ...context.loops, [params.loop]: { ...loopState(context, params.loop), tally } },
+        };
+      }),
+      loopFinish: update(({ context }, params: { loop: string }) => ({
+        values: { ...context.values, [params.loop]: hooks.loopOutputs(params.loop, context) },
+      })),
+      fail: ({ event }: { event: unknown }, params: { node?: string } | undefined) => {
+        hooks.fail(params?.node ?? '', (event as { error?: unknown }).error);
+      },
+    },
+  };
+
+  const actors = {
+    runNode: fromPromise<
+      { outputs: NodeOutputs; instance: string },
+      { node: string; replica?: number; context: ScopeContext }
+    >(({ input, signal }) => hooks.runNode(input.node, input.context, input.replica, signal)),
+    loopRevise: fromPromise<LoopState, { loop: string; context: ScopeContext }>(
+      ({ input, signal }) => hooks.revise(input.loop, input.context, signal),
+    ),
+    loopVote: fromPromise<
+      { leader: NodeValues; tally: VoteTally },
+      { loop: string; context: ScopeContext }
+    >(({ input, signal }) => hooks.vote(input.loop, input.context, signal)),
+  };
+
+  const built = new Map<string, AnyStateMachine>();
+  const build = (config: StateConfig, isRoot: boolean): AnyStateMachine => {
+    const childActors: Record<string, AnyStateMachine> = {};
+    for (const src of invokedScopes(config)) {
+      let child = built.get(src);
+      if (!child) {
+        const childConfig = machines.children[src];
+        if (!childConfig) throw new Error(`compiled machines lack child "${src}"`);
+        child = build(childConfig, false);
+        built.set(src, child);
+      }
+      childActors[src] = child;
+    }
+    const hydrated = hydrate(config, childContext);
+    return setup({
+      types: {} as { context: ScopeContext; input: ScopeContext },
+      guards: common.guards,
+      actions: common.actions as never,
+      actors: { ...actors, ...childActors },
+    }).createMachine({
+      ...(hydrated as object),
+      context: ({ input }: { input: ScopeContext }) => input,
+      ...(isRoot ? {} : { output: ({ context }: { context: ScopeContext }) => context }),
+    } as never) as unknown as AnyStateMachine;
+  };
+  return build(machines.root, true);
+}
+
+/** Names of child scope machines a config invokes. */
+function invokedScopes(config: StateConfig, found = new Set<string>()): Set<string> {
+  if (Array.isArray(config)) {
+    for (const item of config) invokedScopes(item, found);
+  } else if (config && typeof config === 'object') {
+    for (const [key, value] of Object.entries(config)) {
+      if (key === 'invoke' && typeof value?.src === 'string' && value.src.startsWith('scope:'))
+        found.add(value.src);
+      invokedScopes(value as StateConfig, found);
+    }
+  }
+  return found;
+}
+
+/** Replaces each static `invoke.input` with a function that adds the live scope context. */
+function hydrate(
+  config: StateConfig,
+  childContext: (parent: ScopeContext, input: ScopeInput) => ScopeContext,
+): StateConfig {
+  if (Array.isArray(config)) return config.map((c) => hydrate(c, childContext));
+  if (!config || typeof config !== 'object') return config;
+  const out: StateConfig = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'invoke' && value && typeof value === 'object' && !Array.isArray(value)) {
+      const input = value.input as Record<string, unknown>;
+      const isScope = typeof value.src === 'string' && value.src.startsWith('scope:');
+      out.invoke = {
+        ...hydrate(value, childContext),
+        input: isScope
+          ? ({ context }: { context: ScopeContext }) =>
+              childContext(context, input as unknown as ScopeInput)
+          : ({ context }: { context: ScopeContext }) => ({ ...input, context }),
+      };
+    } else {
+      out[key] = hydrate(value as StateConfig, childContext);
+    }
+  }
+  return out;
+}

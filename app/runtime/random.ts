@@ -1,0 +1,24 @@
+/**
+ * Seeded randomness for runs: tie-breaks and anything else that must come out the same for the
+ * same seed. FNV-1a turns any seed text into 32 bits; mulberry32 draws from it.
+ */
+
+/** A generator of numbers in [0, 1) that depends only on `seed`. */
+export function seededRandom(seed: string | number): () => number {
+  let state = fnv1a(String(seed));
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

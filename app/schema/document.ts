@@ -1,0 +1,139 @@
+/**
+ * The graph document: the product's public, key-free file format (`*.society.json`).
+ * Its shape follows React Flow's `toObject()` (nodes with id/type/position/data/parentId,
+ * edges with source/target handles) so the editor can load it as is. Unknown fields are kept,
+ * never dropped, so a document written by a newer editor survives a round trip.
+ */
+import { z } from 'zod';
+import { isModality } from './modality.ts';
+
+/** The document version this build writes. Older versions are migrated on load. */
+export const DOCUMENT_VERSION = 1;
+
+const identifier = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_-]*$/,
+    'must start with a letter or _ and use letters, digits, _ or -',
+  );
+
+export const PositionSchema = z.looseObject({ x: z.number(), y: z.number() });
+
+/** Instantiate a node or a group once per item; each copy sees its item under the name `as`. */
+export const ReplicateSchema = z.strictObject({
+  items: z.array(z.unknown()).min(1, 'needs at least one item'),
+  as: identifier.default('item').optional(),
+});
+export type Replicate = z.infer<typeof ReplicateSchema>;
+
+/** Stages of the NLSOM protocol, used by nodes inside a mindstorm. */
+export const STAGES = ['init', 'round', 'gather', 'decide'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export const NodeSchema = z.looseObject({
+  id: identifier,
+  type: z.string().min(1),
+  position: PositionSchema,
+  data: z.record(z.string(), z.unknown()),
+  parentId: z.string().optional(),
+});
+export type GraphNode = z.infer<typeof NodeSchema>;
+
+export const EdgeDataSchema = z.looseObject({
+  /** Inside a mindstorm: carry the value the source produced in the previous round. */
+  previousRound: z.boolean().optional(),
+  /** The value a previous-round edge carries in round 1 (absent: the input is empty). */
+  initial: z.unknown().optional(),
+  /** Leaving a mindstorm: the last round's value (default) or the list of every round's. */
+  collect: z.enum(['last', 'all']).optional(),
+});
+
+export const EdgeSchema = z.looseObject({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  sourceHandle: z.string().min(1),
+  target: z.string().min(1),
+  targetHandle: z.string().min(1),
+  data: EdgeDataSchema.optional(),
+});
+export type GraphEdge = z.infer<typeof EdgeSchema>;
+
+/**
+ * A model profile names a provider profile (how to reach it, set up by the user) and a model.
+ * It never holds a key: keys live with the user's provider settings or environment.
+ */
+export const ModelProfileSchema = z.looseObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  /** The model accepts images in its messages (vision-language models). */
+  vision: z.boolean().optional(),
+});
+export type ModelProfile = z.infer<typeof ModelProfileSchema>;
+
+export const RunSettingsSchema = z.looseObject({
+  /** Concurrent model calls: a default per provider, and overrides by provider profile name. */
+  concurrency: z
+    .looseObject({
+      default: z.number().int().positive().optional(),
+      providers: z.record(z.string(), z.number().int().positive()).optional(),
+    })
+    .optional(),
+  budget: z
+    .looseObject({
+      maxCalls: z.number().int().nonnegative().optional(),
+      maxTokens: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  retry: z
+    .looseObject({
+      attempts: z.number().int().min(1).max(20).optional(),
+      baseMs: z.number().nonnegative().optional(),
+      maxMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  /** Per model call timeout. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Seed for everything random in a run (tie-breaks, the simulated provider). */
+  seed: z.union([z.number(), z.string()]).optional(),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+export const DocumentSchema = z
+  .looseObject({
+    version: z.literal(DOCUMENT_VERSION),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    models: z.record(identifier, ModelProfileSchema).optional(),
+    settings: RunSettingsSchema.optional(),
+    nodes: z.array(NodeSchema),
+    edges: z.array(EdgeSchema),
+  })
+  .superRefine((doc, ctx) => {
+    const seen = new Map<string, number>();
+    doc.nodes.forEach((node, i) => {
+      const first = seen.get(node.id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['nodes', i, 'id'],
+          message: `duplicate node id "${node.id}" (also nodes[${first}])`,
+        });
+      } else seen.set(node.id, i);
+    });
+    const edgeIds = new Set<string>();
+    doc.edges.forEach((edge, i) => {
+      if (edgeIds.has(edge.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['edges', i, 'id'],
+          message: `duplicate edge id "${edge.id}"`,
+        });
+      }
+      edgeIds.add(edge.id);
+    });
+  });
+export type GraphDocument = z.infer<typeof DocumentSchema>;
+
+export { isModality };

@@ -1,0 +1,5 @@
+export * from './document.ts';
+export * from './migrations.ts';
+export * from './modality.ts';
+export * from './parse.ts';
+export * from './problems.ts';

@@ -1,0 +1,69 @@
+/**
+ * Port modalities: what kind of value travels along an edge. A modality is a string so it
+ * reads naturally in documents and errors: `text`, `image`, `list<text>`, `list<list<json>>`.
+ */
+
+/** The scalar modalities. Adding one here is enough for the schema, compiler and UI to know it. */
+export const SCALAR_MODALITIES = ['text', 'image', 'json', 'number', 'boolean', 'any'] as const;
+export type ScalarModality = (typeof SCALAR_MODALITIES)[number];
+
+export type Modality = ScalarModality | `list<${string}>`;
+
+export type ParsedModality =
+  | { kind: 'scalar'; name: ScalarModality }
+  | { kind: 'list'; of: ParsedModality };
+
+/** Parses a modality string, or returns undefined if it is not one. */
+export function parseModality(text: string): ParsedModality | undefined {
+  const trimmed = text.trim();
+  const list = /^list<(.+)>$/.exec(trimmed);
+  if (list) {
+    const inner = parseModality(list[1]!);
+    return inner && { kind: 'list', of: inner };
+  }
+  return (SCALAR_MODALITIES as readonly string[]).includes(trimmed)
+    ? { kind: 'scalar', name: trimmed as ScalarModality }
+    : undefined;
+}
+
+export function isModality(text: string): text is Modality {
+  return parseModality(text) !== undefined;
+}
+
+export function formatModality(m: ParsedModality): Modality {
+  return m.kind === 'scalar' ? m.name : `list<${formatModality(m.of)}>`;
+}
+
+/** Wraps a modality in a list: what a consumer sees of a replicated or multi-edge source. */
+export function listOf(m: Modality): Modality {
+  return `list<${m}>`;
+}
+
+/**
+ * Whether a value of modality `from` may flow into a port of modality `to`.
+ * - `any` on either side fits (it is checked at run time instead);
+ * - numbers and booleans fit text ports (they print naturally);
+ * - everything except images fits `json` (all of it serializes);
+ * - lists fit lists element-wise; a list never silently becomes a scalar, nor the reverse.
+ */
+export function modalityFits(from: Modality, to: Modality): boolean {
+  const a = parseModality(from);
+  const b = parseModality(to);
+  if (!a || !b) return false;
+  return fits(a, b);
+}
+
+function fits(a: ParsedModality, b: ParsedModality): boolean {
+  if (a.kind === 'scalar' && a.name === 'any') return true;
+  if (b.kind === 'scalar' && b.name === 'any') return true;
+  if (b.kind === 'scalar' && b.name === 'json') return !containsImage(a);
+  if (a.kind === 'list' || b.kind === 'list') {
+    return a.kind === 'list' && b.kind === 'list' && fits(a.of, b.of);
+  }
+  if (a.name === b.name) return true;
+  return b.name === 'text' && (a.name === 'number' || a.name === 'boolean');
+}
+
+function containsImage(m: ParsedModality): boolean {
+  return m.kind === 'list' ? containsImage(m.of) : m.name === 'image';
+}

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import { DOCUMENT_VERSION, DocumentSchema, type GraphDocument } from './document.ts';
+import { MIGRATIONS, type Migration, migrateDocument } from './migrations.ts';
+import { formatPath, type Problem } from './problems.ts';
+
+export type ParseResult =
+  | { ok: true; doc: GraphDocument; migrated: Migration[] }
+  | { ok: false; problems: Problem[] };
+
+/**
+ * Reads a document from JSON text or an already-parsed value: JSON syntax, migrations, then the
+ * schema. Never throws on bad input; every problem carries a JSON path and, where it points
+ * into a node, that node's id.
+ */
+export function parseDocument(
+  input: string | unknown,
+  migrations: readonly Migration[] = MIGRATIONS,
+): ParseResult {
+  let raw: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      raw = JSON.parse(input);
+    } catch (error) {
+      return {
+        ok: false,
+        problems: [{ path: '(document)', message: `not valid JSON: ${(error as Error).message}` }],
+      };
+    }
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return {
+      ok: false,
+      problems: [{ path: '(document)', message: 'a society document must be a JSON object' }],
+    };
+  }
+  const migrated = migrateDocument(raw as Record<string, unknown>, migrations, DOCUMENT_VERSION);
+  if (!migrated.ok)
+    return { ok: false, problems: [{ path: 'version', message: migrated.message }] };
+  const result = DocumentSchema.safeParse(migrated.doc);
+  if (!result.success) return { ok: false, problems: zodProblems(result.error, migrated.doc) };
+  return { ok: true, doc: result.data, migrated: migrated.applied };
+}
+
+/** Serializes a document the way the editor and CLI save it: two-space JSON, trailing newline. */
+export function serializeDocument(doc: GraphDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Turns zod issues into problems, naming the node when the path goes through `nodes[i]`. */
+export function zodProblems(
+  error: z.ZodError,
+  doc: unknown,
+  prefix: PropertyKey[] = [],
+): Problem[] {
+  return error.issues.map((issue) => {
+    const path = [...prefix, ...issue.path];
+    return { path: formatPath(path), node: nodeIdAt(doc, path), message: issue.message };
+  });
+}
+
+function nodeIdAt(doc: unknown, path: PropertyKey[]): string | undefined {
+  if (path[0] !== 'nodes' || typeof path[1] !== 'number') return undefined;
+  const nodes = (doc as { nodes?: unknown }).nodes;
+  if (!Array.isArray(nodes)) return undefined;
+  const id = (nodes[path[1]] as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}

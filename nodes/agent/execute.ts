@@ -1,0 +1,70 @@
+import type { NodeExecutor } from '../../app/nodes/define.ts';
+import { isImageValue, renderTemplate } from '../../app/nodes/template.ts';
+import type { ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
+import { parseAnswer } from './parse.ts';
+import type { AgentData } from './spec.ts';
+
+export const execute: NodeExecutor<AgentData> = async (ctx) => {
+  const data = ctx.data;
+  const vars = { ...ctx.bindings, ...ctx.inputs, loop: ctx.loop };
+  const profile = data.model.includes('{{') ? renderTemplate(data.model, vars).trim() : data.model;
+  const system = data.role ? renderTemplate(data.role, vars) : '';
+  const user = userPrompt(ctx.loop, () => renderTemplate(data.prompt, vars));
+
+  const messages: ChatMessage[] = [];
+  if (system) messages.push({ role: 'system', content: system });
+  messages.push(...remembered(ctx.memory, data.history));
+  const image = ctx.inputs.image;
+  const content: string | ChatContentPart[] =
+    data.vision && isImageValue(image)
+      ? [
+          { type: 'text', text: user },
+          { type: 'image', url: ctx.imageUrl(image), mime: image.mime, sha256: image.$image },
+        ]
+      : user;
+  messages.push({ role: 'user', content });
+
+  const result = await ctx.callModel({
+    profile,
+    messages,
+    temperature: data.temperature,
+    maxTokens: data.maxTokens,
+    stream: data.stream,
+  });
+  ctx.memory.push({ role: 'user', content: user }, { role: 'assistant', content: result.text });
+  // Revision and ballot answers are read by the engine; the usual parse applies to normal turns.
+  const value = ctx.loop?.phase ? result.text.trim() : parseAnswer(result.text, data.parse);
+  await ctx.message(typeof value === 'string' ? value : JSON.stringify(value));
+  return { text: value };
+};
+
+/**
+ * The user message for this turn. A member with the right to know sees the previous round's
+ * question and every member's answer first; the right to change and the right to execute
+ * replace the prompt with a revision or a ballot (NLSOM, App. E.5; our wording).
+ */
+function userPrompt(loop: Parameters<NodeExecutor>[0]['loop'], render: () => string): string {
+  const phase = loop?.phase;
+  if (phase?.kind === 'ballot') return phase.prompt;
+  if (phase?.kind === 'revise') {
+    const options = phase.options.map((o, i) => `(${String.fromCharCode(97 + i)}) ${o}`).join('\n');
+    return (
+      `Question: ${phase.question}\n` +
+      `These answers were given by you and your colleagues:\n${options}\n` +
+      'You may keep your answer or adopt a better one. Reply with the answer itself, nothing else.'
+    );
+  }
+  const prompt = render();
+  if (!loop?.peers) return prompt;
+  const question = Object.values(loop.peers.inputs)
+    .filter((v) => typeof v === 'string')
+    .join(' ');
+  const answers = loop.peers.answers.map((a, i) => `Answer ${i + 1}: ${a.text}`).join('; ');
+  return `Context from the previous round. Question: ${question} ${answers}.\n\n${prompt}`;
+}
+
+function remembered(memory: ChatMessage[], policy: AgentData['history']): ChatMessage[] {
+  if (policy === 'none') return [];
+  if (policy === 'all') return [...memory];
+  return memory.slice(-2 * policy);
+}

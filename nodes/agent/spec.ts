@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import { defineNode, type PortSpec } from '../../app/nodes/define.ts';
+import type { Modality } from '../../app/schema/modality.ts';
+
+/** How an agent's answer is read before it leaves the node. */
+export const PARSE_MODES = ['text', 'question', 'choice', 'json', 'lines'] as const;
+
+const OUTPUT_MODALITY: Record<(typeof PARSE_MODES)[number], Modality> = {
+  text: 'text',
+  question: 'text',
+  choice: 'text',
+  json: 'json',
+  lines: 'list<text>',
+};
+
+export const agentData = z.strictObject({
+  ...baseData,
+  /** The system message: who the agent is. A template, so replicas can differ (`{{ item }}`). */
+  role: z.string().default(''),
+  /** The user message, with named slots (`{{ question }}`) that become input ports. */
+  prompt: z.string().min(1, 'an agent needs a prompt'),
+  /** Modalities of slots that are not plain text, e.g. `{ "answers": "list<text>" }`. */
+  slots: slotsSchema,
+  /** A model profile name from the document's `models`; may be a template such as `{{ item }}`. */
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  /** Adds an `image` input sent with the prompt (vision-language models). */
+  vision: z.boolean().default(false),
+  /**
+   * Inside a mindstorm: what the agent remembers of its own earlier rounds. `none` sends only
+   * this round's prompt; `all` replays every earlier exchange; a number keeps the last N.
+   */
+  history: z.union([z.enum(['none', 'all']), z.number().int().positive()]).default('none'),
+  /**
+   * `question` keeps the text up to the first "?"; `choice` extracts an option letter such as
+   * "(b)"; `json` parses JSON; `lines` splits into a list.
+   */
+  parse: z.enum(PARSE_MODES).default('text'),
+  stream: z.boolean().default(false),
+});
+export type AgentData = z.infer<typeof agentData>;
+
+/** An LLM with a role and a prompt template; the workhorse of every society. */
+export const spec = defineNode({
+  type: 'agent',
+  title: 'Agent',
+  group: 'Minds',
+  description:
+    'A language model with a role and a prompt template. Each {{ slot }} in the prompt becomes an input.',
+  data: agentData,
+  ports(data) {
+    const inputs: PortSpec[] = slotPorts([data.role, data.prompt], data);
+    if (data.vision) inputs.push({ name: 'image', modality: 'image', required: true });
+    return { inputs, outputs: [{ name: 'text', modality: OUTPUT_MODALITY[data.parse] }] };
+  },
+  models: (data) => [data.model],
+  check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
+  callsPerRun: () => 1,
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+
+export const humanData = z.strictObject({
+  ...baseData,
+  /** The answer's name: `society run --input NAME=VALUE` answers without a prompt. */
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  /** What the person is asked; a template whose slots are inputs. */
+  prompt: z.string().min(1),
+  slots: slotsSchema,
+});
+export type HumanData = z.infer<typeof humanData>;
+
+/** A person in the society: the run waits for their answer. */
+export const spec = defineNode({
+  type: 'human',
+  title: 'Human',
+  group: 'People',
+  description: 'Waits for a person to answer (in the terminal, the editor, or from --input).',
+  data: humanData,
+  ports: (data) => ({
+    inputs: slotPorts([data.prompt], data),
+    outputs: [{ name: 'text', modality: 'text' }],
+  }),
+  check: (data) => templateProblems({ prompt: data.prompt }),
+});

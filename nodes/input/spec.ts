@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { baseData, modalitySchema } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+
+/** A value given when the run starts: `society run --input NAME=VALUE` or the editor's form. */
+export const spec = defineNode({
+  type: 'input',
+  title: 'Input',
+  group: 'Flow',
+  description: 'A value supplied when the run starts, such as a question or an image.',
+  data: z.strictObject({
+    ...baseData,
+    /** The name used on the command line (`--input question=...`). */
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+    modality: modalitySchema.default('text'),
+    description: z.string().optional(),
+    /** Used when no value is given; without one the input is required. */
+    default: z.unknown().optional(),
+  }),
+  ports: (data) => ({ inputs: [], outputs: [{ name: 'value', modality: data.modality }] }),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { baseData } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+
+/** A result of the run, reported under its name (`outputs.answer` in `society run --json`). */
+export const spec = defineNode({
+  type: 'output',
+  title: 'Output',
+  group: 'Flow',
+  description: 'A named result of the run.',
+  data: z.strictObject({
+    ...baseData,
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  }),
+  ports: () => ({ inputs: [{ name: 'value', modality: 'any', required: true }], outputs: [] }),
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { baseData, templateProblems } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+
+/** Our wording of NLSOM's opinion-gathering request (Zhuge et al., Sec. 2.1). */
+export const DEFAULT_INSTRUCTIONS =
+  'Below is the record of a discussion. Summarize it in a few sentences: keep the facts that ' +
+  'help with the task, and leave out answers that contradict the rest or look mistaken.';
+
+export const summarizeData = z.strictObject({
+  ...baseData,
+  mode: z.enum(['model', 'concatenate']).default('model'),
+  /** Required in `model` mode: a profile name from the document's `models`. */
+  model: z.string().optional(),
+  instructions: z.string().default(DEFAULT_INSTRUCTIONS),
+  maxTokens: z.number().int().positive().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  separator: z.string().default('\n'),
+});
+export type SummarizeData = z.infer<typeof summarizeData>;
+
+/**
+ * Gathers many texts into one: with a model (opinion gathering) or by plain concatenation.
+ * Inside a mindstorm with nothing connected, it summarizes the loop's transcript.
+ */
+export const spec = defineNode({
+  type: 'summarize',
+  title: 'Summarize',
+  group: 'Minds',
+  description:
+    'Summarizes texts or a mindstorm transcript with a model, or joins them without one.',
+  data: summarizeData,
+  ports: () => ({
+    inputs: [{ name: 'text', modality: 'any', multiple: true }],
+    outputs: [{ name: 'summary', modality: 'text' }],
+  }),
+  models: (data) => (data.mode === 'model' && data.model ? [data.model] : []),
+  check: (data) => [
+    ...(data.mode === 'model' && !data.model
+      ? [{ path: ['model'], message: 'model mode needs a model profile' }]
+      : []),
+    ...templateProblems({ instructions: data.instructions }),
+  ],
+  callsPerRun: (data) => (data.mode === 'model' ? 1 : 0),
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+import type { Modality } from '../../app/schema/modality.ts';
+
+const OUTPUT: Record<'text' | 'json' | 'number' | 'lines', Modality> = {
+  text: 'text',
+  json: 'json',
+  number: 'number',
+  lines: 'list<text>',
+};
+
+export const transformData = z.strictObject({
+  ...baseData,
+  /** A Liquid template; each root variable is an input. Rendered, never evaluated as code. */
+  template: z.string().min(1),
+  slots: slotsSchema,
+  /** How the rendered text is read: as is, as JSON, as a number, or one list item per line. */
+  output: z.enum(['text', 'json', 'number', 'lines']).default('text'),
+});
+export type TransformData = z.infer<typeof transformData>;
+
+/** Reshapes values with a declarative template: joins, formats, extracts, builds JSON. */
+export const spec = defineNode({
+  type: 'transform',
+  title: 'Transform',
+  group: 'Data',
+  description:
+    'Reshapes values with a template (Liquid syntax, no code): format, join, build JSON.',
+  data: transformData,
+  ports: (data) => ({
+    inputs: slotPorts([data.template], data),
+    outputs: [{ name: 'value', modality: OUTPUT[data.output] }],
+  }),
+  check: (data) => templateProblems({ template: data.template }),
+});

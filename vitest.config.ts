@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['app/**/*.test.ts', 'nodes/**/*.test.ts', 'tests/**/*.test.ts', 'main/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
