@@ -144,7 +144,7 @@ export class Run {
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
       ...(options.retry ?? {}),
     };
-    this.mode = options.simulate ? 'simulated' : (options.cassette?.mode ?? 'live');
+    this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
     this.#gate = new DebugGate({
       onPause: (reason, at) => this.#emit({ type: 'paused', reason, at }),
       onResume: () => this.#emit({ type: 'resumed' }),
@@ -657,27 +657,27 @@ export class Run {
     const cacheKey = this.#options.simulate ? 'simulated' : providerName;
     let provider = this.#providers.get(cacheKey);
     if (provider) return provider;
-    if (this.#options.simulate) {
-      provider = new SimulatedProvider({ id: 'simulated' });
-    } else {
-      const live = (): ChatProvider =>
-        this.#options.providerFor?.(providerName) ??
-        createChatProvider(
-          resolveProviderProfile(providerName, {
-            env: this.#options.env ?? process.env,
-            overrides: this.#options.providerOverrides,
-          }),
-          this.#options.env ?? process.env,
-        );
-      const cassette = this.#options.cassette;
-      provider = cassette
-        ? new CassetteProvider({
-            cassette: cassette.cassette,
-            mode: cassette.mode,
-            ...(cassette.mode === 'replay' ? {} : { live: live() }),
-          })
-        : live();
-    }
+    // With --simulate the simulator stands in for every live provider; a cassette in record
+    // mode can then capture simulated answers (they stay labelled as simulated on replay).
+    const live = (): ChatProvider =>
+      this.#options.simulate
+        ? new SimulatedProvider({ id: 'simulated' })
+        : (this.#options.providerFor?.(providerName) ??
+          createChatProvider(
+            resolveProviderProfile(providerName, {
+              env: this.#options.env ?? process.env,
+              overrides: this.#options.providerOverrides,
+            }),
+            this.#options.env ?? process.env,
+          ));
+    const cassette = this.#options.cassette;
+    provider = cassette
+      ? new CassetteProvider({
+          cassette: cassette.cassette,
+          mode: cassette.mode,
+          ...(cassette.mode === 'replay' ? {} : { live: live() }),
+        })
+      : live();
     this.#providers.set(cacheKey, provider);
     return provider;
   }

@@ -1,0 +1,105 @@
+/** Reading `--input NAME=VALUE` and `NAME=@PATH` against a graph's input and human nodes. */
+import { readFileSync, statSync } from 'node:fs';
+import type { GraphPlan } from '../compiler/analyze.ts';
+import type { BlobStore } from '../runtime/blobs.ts';
+import { imageMimeFor } from '../runtime/blobs.ts';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface RunInputs {
+  inputs: Record<string, unknown>;
+  humanAnswers: Record<string, string>;
+}
+
+/** Splits `NAME=VALUE`; the value may itself contain "=". */
+export function splitAssignment(text: string, flag: string): [string, string] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`${flag} expects NAME=VALUE, got "${text}"`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+/**
+ * Binds each `--input` to an input node (by its name) or a human node (its answer). `@PATH`
+ * reads a file: images by extension into the blob store, JSON inputs parsed, text as is.
+ */
+export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: BlobStore): RunInputs {
+  const inputNodes = new Map<string, { modality: string }>();
+  const humanNames = new Set<string>();
+  for (const node of plan.nodes.values()) {
+    if (node.type === 'input')
+      inputNodes.set(node.data.name as string, { modality: node.data.modality as string });
+    if (node.type === 'human') humanNames.add(node.data.name as string);
+  }
+  const result: RunInputs = { inputs: {}, humanAnswers: {} };
+  for (const assignment of assignments) {
+    const [name, raw] = splitAssignment(assignment, '--input');
+    const input = inputNodes.get(name);
+    if (!input && !humanNames.has(name)) {
+      const known = [...inputNodes.keys(), ...humanNames];
+      throw new UsageError(
+        `unknown input "${name}"${known.length ? ` (this graph takes: ${known.join(', ')})` : ' (this graph takes no inputs)'}`,
+      );
+    }
+    if (!input) {
+      result.humanAnswers[name] = raw.startsWith('@') ? readText(raw.slice(1), name) : raw;
+      continue;
+    }
+    result.inputs[name] = readValue(name, raw, input.modality, blobs);
+  }
+  return result;
+}
+
+function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {
+  const fromFile = raw.startsWith('@');
+  const path = raw.slice(1);
+  if (modality === 'image') {
+    if (!fromFile)
+      throw new UsageError(
+        `input "${name}" is an image: pass a file with --input ${name}=@photo.png`,
+      );
+    const mime = imageMimeFor(path);
+    if (!mime)
+      throw new UsageError(`input "${name}": "${path}" is not a PNG, JPEG, GIF or WebP file`);
+    return blobs.putImage(readBytes(path, name), mime);
+  }
+  const text = fromFile ? readText(path, name) : raw;
+  if (modality === 'json' || modality.startsWith('list<')) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`input "${name}" must be JSON: ${(error as Error).message}`);
+    }
+  }
+  if (modality === 'number') {
+    const n = Number(text);
+    if (text.trim() === '' || Number.isNaN(n))
+      throw new UsageError(`input "${name}" must be a number, got "${text}"`);
+    return n;
+  }
+  if (modality === 'boolean') {
+    if (text !== 'true' && text !== 'false')
+      throw new UsageError(`input "${name}" must be true or false`);
+    return text === 'true';
+  }
+  return text;
+}
+
+function readBytes(path: string, name: string): Uint8Array {
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a file');
+    return readFileSync(path);
+  } catch (error) {
+    throw new UsageError(
+      `input "${name}": cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
+function readText(path: string, name: string): string {
+  return Buffer.from(readBytes(path, name)).toString('utf8');
+}

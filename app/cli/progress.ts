@@ -1,0 +1,162 @@
+/**
+ * Progress for `society run`. On a terminal: a live status block (nodes running, round k of n,
+ * calls and tokens so far) redrawn in place. Elsewhere (pipes, CI): one plain line per event
+ * worth reading. Both go to stderr so stdout stays clean for `--json`.
+ */
+import { createLogUpdate } from 'log-update';
+import pc from 'picocolors';
+import type { RunEvent } from '../runtime/events.ts';
+
+export interface ProgressView {
+  onEvent(event: RunEvent): void;
+  /** Hides the live block while something else (a prompt) uses the terminal. */
+  suspend(): void;
+  stop(): void;
+}
+
+export function createProgress(
+  stream: NodeJS.WriteStream,
+  options: { live: boolean },
+): ProgressView {
+  return options.live ? new LiveProgress(stream) : new PlainProgress(stream);
+}
+
+const clip = (text: string, max: number) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+class PlainProgress implements ProgressView {
+  readonly #out: NodeJS.WriteStream;
+  #start = Date.now();
+  constructor(out: NodeJS.WriteStream) {
+    this.#out = out;
+  }
+  onEvent(e: RunEvent): void {
+    const line = this.#line(e);
+    if (line) this.#out.write(`[${seconds(e.time - this.#start)}] ${line}\n`);
+  }
+  #line(e: RunEvent): string | undefined {
+    switch (e.type) {
+      case 'run.started':
+        this.#start = e.time;
+        return `run ${e.runId} started: ${e.graph} (${e.mode})`;
+      case 'round.started':
+        return `${e.loop}: round ${e.round} of ${e.maxRounds}`;
+      case 'round.finished':
+        return e.stop ? `${e.loop}: stopping after round ${e.round}: ${e.stop}` : undefined;
+      case 'message':
+        return `${e.from}${e.to.length ? ` → ${e.to.join(', ')}` : ''}: ${clip(e.text, 160)}`;
+      case 'vote':
+        return `${e.instance}: vote (${e.tally.rule}) winner ${e.tally.winner === null ? 'none' : `"${e.tally.winner}"`} from ${e.tally.totals.valid}/${e.tally.totals.ballots} valid ballots`;
+      case 'model.retry':
+        return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
+      case 'node.failed':
+        return `${e.instance} failed: ${e.error}`;
+      case 'paused':
+        return `paused (${e.reason}) at ${describeCheckpoint(e.at)}`;
+      case 'resumed':
+        return 'resumed';
+      case 'human.request':
+        return `${e.instance} waits for a person: ${clip(e.prompt, 160)}`;
+      case 'run.finished':
+        return `run ${e.status}: ${e.usage.calls} calls, ${e.usage.totalTokens} tokens${e.error ? ` (${e.error})` : ''}`;
+      default:
+        return undefined;
+    }
+  }
+  suspend(): void {}
+  stop(): void {}
+}
+
+class LiveProgress implements ProgressView {
+  readonly #render: ReturnType<typeof createLogUpdate>;
+  readonly #running = new Set<string>();
+  readonly #rounds = new Map<string, string>();
+  #calls = 0;
+  #tokens = 0;
+  #done = 0;
+  #start = Date.now();
+  #last = '';
+  #status = 'running';
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(out: NodeJS.WriteStream) {
+    this.#render = createLogUpdate(out);
+    this.#timer = setInterval(() => this.#draw(), 100);
+    this.#timer.unref();
+  }
+
+  onEvent(e: RunEvent): void {
+    switch (e.type) {
+      case 'run.started':
+        this.#start = e.time;
+        break;
+      case 'node.started':
+        this.#running.add(e.instance);
+        break;
+      case 'node.finished':
+      case 'node.failed':
+        this.#running.delete(e.instance);
+        this.#done++;
+        break;
+      case 'round.started':
+        this.#rounds.set(e.loop, `round ${e.round} of ${e.maxRounds}`);
+        break;
+      case 'model.response':
+        this.#calls++;
+        this.#tokens += e.promptTokens + e.completionTokens;
+        break;
+      case 'message':
+        this.#last = `${e.from}: ${e.text}`;
+        break;
+      case 'paused':
+        this.#status = `paused (${e.reason}) at ${describeCheckpoint(e.at)}`;
+        break;
+      case 'resumed':
+        this.#status = 'running';
+        break;
+      default:
+        break;
+    }
+  }
+
+  #draw(): void {
+    const width = Math.max(40, (process.stderr.columns ?? 100) - 2);
+    const running = [...this.#running];
+    const rounds = [...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', ');
+    const lines = [
+      `${pc.cyan('●')} ${this.#status} ${pc.dim(seconds(Date.now() - this.#start))}  ${rounds}`,
+      `  nodes: ${this.#done} done, ${running.length} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
+      `  calls: ${this.#calls}  tokens: ${this.#tokens.toLocaleString('en-US')}`,
+    ];
+    if (this.#last) lines.push(pc.dim(`  ${clip(this.#last, width - 2)}`));
+    this.#render(lines.join('\n'));
+  }
+
+  suspend(): void {
+    this.#render.clear();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#render.clear();
+  }
+}
+
+function describeCheckpoint(at: import('../runtime/events.ts').Checkpoint): string {
+  switch (at.kind) {
+    case 'node':
+      return `node ${at.instance}`;
+    case 'message':
+      return `message from ${at.instance}`;
+    case 'round':
+      return `${at.loop} round ${at.round}`;
+    default:
+      return at satisfies never;
+  }
+}
