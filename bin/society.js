@@ -1,5 +1,20 @@
 #!/usr/bin/env node
-// The `society` command. Node 22.18+ and 24 run the TypeScript sources directly (type stripping).
-import { main } from '../app/cli/main.ts';
+// The `society` command. It runs the TypeScript sources directly: Node 22.18+ and 24 strip
+// types by default; Node 22.12 to 22.17 need a flag, so there we start Node again with it.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-process.exitCode = await main(process.argv.slice(2));
+if (process.features.typescript) {
+  const { main } = await import('../app/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
+} else if (process.env.SOCIETY_STRIPPING_TYPES) {
+  console.error(`society: this Node.js (${process.version}) cannot run TypeScript; install Node 22.18 or newer`);
+  process.exitCode = 2;
+} else {
+  const result = spawnSync(
+    process.execPath,
+    ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, SOCIETY_STRIPPING_TYPES: '1' } },
+  );
+  process.exitCode = result.status ?? 1;
+}
