@@ -1,0 +1,40 @@
+/** Runs the real `society` command in a child process (async, so in-process stubs can answer). */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/society.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function society(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const baseEnv = { ...process.env };
+    // Tests decide which keys exist; never inherit a developer's real ones.
+    delete baseEnv.OPENAI_API_KEY;
+    delete baseEnv.OPENAI_BASE_URL;
+    delete baseEnv.HF_TOKEN;
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...baseEnv, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
