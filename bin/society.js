@@ -8,12 +8,19 @@ if (process.features.typescript) {
   const { main } = await import('../app/cli/main.ts');
   process.exitCode = await main(process.argv.slice(2));
 } else if (process.env.SOCIETY_STRIPPING_TYPES) {
-  console.error(`society: this Node.js (${process.version}) cannot run TypeScript; install Node 22.18 or newer`);
+  console.error(
+    `society: this Node.js (${process.version}) cannot run TypeScript; install Node 22.18 or newer`,
+  );
   process.exitCode = 2;
 } else {
   const result = spawnSync(
     process.execPath,
-    ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    [
+      '--experimental-strip-types',
+      '--disable-warning=ExperimentalWarning',
+      fileURLToPath(import.meta.url),
+      ...process.argv.slice(2),
+    ],
     { stdio: 'inherit', env: { ...process.env, SOCIETY_STRIPPING_TYPES: '1' } },
   );
   process.exitCode = result.status ?? 1;

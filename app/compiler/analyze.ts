@@ -145,6 +145,17 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       });
     }
   }
+  // Inside a replicated group, the group's `as` name is bound for each copy (`{{ style }}` in
+  // each artist of a group replicated over styles): a template variable, not an input port.
+  for (const node of nodes.values()) {
+    const bound = new Set(replications(nodes, node).map((r) => r.as));
+    bound.delete(node.replicate?.as ?? '');
+    if (bound.size === 0) continue;
+    node.ports = {
+      ...node.ports,
+      inputs: node.ports.inputs.filter((p) => !(p.required && bound.has(p.name))),
+    };
+  }
   const children = new Map<string, string[]>([[ROOT, []]]);
   for (const node of nodes.values()) if (node.container) children.set(node.id, []);
   for (const node of nodes.values()) children.get(node.scope)?.push(node.id);
@@ -211,7 +222,8 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
         node: target.id,
         message: `modality mismatch: ${source.id}.${out.name} gives ${modality} but ${target.id}.${inp.name} takes ${inp.multiple ? `${inp.modality} (or a list of it)` : inp.modality}`,
       });
-      return;
+      // The edge is still bound below: the port is connected, only with the wrong kind of
+      // value, and saying it is "not connected" as well would send the user looking elsewhere.
     }
     const binding: InputBinding = {
       edge,
@@ -252,7 +264,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   const profiles = doc.models ?? {};
   for (const node of nodes.values()) {
     for (const name of node.spec.models?.(node.data) ?? []) {
-      for (const resolved of expandTemplated(name, node)) {
+      for (const resolved of expandTemplated(name, node, nodes)) {
         if (!(resolved in profiles)) {
           const knownProfiles = Object.keys(profiles);
           problems.push({
@@ -393,15 +405,41 @@ function deliveredModality(
   return { modality: result, collectLoop };
 }
 
-/** Model names may be templates over the replicated item (`{{ item }}`): expand them. */
-function expandTemplated(name: string, node: PlannedNode): string[] {
+/** The replications that apply to a node: its enclosing groups' (outermost first), then its own. */
+function replications(
+  nodes: Map<string, PlannedNode>,
+  node: PlannedNode,
+): Array<{ items: unknown[]; as: string }> {
+  const out = ancestors(nodes, node.id)
+    .reverse()
+    .flatMap((a) => nodes.get(a)?.replicate ?? []);
+  return node.replicate ? [...out, node.replicate] : out;
+}
+
+/**
+ * Model names may be templates over replicated items (`{{ profile }}`), the node's own or an
+ * enclosing group's: expand them over every combination a copy can see.
+ */
+function expandTemplated(
+  name: string,
+  node: PlannedNode,
+  nodes: Map<string, PlannedNode>,
+): string[] {
   if (!name.includes('{{')) return [name];
-  const items = node.replicate?.items ?? [undefined];
-  const as = node.replicate?.as ?? 'item';
+  let scopes: Array<Record<string, unknown>> = [{}];
+  for (const { items, as } of replications(nodes, node)) {
+    scopes = scopes.flatMap((vars) =>
+      items.map((item, index) => ({
+        ...vars,
+        [as]: item,
+        replica: { index, count: items.length },
+      })),
+    );
+  }
   const out = new Set<string>();
-  for (const [index, item] of items.entries()) {
+  for (const vars of scopes) {
     try {
-      out.add(renderTemplate(name, { [as]: item, replica: { index, count: items.length } }).trim());
+      out.add(renderTemplate(name, vars).trim());
     } catch {
       out.add(name);
     }

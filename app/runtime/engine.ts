@@ -51,6 +51,7 @@ import {
   buildRunMachine,
   type LoopState,
   type NodeValues,
+  roundsPort,
   type ScopeContext,
 } from './machine-runtime.ts';
 import { seededRandom } from './random.ts';
@@ -152,8 +153,12 @@ export class Run {
     this.#gate.setBreakpoints(options.breakpoints ?? []);
     if (options.startPaused) this.#gate.pause();
     if (options.signal) {
-      if (options.signal.aborted) this.#abort.abort(options.signal.reason);
-      else options.signal.addEventListener('abort', () => this.cancel(), { once: true });
+      // A signal that is already aborted cancels the run before it starts: same status and
+      // message as a cancel() while running, never a failure.
+      if (options.signal.aborted) {
+        this.#cancelled = true;
+        this.#abort.abort(options.signal.reason);
+      } else options.signal.addEventListener('abort', () => this.cancel(), { once: true });
     }
     this.result = this.#run();
   }
@@ -251,6 +256,11 @@ export class Run {
   #runMachine(): Promise<Record<string, NodeValues>> {
     const machine = buildRunMachine(this.#compiled, this.#hooks());
     return new Promise((resolve, reject) => {
+      // An abort before this point fired no listener: do not start at all.
+      if (this.#abort.signal.aborted) {
+        reject(new DOMException('run cancelled', 'AbortError'));
+        return;
+      }
       const initial: ScopeContext = { path: '', bindings: {}, values: {}, replicas: {}, loops: {} };
       const actor = createActor(machine, { input: initial });
       const onAbort = () => {
@@ -494,9 +504,8 @@ export class Run {
       return { value: b.edge.data?.initial, senders: [] };
     }
     if (b.collectLoop) {
-      const history = context.loops[b.collectLoop]?.history ?? [];
-      const values = history.map((h) => h[b.source]?.[b.sourcePort]).filter((v) => v !== undefined);
-      return { value: values, senders: history.map((_, i) => `${b.source}@r${i + 1}`) };
+      const rounds = (context.values[b.source]?.[roundsPort(b.sourcePort)] ?? []) as unknown[];
+      return { value: rounds, senders: rounds.map((_, i) => `${b.source}@r${i + 1}`) };
     }
     const values = context.values[b.source];
     return {
@@ -609,10 +618,9 @@ export class Run {
       for (const m of data.members) {
         const v = previous[m];
         if (!v) continue;
-        const texts =
-          node.replicate || this.#compiled.plan.nodes.get(m)?.replicate
-            ? (v.text as unknown[])
-            : [v.text];
+        // Whether m's answer is a list depends on m alone: members may mix replicated and
+        // single agents.
+        const texts = asList(v.text, this.#compiled.plan.nodes.get(m)!);
         const who = (v.$instances as string[]) ?? [];
         for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
       }
@@ -682,11 +690,28 @@ export class Run {
     return provider;
   }
 
+  #profileConcurrency(providerName: string): number | undefined {
+    try {
+      return resolveProviderProfile(providerName, {
+        env: this.#options.env ?? process.env,
+        overrides: this.#options.providerOverrides,
+      }).concurrency;
+    } catch {
+      return undefined;
+    }
+  }
+
   #queue(providerName: string): PQueue {
     let queue = this.#queues.get(providerName);
     if (!queue) {
+      // The document's per-provider limit wins; then what the user's provider profile says its
+      // server can take (a local Ollama far less than OpenAI); then the document's default.
       const concurrency = this.#compiled.doc.settings?.concurrency;
-      const limit = concurrency?.providers?.[providerName] ?? concurrency?.default ?? 4;
+      const limit =
+        concurrency?.providers?.[providerName] ??
+        (this.#options.simulate ? undefined : this.#profileConcurrency(providerName)) ??
+        concurrency?.default ??
+        4;
       queue = new PQueue({ concurrency: limit });
       this.#queues.set(providerName, queue);
     }
@@ -730,7 +755,9 @@ export class Run {
     const started = performance.now();
     let attempts = 0;
     try {
-      const result = await this.#queue(provider.id).add(
+      // Limits are per provider profile, as the document names them: the simulated provider, a
+      // cassette or an injected provider answering a profile keeps that profile's limit.
+      const result = await this.#queue(profile.provider).add(
         () =>
           callWithRetry(
             (attemptSignal) => {
@@ -870,6 +897,8 @@ export class Run {
     const prompt = renderTemplate(leaderData.prompt, { ...context.bindings, ...inputs });
     const stageContext: ScopeContext = { ...context, loop: { id: loop, stage: 'decide' } };
     const ballots: Array<{ voter: string; value: unknown }> = [];
+    /** Each ballot as the member's agent read it, simulated label included. */
+    const answers: unknown[] = [];
     for (const m of data.members) {
       const member = this.#compiled.plan.nodes.get(m)!;
       const count = member.replicate?.items.length;
@@ -880,6 +909,7 @@ export class Run {
           prompt,
         });
         const read = parseAnswer(String(outputs.text), leaderData.parse);
+        answers.push(read);
         ballots.push({
           voter: instance,
           value: typeof read === 'string' ? read.replace(/^\[simulated\]\s*/, '') : read,
@@ -892,8 +922,16 @@ export class Run {
       seed: `${this.#seed}:${context.path}${loop}`,
     });
     this.#emit({ type: 'vote', node: loop, instance: context.path + loop, tally });
+    // The tally names candidates in a normalised form ("a" for "(a)"). The verdict is the first
+    // ballot for the winner as its member answered it, as the leader's own answer would have
+    // been (simulated label included), so what reads it sees the same shape under monarchy
+    // and democracy.
+    const cast = tally.ballots.findIndex((b) => b.valid && b.choices[0] === tally.winner);
     return {
-      leader: { text: tally.winner ?? '', $instances: [`${context.path}${loop}:vote`] },
+      leader: {
+        text: cast >= 0 ? answers[cast] : (tally.winner ?? ''),
+        $instances: [`${context.path}${loop}:vote`],
+      },
       tally,
     };
   }

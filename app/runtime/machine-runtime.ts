@@ -18,8 +18,17 @@ import type { StateConfig } from '../compiler/machine.ts';
 import type { NodeOutputs } from '../nodes/define.ts';
 import type { Stage } from '../schema/document.ts';
 
-/** A node's outputs by port, plus `$instances`: who produced them (one per replica). */
+/**
+ * A node's outputs by port, plus `$instances`: who produced them (one per replica), and for a
+ * node in a mindstorm whose port is read with `collect: all`, that port's value in every round
+ * under `roundsPort(port)`.
+ */
 export type NodeValues = Record<string, unknown>;
+
+/** Where a node's values keep one port's value in every round of its mindstorm. */
+export function roundsPort(port: string): string {
+  return `$rounds:${port}`;
+}
 
 export interface LoopState {
   round: number;
@@ -72,6 +81,18 @@ interface ScopeInput {
 export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): AnyStateMachine {
   const { plan, machines } = compiled;
   const isInside = (id: string, container: string) => ancestors(plan.nodes, id).includes(container);
+  /** For each loop, the source ports read with `collect: all` from outside it. */
+  const collected = new Map<string, Array<{ source: string; port: string }>>();
+  for (const node of plan.nodes.values()) {
+    for (const b of Object.values(node.inputs).flat()) {
+      if (!b.collectLoop) continue;
+      const list = collected.get(b.collectLoop) ?? [];
+      if (!list.some((c) => c.source === b.source && c.port === b.sourcePort)) {
+        list.push({ source: b.source, port: b.sourcePort });
+      }
+      collected.set(b.collectLoop, list);
+    }
+  }
 
   /** The context a child scope machine starts with. */
   const childContext = (parent: ScopeContext, input: ScopeInput): ScopeContext => {
@@ -217,9 +238,23 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
           loops: { ...context.loops, [params.loop]: { ...loopState(context, params.loop), tally } },
         };
       }),
-      loopFinish: update(({ context }, params: { loop: string }) => ({
-        values: { ...context.values, [params.loop]: hooks.loopOutputs(params.loop, context) },
-      })),
+      loopFinish: update(({ context }, params: { loop: string }) => {
+        const values = { ...context.values };
+        // Values that leave the loop with `collect: all` are gathered here, while this scope
+        // still holds the loop's history; from then on they travel with the node's values,
+        // so they survive being gathered from the copies of a replicated group.
+        const history = loopState(context, params.loop).history;
+        for (const { source, port } of collected.get(params.loop) ?? []) {
+          values[source] = {
+            ...values[source],
+            [roundsPort(port)]: history
+              .map((round) => round[source]?.[port])
+              .filter((v) => v !== undefined),
+          };
+        }
+        values[params.loop] = hooks.loopOutputs(params.loop, context);
+        return { values };
+      }),
       fail: ({ event }: { event: unknown }, params: { node?: string } | undefined) => {
         hooks.fail(params?.node ?? '', (event as { error?: unknown }).error);
       },

@@ -38,10 +38,35 @@ export function parseDocument(
     return { ok: false, problems: [{ path: 'version', message: migrated.message }] };
   const result = DocumentSchema.safeParse(migrated.doc);
   if (!result.success) return { ok: false, problems: zodProblems(result.error, migrated.doc) };
-  return { ok: true, doc: result.data, migrated: migrated.applied };
+  // zod lists an object's known keys first; keep the document's own order so saving an
+  // unchanged document gives back the same text.
+  const doc = inKeyOrderOf(result.data, migrated.doc) as GraphDocument;
+  return { ok: true, doc, migrated: migrated.applied };
 }
 
-/** Serializes a document the way the editor and CLI save it: two-space JSON, trailing newline. */
+/** Returns `value` with each object's keys in the order `original` has them (new keys last). */
+function inKeyOrderOf(value: unknown, original: unknown): unknown {
+  if (Array.isArray(value)) {
+    return Array.isArray(original) ? value.map((v, i) => inKeyOrderOf(v, original[i])) : value;
+  }
+  if (!isPlainObject(value) || !isPlainObject(original)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(original)) {
+    if (Object.hasOwn(value, key)) out[key] = inKeyOrderOf(value[key], original[key]);
+  }
+  for (const key of Object.keys(value)) if (!Object.hasOwn(out, key)) out[key] = value[key];
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Serializes a document the way the editor and CLI save it: two-space JSON with a trailing
+ * newline, keys in the document's own order, so saving an unchanged document gives back the
+ * same text.
+ */
 export function serializeDocument(doc: GraphDocument): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { deferred, FakeProvider } from '../../tests/support/fake-provider.ts';
+import {
+  agent,
+  edge,
+  eventsOf,
+  graph,
+  input,
+  nextEvent,
+  node,
+  output,
+  start,
+} from '../../tests/support/graphs.ts';
+import type { Run } from './engine.ts';
+import type { RunEvent } from './events.ts';
+
+/** q → a → b → c → answer */
+const chain = () =>
+  graph(
+    [
+      input('q'),
+      agent('a', 'a {{ q }}'),
+      agent('b', 'b {{ x }}'),
+      agent('c', 'c {{ x }}'),
+      output('answer'),
+    ],
+    [
+      edge('q.value', 'a.q'),
+      edge('a.text', 'b.x'),
+      edge('b.text', 'c.x'),
+      edge('c.text', 'answer.value'),
+    ],
+  );
+
+/** q → three parallel agents → a concatenating join → answer */
+const fan = () =>
+  graph(
+    [
+      input('q'),
+      agent('x', 'x {{ q }}'),
+      agent('y', 'y {{ q }}'),
+      agent('z', 'z {{ q }}'),
+      node('join', 'summarize', { mode: 'concatenate' }),
+      output('answer'),
+    ],
+    [
+      edge('q.value', 'x.q'),
+      edge('q.value', 'y.q'),
+      edge('q.value', 'z.q'),
+      edge('x.text', 'join.text'),
+      edge('y.text', 'join.text'),
+      edge('z.text', 'join.text'),
+      edge('join.summary', 'answer.value'),
+    ],
+  );
+
+/** Resolves with the next pause after event `seq`, or undefined if the run ends first. */
+async function nextPause(r: Run, after: number): Promise<RunEvent | undefined> {
+  return Promise.race([
+    nextEvent(r, 'paused', (e) => e.seq > after),
+    r.result.then(() => undefined),
+  ]);
+}
+
+const count = (r: Run, type: RunEvent['type']) => r.events.filter((e) => e.type === type).length;
+
+describe('debugger', () => {
+  it('startPaused holds the run at the first checkpoint until resume', async () => {
+    const fake = new FakeProvider();
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      startPaused: true,
+    });
+    const paused = await nextEvent(r, 'paused');
+    expect(paused).toMatchObject({ reason: 'user', at: { kind: 'node', node: 'q' } });
+    expect(r.paused).toBe(true);
+    expect(fake.calls).toHaveLength(0);
+    expect(count(r, 'node.started')).toBe(0);
+    r.resume();
+    expect((await r.result).status).toBe('succeeded');
+    expect(fake.calls).toHaveLength(3);
+    expect(eventsOf(r.events, 'resumed')).toHaveLength(1);
+  });
+
+  it('pauses before a node with a breakpoint, which starts only on resume', async () => {
+    const fake = new FakeProvider();
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      breakpoints: [{ node: 'b' }],
+    });
+    const paused = await nextEvent(r, 'paused');
+    expect(paused).toMatchObject({ reason: 'breakpoint', at: { kind: 'node', node: 'b' } });
+    const started = () => eventsOf(r.events, 'node.started').map((e) => e.node);
+    expect(started()).toEqual(['q', 'a']);
+    expect(fake.calls).toHaveLength(1);
+    r.resume();
+    await r.result;
+    expect(started()).toEqual(['q', 'a', 'b', 'c', 'answer']);
+  });
+
+  it('pauses at round 2 of a mindstorm', async () => {
+    const doc = graph([
+      node('storm', 'mindstorm', { maxRounds: 3 }),
+      agent('thinker', 'Round {{ loop.round }}', {}, { parentId: 'storm' }),
+    ]);
+    const fake = new FakeProvider();
+    const r = await start(doc, { providerFor: fake.providerFor, breakpoints: [{ round: 2 }] });
+    const paused = await nextEvent(r, 'paused');
+    expect(paused).toMatchObject({
+      reason: 'breakpoint',
+      at: { kind: 'round', loop: 'storm', round: 2 },
+    });
+    expect(fake.calls.map((c) => c.user)).toEqual(['Round 1']);
+    expect(eventsOf(r.events, 'node.started').filter((e) => e.round === 2)).toEqual([]);
+    r.resume();
+    expect((await r.result).status).toBe('succeeded');
+    expect(fake.calls.map((c) => c.user)).toEqual(['Round 1', 'Round 2', 'Round 3']);
+  });
+
+  it("step('node') lets exactly one node start", async () => {
+    const r = await start(fan(), { simulate: true, inputs: { q: '?' }, startPaused: true });
+    let pause = await nextPause(r, 0);
+    const perStep: number[] = [];
+    while (pause) {
+      const before = count(r, 'node.started');
+      r.step('node');
+      pause = await nextPause(r, pause.seq);
+      perStep.push(count(r, 'node.started') - before);
+      if (pause) expect(pause).toMatchObject({ reason: 'step', at: { kind: 'node' } });
+    }
+    // q, x, y, z, join, answer: one node per step.
+    expect(perStep).toEqual([1, 1, 1, 1, 1, 1]);
+    expect((await r.result).status).toBe('succeeded');
+  });
+
+  it("step('message') lets exactly one message through", async () => {
+    const r = await start(fan(), { simulate: true, inputs: { q: '?' }, startPaused: true });
+    let pause = await nextPause(r, 0);
+    // The first step runs up to the first message and holds it.
+    r.step('message');
+    pause = await nextPause(r, pause!.seq);
+    expect(pause).toMatchObject({ reason: 'step', at: { kind: 'message' } });
+    expect(count(r, 'message')).toBe(0);
+    const perStep: number[] = [];
+    while (pause) {
+      const before = count(r, 'message');
+      r.step('message');
+      pause = await nextPause(r, pause.seq);
+      perStep.push(count(r, 'message') - before);
+    }
+    // x, y, z and join each send one message.
+    expect(perStep).toEqual([1, 1, 1, 1]);
+    expect((await r.result).status).toBe('succeeded');
+  });
+
+  it('pause() while running lets calls in flight finish but starts nothing new', async () => {
+    const hold = deferred();
+    const fake = new FakeProvider((call) => ({
+      text: 'ok',
+      ...(call.index === 0 ? { after: hold.promise } : {}),
+    }));
+    const r = await start(chain(), { providerFor: fake.providerFor, inputs: { q: '?' } });
+    await nextEvent(r, 'model.request');
+    r.pause();
+    hold.resolve();
+    const paused = await nextEvent(r, 'paused');
+    expect(paused.reason).toBe('user');
+    expect(eventsOf(r.events, 'model.response')).toHaveLength(1);
+    expect(eventsOf(r.events, 'node.started').map((e) => e.node)).toEqual(['q', 'a']);
+    expect(r.paused).toBe(true);
+    r.resume();
+    expect((await r.result).status).toBe('succeeded');
+    expect(eventsOf(r.events, 'node.started').map((e) => e.node)).toEqual([
+      'q',
+      'a',
+      'b',
+      'c',
+      'answer',
+    ]);
+  });
+
+  it('cancel() ends a paused run', async () => {
+    const fake = new FakeProvider();
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      startPaused: true,
+    });
+    await nextEvent(r, 'paused');
+    r.cancel();
+    expect((await r.result).status).toBe('cancelled');
+    expect(fake.calls).toHaveLength(0);
+  });
+});
