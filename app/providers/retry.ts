@@ -125,7 +125,7 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
  * Settle with `promise`, or reject with AbortError as soon as `signal` aborts. This keeps a
  * provider that ignores its signal from holding the engine past a timeout or a cancel.
  */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(abortError(signal.reason));

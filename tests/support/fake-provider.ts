@@ -4,6 +4,8 @@
  * failure, or "hold until I release it"), and afterwards reads what was asked, how many calls
  * were in flight at once, and how many were aborted.
  */
+
+import { raceAbort } from '../../app/providers/retry.ts';
 import { messageText } from '../../app/providers/text.ts';
 import {
   abortError,
@@ -100,8 +102,8 @@ export class FakeProvider implements ChatProvider {
       const answer = await this.#script(call);
       if (answer instanceof Error) throw answer;
       const reply = typeof answer === 'string' ? { text: answer } : answer;
-      if (reply.delayMs) await abortable(sleep(reply.delayMs), options.signal);
-      if (reply.after) await abortable(reply.after, options.signal);
+      if (reply.delayMs) await raceAbort(sleep(reply.delayMs), options.signal);
+      if (reply.after) await raceAbort(reply.after, options.signal);
       if (options.signal.aborted) throw abortError(options.signal.reason);
       return {
         text: reply.text,
@@ -144,22 +146,4 @@ function hasImage(message: ChatMessage | undefined): boolean {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
