@@ -140,10 +140,12 @@ describe('society inspect', () => {
     expect(result.code).toBe(0);
     const machines = JSON.parse(result.stdout);
     expect(machines.root.id).toBe('society');
-    expect(Object.keys(machines.root.states.running.states)).toEqual(
+    expect(Object.keys(machines.root.states.running.meta.nodes)).toEqual(
       expect.arrayContaining(['question', 'image', 'storm', 'answer']),
     );
-    expect(Object.keys(machines.children)).toContain('scope:storm:round');
+    expect(Object.keys(machines.children)).toEqual(
+      expect.arrayContaining(['loop:storm', 'scope:storm:init', 'scope:storm:round']),
+    );
   });
 });
 

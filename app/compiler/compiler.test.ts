@@ -13,6 +13,7 @@ import {
 } from '../../tests/support/graphs.ts';
 import { formatProblem } from '../schema/problems.ts';
 import { analyzeGraph } from './analyze.ts';
+import { scheduledNodes } from './machine.ts';
 
 const TEMPLATES = new URL('../../templates/', import.meta.url);
 
@@ -304,16 +305,21 @@ describe('compiled machine', () => {
     expect(JSON.parse(JSON.stringify(machines))).toStrictEqual(machines);
   });
 
-  it('has one parallel region per top-level node', async () => {
+  it('schedules every top-level node from the root machine', async () => {
     const text = readFileSync(new URL('nlsom-vqa.society.json', TEMPLATES), 'utf8');
     const { machines, doc } = await compile(text);
-    const running = machines.root.states.running;
-    expect(running.type).toBe('parallel');
+    const table = scheduledNodes(machines.root);
     const topLevel = doc.nodes.filter((n) => !n.parentId).map((n) => n.id);
-    expect(Object.keys(running.states)).toEqual(topLevel);
+    expect(Object.keys(table)).toEqual(topLevel);
+    expect(table.storm).toEqual({ run: 'loop:storm', needs: ['image', 'question'] });
+    expect(machines.children['loop:storm']?.states.round.invoke.src).toBe('scope:storm:round');
+    expect(Object.keys(scheduledNodes(machines.children['scope:storm:round']!))).toEqual([
+      'organizer',
+      'member',
+    ]);
   });
 
-  it('makes a region wait for exactly the regions it reads from', async () => {
+  it('makes a node wait for exactly the nodes it reads from', async () => {
     const doc = graph(
       [input('q'), agent('a', '{{ q }}'), agent('b', '{{ q }}'), agent('c', '{{ x }} {{ y }}')],
       [
@@ -323,23 +329,22 @@ describe('compiled machine', () => {
         edge('b.text', 'c.y'),
       ],
     );
-    const regions = (await compile(doc)).machines.root.states.running.states;
-    expect(regions.q.states.waiting.always).toEqual({ target: 'running' });
-    expect(regions.a.states.waiting.always.guard).toEqual({
-      type: 'ready',
-      params: { needs: ['q'] },
-    });
-    expect(regions.c.states.waiting.always.guard.params.needs).toEqual(['a', 'b']);
+    const table = scheduledNodes((await compile(doc)).machines.root);
+    expect(table.q).toEqual({ run: 'task', needs: [] });
+    expect(table.a).toEqual({ run: 'task', needs: ['q'] });
+    expect(table.c?.needs).toEqual(['a', 'b']);
   });
 
-  it('runs a replicated node as one sub-region per item', async () => {
+  it('runs a replicated node as one task per item', async () => {
     const doc = graph(
       [input('q'), agent('a', '{{ q }}', { replicate: { items: ['x', 'y', 'z'] } })],
       [edge('q.value', 'a.q')],
     );
-    const region = (await compile(doc)).machines.root.states.running.states.a;
-    expect(region.states.running.type).toBe('parallel');
-    expect(Object.keys(region.states.running.states)).toEqual(['r0', 'r1', 'r2']);
+    expect(scheduledNodes((await compile(doc)).machines.root).a).toEqual({
+      run: 'task',
+      needs: ['q'],
+      replicas: 3,
+    });
   });
 
   it('analyzes a parsed document directly', async () => {

@@ -1,14 +1,20 @@
 /**
  * Builds XState v5 machine configs from a GraphPlan. The configs are plain JSON: actors, guards
- * and actions are referenced by name with params, and `invoke.input` holds static data, so
- * `society inspect` prints exactly what runs. The runtime supplies the implementations through
- * `setup()` and attaches the scope context to each invoke (see app/runtime/machine-runtime.ts).
+ * and actions are referenced by name with params, so `society inspect` prints exactly what runs.
+ * The runtime supplies the implementations through `setup()` (app/runtime/machine-runtime.ts).
  *
- * Shape: every scope (the graph, a group, a stage of a mindstorm) is a machine whose `running`
- * state is parallel with one region per direct child. A region waits until the siblings it reads
- * from are done (dataflow), then invokes the node (`runNode`), one region per replica, or a child
- * machine for a group. A mindstorm region steps through init → round (repeated) → revise →
- * gather → decide, each stage a child machine.
+ * Every scope (the graph, a group, one stage of a mindstorm) is a scheduler machine. Its
+ * `running` state lists the scope's nodes in `meta.nodes` with the siblings each one reads from.
+ * `schedule` starts every node whose inputs are ready — all replicas at once — as a task (the
+ * engine runs it and answers with `task.done` or `task.failed`) or, for a group or mindstorm, as
+ * a spawned child machine. Each completion stores the node's values and schedules again, so a
+ * node starts the moment its inputs exist and independent branches run side by side. A
+ * mindstorm's machine steps through init → round (repeated) → revise → gather → decide, each
+ * stage a scheduler of its own.
+ *
+ * Why not one parallel region per node: XState's transition selection over a flat parallel state
+ * grows with the cube of its regions, so a 1,000-node graph took over a minute to start
+ * (bench/engine-overhead.ts); a scheduler costs the same per event whatever the graph's size.
  */
 
 import { effectiveRights, type MindstormData } from '../../nodes/mindstorm/spec.ts';
@@ -16,7 +22,7 @@ import type { Stage } from '../schema/document.ts';
 import { type GraphPlan, type PlannedNode, ROOT, scopeDependencies } from './analyze.ts';
 
 /** Bumped when the machine shape changes, so stored runs can refuse an incompatible resume. */
-export const COMPILER_VERSION = 1;
+export const COMPILER_VERSION = 2;
 
 // biome-ignore lint/suspicious/noExplicitAny: XState configs are open-ended JSON.
 export type StateConfig = Record<string, any>;
@@ -25,61 +31,32 @@ export interface MachineSet {
   compilerVersion: number;
   /** The machine that runs the whole graph. */
   root: StateConfig;
-  /** Child machines by actor name: `scope:<group>` and `scope:<mindstorm>:<stage>`. */
+  /**
+   * Child machines by actor name: `scope:<group>`, `loop:<mindstorm>` and
+   * `scope:<mindstorm>:<stage>`.
+   */
   children: Record<string, StateConfig>;
+}
+
+/** How a scheduler runs one of its nodes. */
+export interface ScheduledNode {
+  /** `task` for a node the engine executes; otherwise the child machine's actor name. */
+  run: string;
+  /** Siblings whose values must exist before it starts. */
+  needs: string[];
+  /** Present when the node or group runs once per item. */
+  replicas?: number;
 }
 
 export function buildMachines(plan: GraphPlan): MachineSet {
   const children: Record<string, StateConfig> = {};
-  const root = scopeMachine(plan, ROOT, undefined, children, 'society');
-  root.states.failed = { type: 'final' };
-  root.states.running.onDone = 'succeeded';
-  root.states.succeeded = { type: 'final' };
-  delete root.states.done;
-  catchFailures(root);
+  const root = schedulerMachine(plan, ROOT, undefined, children, 'society', true);
   return { compilerVersion: COMPILER_VERSION, root, children };
-}
-
-/**
- * At the top level, any failed invocation ends the run in `failed`; leaving the parallel state
- * stops every other invocation, which aborts their calls. Child machines leave errors unhandled
- * so they rise to the invocation that started them.
- */
-function catchFailures(config: StateConfig): void {
-  if (!config || typeof config !== 'object') return;
-  for (const [key, value] of Object.entries(config)) {
-    if (key === 'invoke') value.onError = { target: '#society.failed', actions: { type: 'fail' } };
-    else catchFailures(value as StateConfig);
-  }
 }
 
 /** The actor name of a scope's child machine. */
 export function scopeActor(scope: string, stage?: Stage): string {
   return stage ? `scope:${scope}:${stage}` : `scope:${scope}`;
-}
-
-function scopeMachine(
-  plan: GraphPlan,
-  scope: string,
-  stage: Stage | undefined,
-  out: Record<string, StateConfig>,
-  id: string,
-  exclude?: string,
-): StateConfig {
-  const members = scopeMembers(plan, scope, stage, exclude);
-  const deps = scopeDependencies(plan.nodes, scope, members);
-  const regions: StateConfig = {};
-  for (const member of members) {
-    regions[member] = region(plan, plan.nodes.get(member)!, [...(deps.get(member) ?? [])], out);
-  }
-  return {
-    id,
-    initial: 'running',
-    states: {
-      running: { type: 'parallel', states: regions, onDone: 'done' },
-      done: { type: 'final' },
-    },
-  };
 }
 
 /** The direct children of a scope that run in a given stage (all of them outside loops). */
@@ -94,104 +71,69 @@ export function scopeMembers(
   return exclude ? members.filter((m) => m !== exclude) : members;
 }
 
-function waiting(needs: string[], target: string): StateConfig {
-  return needs.length === 0
-    ? { always: { target } }
-    : { always: { guard: { type: 'ready', params: { needs } }, target } };
+/** The scheduler table of a running scope machine (its `running` state's `meta.nodes`). */
+export function scheduledNodes(config: StateConfig): Record<string, ScheduledNode> {
+  return config.states?.running?.meta?.nodes ?? {};
 }
 
-function region(
+function schedulerMachine(
   plan: GraphPlan,
-  node: PlannedNode,
-  needs: string[],
+  scope: string,
+  stage: Stage | undefined,
   out: Record<string, StateConfig>,
+  id: string,
+  isRoot: boolean,
+  exclude?: string,
 ): StateConfig {
-  if (node.container === 'loop') return loopRegion(plan, node, needs, out);
-  if (node.container === 'group') {
-    const actor = scopeActor(node.id);
-    out[actor] = scopeMachine(plan, node.id, undefined, out, actor);
-    return invokeRegion(
-      node,
-      needs,
-      (replica) => ({
-        src: actor,
-        input: {
-          scope: node.id,
-          members: scopeMembers(plan, node.id),
-          ...(replica === undefined ? {} : { replica }),
-        },
-      }),
-      'mergeScope',
-    );
-  }
-  return invokeRegion(
-    node,
-    needs,
-    (replica) => ({
-      src: 'runNode',
-      input: replica === undefined ? { node: node.id } : { node: node.id, replica },
-    }),
-    'store',
-  );
-}
-
-/**
- * waiting → running → done. A replicated node or group runs one parallel sub-region per item and
- * gathers the results into lists when all are done.
- */
-function invokeRegion(
-  node: PlannedNode,
-  needs: string[],
-  invoke: (replica?: number) => { src: string; input: Record<string, unknown> },
-  storeAction: 'store' | 'mergeScope',
-): StateConfig {
-  const states: StateConfig = { waiting: waiting(needs, 'running'), done: { type: 'final' } };
-  if (!node.replicate) {
-    states.running = {
-      invoke: {
-        ...invoke(),
-        onDone: { target: 'done', actions: { type: storeAction, params: { node: node.id } } },
-      },
-    };
-  } else {
-    const count = node.replicate.items.length;
-    const replicas: StateConfig = {};
-    for (let i = 0; i < count; i++) {
-      replicas[`r${i}`] = {
-        initial: 'running',
-        states: {
-          running: {
-            invoke: {
-              ...invoke(i),
-              onDone: {
-                target: 'done',
-                actions: { type: 'storeReplica', params: { node: node.id, replica: i } },
-              },
-            },
-          },
-          done: { type: 'final' },
-        },
-      };
+  const members = scopeMembers(plan, scope, stage, exclude);
+  const deps = scopeDependencies(plan.nodes, scope, members);
+  const nodes: Record<string, ScheduledNode> = {};
+  for (const member of members) {
+    const node = plan.nodes.get(member)!;
+    let run = 'task';
+    if (node.container === 'loop') {
+      run = `loop:${member}`;
+      out[run] = loopMachine(plan, node, out);
+    } else if (node.container === 'group') {
+      run = scopeActor(member);
+      out[run] = schedulerMachine(plan, member, undefined, out, run, false);
     }
-    states.running = {
-      type: 'parallel',
-      states: replicas,
-      onDone: {
-        target: 'done',
-        actions: {
-          type: 'gatherReplicas',
-          params: { node: node.id, count, group: node.container === 'group' },
-        },
-      },
+    nodes[member] = {
+      run,
+      needs: [...(deps.get(member) ?? [])],
+      ...(node.replicate ? { replicas: node.replicate.items.length } : {}),
     };
   }
-  return { initial: 'waiting', states };
+  // At the top a failure ends the run; in a child machine it is raised again so that it reaches
+  // the top through every machine in between.
+  const onFailure = isRoot
+    ? { target: 'failed', actions: { type: 'fail' } }
+    : { actions: { type: 'escalate' } };
+  return {
+    id,
+    initial: 'running',
+    states: {
+      running: {
+        meta: { nodes },
+        entry: { type: 'schedule' },
+        on: {
+          'task.done': { actions: [{ type: 'complete' }, { type: 'schedule' }] },
+          'xstate.done.actor.*': { actions: [{ type: 'complete' }, { type: 'schedule' }] },
+          'task.failed': onFailure,
+          'xstate.error.actor.*': onFailure,
+        },
+        always: { guard: { type: 'allDone' }, target: isRoot ? 'succeeded' : 'done' },
+      },
+      ...(isRoot
+        ? { succeeded: { type: 'final' }, failed: { type: 'final' } }
+        : { done: { type: 'final' } }),
+    },
+  };
 }
 
-function loopRegion(
+function loopMachine(
   plan: GraphPlan,
   node: PlannedNode,
-  needs: string[],
   out: Record<string, StateConfig>,
 ): StateConfig {
   const data = node.data as unknown as MindstormData;
@@ -202,7 +144,7 @@ function loopRegion(
   /** Invokes the child machine of one stage; `exclude` leaves out the leader after a vote. */
   const stageInvoke = (stage: Stage, exclude?: string) => {
     const actor = exclude ? `${scopeActor(loop, stage)}:after-vote` : scopeActor(loop, stage);
-    out[actor] = scopeMachine(plan, loop, stage, out, actor, exclude);
+    out[actor] = schedulerMachine(plan, loop, stage, out, actor, false, exclude);
     return {
       src: actor,
       input: { scope: loop, stage, members: scopeMembers(plan, loop, stage, exclude) },
@@ -217,7 +159,6 @@ function loopRegion(
 
   const states: StateConfig = {};
   const first = has('init') ? 'init' : 'round';
-  states.waiting = waiting(needs, first);
   if (has('init')) {
     states.init = {
       invoke: {
@@ -294,5 +235,5 @@ function loopRegion(
       states.done = { type: 'final', entry: { type: 'loopFinish', params: { loop } } };
     }
   });
-  return { initial: 'waiting', states };
+  return { id: `loop:${loop}`, initial: first, states };
 }

@@ -53,6 +53,7 @@ import {
   type NodeValues,
   roundsPort,
   type ScopeContext,
+  type TaskEvent,
 } from './machine-runtime.ts';
 import { seededRandom } from './random.ts';
 
@@ -130,6 +131,8 @@ export class Run {
   #simulatedSeen = false;
   #error: string | undefined;
   #cancelled = false;
+  /** Aborted when the run ends however it ends, so no task outlives it. */
+  readonly #tasks = new AbortController();
 
   constructor(compiled: CompiledGraph, options: RunOptions) {
     this.#compiled = compiled;
@@ -230,6 +233,7 @@ export class Run {
       if (!this.#cancelled) this.#error ??= errorMessage(error);
     }
     if (this.#cancelled) status = 'cancelled';
+    this.#tasks.abort();
     const outputs = this.#collectOutputs(values);
     this.#emit({
       type: 'run.finished',
@@ -261,7 +265,14 @@ export class Run {
         reject(new DOMException('run cancelled', 'AbortError'));
         return;
       }
-      const initial: ScopeContext = { path: '', bindings: {}, values: {}, replicas: {}, loops: {} };
+      const initial: ScopeContext = {
+        path: '',
+        bindings: {},
+        values: {},
+        replicas: {},
+        started: {},
+        loops: {},
+      };
       const actor = createActor(machine, { input: initial });
       const onAbort = () => {
         actor.stop();
@@ -288,12 +299,27 @@ export class Run {
   /** The engine's side of the machine: what actors, guards and actions call. */
   #hooks() {
     return {
-      runNode: (
+      startTask: (
         node: string,
         context: ScopeContext,
         replica: number | undefined,
-        signal: AbortSignal,
-      ) => this.#runNode(node, context, replica, signal),
+        report: (event: TaskEvent) => void,
+      ) => {
+        this.#runNode(node, context, replica, this.#tasks.signal).then(
+          (output) => {
+            if (!this.#tasks.signal.aborted)
+              report({
+                type: 'task.done',
+                node,
+                output,
+                ...(replica === undefined ? {} : { replica }),
+              });
+          },
+          (error: unknown) => {
+            if (!this.#tasks.signal.aborted) report({ type: 'task.failed', node, error });
+          },
+        );
+      },
       loopBegin: (loop: string, context: ScopeContext, round: number) => {
         const data = this.#loopData(loop);
         this.#emit({

@@ -3,7 +3,7 @@
  * actors, guards and actions; this module supplies them through `setup()`, and attaches the
  * scope context to every `invoke.input` (the one thing JSON cannot express).
  */
-import { type AnyStateMachine, assign, fromPromise, setup } from 'xstate';
+import { type AnyStateMachine, assign, enqueueActions, fromPromise, setup } from 'xstate';
 
 /** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
 const update = <P>(
@@ -14,7 +14,12 @@ const update = <P>(
 import type { VoteTally } from '../../nodes/vote/tally.ts';
 import { ancestors } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
-import type { StateConfig } from '../compiler/machine.ts';
+import {
+  type ScheduledNode,
+  type StateConfig,
+  scheduledNodes,
+  scopeMembers,
+} from '../compiler/machine.ts';
 import type { NodeOutputs } from '../nodes/define.ts';
 import type { Stage } from '../schema/document.ts';
 
@@ -47,18 +52,31 @@ export interface ScopeContext {
   bindings: Record<string, unknown>;
   values: Record<string, NodeValues>;
   replicas: Record<string, unknown[]>;
+  /** Nodes the scheduler has started (all their replicas at once). */
+  started: Record<string, true>;
   loops: Record<string, LoopState>;
   /** Set when this machine runs one stage of a mindstorm. */
   loop?: { id: string; stage: Stage };
 }
 
+/** What the scheduler reports about a task it asked the engine to run. */
+export type TaskEvent =
+  | {
+      type: 'task.done';
+      node: string;
+      replica?: number;
+      output: { outputs: NodeOutputs; instance: string };
+    }
+  | { type: 'task.failed'; node: string; error: unknown };
+
 export interface EngineHooks {
-  runNode(
+  /** Runs one node (one replica) and reports back; never throws. */
+  startTask(
     node: string,
     context: ScopeContext,
     replica: number | undefined,
-    signal: AbortSignal,
-  ): Promise<{ outputs: NodeOutputs; instance: string }>;
+    report: (event: TaskEvent) => void,
+  ): void;
   loopBegin(loop: string, context: ScopeContext, round: number): void;
   loopEnd(loop: string, context: ScopeContext, state: LoopState): string | undefined;
   revise(loop: string, context: ScopeContext, signal: AbortSignal): Promise<LoopState>;
@@ -114,6 +132,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       bindings,
       values,
       replicas: {},
+      started: {},
       loops: parent.loops,
       ...(input.stage
         ? { loop: { id: input.scope, stage: input.stage } }
@@ -132,8 +151,6 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
 
   const common = {
     guards: {
-      ready: ({ context }: { context: ScopeContext }, params: { needs: string[] }) =>
-        params.needs.every((id) => context.values[id] !== undefined),
       loopContinues: (
         { context }: { context: ScopeContext },
         params: { loop: string; maxRounds: number },
@@ -143,57 +160,6 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       },
     },
     actions: {
-      store: update(({ context, event }, params: { node: string }) => {
-        const { outputs, instance } = (
-          event as unknown as { output: { outputs: NodeOutputs; instance: string } }
-        ).output;
-        return {
-          values: { ...context.values, [params.node]: { ...outputs, $instances: [instance] } },
-        };
-      }),
-      storeReplica: update(({ context, event }, params: { node: string; replica: number }) => {
-        const list = [...(context.replicas[params.node] ?? [])];
-        list[params.replica] = (event as unknown as { output: unknown }).output;
-        return { replicas: { ...context.replicas, [params.node]: list } };
-      }),
-      gatherReplicas: update(
-        ({ context }, params: { node: string; count: number; group: boolean }) => {
-          const results = context.replicas[params.node] ?? [];
-          const values = { ...context.values };
-          if (!params.group) {
-            const outputs = results as Array<{ outputs: NodeOutputs; instance: string }>;
-            const gathered: NodeValues = { $instances: outputs.map((r) => r.instance) };
-            for (const port of Object.keys(outputs[0]?.outputs ?? {}))
-              gathered[port] = outputs.map((r) => r.outputs[port]);
-            values[params.node] = gathered;
-          } else {
-            const scopes = results as ScopeContext[];
-            const inner = new Set(scopes.flatMap((s) => Object.keys(innerValues(s, params.node))));
-            for (const id of inner) {
-              const gathered: NodeValues = {
-                $instances: scopes.flatMap((s) => (s.values[id]?.$instances as string[]) ?? []),
-              };
-              for (const port of Object.keys(scopes[0]?.values[id] ?? {})) {
-                if (port !== '$instances') gathered[port] = scopes.map((s) => s.values[id]?.[port]);
-              }
-              values[id] = gathered;
-            }
-            values[params.node] = { $instances: scopes.map((s) => s.path) };
-          }
-          return { values };
-        },
-      ),
-      mergeScope: update(({ context, event }, params: { node: string }) => {
-        const output = (event as unknown as { output: ScopeContext }).output;
-        return {
-          values: {
-            ...context.values,
-            ...innerValues(output, params.node),
-            [params.node]: { $instances: [context.path + params.node] },
-          },
-          loops: { ...context.loops, ...output.loops },
-        };
-      }),
       loopBegin: update(({ context }, params: { loop: string }) => {
         const previous = loopState(context, params.loop);
         const state: LoopState = { ...previous, round: previous.round + 1 };
@@ -255,17 +221,128 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
         values[params.loop] = hooks.loopOutputs(params.loop, context);
         return { values };
       }),
-      fail: ({ event }: { event: unknown }, params: { node?: string } | undefined) => {
-        hooks.fail(params?.node ?? '', (event as { error?: unknown }).error);
+      fail: ({ event }: { event: unknown }) => {
+        const { node, error } = event as { node?: string; error?: unknown };
+        hooks.fail(node ?? '', error);
+      },
+      escalate: ({ event }: { event: unknown }) => {
+        // Raised again, the error fails this machine, and its parent sees it as a child error.
+        throw (event as { error?: unknown }).error;
       },
     },
   };
 
+  /** The values a replicated node's or group's copies produced, as lists in item order. */
+  const gathered = (context: ScopeContext, node: string, results: unknown[], group: boolean) => {
+    const values = { ...context.values };
+    if (!group) {
+      const outputs = results as Array<{ outputs: NodeOutputs; instance: string }>;
+      const lists: NodeValues = { $instances: outputs.map((r) => r.instance) };
+      for (const port of Object.keys(outputs[0]?.outputs ?? {})) {
+        lists[port] = outputs.map((r) => r.outputs[port]);
+      }
+      values[node] = lists;
+    } else {
+      const scopes = results as ScopeContext[];
+      const inner = new Set(scopes.flatMap((s) => Object.keys(innerValues(s, node))));
+      for (const id of inner) {
+        const lists: NodeValues = {
+          $instances: scopes.flatMap((s) => (s.values[id]?.$instances as string[]) ?? []),
+        };
+        for (const port of Object.keys(scopes[0]?.values[id] ?? {})) {
+          if (port !== '$instances') lists[port] = scopes.map((s) => s.values[id]?.[port]);
+        }
+        values[id] = lists;
+      }
+      values[node] = { $instances: scopes.map((s) => s.path) };
+    }
+    return values;
+  };
+
+  /** Guards and actions of one scheduler machine, closed over its node table. */
+  const scheduler = (table: Record<string, ScheduledNode>) => {
+    const members = Object.keys(table);
+    /** For each node, the siblings that wait for it: only they can become ready when it ends. */
+    const dependents = new Map<string, string[]>();
+    for (const [node, entry] of Object.entries(table)) {
+      for (const need of entry.needs) dependents.set(need, [...(dependents.get(need) ?? []), node]);
+    }
+    return {
+      guards: {
+        allDone: ({ context }: { context: ScopeContext }) =>
+          members.every((m) => context.values[m] !== undefined),
+      },
+      actions: {
+        schedule: enqueueActions(({ context, event, enqueue, self }) => {
+          const ctx = context as ScopeContext;
+          const finished =
+            event.type === 'task.done' || event.type.startsWith('xstate.done.actor.');
+          const candidates = finished
+            ? (dependents.get(readCompletion(event).node) ?? [])
+            : members;
+          for (const node of candidates) {
+            const entry = table[node]!;
+            if (ctx.started[node] || !entry.needs.every((d) => ctx.values[d] !== undefined))
+              continue;
+            // Updated in place: a copy per completion would make a wide fan-in quadratic, and
+            // nothing reads earlier snapshots (the event log is the run's record).
+            ctx.started[node] = true;
+            const copies =
+              entry.replicas === undefined ? [undefined] : [...Array(entry.replicas).keys()];
+            for (const replica of copies) {
+              if (entry.run === 'task') {
+                enqueue(() => hooks.startTask(node, ctx, replica, (event) => self.send(event)));
+              } else {
+                enqueue.spawnChild(
+                  entry.run as never,
+                  {
+                    id: replica === undefined ? node : `${node}#${replica}`,
+                    input: childContext(ctx, {
+                      scope: node,
+                      members: scopeMembers(plan, node),
+                      replica,
+                    }),
+                  } as never,
+                );
+              }
+            }
+          }
+        }),
+        complete: update(({ context, event }) => {
+          const done = readCompletion(event);
+          const entry = table[done.node];
+          if (!entry) return {};
+          const isTask = entry.run === 'task';
+          if (entry.replicas !== undefined) {
+            const list = [...(context.replicas[done.node] ?? [])];
+            list[done.replica ?? 0] = done.output;
+            const replicas = { ...context.replicas, [done.node]: list };
+            if (list.filter((r) => r !== undefined).length < entry.replicas) return { replicas };
+            return { replicas, values: gathered(context, done.node, list, !isTask) };
+          }
+          if (isTask) {
+            const { outputs, instance } = done.output as { outputs: NodeOutputs; instance: string };
+            context.values[done.node] = { ...outputs, $instances: [instance] };
+            return {};
+          }
+          const output = done.output as ScopeContext;
+          const isLoop = plan.nodes.get(done.node)?.container === 'loop';
+          return {
+            values: {
+              ...context.values,
+              ...innerValues(output, done.node),
+              [done.node]: isLoop
+                ? (output.values[done.node] ?? {})
+                : { $instances: [context.path + done.node] },
+            },
+            loops: { ...context.loops, ...output.loops },
+          };
+        }),
+      },
+    };
+  };
+
   const actors = {
-    runNode: fromPromise<
-      { outputs: NodeOutputs; instance: string },
-      { node: string; replica?: number; context: ScopeContext }
-    >(({ input, signal }) => hooks.runNode(input.node, input.context, input.replica, signal)),
     loopRevise: fromPromise<LoopState, { loop: string; context: ScopeContext }>(
       ({ input, signal }) => hooks.revise(input.loop, input.context, signal),
     ),
@@ -278,7 +355,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
   const built = new Map<string, AnyStateMachine>();
   const build = (config: StateConfig, isRoot: boolean): AnyStateMachine => {
     const childActors: Record<string, AnyStateMachine> = {};
-    for (const src of invokedScopes(config)) {
+    for (const src of childMachines(config)) {
       let child = built.get(src);
       if (!child) {
         const childConfig = machines.children[src];
@@ -289,10 +366,11 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       childActors[src] = child;
     }
     const hydrated = hydrate(config, childContext);
+    const own = scheduler(scheduledNodes(config));
     return setup({
       types: {} as { context: ScopeContext; input: ScopeContext },
-      guards: common.guards,
-      actions: common.actions as never,
+      guards: { ...common.guards, ...own.guards },
+      actions: { ...common.actions, ...own.actions } as never,
       actors: { ...actors, ...childActors },
     }).createMachine({
       ...(hydrated as object),
@@ -303,18 +381,44 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
   return build(machines.root, true);
 }
 
-/** Names of child scope machines a config invokes. */
-function invokedScopes(config: StateConfig, found = new Set<string>()): Set<string> {
-  if (Array.isArray(config)) {
-    for (const item of config) invokedScopes(item, found);
-  } else if (config && typeof config === 'object') {
-    for (const [key, value] of Object.entries(config)) {
-      if (key === 'invoke' && typeof value?.src === 'string' && value.src.startsWith('scope:'))
-        found.add(value.src);
-      invokedScopes(value as StateConfig, found);
-    }
+/** Names of the child machines a config invokes (loop stages) or spawns (its table's containers). */
+function childMachines(config: StateConfig, found = new Set<string>()): Set<string> {
+  for (const entry of Object.values(scheduledNodes(config))) {
+    if (entry.run !== 'task') found.add(entry.run);
   }
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const src = (inner as { src?: unknown } | undefined)?.src;
+        if (key === 'invoke' && typeof src === 'string' && src.startsWith('scope:')) found.add(src);
+        walk(inner);
+      }
+    }
+  };
+  walk(config);
   return found;
+}
+
+/** Which node (and replica) a `task.done` or child-machine done event is about. */
+function readCompletion(event: { type: string; [key: string]: unknown }): {
+  node: string;
+  replica?: number;
+  output: unknown;
+} {
+  if (event.type === 'task.done') {
+    return {
+      node: event.node as string,
+      replica: event.replica as number | undefined,
+      output: event.output,
+    };
+  }
+  // Child machines are spawned with the node's id, or `id#replica` for the copies of a group.
+  const id = event.type.slice('xstate.done.actor.'.length);
+  const hash = id.lastIndexOf('#');
+  return hash === -1
+    ? { node: id, output: event.output }
+    : { node: id.slice(0, hash), replica: Number(id.slice(hash + 1)), output: event.output };
 }
 
 /** Replaces each static `invoke.input` with a function that adds the live scope context. */

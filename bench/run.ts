@@ -1,0 +1,27 @@
+/**
+ * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
+ * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`.
+ * The engine-overhead benchmark keeps to a time budget (BENCH_BUDGET_S, default 105 s) so the
+ * whole run stays near two minutes; BENCH_FULL=1 lifts it.
+ */
+import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
+import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
+import { machineLine } from './support.ts';
+
+const started = performance.now();
+const progress = (line: string) => console.error(`[bench] ${line.trim()}`);
+
+progress('parallel agents over HTTP…');
+const parallel = await benchParallelAgents();
+progress('engine overhead…');
+const overhead = await benchEngineOverhead({ log: progress });
+
+const rule = '─'.repeat(100);
+console.log(rule);
+console.log(`Society Studio benchmarks — ${machineLine()}`);
+console.log(rule);
+for (const line of formatEngineOverhead(overhead)) console.log(line);
+console.log(rule);
+for (const line of formatParallelAgents(parallel)) console.log(line);
+console.log(rule);
+console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
