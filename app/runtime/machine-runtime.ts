@@ -1,16 +1,11 @@
 /**
  * Turns the compiler's JSON machine configs into running XState machines. The configs name
- * actors, guards and actions; this module supplies them through `setup()`, and attaches the
- * scope context to every `invoke.input` (the one thing JSON cannot express).
+ * actors, guards and actions; this module supplies them through `setup()`: each scheduler's
+ * `schedule`, `complete` and `allDone` close over its node table, loop machines share the
+ * loop actions, and every `invoke.input` gets the live scope context (the one thing JSON
+ * cannot express).
  */
 import { type AnyStateMachine, assign, enqueueActions, fromPromise, setup } from 'xstate';
-
-/** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
-const update = <P>(
-  // biome-ignore lint/suspicious/noExplicitAny: these actions receive done events of several actor kinds.
-  fn: (args: { context: ScopeContext; event: any }, params: P) => Partial<ScopeContext>,
-) => assign(fn as never);
-
 import type { VoteTally } from '../../nodes/vote/tally.ts';
 import { ancestors } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
@@ -22,6 +17,12 @@ import {
 } from '../compiler/machine.ts';
 import type { NodeOutputs } from '../nodes/define.ts';
 import type { Stage } from '../schema/document.ts';
+
+/** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
+const update = <P>(
+  // biome-ignore lint/suspicious/noExplicitAny: these actions receive done events of several actor kinds.
+  fn: (args: { context: ScopeContext; event: any }, params: P) => Partial<ScopeContext>,
+) => assign(fn as never);
 
 /**
  * A node's outputs by port, plus `$instances`: who produced them (one per replica), and for a
