@@ -5,14 +5,12 @@
  * events, templating. The same shape is built with @langchain/langgraph and run side by side.
  *
  *   node bench/engine-overhead.ts
- *   BENCH_NODES=1000 BENCH_REPS=5 BENCH_BUDGET_S=100 node bench/engine-overhead.ts
- *   BENCH_FULL=1 node bench/engine-overhead.ts   # no time budget: warm-up + every repetition
+ *   BENCH_PROBES=100,200 BENCH_NODES=1000 BENCH_REPS=5 node bench/engine-overhead.ts
  *
- * Smaller sizes (BENCH_PROBES, default 100,200) run first for both engines with a warm-up and
- * the same repetitions; they show how run time grows with N and warm the code up. At the full
- * size LangGraph always gets a warm-up and BENCH_REPS runs. Ours gets the same when it fits the
- * time budget (BENCH_BUDGET_S, default 105 s for this whole benchmark); otherwise as many timed
- * runs as fit, at least one, and the report says so. Prints figures only; never asserts on times.
+ * Every size — the probe sizes (BENCH_PROBES, default 100,200), then the full size (BENCH_NODES,
+ * default 1000) — gets one warm-up and BENCH_REPS (default 5) timed runs of both engines,
+ * alternating; the probes show how run time grows with N. Prints figures only; never asserts on
+ * times.
  */
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
@@ -32,14 +30,10 @@ import {
 export interface EngineOverheadOptions {
   /** Agents between the input and the gathering node at the full size. */
   agents?: number;
-  /** Timed repetitions after one warm-up. */
+  /** Timed repetitions after one warm-up, at every size. */
   reps?: number;
-  /** Smaller sizes run first, in full, for both engines. */
+  /** Smaller sizes, run first. */
   probes?: number[];
-  /** Wall-time budget for this whole benchmark; ignored when `full`. */
-  budgetMs?: number;
-  /** Warm-up and every repetition for ours at the full size, however long it takes. */
-  full?: boolean;
   log?: (line: string) => void;
 }
 
@@ -60,21 +54,14 @@ export interface RunPhases {
   finish: number;
 }
 
-export interface OursTimings {
+export interface Timings {
   compileMs: number[];
   runMs: number[];
-  /** Median phases over the timed runs that finished. */
-  phases: RunPhases | undefined;
-  warmedUp: boolean;
-  /** Set when no run was attempted: the projected run time, from the smaller sizes. */
-  skippedProjectionMs?: number;
-  /** What the budget decided, for the report. */
-  note?: string;
 }
 
-export interface LangGraphTimings {
-  compileMs: number[];
-  runMs: number[];
+export interface OursTimings extends Timings {
+  /** Median phases over the timed runs. */
+  phases: RunPhases;
 }
 
 export interface SizeResult {
@@ -82,7 +69,7 @@ export interface SizeResult {
   /** Ours: input + agents + gather + output. LangGraph: start + agents + join. */
   nodes: { ours: number; langgraph: number };
   ours: OursTimings;
-  langgraph: LangGraphTimings;
+  langgraph: Timings;
 }
 
 export interface EngineOverheadResult {
@@ -90,10 +77,9 @@ export interface EngineOverheadResult {
   sizes: SizeResult[];
   /** The full-size result (the last of `sizes`). */
   main: SizeResult;
-  /** Fitted growth of our run time between the two largest probe sizes: time ∝ N^k. */
+  /** Growth of the run time from the smallest size to the full one: time ∝ N^k. */
   oursExponent: number | undefined;
   langgraphExponent: number | undefined;
-  budgetMs: number | undefined;
   elapsedMs: number;
 }
 
@@ -171,7 +157,6 @@ async function timeOursCompile(
 interface OursRun {
   ms: number;
   phases: RunPhases;
-  calls: number;
 }
 
 async function timeOursRun(
@@ -213,11 +198,10 @@ async function timeOursRun(
   if (result.status !== 'succeeded') throw new Error(`our run ${result.status}: ${result.error}`);
   const lines = String(result.outputs.result ?? '').split('\n').length;
   if (lines !== agents) throw new Error(`our run gathered ${lines} answers, expected ${agents}`);
-  return { ms: elapsed, phases, calls: provider.calls };
+  return { ms: elapsed, phases };
 }
 
-function medianPhases(runs: RunPhases[]): RunPhases | undefined {
-  if (runs.length === 0) return undefined;
+function medianPhases(runs: RunPhases[]): RunPhases {
   const keys = Object.keys(runs[0]!) as Array<keyof RunPhases>;
   return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))])) as never;
 }
@@ -292,13 +276,8 @@ async function measureBoth(
   registry: NodeRegistry,
   log: (line: string) => void,
 ): Promise<SizeResult> {
-  const ours: OursTimings = {
-    compileMs: [],
-    runMs: [],
-    phases: undefined,
-    warmedUp: true,
-  };
-  const langgraph: LangGraphTimings = { compileMs: [], runMs: [] };
+  const ours: Timings = { compileMs: [], runMs: [] };
+  const langgraph: Timings = { compileMs: [], runMs: [] };
   const phaseRuns: RunPhases[] = [];
   for (let rep = -1; rep < reps; rep++) {
     const compiled = await timeOursCompile(agents, registry);
@@ -311,11 +290,15 @@ async function measureBoth(
     langgraph.compileMs.push(lang.compileMs);
     langgraph.runMs.push(lang.runMs);
   }
-  ours.phases = medianPhases(phaseRuns);
   log(
     `  ${pad(`N=${agents}`, 7)} ours run ${ms(median(ours.runMs))}, LangGraph run ${ms(median(langgraph.runMs))}`,
   );
-  return { agents, nodes: { ours: agents + 3, langgraph: agents + 2 }, ours, langgraph };
+  return {
+    agents,
+    nodes: { ours: agents + 3, langgraph: agents + 2 },
+    ours: { ...ours, phases: medianPhases(phaseRuns) },
+    langgraph,
+  };
 }
 
 function exponent(a: SizeResult | undefined, b: SizeResult | undefined, pick: 'ours' | 'lg') {
@@ -331,93 +314,27 @@ export async function benchEngineOverhead(
   const started = performance.now();
   const env = process.env;
   const agents = options.agents ?? Number(env.BENCH_NODES ?? 1000);
-  const reps = options.reps ?? Number(env.BENCH_REPS ?? 5);
+  const reps = Math.max(1, options.reps ?? Number(env.BENCH_REPS ?? 5));
   const probes = (
     options.probes ?? (env.BENCH_PROBES ?? '100,200').split(',').filter(Boolean).map(Number)
   ).filter((n) => n < agents);
-  const full = options.full ?? env.BENCH_FULL === '1';
-  const budgetMs = full
-    ? undefined
-    : (options.budgetMs ?? Number(env.BENCH_BUDGET_S ?? 105) * 1000);
   const log = options.log ?? (() => {});
   const registry = await loadNodeRegistry();
 
   log(`engine overhead: probe sizes ${probes.join(', ') || 'none'}, then N=${agents}`);
   const sizes: SizeResult[] = [];
   for (const n of probes) sizes.push(await measureBoth(n, reps, registry, log));
-  const oursExponent = exponent(sizes.at(-2), sizes.at(-1), 'ours');
-  const langgraphExponent = exponent(sizes.at(-2), sizes.at(-1), 'lg');
-
-  // Full size: LangGraph with warm-up + reps; our compile likewise (it is cheap).
-  const langgraph: LangGraphTimings = { compileMs: [], runMs: [] };
-  for (let rep = -1; rep < reps; rep++) {
-    const lang = await timeLangGraph(agents);
-    if (rep < 0) continue;
-    langgraph.compileMs.push(lang.compileMs);
-    langgraph.runMs.push(lang.runMs);
-  }
-  log(`  ${pad(`N=${agents}`, 7)} LangGraph run ${ms(median(langgraph.runMs))}`);
-  const ours: OursTimings = {
-    compileMs: [],
-    runMs: [],
-    phases: undefined,
-    warmedUp: false,
-  };
-  let compiled: CompiledGraph | undefined;
-  for (let rep = -1; rep < reps; rep++) {
-    const c = await timeOursCompile(agents, registry);
-    compiled = c.compiled;
-    if (rep >= 0) ours.compileMs.push(c.ms);
-  }
-
-  // Our run at full size: as many runs as the budget allows, and at least one unless even a
-  // cautious projection (cubic growth from the largest probe) is over twice what is left.
-  const largest = sizes.at(-1);
-  const projected = largest ? median(largest.ours.runMs) * (agents / largest.agents) ** 3 : 0;
-  const remaining = () =>
-    budgetMs === undefined ? Number.POSITIVE_INFINITY : budgetMs - (performance.now() - started);
-  const phaseRuns: RunPhases[] = [];
-  if (projected > 2 * remaining()) {
-    ours.skippedProjectionMs = projected;
-    ours.note =
-      `not run: a cubic projection from N=${largest?.agents} gives ${ms(projected, 0)}, over twice ` +
-      `the ${ms(remaining(), 0)} left of the time budget (BENCH_FULL=1 runs it anyway)`;
-  } else {
-    const fitsAll = projected * (reps + 1) <= remaining();
-    ours.warmedUp = fitsAll;
-    for (let rep = fitsAll ? -1 : 0; rep < reps; rep++) {
-      // After the first timed run, start another only if one more fits the budget.
-      if (rep > 0 && median(ours.runMs) > remaining()) break;
-      const run = await timeOursRun(compiled!, registry, agents);
-      log(
-        `  ${pad(`N=${agents}`, 7)} ours ${rep < 0 ? 'warm-up' : `run ${rep + 1}`}: ${ms(run.ms)}`,
-      );
-      if (rep < 0) continue;
-      ours.runMs.push(run.ms);
-      phaseRuns.push(run.phases);
-    }
-    if (ours.runMs.length < reps) {
-      ours.note =
-        `time budget: ${ours.runMs.length} timed run(s)` +
-        `${fitsAll ? '' : ' without a separate warm-up (the smaller sizes warmed the code)'}; ` +
-        `BENCH_FULL=1 for a warm-up + ${reps} runs`;
-    }
-  }
-  ours.phases = medianPhases(phaseRuns);
-  const main: SizeResult = {
-    agents,
-    nodes: { ours: agents + 3, langgraph: agents + 2 },
-    ours,
-    langgraph,
-  };
+  const main = await measureBoth(agents, reps, registry, log);
   sizes.push(main);
+  // From the smallest size to the full one: the widest span gives the steadiest exponent.
+  const oursExponent = exponent(sizes[0], main, 'ours');
+  const langgraphExponent = exponent(sizes[0], main, 'lg');
   return {
     reps,
     sizes,
     main,
     oursExponent,
     langgraphExponent,
-    budgetMs,
     elapsedMs: performance.now() - started,
   };
 }
@@ -425,15 +342,10 @@ export async function benchEngineOverhead(
 // ---- the report --------------------------------------------------------------------------
 
 function perNode(values: number[], nodes: number): string {
-  return values.length === 0 ? '—' : `${(median(values) / nodes).toFixed(3)} ms/node`;
+  return `${(median(values) / nodes).toFixed(3)} ms/node`;
 }
 
-function medianMs(values: number[]): string {
-  return values.length === 0 ? '—' : ms(median(values));
-}
-
-export function formatPhases(p: RunPhases | undefined): string {
-  if (!p) return '—';
+export function formatPhases(p: RunPhases): string {
   const f = (v: number) => (Number.isNaN(v) ? 'not reached' : v.toFixed(v < 10 ? 1 : 0));
   return [
     `machine+initial state ${f(p.machineStart)}`,
@@ -449,48 +361,37 @@ export function formatEngineOverhead(r: EngineOverheadResult): string[] {
   const { main } = r;
   const lines = [
     `Engine overhead: 1 input → ${main.agents} agents → 1 gather; zero-latency in-process provider; concurrency ${main.agents}`,
-    `  medians of ${r.reps} timed runs after a warm-up unless noted; ours has ${main.nodes.ours} nodes (incl. output), LangGraph ${main.nodes.langgraph}`,
+    `  medians of ${r.reps} timed runs after a warm-up; ours has ${main.nodes.ours} nodes (incl. output), LangGraph ${main.nodes.langgraph}`,
   ];
-  const row = (name: string, compile: number[], run: number[], nodes: number) =>
-    `  ${pad(name, 10)} compile ${pad(medianMs(compile), 10)} ${pad(`(${perNode(compile, nodes)})`, 17)} ` +
-    `run ${pad(medianMs(run), 11)} (${perNode(run, nodes)})` +
-    (compile.length && run.length ? `  total ${ms(median(compile) + median(run))}` : '');
-  lines.push(row('ours', main.ours.compileMs, main.ours.runMs, main.nodes.ours));
-  lines.push(
-    row('LangGraph', main.langgraph.compileMs, main.langgraph.runMs, main.nodes.langgraph),
-  );
-  const ratio = (a: number[], b: number[]) =>
-    a.length && b.length ? `${(median(a) / median(b)).toFixed(2)}×` : '—';
+  const row = (name: string, t: Timings, nodes: number) =>
+    `  ${pad(name, 10)} compile ${pad(ms(median(t.compileMs)), 10)} ${pad(`(${perNode(t.compileMs, nodes)})`, 17)} ` +
+    `run ${pad(ms(median(t.runMs)), 11)} (${perNode(t.runMs, nodes)})` +
+    `  total ${ms(median(t.compileMs) + median(t.runMs))}`;
+  lines.push(row('ours', main.ours, main.nodes.ours));
+  lines.push(row('LangGraph', main.langgraph, main.nodes.langgraph));
+  const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}×`;
   lines.push(
     `  ours / LangGraph: compile ${ratio(main.ours.compileMs, main.langgraph.compileMs)}, ` +
       `run ${ratio(main.ours.runMs, main.langgraph.runMs)}`,
   );
-  if (main.ours.note) lines.push(`  note: ${main.ours.note}`);
   lines.push(`  our run by phase (ms, from the run's events): ${formatPhases(main.ours.phases)}`);
-  const oursPerNode = main.ours.runMs.length
-    ? median(main.ours.runMs) / main.nodes.ours
-    : main.ours.skippedProjectionMs !== undefined
-      ? main.ours.skippedProjectionMs / main.nodes.ours
-      : undefined;
-  if (oursPerNode !== undefined) {
-    lines.push(
-      `  aim: well under 0.5 ms/node → ours ${oursPerNode.toFixed(3)} ms/node` +
-        `${main.ours.runMs.length ? '' : ' (cubic projection, not measured)'}: ${oursPerNode < 0.5 ? 'met' : 'NOT met'}`,
-    );
-  }
+  const oursPerNode = median(main.ours.runMs) / main.nodes.ours;
+  lines.push(
+    `  aim: well under 0.5 ms/node → ours ${oursPerNode.toFixed(3)} ms/node: ${oursPerNode < 0.5 ? 'met' : 'NOT met'}`,
+  );
   lines.push('  scaling (run medians):');
   for (const s of r.sizes) {
     const o = s.ours.runMs;
     const l = s.langgraph.runMs;
     lines.push(
-      `    N=${pad(String(s.agents), 5)} ours ${pad(medianMs(o), 11)} ${pad(perNode(o, s.nodes.ours), 16)}` +
-        ` LangGraph ${pad(medianMs(l), 10)} ${pad(perNode(l, s.nodes.langgraph), 16)} ratio ${ratio(o, l)}`,
+      `    N=${pad(String(s.agents), 5)} ours ${pad(ms(median(o)), 11)} ${pad(perNode(o, s.nodes.ours), 16)}` +
+        ` LangGraph ${pad(ms(median(l)), 10)} ${pad(perNode(l, s.nodes.langgraph), 16)} ratio ${ratio(o, l)}`,
     );
     if (s !== main) lines.push(`      ours by phase: ${formatPhases(s.ours.phases)}`);
   }
   if (r.oursExponent !== undefined && r.langgraphExponent !== undefined) {
     lines.push(
-      `    growth between the probe sizes: ours ∝ N^${r.oursExponent.toFixed(2)}, LangGraph ∝ N^${r.langgraphExponent.toFixed(2)}`,
+      `    growth from N=${r.sizes[0]?.agents} to N=${r.main.agents}: ours ∝ N^${r.oursExponent.toFixed(2)}, LangGraph ∝ N^${r.langgraphExponent.toFixed(2)}`,
     );
   }
   return lines;

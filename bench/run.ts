@@ -1,8 +1,6 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`.
- * The engine-overhead benchmark keeps to a time budget (BENCH_BUDGET_S, default 105 s) so the
- * whole run stays near two minutes; BENCH_FULL=1 lifts it.
  */
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
