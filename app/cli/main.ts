@@ -207,6 +207,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
               return await rl.question(`\n${prompt}\n${name}> `);
             } finally {
               rl.close();
+              progress?.resume();
             }
           },
         }

@@ -11,6 +11,8 @@ export interface ProgressView {
   onEvent(event: RunEvent): void;
   /** Hides the live block while something else (a prompt) uses the terminal. */
   suspend(): void;
+  /** Shows it again. */
+  resume(): void;
   stop(): void;
 }
 
@@ -70,6 +72,7 @@ class PlainProgress implements ProgressView {
     }
   }
   suspend(): void {}
+  resume(): void {}
   stop(): void {}
 }
 
@@ -84,6 +87,7 @@ class LiveProgress implements ProgressView {
   #last = '';
   #status = 'running';
   #timer: NodeJS.Timeout | undefined;
+  #suspended = false;
 
   constructor(out: NodeJS.WriteStream) {
     this.#render = createLogUpdate(out);
@@ -126,6 +130,7 @@ class LiveProgress implements ProgressView {
   }
 
   #draw(): void {
+    if (this.#suspended) return;
     const width = Math.max(40, (process.stderr.columns ?? 100) - 2);
     const running = [...this.#running];
     const rounds = [...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', ');
@@ -139,7 +144,13 @@ class LiveProgress implements ProgressView {
   }
 
   suspend(): void {
+    this.#suspended = true;
     this.#render.clear();
+    this.#render.done();
+  }
+
+  resume(): void {
+    this.#suspended = false;
   }
 
   stop(): void {
