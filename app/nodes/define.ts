@@ -66,6 +66,11 @@ export interface TranscriptEntry {
   text: string;
 }
 
+/** A transcript as plain text, one line per message: "Round 2, organizer@r2: What colour…?". */
+export function formatTranscript(entries: TranscriptEntry[]): string {
+  return entries.map((e) => `Round ${e.round}, ${e.from}: ${e.text}`).join('\n');
+}
+
 /** What a node inside a mindstorm can see of the loop. */
 export interface LoopView {
   id: string;

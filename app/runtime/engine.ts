@@ -16,12 +16,13 @@ import {
 import { tallyVotes, type VoteTally } from '../../nodes/vote/tally.ts';
 import type { InputBinding, PlannedNode } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
-import type {
-  LoopView,
-  ModelCall,
-  NodeContext,
-  NodeOutputs,
-  TranscriptEntry,
+import {
+  formatTranscript,
+  type LoopView,
+  type ModelCall,
+  type NodeContext,
+  type NodeOutputs,
+  type TranscriptEntry,
 } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
 import { isImageValue, renderTemplate } from '../nodes/template.ts';
@@ -1042,10 +1043,6 @@ function resolveOption(text: string, options: string[]): string {
     if (options[index] !== undefined) return options[index]!;
   }
   return text;
-}
-
-function formatTranscript(entries: TranscriptEntry[]): string {
-  return entries.map((e) => `Round ${e.round}, ${e.from}: ${e.text}`).join('\n');
 }
 
 export function errorMessage(error: unknown): string {

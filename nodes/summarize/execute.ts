@@ -1,4 +1,4 @@
-import type { NodeExecutor, TranscriptEntry } from '../../app/nodes/define.ts';
+import { formatTranscript, type NodeExecutor } from '../../app/nodes/define.ts';
 import { renderTemplate } from '../../app/nodes/template.ts';
 import type { SummarizeData } from './spec.ts';
 
@@ -24,11 +24,6 @@ export const execute: NodeExecutor<SummarizeData> = async (ctx) => {
   await ctx.message(summary);
   return { summary };
 };
-
-/** One line per message: "Round 2, organizer: What colour is the bus?". */
-export function formatTranscript(entries: TranscriptEntry[]): string {
-  return entries.map((e) => `Round ${e.round}, ${e.from}: ${e.text}`).join('\n');
-}
 
 function display(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
