@@ -121,6 +121,8 @@ export class Run {
   readonly #providers = new Map<string, ChatProvider>();
   readonly #retry: RetryPolicy;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
+  /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
+  readonly #transcriptRank = new WeakMap<TranscriptEntry, number>();
   readonly #memory = new Map<string, ChatMessage[]>();
   /** Text inputs each member instance answered, by `memoryKey@rN`, for the right to change. */
   readonly #roundInputs = new Map<string, Record<string, unknown>>();
@@ -128,7 +130,7 @@ export class Run {
   readonly #seed: string;
   readonly #started = performance.now();
   #seq = 0;
-  #calls = 0;
+  readonly #callsByInstance = new Map<string, number>();
   #simulatedSeen = false;
   #error: string | undefined;
   #cancelled = false;
@@ -598,19 +600,38 @@ export class Run {
         if (frame && !call.phase) {
           const key = context.path + frame.id;
           const transcript = this.#transcripts.get(key) ?? [];
-          transcript.push({
+          const entry = {
             round: call.round ?? 0,
             stage: frame.stage,
             from: call.instance,
             to: recipients,
             text,
-          });
+          };
+          // Messages of one round arrive in whatever order the models answer; the transcript
+          // is kept in graph order instead (round, stage, node, replica), so prompts built from
+          // it are the same live, replayed from a cassette, or resumed after a crash.
+          const order = this.#transcriptOrder(node, entry, call.bindings);
+          const at = transcript.findIndex((e) => this.#transcriptRank.get(e)! > order);
+          this.#transcriptRank.set(entry, order);
+          transcript.splice(at === -1 ? transcript.length : at, 0, entry);
           this.#transcripts.set(key, transcript);
         }
       },
       vote: (tally) => this.#emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
       askHuman: (request) => this.#askHuman(node, call.instance, request),
     };
+  }
+
+  /** A number that sorts messages by round, stage, node (document order) and replica. */
+  #transcriptOrder(
+    node: PlannedNode,
+    entry: TranscriptEntry,
+    bindings: Record<string, unknown>,
+  ): number {
+    const stages: Record<string, number> = { init: 0, round: 1, gather: 2, decide: 3 };
+    const replica = (bindings.replica as { index?: number } | undefined)?.index ?? 0;
+    const stage = stages[entry.stage] ?? 4;
+    return ((entry.round * 8 + stage) * 100_000 + node.index) * 10_000 + replica;
   }
 
   #loopData(loop: string): MindstormData {
@@ -767,7 +788,11 @@ export class Run {
     const reservation = this.#budget.reserve(
       estimatePromptTokens(request) + (request.maxTokens ?? 256),
     );
-    const callId = `c${++this.#calls}`;
+    // Ids that depend on who calls, not on timing: a resumed or forked run gives the same call
+    // the same id, so its events can be matched with the original log.
+    const nth = (this.#callsByInstance.get(instance) ?? 0) + 1;
+    this.#callsByInstance.set(instance, nth);
+    const callId = `${instance}:${nth}`;
     const provider = this.#provider(profile.provider);
     this.#emit({
       type: 'model.request',

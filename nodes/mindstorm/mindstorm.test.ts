@@ -76,6 +76,38 @@ const go = (doc: object, fake: FakeProvider) =>
     inputs: { question: 'Which colour? (a) red (b) blue' },
   });
 
+describe('mindstorm transcript order', () => {
+  // Members answer in reverse order (cy first, ann last). The transcript, and so every prompt
+  // built from it, must not depend on that timing, or a replay from a cassette would ask other
+  // questions than the live run did.
+  const slowFirst: FakeScript = (call) => {
+    const who = /MEMBER (\w+)/.exec(call.user)![1]!;
+    const delayMs = { ann: 30, bob: 15, cy: 1 }[who] ?? 0;
+    return { text: `${who} answers`, delayMs };
+  };
+  const withTranscriptInPrompt = () => {
+    const doc = society({ maxRounds: 2 });
+    const organizer = doc.nodes.find((n) => n.id === 'organizer')!;
+    organizer.data.prompt =
+      'ORGANIZER round {{ loop.round }}: {{ question }} so far: {% for m in loop.transcript %}[{{ m.from }}] {% endfor %}';
+    return doc;
+  };
+
+  it('keeps messages in graph order, not arrival order', async () => {
+    const fake = roles({ member: slowFirst });
+    const result = await go(withTranscriptInPrompt(), fake);
+    expect(result.status).toBe('succeeded');
+    const arrival = eventsOf(result.events, 'message')
+      .filter((m) => m.node === 'member' && m.round === 1)
+      .map((m) => m.from);
+    expect(arrival).toEqual(['member#2@r1', 'member#1@r1', 'member#0@r1']);
+    const secondOrganizerPrompt = fake.calls.filter((c) => c.user.startsWith('ORGANIZER'))[1]!.user;
+    expect(secondOrganizerPrompt).toContain(
+      '[organizer@r1] [member#0@r1] [member#1@r1] [member#2@r1]',
+    );
+  });
+});
+
 describe('mindstorm rounds', () => {
   it('runs exactly maxRounds rounds', async () => {
     const fake = roles();
