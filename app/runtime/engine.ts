@@ -39,6 +39,7 @@ import { estimatePromptTokens } from '../providers/text.ts';
 import {
   type ChatMessage,
   type ChatProvider,
+  type ChatRequest,
   type ChatResult,
   isAbortError,
 } from '../providers/types.ts';
@@ -83,6 +84,26 @@ export interface RunOptions {
   runId?: string;
   /** Injected for deterministic retry jitter in tests. */
   random?: () => number;
+  /**
+   * Continue from an earlier log (a resume after a crash, or the part of a parent run a fork
+   * keeps). The graph runs again with the model calls answered from the run's own record (pass
+   * it as `cassette` in replay-then-live mode); every event that matches one in this log is not
+   * emitted again, and new events continue its sequence numbers.
+   */
+  continueFrom?: RunEvent[];
+  /** Told of every answered model call, with the exact request: the run's own record. */
+  onModelCall?: (call: {
+    callId: string;
+    node: string;
+    instance: string;
+    request: ChatRequest;
+    result: ChatResult;
+  }) => void;
+  /**
+   * What given node instances produce instead of running (by instance id such as
+   * `member#1@r3`): a fork's edit of a message or an output.
+   */
+  overrides?: Record<string, NodeOutputs>;
 }
 
 export interface RunResult {
@@ -131,6 +152,11 @@ export class Run {
   readonly #started = performance.now();
   #seq = 0;
   readonly #callsByInstance = new Map<string, number>();
+  /** Identities of the events in `continueFrom` not yet met again (see `eventIdentity`). */
+  readonly #logged = new Set<string>();
+  readonly #occurrences = new Map<string, number>();
+  /** Answers people gave in the earlier log, by node instance. */
+  readonly #loggedAnswers = new Map<string, string>();
   #simulatedSeen = false;
   #error: string | undefined;
   #cancelled = false;
@@ -166,6 +192,7 @@ export class Run {
         this.#abort.abort(options.signal.reason);
       } else options.signal.addEventListener('abort', () => this.cancel(), { once: true });
     }
+    if (options.continueFrom) this.#adopt(options.continueFrom);
     this.result = this.#run();
   }
 
@@ -451,7 +478,15 @@ export class Run {
     });
     const started = performance.now();
     try {
-      const execute = await this.#options.registry.executor(node.type);
+      const override = this.#options.overrides?.[instance];
+      const execute = override
+        ? async (ctx: NodeContext<unknown>) => {
+            // A fork's edit: the instance produces the edited values, and its message (if it
+            // sends one) carries the edited text.
+            if (typeof override.text === 'string') await ctx.message(override.text);
+            return override;
+          }
+        : await this.#options.registry.executor(node.type);
       const ctx = this.#context(node, context, {
         instance,
         memoryKey: base,
@@ -692,7 +727,7 @@ export class Run {
       name: request.name,
       prompt: request.prompt,
     });
-    let answer = this.#options.humanAnswers?.[request.name];
+    let answer = this.#loggedAnswers.get(instance) ?? this.#options.humanAnswers?.[request.name];
     if (answer === undefined) {
       if (!this.#options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
@@ -840,6 +875,9 @@ export class Run {
       );
       reservation.settle(result.usage.promptTokens, result.usage.completionTokens);
       if (result.simulated) this.#simulatedSeen = true;
+      // Before the response event: a crash between the two leaves the call in the record, so
+      // resuming serves it instead of paying for it again.
+      this.#options.onModelCall?.({ callId, node: node.id, instance, request, result });
       this.#emit({
         type: 'model.response',
         callId,
@@ -990,7 +1028,26 @@ export class Run {
 
   // ---- events --------------------------------------------------------------------------
 
+  /** Takes an earlier log as this run's beginning. */
+  #adopt(events: RunEvent[]): void {
+    const seen = new Map<string, number>();
+    for (const event of events) {
+      if (event.type === 'run.finished') continue;
+      this.events.push({ ...event, runId: this.id });
+      this.#seq = Math.max(this.#seq, event.seq);
+      const identity = eventIdentity(event);
+      if (identity) this.#logged.add(occurrence(seen, identity));
+      if (event.type === 'human.response') this.#loggedAnswers.set(event.instance, event.answer);
+    }
+  }
+
   #emit(body: RunEventBody): void {
+    const identity = eventIdentity(body);
+    if (identity && this.#logged.size > 0) {
+      const key = occurrence(this.#occurrences, identity);
+      // Already in the log this run continues: regenerated, not new.
+      if (this.#logged.delete(key)) return;
+    }
     const event = { ...body, runId: this.id, seq: ++this.#seq, time: Date.now() } as RunEvent;
     this.events.push(event);
     for (const listener of this.#listeners) {
@@ -1092,3 +1149,48 @@ function preview(value: unknown, depth: number): unknown {
 }
 
 export type { Stage };
+
+/**
+ * Who an event is about, independent of timing and sequence numbers: two executions of the same
+ * graph on the same answers give their events the same identities. Pauses, resumes and errors
+ * have none (they belong to one session and are never taken for an earlier one).
+ */
+export function eventIdentity(e: RunEventBody): string | undefined {
+  switch (e.type) {
+    case 'run.started':
+      return e.type;
+    case 'node.started':
+    case 'node.finished':
+    case 'node.failed':
+    case 'vote':
+    case 'human.request':
+    case 'human.response':
+      return `${e.type}|${e.instance}`;
+    case 'model.request':
+    case 'model.response':
+    case 'model.error':
+    case 'model.delta':
+      return `${e.type}|${e.callId}`;
+    case 'model.retry':
+      return `${e.type}|${e.callId}|${e.attempt}`;
+    case 'message':
+      return `${e.type}|${e.from}`;
+    case 'round.started':
+    case 'round.finished':
+      return `${e.type}|${e.loop}|${e.round}`;
+    case 'run.finished':
+    case 'paused':
+    case 'resumed':
+    case 'error':
+      return undefined;
+    default:
+      return e satisfies never;
+  }
+}
+
+/** `identity#n` for the n-th event with that identity (model deltas repeat, for instance). */
+function occurrence(counts: Map<string, number>, identity: string): string {
+  const n = (counts.get(identity) ?? 0) + 1;
+  counts.set(identity, n);
+  return `${identity}#${n}`;
+}
