@@ -14,21 +14,36 @@ export class BudgetExceededError extends Error {
 export interface BudgetLimits {
   maxCalls?: number;
   maxTokens?: number;
+  /** US dollars, at the run's price table; calls to models without a price count as free. */
+  maxCostUsd?: number;
 }
 
 export class Budget {
-  readonly usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  readonly usage: Usage = {
+    calls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    costUsd: 0,
+  };
   readonly #limits: BudgetLimits;
   #reservedCalls = 0;
   #reservedTokens = 0;
+  #reservedCost = 0;
 
   constructor(limits: BudgetLimits = {}) {
     this.#limits = limits;
   }
 
-  /** Reserves one call of up to `tokens` tokens, or throws if the budget cannot cover it. */
-  reserve(tokens: number): { settle(prompt: number, completion: number): void; release(): void } {
-    const { maxCalls, maxTokens } = this.#limits;
+  /**
+   * Reserves one call of up to `tokens` tokens costing up to `costUsd`, or throws if the budget
+   * cannot cover it.
+   */
+  reserve(
+    tokens: number,
+    costUsd = 0,
+  ): { settle(prompt: number, completion: number, costUsd?: number): void; release(): void } {
+    const { maxCalls, maxTokens, maxCostUsd } = this.#limits;
     if (maxCalls !== undefined && this.usage.calls + this.#reservedCalls >= maxCalls) {
       throw new BudgetExceededError(
         `budget exceeded: the run may make at most ${maxCalls} model calls`,
@@ -39,19 +54,30 @@ export class Budget {
         `budget exceeded: the run may use at most ${maxTokens} tokens (${this.usage.totalTokens} used)`,
       );
     }
+    if (
+      maxCostUsd !== undefined &&
+      this.usage.costUsd + this.#reservedCost + costUsd > maxCostUsd
+    ) {
+      throw new BudgetExceededError(
+        `budget exceeded: the next call could cost $${costUsd.toFixed(4)} and the run may spend at most $${maxCostUsd} ($${this.usage.costUsd.toFixed(4)} spent)`,
+      );
+    }
     this.#reservedCalls++;
     this.#reservedTokens += tokens;
+    this.#reservedCost += costUsd;
     let open = true;
     const close = () => {
       if (!open) return false;
       open = false;
       this.#reservedCalls--;
       this.#reservedTokens -= tokens;
+      this.#reservedCost -= costUsd;
       return true;
     };
     return {
-      settle: (prompt, completion) => {
+      settle: (prompt, completion, spent = 0) => {
         if (!close()) return;
+        this.usage.costUsd += spent;
         this.usage.calls++;
         this.usage.promptTokens += prompt;
         this.usage.completionTokens += completion;

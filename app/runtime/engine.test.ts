@@ -319,7 +319,68 @@ describe('budgets', () => {
       promptTokens: 9,
       completionTokens: 6,
       totalTokens: 15,
+      costUsd: 0,
     });
+  });
+});
+
+describe('costs', () => {
+  const three = (_: object) =>
+    graph(
+      [
+        input('q'),
+        agent('a', 'a {{ q }}'),
+        agent('b', 'b {{ x }}'),
+        agent('c', 'c {{ x }}'),
+        output('o'),
+      ],
+      [
+        edge('q.value', 'a.q'),
+        edge('a.text', 'b.x'),
+        edge('b.text', 'c.x'),
+        edge('c.text', 'o.value'),
+      ],
+    );
+  const prices = { 'test-model': { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } };
+
+  it('prices every live call and the run', async () => {
+    const fake = new FakeProvider(() => ({
+      text: 'ok',
+      usage: { promptTokens: 3, completionTokens: 2 },
+    }));
+    const result = await run(three({}), {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      prices,
+    });
+    // $1 per prompt token and $2 per completion token: 3 + 4 = $7 per call.
+    expect(eventsOf(result.events, 'model.response').map((e) => e.costUsd)).toEqual([7, 7, 7]);
+    expect(result.usage.costUsd).toBe(21);
+  });
+
+  it('stops before a call that could overrun the money budget', async () => {
+    const fake = new FakeProvider(() => ({
+      text: 'ok',
+      usage: { promptTokens: 3, completionTokens: 2 },
+    }));
+    const doc = three({});
+    doc.settings = { ...doc.settings, concurrency: { default: 1 }, budget: { maxCostUsd: 0.5 } };
+    doc.models = { m: { provider: 'test', model: 'test-model', maxTokens: 1 } };
+    const cheap = { 'test-model': { inputPerMillion: 0, outputPerMillion: 200_000 } };
+    // Each call may cost up to 1 completion token = $0.20 and really costs 2 × $0.20 = $0.40.
+    const result = await run(doc, {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      prices: cheap,
+    });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/budget exceeded: .*at most \$0\.5/);
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('charges nothing for answers from a cassette or the simulator', async () => {
+    const result = await run(three({}), { simulate: true, inputs: { q: '?' }, prices });
+    expect(result.usage.costUsd).toBe(0);
   });
 });
 

@@ -16,6 +16,8 @@ import {
 import { tallyVotes, type VoteTally } from '../../nodes/vote/tally.ts';
 import type { InputBinding, PlannedNode } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
+import { DEFAULT_MAX_TOKENS } from '../costs/estimate.ts';
+import { callCost, DEFAULT_PRICES, type PriceTable } from '../costs/prices.ts';
 import {
   formatTranscript,
   type LoopView,
@@ -82,6 +84,8 @@ export interface RunOptions {
   startPaused?: boolean;
   signal?: AbortSignal;
   runId?: string;
+  /** Prices per model for costs and money budgets (default: DEFAULT_PRICES). */
+  prices?: PriceTable;
   /** Injected for deterministic retry jitter in tests. */
   random?: () => number;
   /**
@@ -141,6 +145,7 @@ export class Run {
   readonly #queues = new Map<string, PQueue>();
   readonly #providers = new Map<string, ChatProvider>();
   readonly #retry: RetryPolicy;
+  readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
   /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
   readonly #transcriptRank = new WeakMap<TranscriptEntry, number>();
@@ -171,6 +176,7 @@ export class Run {
     const settings = compiled.doc.settings ?? {};
     this.#seed = String(settings.seed ?? 0);
     this.#budget = new Budget(settings.budget ?? {});
+    this.#prices = options.prices ?? DEFAULT_PRICES;
     this.#retry = {
       ...DEFAULT_RETRY_POLICY,
       ...(settings.retry ?? {}),
@@ -820,8 +826,15 @@ export class Run {
         : {}),
       ...(call.stream ? { stream: true } : {}),
     };
+    const promptEstimate = estimatePromptTokens(request);
     const reservation = this.#budget.reserve(
-      estimatePromptTokens(request) + (request.maxTokens ?? 256),
+      promptEstimate + (request.maxTokens ?? 256),
+      callCost(
+        this.#prices,
+        profile.model,
+        promptEstimate,
+        request.maxTokens ?? DEFAULT_MAX_TOKENS,
+      ) ?? 0,
     );
     // Ids that depend on who calls, not on timing: a resumed or forked run gives the same call
     // the same id, so its events can be matched with the original log.
@@ -873,7 +886,17 @@ export class Run {
           ),
         { signal },
       );
-      reservation.settle(result.usage.promptTokens, result.usage.completionTokens);
+      // Only live answers cost money; cassettes and the simulator are free.
+      const costUsd =
+        result.source === 'live'
+          ? callCost(
+              this.#prices,
+              result.model || profile.model,
+              result.usage.promptTokens,
+              result.usage.completionTokens,
+            )
+          : 0;
+      reservation.settle(result.usage.promptTokens, result.usage.completionTokens, costUsd ?? 0);
       if (result.simulated) this.#simulatedSeen = true;
       // Before the response event: a crash between the two leaves the call in the record, so
       // resuming serves it instead of paying for it again.
@@ -886,6 +909,7 @@ export class Run {
         text: result.text,
         promptTokens: result.usage.promptTokens,
         completionTokens: result.usage.completionTokens,
+        ...(costUsd === undefined ? {} : { costUsd }),
         source: result.source,
         simulated: result.simulated === true,
         durationMs: Math.round(performance.now() - started),

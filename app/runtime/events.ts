@@ -11,6 +11,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** US dollars at the run's price table; calls to models without a price add nothing. */
+  costUsd: number;
 }
 
 export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
@@ -66,6 +68,8 @@ export type RunEventBody =
       text: string;
       promptTokens: number;
       completionTokens: number;
+      /** Absent when the model has no price in the run's table. */
+      costUsd?: number;
       source: 'live' | 'cassette' | 'simulated';
       simulated: boolean;
       durationMs: number;

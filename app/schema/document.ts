@@ -84,6 +84,8 @@ export const RunSettingsSchema = z.looseObject({
     .looseObject({
       maxCalls: z.number().int().nonnegative().optional(),
       maxTokens: z.number().int().nonnegative().optional(),
+      /** US dollars at the price table in use. */
+      maxCostUsd: z.number().nonnegative().optional(),
     })
     .optional(),
   retry: z
