@@ -1,0 +1,40 @@
+/** The durable run store: `openRunStore(defaultDatabasePath())`. */
+export {
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  NewerSchemaError,
+  SCHEMA_VERSION,
+} from './migrations.ts';
+export { defaultDatabasePath } from './paths.ts';
+export {
+  findSecret,
+  isSecretFieldName,
+  looksLikeKey,
+  parseProviderProfile,
+  SecretRefusedError,
+} from './secrets.ts';
+export {
+  AmbiguousRunIdError,
+  type EventQuery,
+  type GraphSummary,
+  type GraphVersion,
+  graphHash,
+  type ListRunsOptions,
+  type NewRun,
+  newRunId,
+  openRunStore,
+  type RunFinish,
+  type RunRecord,
+  RunStore,
+  type RunSummary,
+  type SavedGraph,
+  type StoredPrice,
+  type StoredRunStatus,
+} from './store.ts';
+export {
+  DURABLE_EVENT_TYPES,
+  type EventWriter,
+  type EventWriterOptions,
+  isDurableByDefault,
+} from './writer.ts';

@@ -1,0 +1,182 @@
+/**
+ * Schema migrations of the run store. `PRAGMA user_version` counts the steps applied, so step i
+ * (0-based) takes a database from version i to i + 1. Steps are only ever appended: a released
+ * step is never edited, because databases in the wild already ran it.
+ */
+import type Database from 'better-sqlite3';
+
+/** One schema step. */
+export interface Migration {
+  /** What the step does, shown when it fails. */
+  name: string;
+  sql: string;
+}
+
+/**
+ * Tables are STRICT so a wrong type (a float time, a number where JSON text belongs) fails at
+ * the insert instead of being stored quietly. JSON columns are TEXT holding `JSON.stringify`.
+ * Times are integer milliseconds since the epoch, like `Date.now()` and `RunEvent.time`.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'initial schema',
+    sql: `
+CREATE TABLE graphs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE graph_versions (
+  graph_id TEXT NOT NULL REFERENCES graphs (id) ON DELETE CASCADE,
+  version INTEGER NOT NULL CHECK (version >= 1),
+  hash TEXT NOT NULL,
+  document TEXT NOT NULL,
+  saved_at INTEGER NOT NULL,
+  PRIMARY KEY (graph_id, version)
+) STRICT;
+
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  graph_name TEXT NOT NULL,
+  graph_hash TEXT NOT NULL,
+  document TEXT NOT NULL,
+  compiler_version INTEGER NOT NULL,
+  mode TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled', 'interrupted')),
+  started_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  outputs TEXT,
+  usage TEXT,
+  cost_usd REAL,
+  error TEXT,
+  parent_run_id TEXT REFERENCES runs (id) ON DELETE SET NULL,
+  fork_seq INTEGER
+) STRICT;
+CREATE INDEX runs_by_start ON runs (started_at DESC);
+CREATE INDEX runs_by_graph ON runs (graph_name, started_at DESC);
+CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
+-- Without it, deleting a run scans every run to clear parent_run_id of its forks.
+CREATE INDEX runs_by_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+
+CREATE TABLE events (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL CHECK (seq >= 0),
+  type TEXT NOT NULL,
+  time INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) STRICT;
+-- The log is append-only: a duplicate (run_id, seq) already fails on the primary key, and these
+-- stop rewrites. Deleting the whole run (which cascades here) stays possible.
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+WHEN EXISTS (SELECT 1 FROM runs WHERE id = OLD.run_id)
+BEGIN
+  SELECT RAISE(ABORT, 'events are append-only: delete the run instead');
+END;
+
+CREATE TABLE snapshots (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL CHECK (seq >= 0),
+  state TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) STRICT;
+
+CREATE TABLE calls (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  request TEXT NOT NULL,
+  responses TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) STRICT;
+
+CREATE TABLE blobs (
+  sha256 TEXT PRIMARY KEY,
+  mime TEXT NOT NULL,
+  bytes BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE prices (
+  model TEXT PRIMARY KEY,
+  input_per_million REAL NOT NULL CHECK (input_per_million >= 0),
+  output_per_million REAL NOT NULL CHECK (output_per_million >= 0),
+  updated_at INTEGER NOT NULL
+) STRICT;
+
+-- No column can hold a key: a profile names the environment variable that does.
+CREATE TABLE provider_profiles (
+  name TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  base_url TEXT,
+  api_key_env TEXT,
+  concurrency INTEGER CHECK (concurrency IS NULL OR concurrency >= 1)
+) STRICT;
+`,
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The database was written by a newer build; opening it could corrupt what that build wrote. */
+export class NewerSchemaError extends Error {
+  readonly found: number;
+  readonly supported: number;
+  constructor(source: string, found: number, supported: number) {
+    super(
+      `${source} was written by a newer Society Studio (schema version ${found}; this build understands up to ${supported}). ` +
+        'Upgrade Society Studio, or point SOCIETY_DB at another database file.',
+    );
+    this.name = 'NewerSchemaError';
+    this.found = found;
+    this.supported = supported;
+  }
+}
+
+/**
+ * Brings the database up to `migrations.length`. All pending steps run in one IMMEDIATE
+ * transaction: it takes the write lock before reading the version, so two processes opening
+ * the same new file cannot both migrate it, and a failing step leaves the version unchanged.
+ */
+export function migrate(
+  db: Database.Database,
+  source: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): { from: number; to: number } {
+  const target = migrations.length;
+  const readVersion = () => db.pragma('user_version', { simple: true }) as number;
+  const before = readVersion();
+  if (before > target) throw new NewerSchemaError(source, before, target);
+  if (before === target) return { from: before, to: before };
+  const apply = db.transaction(() => {
+    const from = readVersion();
+    if (from > target) throw new NewerSchemaError(source, from, target);
+    for (let version = from; version < target; version++) {
+      const step = migrations[version]!;
+      try {
+        db.exec(step.sql);
+      } catch (error) {
+        throw new Error(
+          `${source}: schema migration ${version + 1} (${step.name}) failed: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+    // user_version lives in the database header, so it commits or rolls back with the steps.
+    db.pragma(`user_version = ${target}`);
+    return { from, to: target };
+  });
+  return apply.immediate();
+}

@@ -1,0 +1,170 @@
+/**
+ * Batched event writing. better-sqlite3 is synchronous and every commit under
+ * `synchronous=FULL` waits for an fsync, so writing each event in its own transaction would
+ * stall the engine on the disk dozens of times per model call. Events are buffered and written
+ * together once the engine yields (setImmediate); only the few events that record something
+ * paid for or irreplaceable are written before `push` returns.
+ */
+import type { RunEvent, RunEventType } from '../runtime/events.ts';
+
+/** One event as it is written: the whole event serialized once, when it was pushed. */
+export interface EventRow {
+  seq: number;
+  type: RunEventType;
+  time: number;
+  body: string;
+}
+
+/** Writes a batch in one transaction; throws (writing nothing) if any row fails. */
+export type BatchWrite = (rows: readonly EventRow[]) => void;
+
+/**
+ * Event types written before `push` returns by default: a model answer (paid for), a person's
+ * answer (cannot be asked again for free) and the run's end, so a crash never loses them.
+ */
+export const DURABLE_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType>([
+  'model.response',
+  'human.response',
+  'run.finished',
+]);
+
+/** True for the event types in DURABLE_EVENT_TYPES. */
+export function isDurableByDefault(event: RunEvent): boolean {
+  return DURABLE_EVENT_TYPES.has(event.type);
+}
+
+export interface EventWriterOptions {
+  /** Events to write before `push` returns. Defaults to `isDurableByDefault`. */
+  durable?: (event: RunEvent) => boolean;
+  /**
+   * Told at once when a background (setImmediate) write fails. Either way the failure is
+   * thrown again by the next `push`, `flush` or `close`.
+   */
+  onError?: (error: Error) => void;
+  /** Buffered events that force a synchronous write. Default 500. */
+  maxBuffered?: number;
+}
+
+/** Appends one run's events to the store. Get one from `RunStore.eventWriter`. */
+export interface EventWriter {
+  readonly runId: string;
+  /**
+   * Buffers the event and schedules a write, or writes at once (with everything buffered
+   * before it) when the event is durable or the buffer is full. Throws if the event belongs
+   * to another run, the writer is closed, or an earlier write failed.
+   */
+  push(event: RunEvent): void;
+  /** Writes everything buffered, in one transaction. */
+  flush(): void;
+  /** Flushes and releases the writer. Further pushes throw. Closing twice is a no-op. */
+  close(): void;
+  /** Events buffered and not yet written. */
+  readonly pending: number;
+  /** Events written so far. */
+  readonly written: number;
+  /** Transactions committed so far (one per non-empty flush). */
+  readonly batches: number;
+}
+
+/**
+ * The writer behind `RunStore.eventWriter`. A failed write keeps its events buffered (a busy
+ * database may succeed on retry; a duplicate seq fails again, loudly), and `push` refuses new
+ * events until a `flush` succeeds, so the log never gets a gap.
+ */
+export class BufferedEventWriter implements EventWriter {
+  readonly runId: string;
+  readonly #write: BatchWrite;
+  readonly #durable: (event: RunEvent) => boolean;
+  readonly #onError: ((error: Error) => void) | undefined;
+  readonly #maxBuffered: number;
+  readonly #onClose: () => void;
+  #buffer: EventRow[] = [];
+  #scheduled: NodeJS.Immediate | undefined;
+  #failure: Error | undefined;
+  #closed = false;
+  #written = 0;
+  #batches = 0;
+
+  constructor(runId: string, write: BatchWrite, options: EventWriterOptions, onClose: () => void) {
+    this.runId = runId;
+    this.#write = write;
+    this.#durable = options.durable ?? isDurableByDefault;
+    this.#onError = options.onError;
+    this.#maxBuffered = Math.max(1, options.maxBuffered ?? 500);
+    this.#onClose = onClose;
+  }
+
+  get pending(): number {
+    return this.#buffer.length;
+  }
+
+  get written(): number {
+    return this.#written;
+  }
+
+  get batches(): number {
+    return this.#batches;
+  }
+
+  push(event: RunEvent): void {
+    if (this.#closed) throw new Error(`the event writer of run ${this.runId} is closed`);
+    if (this.#failure) throw this.#failure;
+    if (event.runId !== this.runId) {
+      throw new Error(
+        `event ${event.seq} (${event.type}) belongs to run ${event.runId}, not ${this.runId}`,
+      );
+    }
+    // Serialized now, so the stored event is the one pushed even if the caller mutates it later.
+    this.#buffer.push({
+      seq: event.seq,
+      type: event.type,
+      time: event.time,
+      body: JSON.stringify(event),
+    });
+    if (this.#durable(event) || this.#buffer.length >= this.#maxBuffered) this.flush();
+    else this.#scheduled ??= setImmediate(this.#flushInBackground);
+  }
+
+  flush(): void {
+    if (this.#scheduled) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = undefined;
+    }
+    if (this.#buffer.length === 0) {
+      this.#failure = undefined;
+      return;
+    }
+    const rows = this.#buffer;
+    try {
+      this.#write(rows);
+    } catch (error) {
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+      throw this.#failure;
+    }
+    this.#buffer = [];
+    this.#failure = undefined;
+    this.#written += rows.length;
+    this.#batches++;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.#closed = true;
+      this.#onClose();
+    }
+  }
+
+  readonly #flushInBackground = (): void => {
+    this.#scheduled = undefined;
+    try {
+      this.flush();
+    } catch (error) {
+      // Thrown from a setImmediate callback it would crash the process; the caller hears of it
+      // through onError now and from its next push, flush or close.
+      this.#onError?.(error as Error);
+    }
+  };
+}
