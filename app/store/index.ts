@@ -24,13 +24,16 @@ export {
   type NewRun,
   newRunId,
   openRunStore,
+  processAlive,
   type RunFinish,
+  type RunOwner,
   type RunRecord,
   RunStore,
   type RunSummary,
   type SavedGraph,
   type StoredPrice,
   type StoredRunStatus,
+  thisProcess,
 } from './store.ts';
 export {
   DURABLE_EVENT_TYPES,

@@ -54,7 +54,9 @@ CREATE TABLE runs (
   cost_usd REAL,
   error TEXT,
   parent_run_id TEXT REFERENCES runs (id) ON DELETE SET NULL,
-  fork_seq INTEGER
+  fork_seq INTEGER,
+  owner_pid INTEGER,
+  owner_host TEXT
 ) STRICT;
 CREATE INDEX runs_by_start ON runs (started_at DESC);
 CREATE INDEX runs_by_graph ON runs (graph_name, started_at DESC);

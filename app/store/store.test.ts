@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,7 +46,11 @@ const doc: GraphDocument = {
   edges: [],
 };
 
-function newRun(s: RunStore, id?: string, extra: { startedAt?: number; graph?: string } = {}) {
+function newRun(
+  s: RunStore,
+  id?: string,
+  extra: { startedAt?: number; graph?: string; owner?: { pid: number; host: string } } = {},
+) {
   return s.createRun({
     ...(id === undefined ? {} : { id }),
     document: extra.graph ? { ...doc, name: extra.graph } : doc,
@@ -55,6 +59,7 @@ function newRun(s: RunStore, id?: string, extra: { startedAt?: number; graph?: s
     mode: 'simulated',
     inputs: { question: 'Is tea better than coffee?' },
     ...(extra.startedAt === undefined ? {} : { startedAt: extra.startedAt }),
+    ...(extra.owner === undefined ? {} : { owner: extra.owner }),
   });
 }
 
@@ -457,6 +462,18 @@ describe('runs', () => {
     expect(record.inputs).toEqual({ question: 'Is tea better than coffee?' });
   });
 
+  it('leaves runs of live processes and other hosts alone, and reopens interrupted ones', () => {
+    const s = store();
+    newRun(s, 'mine');
+    newRun(s, 'elsewhere', { owner: { pid: 1, host: 'another-machine' } });
+    newRun(s, 'crashed', { owner: { pid: 2 ** 22 + 7, host: hostname() } });
+    expect(s.markInterrupted()).toEqual(['crashed']);
+    expect(s.getRun('mine')?.status).toBe('running');
+    expect(s.getRun('elsewhere')?.status).toBe('running');
+    expect(s.reopenRun('crashed')).toMatchObject({ status: 'running' });
+    expect(() => s.reopenRun('mine')).toThrow(/only an interrupted run can be resumed/);
+  });
+
   it('markInterrupted turns running runs into interrupted ones, except its own', () => {
     const s = store();
     const withEvents = newRun(s, 'r-events', { startedAt: 10 });
@@ -469,7 +486,9 @@ describe('runs', () => {
     writer.close();
     s.eventWriter(live.id); // this process is running it
 
-    expect(s.markInterrupted().sort()).toEqual(['r-bare', 'r-events']);
+    // As after a crash: the processes that owned them are gone.
+    const dead = () => false;
+    expect(s.markInterrupted(dead).sort()).toEqual(['r-bare', 'r-events']);
     expect(s.getRun(withEvents.id)).toMatchObject({
       status: 'interrupted',
       finishedAt: 1_700_000_000_006,
@@ -477,7 +496,7 @@ describe('runs', () => {
     expect(s.getRun(bare.id)).toMatchObject({ status: 'interrupted', finishedAt: 20 });
     expect(s.getRun(done.id)?.status).toBe('cancelled');
     expect(s.getRun(live.id)?.status).toBe('running');
-    expect(s.markInterrupted()).toEqual([]);
+    expect(s.markInterrupted(dead)).toEqual([]);
     // Unfinished runs count their calls and tokens from the model.response events.
     const summary = s.listRuns().find((r) => r.id === withEvents.id);
     expect(summary).toMatchObject({ calls: 1, tokens: 16, costUsd: 0.00005 });

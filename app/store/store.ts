@@ -6,8 +6,10 @@
  * One process writes a run at a time; the CLI and the desktop app may share the file, which
  * WAL mode and the busy timeout allow.
  */
+
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelPrice, PriceTable } from '../costs/prices.ts';
@@ -55,6 +57,29 @@ export interface NewRun {
   forkSeq?: number;
   /** Milliseconds since the epoch; defaults to now. */
   startedAt?: number;
+  /** The process running it; defaults to this one. Lets a crashed run be told from a live one. */
+  owner?: RunOwner;
+}
+
+/** Which process runs a run. */
+export interface RunOwner {
+  pid: number;
+  host: string;
+}
+
+/** This process. */
+export function thisProcess(): RunOwner {
+  return { pid: process.pid, host: hostname() };
+}
+
+/** Whether a process of this host is alive (signal 0 checks without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A stored run. */
@@ -304,8 +329,8 @@ export class RunStore {
       this.#db
         .prepare(
           `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs,
-             status, started_at, parent_run_id, fork_seq)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+             status, started_at, parent_run_id, fork_seq, owner_pid, owner_host)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -318,6 +343,8 @@ export class RunStore {
           startedAt,
           run.parentRunId ?? null,
           run.forkSeq ?? null,
+          (run.owner ?? thisProcess()).pid,
+          (run.owner ?? thisProcess()).host,
         );
     } catch (error) {
       const code = sqliteCode(error);
@@ -357,22 +384,47 @@ export class RunStore {
   }
 
   /**
-   * Marks every 'running' run 'interrupted' and returns their ids; the finish time is the time
-   * of the run's last stored event. Call it only when no other process can be running them
-   * (e.g. at startup, holding the app's single-instance lock): a run another live process is
-   * writing would be marked interrupted under it. Runs with an open writer in this store are
-   * left alone.
+   * Marks 'running' runs whose process is gone as 'interrupted' (a crash, a kill -9, a power
+   * cut) and returns their ids; the finish time is the time of the run's last stored event.
+   * A run owned by a live process, or by a process on another host (which cannot be checked
+   * from here), is left alone, as is a run with an open writer in this store.
    */
-  markInterrupted(): string[] {
-    return this.#db
-      .prepare<[string], string>(
-        `UPDATE runs SET status = 'interrupted',
-           finished_at = coalesce((SELECT max(time) FROM events WHERE run_id = runs.id), started_at)
-         WHERE status = 'running' AND id NOT IN (SELECT value FROM json_each(?))
-         RETURNING id`,
+  markInterrupted(isAlive: (pid: number) => boolean = processAlive): string[] {
+    const here = hostname();
+    const writing = new Set(this.#writers.keys());
+    const stale = this.#db
+      .prepare<[], { id: string; owner_pid: number | null; owner_host: string | null }>(
+        `SELECT id, owner_pid, owner_host FROM runs WHERE status = 'running'`,
       )
-      .pluck()
-      .all(JSON.stringify([...this.#writers.keys()]));
+      .all()
+      .filter((r) => !writing.has(r.id))
+      .filter((r) => r.owner_pid === null || (r.owner_host === here && !isAlive(r.owner_pid)))
+      .map((r) => r.id);
+    const mark = this.#db.prepare(
+      `UPDATE runs SET status = 'interrupted',
+         finished_at = coalesce((SELECT max(time) FROM events WHERE run_id = runs.id), started_at)
+       WHERE id = ? AND status = 'running'`,
+    );
+    this.#db.transaction(() => {
+      for (const id of stale) mark.run(id);
+    })();
+    return stale;
+  }
+
+  /** Takes an interrupted run up again in this process (`society resume`). */
+  reopenRun(id: string, owner: RunOwner = thisProcess()): RunRecord {
+    const result = this.#db
+      .prepare(
+        `UPDATE runs SET status = 'running', finished_at = NULL, owner_pid = ?, owner_host = ?
+         WHERE id = ? AND status = 'interrupted'`,
+      )
+      .run(owner.pid, owner.host, id);
+    if (result.changes === 0) {
+      const run = this.#runById(id);
+      if (!run) throw new Error(`run ${id} is not in the store`);
+      throw new Error(`run ${id} is ${run.status}; only an interrupted run can be resumed`);
+    }
+    return this.#runById(id)!;
   }
 
   /** Runs, newest first. */
