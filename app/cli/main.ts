@@ -5,17 +5,37 @@
  */
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { type CompileResult, compileGraph } from '../compiler/index.ts';
+import { estimateRun, formatEstimate } from '../costs/estimate.ts';
+import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../nodes/registry.ts';
 import { Cassette, type CassetteMode } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/registry.ts';
 import { BlobStore } from '../runtime/blobs.ts';
-import { type RunResult, startRun } from '../runtime/engine.ts';
+import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunMode } from '../runtime/events.ts';
 import { formatProblem } from '../schema/problems.ts';
+import {
+  AmbiguousRunIdError,
+  defaultDatabasePath,
+  newRunId,
+  openRunStore,
+  type RunRecord,
+  type RunStore,
+} from '../store/index.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
 import { createProgress } from './progress.ts';
+import {
+  callRecorder,
+  documentTextOf,
+  loadImages,
+  recordEvents,
+  redact,
+  secretsIn,
+  storeImages,
+} from './record.ts';
+import { formatRun, formatRunList } from './runs.ts';
 
 export const EXIT = { ok: 0, runFailed: 1, invalid: 2 } as const;
 
@@ -39,6 +59,17 @@ interface RunFlags {
   db?: string;
   model: string[];
   provider: string[];
+  quiet?: boolean;
+  estimate?: boolean;
+}
+
+interface ResumeFlags {
+  input: string[];
+  db?: string;
+  simulate?: boolean;
+  provider: string[];
+  json?: boolean;
+  events?: string;
   quiet?: boolean;
 }
 
@@ -125,11 +156,71 @@ export function buildProgram(): Command {
       [],
     )
     .option('-q, --quiet', 'no progress display')
-    .addOption(
-      new Option('--db <FILE>', 'run store database (not used by this version)').hideHelp(),
+    .option(
+      '--estimate',
+      'print the worst-case calls, tokens and cost, and exit without calling anything',
     )
+    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
     .action(async (file: string, flags: RunFlags) => {
       process.exitCode = await runCommand(file, flags);
+    });
+
+  program
+    .command('resume')
+    .description('finish an interrupted run from its log; calls it already made are not paid again')
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '-i, --input <NAME=VALUE>',
+      'an answer for a human node the run has not reached yet',
+      collect,
+      [],
+    )
+    .option('--simulate', 'answer new calls with the simulated provider')
+    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: ResumeFlags) => {
+      process.exitCode = await resumeCommand(id, flags);
+    });
+
+  program
+    .command('runs')
+    .description('list recorded runs, newest first')
+    .option('-n, --limit <N>', 'how many', '20')
+    .option('--db <FILE>', 'the run store')
+    .action((flags: { limit: string; db?: string }) => {
+      const limit = Number(flags.limit);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new UsageError('--limit must be a positive whole number');
+      const store = openStore(flags.db);
+      try {
+        store.markInterrupted();
+        process.stdout.write(formatRunList(store.listRuns({ limit })));
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('show')
+    .description('print a run: its transcript by round, votes, usage and outputs')
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option('--json', 'print the run record and its events as JSON')
+    .option('--db <FILE>', 'the run store')
+    .action((id: string, flags: { json?: boolean; db?: string }) => {
+      const store = openStore(flags.db);
+      try {
+        store.markInterrupted();
+        const run = findRun(store, id);
+        const events = store.events(run.id);
+        process.stdout.write(
+          flags.json ? `${JSON.stringify({ run, events })}\n` : formatRun(run, events),
+        );
+      } finally {
+        store.close();
+      }
     });
 
   return program;
@@ -175,29 +266,76 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   if (flags.simulate && (flags.replay || flags.replayThenLive)) {
     throw new UsageError('--simulate cannot be combined with --replay (it can with --record)');
   }
-  if (flags.db)
-    process.stderr.write('society: note: this version keeps no run store; --db is ignored\n');
 
   const providerOverrides = parseProviders(flags.provider);
   const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
-
-  const cassette = await openCassette(flags);
   const blobs = new BlobStore();
   const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+  const store = openStore(flags.db);
+  try {
+    const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
+    if (flags.estimate) {
+      const estimate = estimateRun(compiled.plan, prices, { inputs, imageTokens: IMAGE_TOKENS });
+      process.stdout.write(`${formatEstimate(estimate)}\n`);
+      process.stdout.write(
+        `(worst case before any call: every round runs, every answer uses its max tokens; images count ${IMAGE_TOKENS} tokens)\n`,
+      );
+      return EXIT.ok;
+    }
+    store.markInterrupted();
+    const cassette = await openCassette(flags);
+    const secrets = secretsIn(
+      process.env,
+      Object.values(providerOverrides).map((o) => o.apiKeyEnv ?? ''),
+    );
+    const runId = newRunId();
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: documentTextOf(compiled),
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: cassette?.mode ?? (flags.simulate ? 'simulated' : 'live'),
+      inputs: redact(inputs, secrets),
+    });
+    storeImages(store, blobs, inputs);
+    const result = await execute(compiled, store, secrets, flags, {
+      runId,
+      inputs,
+      humanAnswers,
+      blobs,
+      prices,
+      simulate: flags.simulate === true,
+      ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
+      providerOverrides,
+    });
+    if (cassette && cassette.mode !== 'replay') await cassette.cassette.save(cassette.path);
+    printResult(redact(result.result, secrets), result.mode, flags.json === true);
+    return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}
+
+/** Images are billed by size; a worst-case figure for a large image at high detail. */
+const IMAGE_TOKENS = 1105;
+
+/** Runs a started-or-resumed run with progress, event files, the store record and Ctrl-C. */
+async function execute(
+  compiled: Extract<CompileResult, { ok: true }>,
+  store: RunStore,
+  secrets: string[],
+  flags: Pick<RunFlags, 'quiet' | 'events'>,
+  options: Omit<RunOptions, 'registry'> & { runId: string },
+): Promise<{ result: RunResult; mode: RunMode }> {
   const progress = flags.quiet
     ? undefined
     : createProgress(process.stderr, { live: process.stderr.isTTY === true });
   const events = flags.events ? openEvents(flags.events) : undefined;
-
   const run = startRun(compiled, {
     registry: await loadNodeRegistry(),
-    inputs,
-    humanAnswers,
-    blobs,
-    simulate: flags.simulate === true,
-    ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
-    providerOverrides,
+    ...options,
+    onModelCall: callRecorder(store, options.runId, secrets),
     ...(process.stdin.isTTY
       ? {
           askHuman: async ({ name, prompt }: { name: string; prompt: string }) => {
@@ -213,7 +351,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
         }
       : {}),
   });
-  run.subscribe((event) => {
+  const finish = recordEvents(store, run, secrets, (event) => {
     progress?.onEvent(event);
     events?.write(`${JSON.stringify(event)}\n`);
   });
@@ -230,11 +368,86 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   const result = await run.result;
   process.off('SIGINT', onSigint);
   progress?.stop();
-  if (cassette && cassette.mode !== 'replay') await cassette.cassette.save(cassette.path);
+  finish(result);
   if (events) await new Promise((resolve) => events.end(resolve));
+  return { result, mode: run.mode };
+}
 
-  printResult(result, run.mode, flags.json === true);
-  return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+/** `society resume RUN_ID`: finishes an interrupted run from its log and its own call record. */
+async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
+  const store = openStore(flags.db);
+  try {
+    store.markInterrupted();
+    const run = findRun(store, id);
+    if (run.status === 'running') {
+      throw new UsageError(
+        `run ${run.id} is still running in another process; wait for it or stop it first`,
+      );
+    }
+    if (run.status !== 'interrupted') {
+      throw new UsageError(
+        `run ${run.id} has already ended (${run.status}); only an interrupted run can be resumed`,
+      );
+    }
+    const compiled = await compileGraph(run.documentText, await loadNodeRegistry());
+    if (!compiled.ok) throw problemsExit(`run ${run.id}`, compiled.problems);
+    if (compiled.machines.compilerVersion !== run.compilerVersion) {
+      throw new UsageError(
+        `run ${run.id} was made by compiler version ${run.compilerVersion}; this build has ${compiled.machines.compilerVersion} and cannot resume it`,
+      );
+    }
+    const blobs = new BlobStore();
+    const missing = loadImages(store, blobs, run.inputs);
+    if (missing.length)
+      throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
+    const { humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+    const secrets = secretsIn(process.env);
+    const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
+    const logged = store.events(run.id);
+    store.reopenRun(run.id);
+    process.stderr.write(
+      `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
+    );
+    const { result, mode } = await execute(compiled, store, secrets, flags, {
+      runId: run.id,
+      inputs: run.inputs,
+      humanAnswers,
+      blobs,
+      prices: { ...DEFAULT_PRICES, ...store.priceTable() },
+      simulate: flags.simulate === true || run.mode === 'simulated',
+      providerOverrides: parseProviders(flags.provider),
+      cassette: { cassette: record, mode: 'replay-then-live' },
+      continueFrom: logged,
+    });
+    printResult(redact(result, secrets), mode, flags.json === true);
+    return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}
+
+function openStore(path: string | undefined): RunStore {
+  const file = path ?? defaultDatabasePath();
+  try {
+    return openRunStore(file);
+  } catch (error) {
+    throw new UsageError(`cannot open the run store ${file}: ${(error as Error).message}`);
+  }
+}
+
+function findRun(store: RunStore, id: string): RunRecord {
+  try {
+    const run = store.getRun(id);
+    if (!run) throw new UsageError(`no run "${id}" in ${store.path} (see \`society runs\`)`);
+    return run;
+  } catch (error) {
+    if (error instanceof AmbiguousRunIdError) {
+      throw new UsageError(
+        `"${id}" matches several runs (${error.matches.join(', ')}); give more of the id`,
+      );
+    }
+    throw error;
+  }
 }
 
 function printResult(result: RunResult, mode: RunMode, json: boolean): void {

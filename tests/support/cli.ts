@@ -1,9 +1,14 @@
 /** Runs the real `society` command in a child process (async, so in-process stubs can answer). */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/society.js', import.meta.url));
+/** Tests never touch a developer's own run store: runs go to a throwaway database. */
+export const TEST_DB = join(mkdtempSync(join(tmpdir(), 'society-db-')), 'runs.db');
 
 export interface CliResult {
   code: number | null;
@@ -23,7 +28,7 @@ export function society(
     delete baseEnv.HF_TOKEN;
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...baseEnv, ...env, NO_COLOR: '1' },
+      env: { ...baseEnv, SOCIETY_DB: TEST_DB, ...env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,0 +1,109 @@
+/**
+ * Recording runs in the store from the CLI: the run's events, its own record of model calls and
+ * its images, with every key the environment holds scrubbed from what is written.
+ */
+import type { CompiledGraph } from '../compiler/index.ts';
+import type { ImageValue } from '../nodes/template.ts';
+import { isImageValue } from '../nodes/template.ts';
+import { normalizeRequest, requestKey } from '../providers/cassette.ts';
+import type { ChatRequest, ChatResult } from '../providers/types.ts';
+import type { BlobStore } from '../runtime/blobs.ts';
+import type { Run, RunResult } from '../runtime/engine.ts';
+import type { RunEvent } from '../runtime/events.ts';
+import type { RunStore } from '../store/index.ts';
+
+/** Environment variables whose values are keys, whatever profile uses them. */
+const KEY_VARIABLES = ['OPENAI_API_KEY', 'HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'ANTHROPIC_API_KEY'];
+
+/** The key values present in the environment (and any further variables named), longest first. */
+export function secretsIn(env: NodeJS.ProcessEnv, extraVariables: string[] = []): string[] {
+  const values = [...KEY_VARIABLES, ...extraVariables]
+    .map((name) => env[name]?.trim())
+    .filter((v): v is string => typeof v === 'string' && v.length >= 8);
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of a secret in any string inside `value`. */
+export function redact<T>(value: T, secrets: string[]): T {
+  if (secrets.length === 0) return value;
+  const text = JSON.stringify(value);
+  if (text === undefined || !secrets.some((s) => text.includes(s))) return value;
+  let clean = text;
+  for (const secret of secrets) clean = clean.split(secret).join('[redacted]');
+  return JSON.parse(clean) as T;
+}
+
+/** Image inputs go into the store's blobs, so a resume can load them again. */
+export function storeImages(
+  store: RunStore,
+  blobs: BlobStore,
+  inputs: Record<string, unknown>,
+): void {
+  for (const value of Object.values(inputs)) {
+    if (!isImageValue(value)) continue;
+    const blob = blobs.get(value.$image);
+    if (blob) store.putBlob(blob.bytes, blob.mime);
+  }
+}
+
+/** Loads a stored run's image inputs back into a blob store. */
+export function loadImages(
+  store: RunStore,
+  blobs: BlobStore,
+  inputs: Record<string, unknown>,
+): string[] {
+  const missing: string[] = [];
+  for (const [name, value] of Object.entries(inputs)) {
+    if (!isImageValue(value)) continue;
+    const blob = store.getBlob((value as ImageValue).$image);
+    if (blob) blobs.putImage(blob.bytes, blob.mime);
+    else missing.push(name);
+  }
+  return missing;
+}
+
+/** Keeps the run's own record of calls: what `society resume` and forks answer from. */
+export function callRecorder(store: RunStore, runId: string, secrets: string[]) {
+  return ({ request, result }: { request: ChatRequest; result: ChatResult }) => {
+    const normalized = redact(normalizeRequest(request), secrets);
+    store.recordCall(runId, requestKey(request), normalized, {
+      text: redact(result.text, secrets),
+      usage: result.usage,
+      model: result.model,
+      ...(result.finishReason ? { finishReason: result.finishReason } : {}),
+      ...(result.simulated ? { simulated: true } : {}),
+    });
+  };
+}
+
+/** Writes a run's events as they come, and its end. Returns what to call when the run ends. */
+export function recordEvents(
+  store: RunStore,
+  run: Run,
+  secrets: string[],
+  onEvent: (event: RunEvent) => void,
+) {
+  const writer = store.eventWriter(run.id);
+  run.subscribe(
+    (event) => {
+      const clean = redact(event, secrets);
+      writer.push(clean);
+      onEvent(clean);
+    },
+    { replay: false },
+  );
+  return (result: RunResult) => {
+    writer.close();
+    store.finishRun(run.id, {
+      status: result.status,
+      outputs: redact(result.outputs, secrets),
+      usage: result.usage,
+      ...(result.error ? { error: redact(result.error, secrets) } : {}),
+    });
+  };
+}
+
+/** The document text a run was started from, for the store. */
+export function documentTextOf(compiled: CompiledGraph): string {
+  return `${JSON.stringify(compiled.doc, null, 2)}\n`;
+}
