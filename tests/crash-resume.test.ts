@@ -1,0 +1,204 @@
+/**
+ * Crash safety, end to end: `society run` is killed with SIGKILL at random moments while a
+ * 100+-call society talks to an OpenAI-compatible server; each time `society resume` must
+ * finish the run with no lost or duplicated event, the same outputs as an uninterrupted run,
+ * and no second payment for a call the run had already made.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventIdentity } from '../app/runtime/engine.ts';
+import { seededRandom } from '../app/runtime/random.ts';
+import { openRunStore } from '../app/store/index.ts';
+import { society } from './support/cli.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
+
+const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
+const ROUNDS = 10;
+const MEMBERS = 10;
+const CALLS = ROUNDS * (1 + MEMBERS) + 1; // organizer + members per round, then the leader
+
+/** An organizer who reads the whole transcript, ten members, ten rounds, a leader. */
+const doc = {
+  version: 1,
+  name: 'crash test society',
+  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
+  settings: { concurrency: { default: 4 }, seed: 7 },
+  nodes: [
+    { id: 'topic', type: 'input', position: { x: 0, y: 0 }, data: { name: 'topic' } },
+    {
+      id: 'storm',
+      type: 'mindstorm',
+      position: { x: 0, y: 0 },
+      data: { maxRounds: ROUNDS, members: ['member'] },
+    },
+    {
+      id: 'organizer',
+      type: 'agent',
+      parentId: 'storm',
+      position: { x: 0, y: 0 },
+      data: {
+        model: 'm',
+        prompt:
+          'ORGANIZER {{ topic }} round {{ loop.round }}: {% for m in loop.transcript %}{{ m.from }}={{ m.text }}; {% endfor %}',
+      },
+    },
+    {
+      id: 'member',
+      type: 'agent',
+      parentId: 'storm',
+      position: { x: 0, y: 0 },
+      data: {
+        model: 'm',
+        replicate: { items: [...Array(MEMBERS).keys()].map((i) => `member ${i}`), as: 'who' },
+        prompt: 'You are {{ who }}. {{ q }}',
+      },
+    },
+    {
+      id: 'leader',
+      type: 'agent',
+      position: { x: 0, y: 0 },
+      data: { model: 'm', prompt: 'LEADER decide: {{ record }}' },
+    },
+    { id: 'answer', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
+  ],
+  edges: [
+    {
+      id: 'e1',
+      source: 'topic',
+      sourceHandle: 'value',
+      target: 'organizer',
+      targetHandle: 'topic',
+    },
+    { id: 'e2', source: 'organizer', sourceHandle: 'text', target: 'member', targetHandle: 'q' },
+    {
+      id: 'e3',
+      source: 'storm',
+      sourceHandle: 'transcript',
+      target: 'leader',
+      targetHandle: 'record',
+    },
+    { id: 'e4', source: 'leader', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
+  ],
+};
+
+let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
+let dir: string;
+let file: string;
+
+beforeAll(async () => {
+  // Answers depend only on the prompt, as a deterministic model's would.
+  stub = await startStubOpenAI({
+    latencyMs: 8,
+    respond: (body) => {
+      const text = JSON.stringify(body.messages);
+      let h = 0;
+      for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+      return {
+        text: `answer ${h.toString(36)}`,
+        usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+      };
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), 'society-crash-'));
+  file = join(dir, 'society.json');
+  writeFileSync(file, JSON.stringify(doc));
+});
+afterAll(() => stub.close());
+
+const args = (db: string) => ['--db', db, '--provider', `openai=${stub.url}`, '--json', '-q'];
+
+function identitiesOf(db: string, runId: string) {
+  const store = openRunStore(db);
+  try {
+    const events = store.events(runId);
+    return {
+      events,
+      identities: events.map((e) => eventIdentity(e)).filter((x): x is string => !!x),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** Starts `society run` and SIGKILLs it after `ms`; resolves with how it ended. */
+function runAndKill(db: string, ms: number): Promise<{ killed: boolean; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    delete env.OPENAI_API_KEY;
+    const child = spawn(process.execPath, [BIN, 'run', file, '--input', 'topic=tea', ...args(db)], {
+      env,
+      stdio: 'ignore',
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL', code });
+    });
+  });
+}
+
+describe('a run killed at any moment', () => {
+  it('resumes to the same result, 20 times, with no lost, duplicated or repaid call', {
+    timeout: 240_000,
+  }, async () => {
+    // The uninterrupted run everything is compared with.
+    const referenceDb = join(dir, 'reference.db');
+    const started = Date.now();
+    const reference = await society(['run', file, '--input', 'topic=tea', ...args(referenceDb)]);
+    const duration = Date.now() - started;
+    expect(reference.code).toBe(0);
+    const expected = JSON.parse(reference.stdout);
+    expect(expected.usage.calls).toBe(CALLS);
+    expect(CALLS).toBeGreaterThanOrEqual(100);
+    const referenceIds = new Set(identitiesOf(referenceDb, expected.runId).identities);
+
+    const random = seededRandom('crash-resume');
+    let killedMidRun = 0;
+    let servedFromRecord = 0;
+    for (let i = 0; i < 20; i++) {
+      const db = join(dir, `crash-${i}.db`);
+      // Anywhere from process start-up to the end of the run.
+      const delay = Math.round(200 + random() * (duration - 200));
+      const { killed } = await runAndKill(db, delay);
+      const store = openRunStore(db);
+      const [run] = store.listRuns();
+      store.markInterrupted();
+      const interrupted = run ? store.getRun(run.id) : undefined;
+      const answered = run
+        ? store.callRecord(run.id).entries.reduce((n, e) => n + e.responses.length, 0)
+        : 0;
+      store.close();
+      if (!run || !killed || interrupted?.status !== 'interrupted') continue; // killed before the run began, or after it ended
+      killedMidRun++;
+      expect(interrupted.status, `kill ${i} after ${delay} ms`).toBe('interrupted');
+
+      const before = stub.count();
+      const resumed = await society(['resume', run.id, ...args(db)]);
+      expect(resumed.code, `kill ${i} after ${delay} ms: ${resumed.stderr}`).toBe(0);
+      const out = JSON.parse(resumed.stdout);
+      expect(out.outputs, `kill ${i}`).toEqual(expected.outputs);
+      // Calls the run had already made were served from its own record.
+      expect(stub.count() - before, `kill ${i}: calls made again`).toBe(CALLS - answered);
+      servedFromRecord += answered;
+
+      const { events, identities } = identitiesOf(db, run.id);
+      expect(
+        events.map((e) => e.seq),
+        `kill ${i}: sequence`,
+      ).toEqual(events.map((_, k) => k + 1));
+      expect(new Set(identities).size, `kill ${i}: duplicated events`).toBe(identities.length);
+      expect(new Set(identities), `kill ${i}: lost events`).toEqual(referenceIds);
+      expect(events.at(-1)?.type).toBe('run.finished');
+    }
+    console.info(
+      `crash test: ${killedMidRun} of 20 kills landed mid-run; resumes served ${servedFromRecord} calls from the runs' records; reference run ${duration} ms`,
+    );
+    // Most kills must land while the run is going, or the test proves little.
+    expect(killedMidRun).toBeGreaterThanOrEqual(12);
+  });
+});
