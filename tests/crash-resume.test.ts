@@ -127,7 +127,7 @@ function identitiesOf(db: string, runId: string) {
 /** Starts `society run` and SIGKILLs it after `ms`; resolves with how it ended. */
 function runAndKill(db: string, ms: number): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.OPENAI_API_KEY;
     const child = spawn(process.execPath, [BIN, 'run', file, '--input', 'topic=tea', ...args(db)], {
       env,
