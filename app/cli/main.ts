@@ -3,7 +3,13 @@
  * Exit codes (stable, scripts rely on them): 0 success, 1 the run failed, 2 invalid arguments
  * or graph. Errors are one readable line each, never a stack trace.
  */
-import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  type WriteStream,
+  writeFileSync,
+} from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError } from 'commander';
 import { type CompileResult, compileGraph } from '../compiler/index.ts';
@@ -24,6 +30,7 @@ import {
   type RunRecord,
   type RunStore,
 } from '../store/index.ts';
+import { exportRun, parseExport } from './export.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import {
@@ -204,6 +211,50 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('export')
+    .description(
+      'write a run as one self-contained JSON file (document, inputs, events, its calls)',
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option('-o, --output <FILE>', 'where to write it (default: <run id>.run.json)')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: { output?: string; db?: string }) => {
+      const store = openStore(flags.db);
+      try {
+        const run = findRun(store, id);
+        const target = flags.output ?? `${run.id}.run.json`;
+        const data = redact(exportRun(store, run), secretsIn(process.env));
+        try {
+          writeFileSync(target, `${JSON.stringify(data)}\n`);
+        } catch (error) {
+          throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
+        }
+        process.stdout.write(
+          `${target}: run ${run.id}, ${data.events.length} events, ${data.calls.entries.length} recorded calls\n`,
+        );
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('replay')
+    .description('run an exported run again from its recorded calls, with no key and no network')
+    .argument('<export>', 'a file written by `society export`')
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('-q, --quiet', 'no progress display')
+    .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
+    .option('--db <FILE>', 'the run store the replay is recorded in')
+    .action(
+      async (
+        path: string,
+        flags: { json?: boolean; quiet?: boolean; events?: string; db?: string },
+      ) => {
+        process.exitCode = await replayCommand(path, flags);
+      },
+    );
+
+  program
     .command('show')
     .description('print a run: its transcript by round, votes, usage and outputs')
     .argument('<run>', 'a run id or a unique prefix of one')
@@ -309,7 +360,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
       providerOverrides,
     });
-    if (cassette && cassette.mode !== 'replay') await cassette.cassette.save(cassette.path);
+    if (cassette && cassette.mode !== 'replay')
+      await cassette.cassette.save(cassette.path, secrets);
     printResult(redact(result.result, secrets), result.mode, flags.json === true);
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
@@ -420,6 +472,66 @@ async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
       continueFrom: logged,
     });
     printResult(redact(result, secrets), mode, flags.json === true);
+    return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}
+
+/** `society replay EXPORT`: the export's document and inputs, answered strictly by its calls. */
+async function replayCommand(
+  path: string,
+  flags: { json?: boolean; quiet?: boolean; events?: string; db?: string },
+): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  let data: ReturnType<typeof parseExport>;
+  try {
+    data = parseExport(text, path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const compiled = await compileGraph(data.run.documentText, await loadNodeRegistry());
+  if (!compiled.ok) throw problemsExit(path, compiled.problems);
+  const blobs = new BlobStore();
+  for (const [hash, blob] of Object.entries(data.blobs)) {
+    const ref = blobs.putImage(Buffer.from(blob.base64, 'base64'), blob.mime);
+    if (ref.$image !== hash)
+      throw new UsageError(`${path}: image ${hash.slice(0, 12)}… does not match its bytes`);
+  }
+  const answers = Object.fromEntries(
+    data.events.flatMap((e) =>
+      e.type === 'human.response'
+        ? [[(e as { name: string }).name, (e as { answer: string }).answer]]
+        : [],
+    ),
+  );
+  const store = openStore(flags.db);
+  try {
+    const runId = newRunId();
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: data.run.documentText,
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: 'replay',
+      inputs: data.run.inputs,
+    });
+    storeImages(store, blobs, data.run.inputs);
+    const { result, mode } = await execute(compiled, store, [], flags, {
+      runId,
+      inputs: data.run.inputs,
+      humanAnswers: answers,
+      blobs,
+      cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
+    });
+    printResult(result, mode, flags.json === true);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

@@ -6,32 +6,14 @@ import type { CompiledGraph } from '../compiler/index.ts';
 import type { ImageValue } from '../nodes/template.ts';
 import { isImageValue } from '../nodes/template.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette.ts';
+import { redact } from '../providers/secrets.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunStore } from '../store/index.ts';
 
-/** Environment variables whose values are keys, whatever profile uses them. */
-const KEY_VARIABLES = ['OPENAI_API_KEY', 'HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'ANTHROPIC_API_KEY'];
-
-/** The key values present in the environment (and any further variables named), longest first. */
-export function secretsIn(env: NodeJS.ProcessEnv, extraVariables: string[] = []): string[] {
-  const values = [...KEY_VARIABLES, ...extraVariables]
-    .map((name) => env[name]?.trim())
-    .filter((v): v is string => typeof v === 'string' && v.length >= 8);
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
-}
-
-/** Replaces every occurrence of a secret in any string inside `value`. */
-export function redact<T>(value: T, secrets: string[]): T {
-  if (secrets.length === 0) return value;
-  const text = JSON.stringify(value);
-  if (text === undefined || !secrets.some((s) => text.includes(s))) return value;
-  let clean = text;
-  for (const secret of secrets) clean = clean.split(secret).join('[redacted]');
-  return JSON.parse(clean) as T;
-}
+export { redact, secretsIn } from '../providers/secrets.ts';
 
 /** Image inputs go into the store's blobs, so a resume can load them again. */
 export function storeImages(

@@ -3,9 +3,11 @@
  * offline, deterministically and for free. A cassette is plain JSON meant to be committed and
  * diffed: entries sorted by key, keys of every object in a fixed order, no keys or headers.
  */
+
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { redact } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
 import type {
   CallOptions,
@@ -269,8 +271,9 @@ export class Cassette {
   }
 
   /** Write the cassette as pretty JSON. */
-  async save(path: string): Promise<void> {
-    await writeFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, 'utf8');
+  /** Writes the cassette; any of `secrets` found in it (a server echoing a key) is redacted. */
+  async save(path: string, secrets: string[] = []): Promise<void> {
+    await writeFile(path, `${JSON.stringify(redact(this.toJSON(), secrets), null, 2)}\n`, 'utf8');
   }
 
   /** The next recorded response for this request, or undefined when it was never recorded. */

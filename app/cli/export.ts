@@ -1,0 +1,71 @@
+/**
+ * Run exports: one self-contained JSON file with a run's document, inputs, images, events and
+ * its own record of model calls, so anyone can read it or replay it with no key and no network.
+ */
+import { z } from 'zod';
+import { isImageValue } from '../nodes/template.ts';
+import type { CassetteFile } from '../providers/cassette.ts';
+import type { RunEvent } from '../runtime/events.ts';
+import type { RunRecord, RunStore } from '../store/index.ts';
+
+export const EXPORT_FORMAT = 'society-run';
+
+export interface RunExport {
+  format: typeof EXPORT_FORMAT;
+  version: 1;
+  run: RunRecord;
+  events: RunEvent[];
+  calls: CassetteFile;
+  /** Image inputs by sha256: MIME type and base64 bytes. */
+  blobs: Record<string, { mime: string; base64: string }>;
+}
+
+export function exportRun(store: RunStore, run: RunRecord): RunExport {
+  const blobs: RunExport['blobs'] = {};
+  for (const value of Object.values(run.inputs)) {
+    if (!isImageValue(value)) continue;
+    const blob = store.getBlob(value.$image);
+    if (blob)
+      blobs[value.$image] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
+  }
+  return {
+    format: EXPORT_FORMAT,
+    version: 1,
+    run,
+    events: store.events(run.id),
+    calls: store.callRecord(run.id),
+    blobs,
+  };
+}
+
+const ExportSchema = z.looseObject({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(1),
+  run: z.looseObject({
+    id: z.string(),
+    graphName: z.string(),
+    documentText: z.string(),
+    inputs: z.record(z.string(), z.unknown()),
+  }),
+  events: z.array(z.looseObject({ type: z.string(), seq: z.number() })),
+  calls: z.looseObject({ format: z.literal('society-cassette') }),
+  blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })),
+});
+
+/** Reads an export, or explains in one line why it is not one. */
+export function parseExport(text: string, source: string): RunExport {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
+  }
+  const result = ExportSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new Error(
+      `${source} is not a run export (${issue.path.join('.') || 'file'}: ${issue.message})`,
+    );
+  }
+  return result.data as unknown as RunExport;
+}
