@@ -4,6 +4,7 @@
  */
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
+import { benchStore, formatStore } from './store.ts';
 import { machineLine } from './support.ts';
 
 const started = performance.now();
@@ -13,6 +14,8 @@ progress('parallel agents over HTTP…');
 const parallel = await benchParallelAgents();
 progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
+progress('run store…');
+const store = await benchStore();
 
 const rule = '─'.repeat(100);
 console.log(rule);
@@ -21,5 +24,7 @@ console.log(rule);
 for (const line of formatEngineOverhead(overhead)) console.log(line);
 console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
+console.log(rule);
+for (const line of formatStore(store)) console.log(line);
 console.log(rule);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -330,3 +330,25 @@ describe('society run', () => {
     expect(result.stdout).toMatch(/^answer: \[simulated\] \([a-d]\)$/m);
   });
 });
+
+describe('society run --estimate', () => {
+  it('prints calls, tokens and money for the VQA template before any call', async () => {
+    const stub = await startStubOpenAI();
+    try {
+      const result = await society([
+        'run',
+        VQA,
+        ...vqaInputs,
+        '--estimate',
+        '--provider',
+        `openai=${stub.url}`,
+      ]);
+      expect(result.code).toBe(0);
+      expect(stub.count()).toBe(0);
+      expect(result.stdout).toMatch(/worst case: 17 calls, ~[\d,]+ tokens, \$0\.\d+/);
+      expect(result.stdout).toMatch(/^organizer\s+gpt-4o-mini\s+3\s/m);
+    } finally {
+      await stub.close();
+    }
+  });
+});
