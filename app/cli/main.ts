@@ -20,7 +20,7 @@ import { Cassette, type CassetteMode } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/registry.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
-import type { RunMode } from '../runtime/events.ts';
+import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { formatProblem } from '../schema/problems.ts';
 import {
   AmbiguousRunIdError,
@@ -42,7 +42,7 @@ import {
   secretsIn,
   storeImages,
 } from './record.ts';
-import { formatRun, formatRunList } from './runs.ts';
+import { formatDiff, formatRun, formatRunList } from './runs.ts';
 
 export const EXIT = { ok: 0, runFailed: 1, invalid: 2 } as const;
 
@@ -190,6 +190,51 @@ export function buildProgram(): Command {
     .option('--db <FILE>', 'the run store')
     .action(async (id: string, flags: ResumeFlags) => {
       process.exitCode = await resumeCommand(id, flags);
+    });
+
+  program
+    .command('fork')
+    .description(
+      'run again from a point of an earlier run, optionally with an edited message; unchanged calls come from its record',
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '--edit <INSTANCE=TEXT>',
+      'what a node instance says instead, e.g. "member#1@r2=It is a square"',
+      collect,
+      [],
+    )
+    .option(
+      '--at <SEQ>',
+      "keep the parent's events before this one (default: where the first edited instance started)",
+    )
+    .option('--simulate', 'answer new calls with the simulated provider')
+    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--events <FILE.ndjson>', "write the fork's events as JSON lines")
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: ForkFlags) => {
+      process.exitCode = await forkCommand(id, flags);
+    });
+
+  program
+    .command('diff')
+    .description('compare two runs: outputs, messages, votes and usage')
+    .argument('<a>', 'a run id or prefix')
+    .argument('<b>', 'another run id or prefix')
+    .option('--db <FILE>', 'the run store')
+    .action((a: string, b: string, flags: { db?: string }) => {
+      const store = openStore(flags.db);
+      try {
+        const left = findRun(store, a);
+        const right = findRun(store, b);
+        process.stdout.write(
+          formatDiff(left, store.events(left.id), right, store.events(right.id)),
+        );
+      } finally {
+        store.close();
+      }
     });
 
   program
@@ -379,6 +424,7 @@ async function execute(
   secrets: string[],
   flags: Pick<RunFlags, 'quiet' | 'events'>,
   options: Omit<RunOptions, 'registry'> & { runId: string },
+  prior: RunEvent[] = [],
 ): Promise<{ result: RunResult; mode: RunMode }> {
   const progress = flags.quiet
     ? undefined
@@ -403,10 +449,16 @@ async function execute(
         }
       : {}),
   });
-  const finish = recordEvents(store, run, secrets, (event) => {
-    progress?.onEvent(event);
-    events?.write(`${JSON.stringify(event)}\n`);
-  });
+  const finish = recordEvents(
+    store,
+    run,
+    secrets,
+    (event) => {
+      progress?.onEvent(event);
+      events?.write(`${JSON.stringify(event)}\n`);
+    },
+    prior,
+  );
 
   let interrupts = 0;
   const onSigint = () => {
@@ -532,6 +584,112 @@ async function replayCommand(
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
     });
     printResult(result, mode, flags.json === true);
+    return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}
+
+interface ForkFlags {
+  at?: string;
+  edit: string[];
+  db?: string;
+  simulate?: boolean;
+  provider: string[];
+  json?: boolean;
+  events?: string;
+  quiet?: boolean;
+}
+
+/**
+ * `society fork RUN --edit INSTANCE=TEXT` / `--at SEQ`: a new run that keeps the parent's
+ * events before the fork point, answers every unchanged call from the parent's record, and
+ * goes live only where the edit changes what is asked.
+ */
+async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
+  const store = openStore(flags.db);
+  try {
+    const parent = findRun(store, id);
+    const events = store.events(parent.id);
+    const overrides: Record<string, { text: string }> = {};
+    for (const assignment of flags.edit) {
+      const [instance, text] = splitAssignment(assignment, '--edit');
+      if (!events.some((e) => e.type === 'node.started' && e.instance === instance)) {
+        const known = [...new Set(events.flatMap((e) => (e.type === 'message' ? [e.from] : [])))];
+        throw new UsageError(
+          `run ${parent.id} has no node instance "${instance}" (messages came from: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})`,
+        );
+      }
+      overrides[instance] = { text };
+    }
+    // The fork keeps every event before this one.
+    let at: number;
+    if (flags.at !== undefined) {
+      at = Number(flags.at);
+      const last = events.at(-1)?.seq ?? 0;
+      if (!Number.isInteger(at) || at < 2 || at > last + 1) {
+        throw new UsageError(
+          `--at must be an event number from 2 to ${last + 1} (see \`society show ${parent.id} --json\`)`,
+        );
+      }
+    } else if (Object.keys(overrides).length > 0) {
+      at = Math.min(
+        ...Object.keys(overrides).map(
+          (i) => events.find((e) => e.type === 'node.started' && e.instance === i)!.seq,
+        ),
+      );
+    } else {
+      throw new UsageError('say where to fork: --at SEQ, or --edit INSTANCE=TEXT');
+    }
+    for (const instance of Object.keys(overrides)) {
+      const started = events.find((e) => e.type === 'node.started' && e.instance === instance)!.seq;
+      if (started < at)
+        throw new UsageError(
+          `${instance} started at event ${started}, before the fork point ${at}; fork earlier to edit it`,
+        );
+    }
+    const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
+    if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
+    const blobs = new BlobStore();
+    const missing = loadImages(store, blobs, parent.inputs);
+    if (missing.length)
+      throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
+    const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
+    const secrets = secretsIn(process.env);
+    const runId = newRunId();
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: parent.documentText,
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: 'replay-then-live',
+      inputs: parent.inputs,
+      parentRunId: parent.id,
+      forkSeq: at - 1,
+    });
+    process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${at - 1}\n`);
+    const { result, mode } = await execute(
+      compiled,
+      store,
+      secrets,
+      flags,
+      {
+        runId,
+        inputs: parent.inputs,
+        blobs,
+        prices: { ...DEFAULT_PRICES, ...store.priceTable() },
+        simulate: flags.simulate === true || parent.mode === 'simulated',
+        providerOverrides: parseProviders(flags.provider),
+        cassette: {
+          cassette: Cassette.fromJSON(store.callRecord(parent.id), `run ${parent.id}`),
+          mode: 'replay-then-live',
+        },
+        continueFrom: kept,
+        overrides,
+      },
+      kept,
+    );
+    printResult(redact(result, secrets), mode, flags.json === true);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

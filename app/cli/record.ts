@@ -58,14 +58,20 @@ export function callRecorder(store: RunStore, runId: string, secrets: string[]) 
   };
 }
 
-/** Writes a run's events as they come, and its end. Returns what to call when the run ends. */
+/**
+ * Writes a run's events as they come, and its end; `prior` (what a fork keeps of its parent's
+ * log) is written first. Returns what to call when the run ends.
+ */
 export function recordEvents(
   store: RunStore,
   run: Run,
   secrets: string[],
   onEvent: (event: RunEvent) => void,
+  prior: RunEvent[] = [],
 ) {
   const writer = store.eventWriter(run.id);
+  // A fork's log begins with the part of its parent's log it keeps.
+  for (const event of prior) writer.push({ ...event, runId: run.id });
   run.subscribe(
     (event) => {
       const clean = redact(event, secrets);

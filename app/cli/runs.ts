@@ -93,3 +93,84 @@ function display(value: unknown): string {
     return `[image ${(value as { mime?: string }).mime}]`;
   return JSON.stringify(value);
 }
+
+/** What changed between two runs: outputs, each sender's messages, votes and usage. */
+export function formatDiff(
+  a: RunRecord,
+  aEvents: RunEvent[],
+  b: RunRecord,
+  bEvents: RunEvent[],
+): string {
+  const out: string[] = [`A ${a.id} (${a.status})`, `B ${b.id} (${b.status})`];
+  if (b.parentRunId === a.id) out.push(`B forks A after event ${b.forkSeq}`);
+  if (a.parentRunId === b.id) out.push(`A forks B after event ${a.forkSeq}`);
+
+  out.push('', 'outputs:');
+  const names = [...new Set([...Object.keys(a.outputs ?? {}), ...Object.keys(b.outputs ?? {})])];
+  for (const name of names) {
+    const left = JSON.stringify(a.outputs?.[name]);
+    const right = JSON.stringify(b.outputs?.[name]);
+    out.push(
+      left === right
+        ? `  ${name}: same`
+        : `  ${name}: ${oneLine(left ?? 'none', 70)} → ${oneLine(right ?? 'none', 70)}`,
+    );
+  }
+
+  const messages = (events: RunEvent[]) =>
+    new Map(events.flatMap((e) => (e.type === 'message' ? [[e.from, e.text] as const] : [])));
+  const left = messages(aEvents);
+  const right = messages(bEvents);
+  const senders = [...new Set([...left.keys(), ...right.keys()])];
+  const changed = senders.filter(
+    (s) => left.has(s) && right.has(s) && left.get(s) !== right.get(s),
+  );
+  const onlyA = senders.filter((s) => !right.has(s));
+  const onlyB = senders.filter((s) => !left.has(s));
+  out.push(
+    '',
+    `messages: ${senders.length - changed.length - onlyA.length - onlyB.length} same, ${changed.length} changed, ${onlyA.length} only in A, ${onlyB.length} only in B`,
+  );
+  for (const s of changed) {
+    out.push(
+      `  ${s}`,
+      `    A: ${oneLine(left.get(s)!, 110)}`,
+      `    B: ${oneLine(right.get(s)!, 110)}`,
+    );
+  }
+  for (const s of onlyA) out.push(`  only in A: ${s}: ${oneLine(left.get(s)!, 100)}`);
+  for (const s of onlyB) out.push(`  only in B: ${s}: ${oneLine(right.get(s)!, 100)}`);
+
+  const votes = (events: RunEvent[]) =>
+    new Map(
+      events.flatMap((e) => (e.type === 'vote' ? [[e.instance, e.tally.winner] as const] : [])),
+    );
+  const va = votes(aEvents);
+  const vb = votes(bEvents);
+  const polls = [...new Set([...va.keys(), ...vb.keys()])];
+  if (polls.length) {
+    out.push('', 'votes:');
+    for (const p of polls) {
+      const x = va.get(p) ?? 'none';
+      const y = vb.get(p) ?? 'none';
+      out.push(x === y ? `  ${p}: same winner "${x}"` : `  ${p}: "${x}" → "${y}"`);
+    }
+  }
+
+  const usage = (events: RunEvent[]) => {
+    const calls = events.filter((e) => e.type === 'model.response');
+    return {
+      calls: calls.length,
+      live: calls.filter((e) => e.source === 'live').length,
+      tokens: calls.reduce((n, e) => n + e.promptTokens + e.completionTokens, 0),
+      cost: calls.reduce((n, e) => n + (e.costUsd ?? 0), 0),
+    };
+  };
+  const ua = usage(aEvents);
+  const ub = usage(bEvents);
+  out.push(
+    '',
+    `usage: calls ${ua.calls} → ${ub.calls} (live ${ua.live} → ${ub.live}) · tokens ${ua.tokens.toLocaleString('en-US')} → ${ub.tokens.toLocaleString('en-US')} · cost ${money(ua.cost)} → ${money(ub.cost)}`,
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Forking a run with an edited message: everything before the edit is served from the parent's
+ * record (the server sees no request for it), and the calls the edit changes go live and differ.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../app/runtime/events.ts';
+import { society } from './support/cli.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
+
+const VQA = 'templates/nlsom-vqa.society.json';
+const inputs = [
+  '--input',
+  'question=What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star',
+  '--input',
+  'image=@templates/nlsom-vqa.example.png',
+];
+
+let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
+let db: string;
+beforeAll(async () => {
+  // A deterministic "model": the answer depends only on what it was asked.
+  stub = await startStubOpenAI({
+    respond: (body) => {
+      const text = JSON.stringify(body.messages);
+      let h = 7;
+      for (let i = 0; i < text.length; i++) h = (h * 33 + text.charCodeAt(i)) >>> 0;
+      if (text.includes('letter only')) return { text: `(${'abcd'[h % 4]})` };
+      return { text: `reply ${h.toString(36)}${text.includes('ending with') ? '?' : ''}` };
+    },
+  });
+  db = join(mkdtempSync(join(tmpdir(), 'society-fork-')), 'runs.db');
+});
+afterAll(() => stub.close());
+
+const common = () => ['--db', db, '--provider', `openai=${stub.url}`, '--json', '-q'];
+
+async function eventsOf(runId: string): Promise<RunEvent[]> {
+  const shown = await society(['show', runId, '--json', '--db', db]);
+  return JSON.parse(shown.stdout).events;
+}
+
+describe('society fork', () => {
+  it('serves calls before the edit from the record and makes the changed ones live', async () => {
+    const parent = await society(['run', VQA, ...inputs, ...common()]);
+    expect(parent.code, parent.stderr).toBe(0);
+    const parentId = JSON.parse(parent.stdout).runId as string;
+    expect(stub.count()).toBe(17);
+
+    const before = stub.count();
+    const fork = await society([
+      'fork',
+      parentId,
+      '--edit',
+      'member#1@r2=It is a blue square.',
+      ...common(),
+    ]);
+    expect(fork.code, fork.stderr).toBe(0);
+    const forked = JSON.parse(fork.stdout);
+
+    // Round 3 (organizer + 3 members), the summary and the leader read the edited record:
+    // those 6 calls, and only those, reach the server.
+    expect(stub.count() - before).toBe(6);
+    const liveRequests = stub.requests.slice(before).map((r) => JSON.stringify(r.messages));
+    expect(liveRequests[0]).toContain('It is a blue square.');
+
+    const parentEvents = await eventsOf(parentId);
+    const forkEvents = await eventsOf(forked.runId);
+    const responses = (events: RunEvent[]) =>
+      new Map(
+        events.flatMap((e) => (e.type === 'model.response' ? [[e.instance, e] as const] : [])),
+      );
+    const a = responses(parentEvents);
+    const b = responses(forkEvents);
+    const changed = [
+      'organizer@r3',
+      'member#0@r3',
+      'member#1@r3',
+      'member#2@r3',
+      'summary@gather',
+      'leader@decide',
+    ];
+    for (const instance of changed) {
+      expect(b.get(instance)?.source, instance).toBe('live');
+      expect(b.get(instance)?.text, instance).not.toBe(a.get(instance)?.text);
+    }
+    // Every other call has the parent's answer, and none of them reached the server again.
+    for (const [instance, event] of b) {
+      if (!changed.includes(instance)) expect(event.text, instance).toBe(a.get(instance)?.text);
+    }
+    expect(b.has('member#1@r2')).toBe(false); // the edited member was not asked at all
+
+    const diff = await society(['diff', parentId, forked.runId, '--db', db]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain(`B forks A after event`);
+    expect(diff.stdout).toMatch(/messages: \d+ same, 7 changed, 0 only in A, 0 only in B/);
+    expect(diff.stdout).toContain('B: It is a blue square.');
+  });
+
+  it('refuses an instance the run does not have', async () => {
+    const parent = await society(['run', VQA, ...inputs, ...common()]);
+    const parentId = JSON.parse(parent.stdout).runId as string;
+    const result = await society(['fork', parentId, '--edit', 'member#9@r2=x', ...common()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/has no node instance "member#9@r2"/);
+  });
+});
