@@ -194,3 +194,76 @@ describe('debugger', () => {
     expect(fake.calls).toHaveLength(0);
   });
 });
+
+describe('breakpoints on events and messages, and editing a held message', () => {
+  it('pauses right after a vote tally', async () => {
+    const doc = graph(
+      [
+        input('q'),
+        agent('v', 'vote on {{ q }}', { replicate: { items: [1, 2, 3] } }),
+        node('ballot', 'vote', {}),
+        agent('after', 'then {{ w }}'),
+        output('answer'),
+      ],
+      [
+        edge('q.value', 'v.q'),
+        edge('v.text', 'ballot.ballots'),
+        edge('ballot.winner', 'after.w'),
+        edge('after.text', 'answer.value'),
+      ],
+    );
+    const fake = new FakeProvider(() => 'yes');
+    const r = await start(doc, {
+      providerFor: fake.providerFor,
+      inputs: { q: '?' },
+      breakpoints: [{ event: 'vote' }],
+    });
+    const paused = await nextEvent(r, 'paused');
+    expect(paused.type === 'paused' && paused.at).toMatchObject({ kind: 'node', node: 'after' });
+    expect(eventsOf(r.events, 'vote')).toHaveLength(1);
+    expect(fake.calls).toHaveLength(3); // the node after the vote has not been called
+    r.resume();
+    expect((await r.result).status).toBe('succeeded');
+    expect(fake.calls).toHaveLength(4);
+  });
+
+  it('stops before a message that matches a condition, and delivers the edit', async () => {
+    const fake = new FakeProvider((call) =>
+      call.user.startsWith('b') ? 'b says LIES' : `${call.user} ok`,
+    );
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: 'go' },
+      breakpoints: [{ message: { contains: 'lies' } }],
+    });
+    const paused = await nextEvent(r, 'paused');
+    expect(paused.type === 'paused' && paused.at).toMatchObject({
+      kind: 'message',
+      instance: 'b',
+      text: 'b says LIES',
+    });
+    expect(r.waitingAt).toEqual([expect.objectContaining({ kind: 'message', instance: 'b' })]);
+    r.editMessage('b', 'b says the truth');
+    r.resume();
+    const result = await r.result;
+    expect(eventsOf(r.events, 'message').find((m) => m.from === 'b')?.text).toBe(
+      'b says the truth',
+    );
+    // The edit is b's output, so c was asked about it.
+    expect(fake.calls.at(-1)?.user).toBe('c b says the truth');
+    expect(result.outputs.answer).toBe('c b says the truth ok');
+  });
+
+  it('refuses to edit a message that is not waiting', async () => {
+    const fake = new FakeProvider(() => 'ok');
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: 'go' },
+      startPaused: true,
+    });
+    await nextEvent(r, 'paused');
+    expect(() => r.editMessage('a', 'x')).toThrow(/no message from a is waiting/);
+    r.resume();
+    await r.result;
+  });
+});

@@ -4,9 +4,17 @@
  * checkpoint blocks (calls already in flight finish; nothing new starts). Stepping lets the
  * run go on until the next checkpoint of the chosen kind, and pauses there.
  */
-import type { Checkpoint } from './events.ts';
+import type { Checkpoint, RunEventType } from './events.ts';
 
-export type Breakpoint = { node: string } | { round: number; loop?: string };
+/**
+ * Where to stop: before a node starts, before a round begins, right after an event of a kind
+ * (a vote tally, say), or before a message matching a condition is delivered.
+ */
+export type Breakpoint =
+  | { node: string }
+  | { round: number; loop?: string }
+  | { event: RunEventType }
+  | { message: { from?: string; contains?: string } };
 export type StepKind = 'node' | 'message' | 'round';
 
 interface Waiter {
@@ -116,6 +124,15 @@ export class DebugGate {
 
   #hits(at: Checkpoint): boolean {
     return this.#breakpoints.some((b) => {
+      if ('event' in b) return false; // the engine pauses on events as they are emitted
+      if ('message' in b) {
+        if (at.kind !== 'message') return false;
+        const { from, contains } = b.message;
+        return (
+          (from === undefined || at.instance === from || at.node === from) &&
+          (contains === undefined || at.text.toLowerCase().includes(contains.toLowerCase()))
+        );
+      }
       if ('node' in b) return at.kind === 'node' && at.node === b.node;
       return (
         at.kind === 'round' && at.round === b.round && (b.loop === undefined || b.loop === at.loop)

@@ -50,7 +50,7 @@ import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
 import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
-import type { RunEvent, RunEventBody, RunMode, RunStatus, Usage } from './events.ts';
+import type { Checkpoint, RunEvent, RunEventBody, RunMode, RunStatus, Usage } from './events.ts';
 import {
   buildRunMachine,
   type LoopState,
@@ -162,6 +162,9 @@ export class Run {
   readonly #occurrences = new Map<string, number>();
   /** Answers people gave in the earlier log, by node instance. */
   readonly #loggedAnswers = new Map<string, string>();
+  /** Message edits waiting at their checkpoint, and the edits made, by node instance. */
+  readonly #messageEdits = new Map<string, string>();
+  readonly #edited = new Map<string, string>();
   #simulatedSeen = false;
   #error: string | undefined;
   #cancelled = false;
@@ -233,6 +236,27 @@ export class Run {
 
   setBreakpoints(breakpoints: Breakpoint[]): void {
     this.#gate.setBreakpoints(breakpoints);
+  }
+
+  get breakpoints(): Breakpoint[] {
+    return this.#gate.breakpoints;
+  }
+
+  /** Where the run is held, oldest first (empty while it runs). */
+  get waitingAt(): Checkpoint[] {
+    return this.#gate.waitingAt;
+  }
+
+  /**
+   * Replaces the text of a message held at its checkpoint (see `waitingAt`); when the run goes
+   * on, the edit is delivered, enters the transcript and becomes the node's output.
+   */
+  editMessage(instance: string, text: string): void {
+    const held = this.#gate.waitingAt.some(
+      (at) => at.kind === 'message' && at.instance === instance,
+    );
+    if (!held) throw new Error(`no message from ${instance} is waiting to be delivered`);
+    this.#messageEdits.set(instance, text);
   }
 
   get paused(): boolean {
@@ -505,6 +529,8 @@ export class Run {
       });
       const outputs = await execute(ctx);
       signal.throwIfAborted();
+      const edited = this.#edited.get(instance);
+      if (edited !== undefined && typeof outputs.text === 'string') outputs.text = edited;
       this.#emit({
         type: 'node.finished',
         node: id,
@@ -617,14 +643,19 @@ export class Run {
       memory,
       imageUrl: (image) => this.blobs.dataUrl(image),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
-      message: async (text) => {
+      message: async (proposed) => {
         await this.#gate.check({
           kind: 'message',
           node: node.id,
           instance: call.instance,
+          text: proposed,
           ...(call.round !== undefined ? { round: call.round } : {}),
         });
         call.signal.throwIfAborted();
+        // Edited while held at this checkpoint: the edit is what is delivered and output.
+        const text = this.#messageEdits.get(call.instance) ?? proposed;
+        this.#messageEdits.delete(call.instance);
+        if (text !== proposed) this.#edited.set(call.instance, text);
         const simulated = text.startsWith('[simulated]');
         this.#emit({
           type: 'message',
@@ -1074,6 +1105,8 @@ export class Run {
     }
     const event = { ...body, runId: this.id, seq: ++this.#seq, time: Date.now() } as RunEvent;
     this.events.push(event);
+    if (this.#gate.breakpoints.some((b) => 'event' in b && b.event === event.type))
+      this.#gate.pause();
     for (const listener of this.#listeners) {
       try {
         listener(event);

@@ -20,7 +20,7 @@ export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
 /** Where the debugger can stop. */
 export type Checkpoint =
   | { kind: 'node'; node: string; instance: string; round?: number }
-  | { kind: 'message'; node: string; instance: string; round?: number }
+  | { kind: 'message'; node: string; instance: string; round?: number; text: string }
   | { kind: 'round'; loop: string; round: number };
 
 export type RunEventBody =
