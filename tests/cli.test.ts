@@ -352,3 +352,42 @@ describe('society run --estimate', () => {
     }
   });
 });
+
+describe('society run --step', () => {
+  it('steps message by message, edits a held message and continues', async () => {
+    const result = await society(
+      ['run', VQA, ...vqaInputs, '--simulate', '--step', '--json'],
+      {},
+      'n\nn\np\ne It is a red circle.\nc\n',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('⏸ paused: before node question starts');
+    expect(result.stderr).toMatch(/⏸ step: before describe#0@init sends: \[simulated\]/);
+    expect(result.stderr).toMatch(/⏸ step: before describe#1@init sends: \[simulated\]/);
+    expect(result.stderr).toMatch(/held: before describe#1@init sends/);
+    expect(result.stderr).toContain('describe#1@init will send: It is a red circle.');
+    const out = JSON.parse(result.stdout);
+    expect(out.outputs.transcript).toContain('Round 0, describe#1@init: It is a red circle.');
+  });
+
+  it('stops at a breakpoint on round 2 and shows what an agent was sent', async () => {
+    const result = await society(
+      ['run', VQA, ...vqaInputs, '--simulate', '--break', 'round:2', '--json'],
+      {},
+      'p\np organizer\nc\n',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('⏸ breakpoint: before storm round 2');
+    expect(result.stderr).toContain('storm: round 2 of 3');
+    expect(result.stderr).toMatch(/organizer@r1 → simulated gpt-4o-mini \(call organizer@r1:1\)/);
+    expect(result.stderr).toMatch(
+      /\[user, ~\d+ tokens\]\nOur team is answering a multiple-choice question/,
+    );
+  });
+
+  it('rejects a breakpoint it cannot read', async () => {
+    const result = await society(['run', VQA, ...vqaInputs, '--simulate', '--break', 'lunch:noon']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown breakpoint "lunch:noon"/);
+  });
+});

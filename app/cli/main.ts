@@ -43,6 +43,7 @@ import {
   storeImages,
 } from './record.ts';
 import { formatDiff, formatRun, formatRunList } from './runs.ts';
+import { attachStepper, parseBreakpoint } from './stepper.ts';
 
 export const EXIT = { ok: 0, runFailed: 1, invalid: 2 } as const;
 
@@ -68,6 +69,8 @@ interface RunFlags {
   provider: string[];
   quiet?: boolean;
   estimate?: boolean;
+  step?: boolean;
+  break: string[];
 }
 
 interface ResumeFlags {
@@ -166,6 +169,16 @@ export function buildProgram(): Command {
     .option(
       '--estimate',
       'print the worst-case calls, tokens and cost, and exit without calling anything',
+    )
+    .option(
+      '--step',
+      'debug in the terminal: start held, then n(ext), c(ontinue), p(rint), e(dit), b(reak), q(uit)',
+    )
+    .option(
+      '--break <SPEC>',
+      'stop at node:ID, round:N, event:TYPE, message:TEXT or from:INSTANCE (opens the terminal debugger)',
+      collect,
+      [],
     )
     .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
     .action(async (file: string, flags: RunFlags) => {
@@ -364,6 +377,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
   }
 
   const providerOverrides = parseProviders(flags.provider);
+  const breakpoints = flags.break.map(parseBreakpoint);
   const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
   const blobs = new BlobStore();
@@ -404,6 +418,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       simulate: flags.simulate === true,
       ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
       providerOverrides,
+      breakpoints,
+      startPaused: flags.step === true,
     });
     if (cassette && cassette.mode !== 'replay')
       await cassette.cassette.save(cassette.path, secrets);
@@ -426,9 +442,11 @@ async function execute(
   options: Omit<RunOptions, 'registry'> & { runId: string },
   prior: RunEvent[] = [],
 ): Promise<{ result: RunResult; mode: RunMode }> {
+  const debugging = options.startPaused === true || (options.breakpoints?.length ?? 0) > 0;
+  // The debugger prompts on the terminal, so progress is plain lines then.
   const progress = flags.quiet
     ? undefined
-    : createProgress(process.stderr, { live: process.stderr.isTTY === true });
+    : createProgress(process.stderr, { live: process.stderr.isTTY === true && !debugging });
   const events = flags.events ? openEvents(flags.events) : undefined;
   const run = startRun(compiled, {
     registry: await loadNodeRegistry(),
@@ -459,6 +477,7 @@ async function execute(
     },
     prior,
   );
+  if (debugging) attachStepper(run);
 
   let interrupts = 0;
   const onSigint = () => {

@@ -16,9 +16,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Runs `society args…`; `stdin`, when given, is piped in (for the terminal debugger). */
 export function society(
   args: string[],
   env: Record<string, string | undefined> = {},
+  stdin?: string,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const baseEnv = { ...process.env };
@@ -29,14 +31,15 @@ export function society(
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
       env: { ...baseEnv, SOCIETY_DB: TEST_DB, ...env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (stdin !== undefined) child.stdin?.end(stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout?.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr?.on('data', (d) => {
       stderr += d;
     });
     child.on('error', reject);

@@ -1,0 +1,246 @@
+/**
+ * `society run --step`: a terminal debugger. The run starts held; each command waits until the
+ * run is held again before it acts, so a script piped to stdin behaves like a person typing.
+ *
+ *   n [message|node|round]   step to the next message (default), node start or round
+ *   c                        continue to the next breakpoint or the end
+ *   p                        where the run is: held at, running, rounds, usage
+ *   p INSTANCE               what that agent was sent last, message by message, with tokens
+ *   e TEXT                   replace the held message before it is delivered
+ *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE
+ *                            message:TEXT from:INSTANCE
+ *   q                        stop the run
+ */
+import { createInterface } from 'node:readline';
+import { estimateTokens } from '../providers/text.ts';
+import type { ChatMessage } from '../providers/types.ts';
+import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
+import type { Run } from '../runtime/engine.ts';
+import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
+import { UsageError } from './inputs.ts';
+
+const EVENT_TYPES: RunEventType[] = [
+  'run.started',
+  'run.finished',
+  'node.started',
+  'node.finished',
+  'node.failed',
+  'model.request',
+  'model.delta',
+  'model.response',
+  'model.retry',
+  'model.error',
+  'message',
+  'round.started',
+  'round.finished',
+  'vote',
+  'human.request',
+  'human.response',
+  'paused',
+  'resumed',
+  'error',
+];
+
+/** Reads `node:ID`, `round:N`, `event:TYPE`, `message:TEXT` or `from:INSTANCE`. */
+export function parseBreakpoint(spec: string): Breakpoint {
+  const colon = spec.indexOf(':');
+  const kind = colon === -1 ? '' : spec.slice(0, colon);
+  const value = spec.slice(colon + 1).trim();
+  if (!value)
+    throw new UsageError(`breakpoint "${spec}" needs a value, e.g. node:leader or round:2`);
+  switch (kind) {
+    case 'node':
+      return { node: value };
+    case 'round': {
+      const round = Number(value);
+      if (!Number.isInteger(round) || round < 1)
+        throw new UsageError(`round:${value} must be a round number from 1`);
+      return { round };
+    }
+    case 'event':
+      if (!EVENT_TYPES.includes(value as RunEventType)) {
+        throw new UsageError(`event:${value} is not an event kind (${EVENT_TYPES.join(', ')})`);
+      }
+      return { event: value as RunEventType };
+    case 'message':
+      return { message: { contains: value } };
+    case 'from':
+      return { message: { from: value } };
+    default:
+      throw new UsageError(
+        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, message:TEXT or from:INSTANCE`,
+      );
+  }
+}
+
+export function describeBreakpoint(b: Breakpoint): string {
+  if ('node' in b) return `node:${b.node}`;
+  if ('round' in b) return `round:${b.round}`;
+  if ('event' in b) return `event:${b.event}`;
+  return b.message.from ? `from:${b.message.from}` : `message:${b.message.contains}`;
+}
+
+export function describeCheckpoint(at: Checkpoint): string {
+  switch (at.kind) {
+    case 'node':
+      return `before node ${at.instance} starts`;
+    case 'message':
+      return `before ${at.instance} sends: ${at.text}`;
+    case 'round':
+      return `before ${at.loop} round ${at.round}`;
+    default:
+      return at satisfies never;
+  }
+}
+
+/** Attaches the stepper to a run; it reads commands from stdin until the run ends. */
+export function attachStepper(run: Run, out: NodeJS.WritableStream = process.stderr): void {
+  const say = (text: string) => out.write(`${text}\n`);
+  let ended = false;
+  let wake: (() => void) | undefined;
+  run.subscribe((event) => {
+    if (event.type === 'paused') {
+      const why =
+        event.reason === 'breakpoint' ? 'breakpoint' : event.reason === 'step' ? 'step' : 'paused';
+      say(`⏸ ${why}: ${describeCheckpoint(event.at)}`);
+      out.write('debug> ');
+    }
+    if (event.type === 'run.finished') ended = true;
+    wake?.();
+  });
+  void run.result.then(() => {
+    ended = true;
+    wake?.();
+  });
+  const held = () => ended || (run.paused && run.waitingAt.length > 0);
+  const untilHeld = () =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (held()) {
+          wake = undefined;
+          resolve();
+        }
+      };
+      wake = check;
+      check();
+    });
+
+  say('stepping: n [message|node|round], c, p [INSTANCE], e TEXT, b [SPEC], q — h for help');
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  void (async () => {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (!line) continue;
+      await untilHeld();
+      if (ended) break;
+      const [command = '', ...rest] = line.split(/\s+/);
+      const arg = line.slice(command.length).trim();
+      try {
+        switch (command) {
+          case 'n':
+          case 'next': {
+            const kind = (rest[0] ?? 'message') as StepKind;
+            if (!['message', 'node', 'round'].includes(kind))
+              throw new UsageError('next takes message, node or round');
+            run.step(kind);
+            break;
+          }
+          case 'c':
+          case 'continue':
+            run.resume();
+            break;
+          case 'p':
+          case 'print':
+            say(arg ? contextOf(run.events, arg) : stateOf(run));
+            out.write('debug> ');
+            break;
+          case 'e':
+          case 'edit': {
+            const message = run.waitingAt.find((at) => at.kind === 'message');
+            if (!message)
+              throw new UsageError('no message is waiting: step to one with "n message"');
+            if (!arg) throw new UsageError('edit needs the new text');
+            run.editMessage(message.instance, arg);
+            say(`${message.instance} will send: ${arg}`);
+            out.write('debug> ');
+            break;
+          }
+          case 'b':
+          case 'break':
+            if (arg) run.setBreakpoints([...run.breakpoints, parseBreakpoint(arg)]);
+            say(`breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`);
+            out.write('debug> ');
+            break;
+          case 'q':
+          case 'quit':
+            run.cancel();
+            break;
+          case 'h':
+          case 'help':
+            say(
+              'n [message|node|round]  step · c continue · p [INSTANCE] print · e TEXT edit the held message · b [SPEC] breakpoints · q stop',
+            );
+            out.write('debug> ');
+            break;
+          default:
+            say(`unknown command "${command}" (h for help)`);
+            out.write('debug> ');
+        }
+      } catch (error) {
+        say(`${(error as Error).message}`);
+        out.write('debug> ');
+      }
+    }
+    // No more commands (end of input): let the run finish.
+    if (!ended) run.resume();
+  })();
+  void run.result.finally(() => rl.close());
+}
+
+function stateOf(run: Run): string {
+  const started = new Set<string>();
+  const rounds = new Map<string, string>();
+  for (const e of run.events) {
+    if (e.type === 'node.started') started.add(e.instance);
+    if (e.type === 'node.finished' || e.type === 'node.failed') started.delete(e.instance);
+    if (e.type === 'round.started') rounds.set(e.loop, `round ${e.round} of ${e.maxRounds}`);
+  }
+  const u = run.usage;
+  return [
+    `held: ${run.waitingAt.map(describeCheckpoint).join('; ') || 'nowhere'}`,
+    `running: ${[...started].join(', ') || 'nothing'}`,
+    ...[...rounds].map(([loop, r]) => `${loop}: ${r}`),
+    `usage: ${u.calls} calls, ${u.totalTokens} tokens, $${u.costUsd.toFixed(4)}`,
+    `breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`,
+  ].join('\n');
+}
+
+/** Exactly what an agent instance was sent in its last call, with token counts. */
+function contextOf(events: RunEvent[], instance: string): string {
+  const requests = events.filter(
+    (e) => e.type === 'model.request' && (e.instance === instance || e.node === instance),
+  );
+  const last = requests.at(-1);
+  if (last?.type !== 'model.request') return `${instance} has made no model call yet`;
+  const response = events.find((e) => e.type === 'model.response' && e.callId === last.callId);
+  const lines = [`${last.instance} → ${last.provider} ${last.model} (call ${last.callId})`];
+  let total = 0;
+  for (const m of last.messages) {
+    const text = messageText(m);
+    const tokens = estimateTokens(text);
+    total += tokens;
+    lines.push(`[${m.role}, ~${tokens} tokens]`, text);
+  }
+  lines.push(`~${total} tokens sent`);
+  if (response?.type === 'model.response') {
+    lines.push(
+      `answer (${response.promptTokens} + ${response.completionTokens} tokens, ${response.source}): ${response.text}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function messageText(m: ChatMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  return m.content.map((p) => (p.type === 'text' ? p.text : `[image ${p.mime ?? ''}]`)).join('\n');
+}
