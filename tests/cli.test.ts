@@ -391,3 +391,51 @@ describe('society run --step', () => {
     expect(result.stderr).toMatch(/unknown breakpoint "lunch:noon"/);
   });
 });
+
+describe('the run store from the command line', () => {
+  it('lists and shows runs with usage by node and round', async () => {
+    const run = await society(['run', VQA, ...vqaInputs, '--simulate', '--json', '-q']);
+    const { runId } = JSON.parse(run.stdout);
+    const list = await society(['runs']);
+    expect(list.stdout).toMatch(new RegExp(`^${runId}\\s+NLSOM visual question answering`, 'm'));
+    const show = await society(['show', runId.slice(0, 8)]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('— storm: round 2 —');
+    expect(show.stdout).toMatch(/usage by round:\n {2}init\s+3 calls/);
+    expect(show.stdout).toMatch(/^ {2}round 3\s+4 calls/m);
+    const missing = await society(['show', 'zzzz']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no run "zzzz"/);
+  });
+
+  it('keeps an editable price table', async () => {
+    const set = await society(['prices', '--set', 'my-model=1.5/3']);
+    expect(set.stdout).toMatch(/^my-model\s+1\.500\s+3\.000 {2}\(yours\)$/m);
+    const bad = await society(['prices', '--set', 'my-model=cheap']);
+    expect(bad.code).toBe(2);
+    const unset = await society(['prices', '--unset', 'my-model']);
+    expect(unset.stdout).not.toContain('my-model');
+  });
+
+  it('stores provider profiles but never a key', async () => {
+    const add = await society([
+      'providers',
+      '--add',
+      'lab=http://127.0.0.1:9/v1',
+      '--key-env',
+      'LAB_TOKEN',
+    ]);
+    expect(add.stdout).toMatch(
+      /^lab\s+http:\/\/127\.0\.0\.1:9\/v1\s+key in LAB_TOKEN \(not set\) {2}\(yours\)$/m,
+    );
+    const keyInstead = await society([
+      'providers',
+      '--add',
+      'oops=http://127.0.0.1:9/v1',
+      '--key-env',
+      `sk-${'a'.repeat(30)}`,
+    ]);
+    expect(keyInstead.code).toBe(2);
+    expect(keyInstead.stderr).toMatch(/never the key/);
+  });
+});

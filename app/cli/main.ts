@@ -17,7 +17,7 @@ import { estimateRun, formatEstimate } from '../costs/estimate.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../nodes/registry.ts';
 import { Cassette, type CassetteMode } from '../providers/cassette.ts';
-import type { ProfileOverride } from '../providers/registry.ts';
+import { listProviderProfiles, type ProfileOverride } from '../providers/registry.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
@@ -251,6 +251,99 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('prices')
+    .description('show or edit the price table used for costs, estimates and money budgets')
+    .option(
+      '--set <MODEL=IN/OUT>',
+      'US dollars per million input/output tokens, e.g. gpt-4o-mini=0.15/0.60',
+      collect,
+      [],
+    )
+    .option('--unset <MODEL>', 'go back to the built-in price (or none)', collect, [])
+    .option('--db <FILE>', 'the run store')
+    .action((flags: { set: string[]; unset: string[]; db?: string }) => {
+      const store = openStore(flags.db);
+      try {
+        for (const assignment of flags.set) {
+          const [model, value] = splitAssignment(assignment, '--set');
+          const match = /^([\d.]+)\/([\d.]+)$/.exec(value);
+          if (!match)
+            throw new UsageError(
+              `--set ${assignment}: give input/output dollars per million tokens, e.g. ${model}=0.15/0.60`,
+            );
+          store.setPrice(model, {
+            inputPerMillion: Number(match[1]),
+            outputPerMillion: Number(match[2]),
+          });
+        }
+        for (const model of flags.unset) store.deletePrice(model);
+        const own = store.priceTable();
+        const table = { ...DEFAULT_PRICES, ...own };
+        const rows = Object.entries(table).sort(([a], [b]) => a.localeCompare(b));
+        process.stdout.write('model                          input $/M  output $/M\n');
+        for (const [model, price] of rows) {
+          process.stdout.write(
+            `${model.padEnd(30)} ${price.inputPerMillion.toFixed(3).padStart(9)}  ${price.outputPerMillion.toFixed(3).padStart(10)}${model in own ? '  (yours)' : ''}\n`,
+          );
+        }
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('providers')
+    .description(
+      'list provider profiles, or add one (a base URL and the variable holding its key; never a key)',
+    )
+    .option('--add <NAME=URL>', 'add or change an OpenAI-compatible provider')
+    .option('--key-env <VAR>', 'with --add: the environment variable that holds its key')
+    .option('--concurrency <N>', 'with --add: calls at once')
+    .option('--remove <NAME>', 'forget a provider you added')
+    .option('--db <FILE>', 'the run store')
+    .action(
+      (flags: {
+        add?: string;
+        keyEnv?: string;
+        concurrency?: string;
+        remove?: string;
+        db?: string;
+      }) => {
+        const store = openStore(flags.db);
+        try {
+          if (flags.add) {
+            const [name, url] = splitAssignment(flags.add, '--add');
+            try {
+              store.saveProviderProfile({
+                name,
+                kind: 'openai-compatible',
+                baseUrl: url,
+                ...(flags.keyEnv ? { apiKeyEnv: flags.keyEnv } : {}),
+                ...(flags.concurrency ? { concurrency: Number(flags.concurrency) } : {}),
+              });
+            } catch (error) {
+              throw new UsageError(`--add ${name}: ${(error as Error).message}`);
+            }
+          }
+          if (flags.remove && !store.deleteProviderProfile(flags.remove)) {
+            throw new UsageError(`no provider "${flags.remove}" was added`);
+          }
+          const stored = new Set(store.listProviderProfiles().map((p) => p.name));
+          for (const p of listProviderProfiles({ overrides: storedOverrides(store) })) {
+            const key = p.apiKeyEnv
+              ? `key in ${p.apiKeyEnv}${process.env[p.apiKeyEnv] ? ' (set)' : ' (not set)'}`
+              : 'no key';
+            process.stdout.write(
+              `${p.name.padEnd(12)} ${(p.baseUrl ?? 'in-process').padEnd(36)} ${key}${stored.has(p.name) ? '  (yours)' : ''}\n`,
+            );
+          }
+        } finally {
+          store.close();
+        }
+      },
+    );
+
+  program
     .command('runs')
     .description('list recorded runs, newest first')
     .option('-n, --limit <N>', 'how many', '20')
@@ -409,6 +502,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       inputs: redact(inputs, secrets),
     });
     storeImages(store, blobs, inputs);
+    store.saveGraph(compiled.doc, documentTextOf(compiled));
     const result = await execute(compiled, store, secrets, flags, {
       runId,
       inputs,
@@ -417,7 +511,7 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       prices,
       simulate: flags.simulate === true,
       ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
-      providerOverrides,
+      providerOverrides: { ...storedOverrides(store), ...providerOverrides },
       breakpoints,
       startPaused: flags.step === true,
     });
@@ -538,7 +632,7 @@ async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
       blobs,
       prices: { ...DEFAULT_PRICES, ...store.priceTable() },
       simulate: flags.simulate === true || run.mode === 'simulated',
-      providerOverrides: parseProviders(flags.provider),
+      providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
       cassette: { cassette: record, mode: 'replay-then-live' },
       continueFrom: logged,
     });
@@ -698,7 +792,7 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
         blobs,
         prices: { ...DEFAULT_PRICES, ...store.priceTable() },
         simulate: flags.simulate === true || parent.mode === 'simulated',
-        providerOverrides: parseProviders(flags.provider),
+        providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
         cassette: {
           cassette: Cassette.fromJSON(store.callRecord(parent.id), `run ${parent.id}`),
           mode: 'replay-then-live',
@@ -713,6 +807,20 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** Provider profiles the user added (`society providers --add`), as overrides. */
+function storedOverrides(store: RunStore): Record<string, ProfileOverride> {
+  const overrides: Record<string, ProfileOverride> = {};
+  for (const p of store.listProviderProfiles()) {
+    overrides[p.name] = {
+      kind: p.kind,
+      ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+      apiKeyEnv: p.apiKeyEnv ?? '',
+      ...(p.concurrency ? { concurrency: p.concurrency } : {}),
+    };
+  }
+  return overrides;
 }
 
 function openStore(path: string | undefined): RunStore {

@@ -76,7 +76,7 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
       out.push(`${e.instance} failed: ${e.error}`);
     }
   }
-  out.push('');
+  out.push('', ...usageBreakdown(events));
   if (run.outputs && Object.keys(run.outputs).length) {
     out.push('outputs:');
     for (const [name, value] of Object.entries(run.outputs))
@@ -84,6 +84,38 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
   }
   if (run.error) out.push(`error: ${run.error}`);
   return `${out.join('\n')}\n`;
+}
+
+/** Calls, tokens and cost per node and per mindstorm round (from each call's instance id). */
+function usageBreakdown(events: RunEvent[]): string[] {
+  const calls = events.flatMap((e) => (e.type === 'model.response' ? [e] : []));
+  if (calls.length === 0) return [];
+  const group = (key: (instance: string, node: string) => string) => {
+    const rows = new Map<
+      string,
+      { calls: number; tokens: number; cost: number; priced: boolean }
+    >();
+    for (const c of calls) {
+      const k = key(c.instance, c.node);
+      const row = rows.get(k) ?? { calls: 0, tokens: 0, cost: 0, priced: false };
+      row.calls++;
+      row.tokens += c.promptTokens + c.completionTokens;
+      if (c.costUsd !== undefined) {
+        row.cost += c.costUsd;
+        row.priced = true;
+      }
+      rows.set(k, row);
+    }
+    return [...rows].map(
+      ([k, r]) =>
+        `  ${k.padEnd(22)} ${String(r.calls).padStart(5)} calls ${r.tokens.toLocaleString('en-US').padStart(9)} tokens  ${r.priced ? `$${r.cost.toFixed(4)}` : 'no price'}`,
+    );
+  };
+  const roundOf = (instance: string) => {
+    const at = /@(?:r(\d+)|(\w+))(?::|$)/.exec(instance);
+    return at ? (at[1] ? `round ${at[1]}` : at[2]!) : 'outside loops';
+  };
+  return ['usage by node:', ...group((_, node) => node), 'usage by round:', ...group(roundOf), ''];
 }
 
 function display(value: unknown): string {
