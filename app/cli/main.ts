@@ -185,8 +185,7 @@ export function buildProgram(): Command {
       process.exitCode = await runCommand(file, flags);
     });
 
-  program
-    .command('resume')
+  executionOptions(program.command('resume'))
     .description('finish an interrupted run from its log; calls it already made are not paid again')
     .argument('<run>', 'a run id or a unique prefix of one')
     .option(
@@ -195,18 +194,11 @@ export function buildProgram(): Command {
       collect,
       [],
     )
-    .option('--simulate', 'answer new calls with the simulated provider')
-    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
-    .option('--json', 'print one JSON object: status, outputs, usage, runId')
-    .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
-    .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
     .action(async (id: string, flags: ResumeFlags) => {
       process.exitCode = await resumeCommand(id, flags);
     });
 
-  program
-    .command('fork')
+  executionOptions(program.command('fork'))
     .description(
       'run again from a point of an earlier run, optionally with an edited message; unchanged calls come from its record',
     )
@@ -221,12 +213,6 @@ export function buildProgram(): Command {
       '--at <SEQ>',
       "keep the parent's events before this one (default: where the first edited instance started)",
     )
-    .option('--simulate', 'answer new calls with the simulated provider')
-    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
-    .option('--json', 'print one JSON object: status, outputs, usage, runId')
-    .option('--events <FILE.ndjson>', "write the fork's events as JSON lines")
-    .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
     .action(async (id: string, flags: ForkFlags) => {
       process.exitCode = await forkCommand(id, flags);
     });
@@ -426,6 +412,17 @@ export function buildProgram(): Command {
     });
 
   return program;
+}
+
+/** Options shared by the commands that execute a run again (resume, fork). */
+function executionOptions(command: Command): Command {
+  return command
+    .option('--simulate', 'answer new calls with the simulated provider')
+    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store');
 }
 
 async function compileFile(
