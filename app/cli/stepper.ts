@@ -7,6 +7,7 @@
  *   p                        where the run is: held at, running, rounds, usage
  *   p INSTANCE               what that agent was sent last, message by message, with tokens
  *   e TEXT                   replace the held message before it is delivered
+ *   o PORT=VALUE             set the output of the node held before it starts (it will not run)
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE
  *                            message:TEXT from:INSTANCE
  *   q                        stop the run
@@ -125,7 +126,9 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
       check();
     });
 
-  say('stepping: n [message|node|round], c, p [INSTANCE], e TEXT, b [SPEC], q — h for help');
+  say(
+    'stepping: n [message|node|round], c, p [INSTANCE], e TEXT, o PORT=VALUE, b [SPEC], q — h for help',
+  );
   const rl = createInterface({ input: process.stdin, terminal: false });
   void (async () => {
     for await (const raw of rl) {
@@ -162,6 +165,28 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
             if (!arg) throw new UsageError('edit needs the new text');
             run.editMessage(message.instance, arg);
             say(`${message.instance} will send: ${arg}`);
+            out.write('debug> ');
+            break;
+          }
+          case 'o':
+          case 'output': {
+            const node = run.waitingAt.find((at) => at.kind === 'node');
+            if (!node)
+              throw new UsageError('no node is waiting to start: step to one with "n node"');
+            const eq = arg.indexOf('=');
+            if (eq <= 0)
+              throw new UsageError('output takes PORT=VALUE, e.g. o text=It is a square');
+            const raw = arg.slice(eq + 1);
+            let value: unknown = raw;
+            try {
+              value = JSON.parse(raw);
+            } catch {
+              // Not JSON: the text itself.
+            }
+            run.overrideOutput(node.instance, { [arg.slice(0, eq)]: value });
+            say(
+              `${node.instance} will not run; its ${arg.slice(0, eq)} is ${JSON.stringify(value)}`,
+            );
             out.write('debug> ');
             break;
           }

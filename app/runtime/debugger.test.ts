@@ -267,3 +267,21 @@ describe('breakpoints on events and messages, and editing a held message', () =>
     await r.result;
   });
 });
+
+describe("setting a held node's output", () => {
+  it('skips the node and passes the given output on', async () => {
+    const fake = new FakeProvider((call) => `${call.user} ok`);
+    const r = await start(chain(), {
+      providerFor: fake.providerFor,
+      inputs: { q: 'go' },
+      breakpoints: [{ node: 'b' }],
+    });
+    await nextEvent(r, 'paused');
+    r.overrideOutput('b', { text: 'given' });
+    r.resume();
+    const result = await r.result;
+    expect(fake.calls.map((c) => c.user)).toEqual(['a go', 'c given']);
+    expect(result.outputs.answer).toBe('c given ok');
+    expect(() => r.overrideOutput('b', { text: 'late' })).toThrow(/not waiting to start/);
+  });
+});

@@ -165,6 +165,8 @@ export class Run {
   /** Message edits waiting at their checkpoint, and the edits made, by node instance. */
   readonly #messageEdits = new Map<string, string>();
   readonly #edited = new Map<string, string>();
+  /** Outputs set from the debugger for instances held before they start. */
+  readonly #overrides = new Map<string, NodeOutputs>();
   #simulatedSeen = false;
   #error: string | undefined;
   #cancelled = false;
@@ -245,6 +247,17 @@ export class Run {
   /** Where the run is held, oldest first (empty while it runs). */
   get waitingAt(): Checkpoint[] {
     return this.#gate.waitingAt;
+  }
+
+  /**
+   * Sets what a node instance held before it starts (see `waitingAt`) produces: when the run
+   * goes on it is not executed, and these values are its outputs (a `text` output is also sent
+   * as its message).
+   */
+  overrideOutput(instance: string, outputs: NodeOutputs): void {
+    const held = this.#gate.waitingAt.some((at) => at.kind === 'node' && at.instance === instance);
+    if (!held) throw new Error(`node ${instance} is not waiting to start`);
+    this.#overrides.set(instance, outputs);
   }
 
   /**
@@ -508,7 +521,7 @@ export class Run {
     });
     const started = performance.now();
     try {
-      const override = this.#options.overrides?.[instance];
+      const override = this.#overrides.get(instance) ?? this.#options.overrides?.[instance];
       const execute = override
         ? async (ctx: NodeContext<unknown>) => {
             // A fork's edit: the instance produces the edited values, and its message (if it
