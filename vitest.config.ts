@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'nodes/**/*.test.ts', 'tests/**/*.test.ts', 'main/**/*.test.ts'],
+    include: [
+      'app/**/*.test.ts',
+      'nodes/**/*.test.ts',
+      'tests/**/*.test.ts',
+      'main/**/*.test.ts',
+      'renderer/**/*.test.ts',
+    ],
     testTimeout: 20_000,
   },
 });

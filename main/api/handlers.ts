@@ -1,0 +1,554 @@
+/**
+ * The backend side of the editor's API (app/api/contract.ts): one handler per method, shared by
+ * the loopback studio server and, later, Electron IPC. Every request's params are parsed with the
+ * contract's schema before a handler sees them, and every result is checked against its schema
+ * (a result that does not fit is a bug, and throws). Nothing a handler returns, and no run event
+ * it forwards, holds a key: everything leaving here is redacted with the keys the environment and
+ * the vault hold (S12, S13).
+ *
+ * Runs are recorded in the store exactly as `society run` records them (app/cli/main.ts): the
+ * document, inputs and images, every event, the run's own record of calls, and how it ended.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import {
+  type ApiContract,
+  type ApiMethod,
+  type ApiResult,
+  contract,
+  KEY_NAMES,
+  type RunEventPush,
+} from '../../app/api/contract.ts';
+import {
+  callRecorder,
+  documentTextOf,
+  recordEvents,
+  redact,
+  secretsIn,
+  storeImages,
+} from '../../app/cli/record.ts';
+import { compileGraph } from '../../app/compiler/index.ts';
+import { estimateRun } from '../../app/costs/estimate.ts';
+import { DEFAULT_PRICES, type PriceTable } from '../../app/costs/prices.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../../app/nodes/registry.ts';
+import { Cassette } from '../../app/providers/cassette.ts';
+import type { ProfileOverride } from '../../app/providers/registry.ts';
+import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
+import type { Breakpoint } from '../../app/runtime/debugger.ts';
+import { type Run, startRun } from '../../app/runtime/engine.ts';
+import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
+import { AmbiguousRunIdError, newRunId, type RunStore } from '../../app/store/index.ts';
+import { createMemoryVault, type KeyVault } from '../secrets/vault.ts';
+import { ApiError } from './errors.ts';
+import { type ExampleImage, readPageInputs } from './run-inputs.ts';
+import { listDocuments, readDocument, writeDocument } from './workspace.ts';
+
+export { ApiError } from './errors.ts';
+export { EXAMPLE_IMAGE } from './run-inputs.ts';
+
+/** The templates shipped with the app. */
+export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+const TEMPLATE_EXTENSION = '.society.json';
+const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
+
+/**
+ * Images are billed by size: the worst-case figure the CLI's `--estimate` uses for a large
+ * image at high detail, so the editor shows the same estimate.
+ */
+const IMAGE_TOKENS = 1105;
+
+/** Keys shorter than this cannot be redacted safely (app/providers/secrets.ts skips them). */
+const MIN_KEY_LENGTH = 8;
+
+/** What the handlers work with. */
+export interface ApiHandlersOptions {
+  /** The run store runs are recorded in; the caller opens and closes it. */
+  store: RunStore;
+  /** The folder of documents `files.*` may list, read and write. */
+  workspaceDir: string;
+  /** Default: the repository's templates/. */
+  templatesDir?: string;
+  /** Default: an in-memory vault. */
+  keys?: KeyVault;
+  /** The environment runs see (keys from the vault are added). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: the nodes/ folder's registry, loaded once. */
+  registry?: NodeRegistry;
+  /** Where to report what the page is not told (bugs, broken templates); lines are redacted. */
+  log?: (line: string) => void;
+}
+
+/** A method's parsed params and its result, as its handler sees them. */
+type Handler<M extends ApiMethod> = (
+  params: z.output<ApiContract[M]['params']>,
+) => Promise<ApiResult<M>>;
+
+/** One handler per contract method. */
+export type ApiImplementation = { [M in ApiMethod]: Handler<M> };
+
+/** The API, ready to serve. */
+export interface ApiHandlers {
+  /**
+   * Calls a method with unchecked params from the page: parses them, runs the handler, checks and
+   * redacts the result. Throws an ApiError for a refused request (with `problems` for a document
+   * that does not compile); any other error is a bug.
+   */
+  call(method: string, params: unknown): Promise<unknown>;
+  /** The handlers themselves, for callers that already hold typed params. */
+  readonly methods: ApiImplementation;
+  /** Tells `listener` every event of every run, redacted. Returns the unsubscribe function. */
+  onRunEvent(listener: (push: RunEventPush) => void): () => void;
+  /** The key values to scrub from anything leaving the process, longest first. */
+  secrets(): string[];
+  /** Ids of the runs still going. */
+  running(): string[];
+  /** Cancels the runs still going and waits until they are recorded. */
+  close(): Promise<void>;
+}
+
+interface LiveRun {
+  run: Run;
+  /** Settles once the run's end is in the store. */
+  done: Promise<void>;
+}
+
+/** Every event type, for checking `{ event }` breakpoints (a missing or extra type fails tsc). */
+const EVENT_TYPES = new Set(
+  Object.keys({
+    'run.started': true,
+    'run.finished': true,
+    'node.started': true,
+    'node.finished': true,
+    'node.failed': true,
+    'model.request': true,
+    'model.delta': true,
+    'model.response': true,
+    'model.retry': true,
+    'model.error': true,
+    message: true,
+    'round.started': true,
+    'round.finished': true,
+    vote: true,
+    'human.request': true,
+    'human.response': true,
+    paused: true,
+    resumed: true,
+    error: true,
+  } satisfies Record<RunEventType, true>),
+);
+
+/** Creates the API's handlers over a store, a workspace folder, the templates and a key vault. */
+export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
+  const { store, workspaceDir } = options;
+  const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
+  const keys = options.keys ?? createMemoryVault();
+  const baseEnv = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let registry: Promise<NodeRegistry> | undefined = options.registry
+    ? Promise.resolve(options.registry)
+    : undefined;
+  const nodeRegistry = () => {
+    registry ??= loadNodeRegistry();
+    return registry;
+  };
+  const listeners = new Set<(push: RunEventPush) => void>();
+  const live = new Map<string, LiveRun>();
+
+  // Runs a crashed studio or CLI left "running" are interrupted; ours are not started yet.
+  store.markInterrupted();
+
+  /** Provider profiles added with `society providers --add`, as the CLI applies them. */
+  const storedOverrides = (): Record<string, ProfileOverride> => {
+    const overrides: Record<string, ProfileOverride> = {};
+    for (const p of store.listProviderProfiles()) {
+      overrides[p.name] = {
+        kind: p.kind,
+        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+        apiKeyEnv: p.apiKeyEnv ?? '',
+        ...(p.concurrency ? { concurrency: p.concurrency } : {}),
+      };
+    }
+    return overrides;
+  };
+
+  /** The environment runs see: the process's, with the keys entered in settings over it. */
+  const runEnv = (): NodeJS.ProcessEnv => ({ ...baseEnv, ...keys.values() });
+
+  const secrets = (): string[] => {
+    const extra = Object.values(storedOverrides()).map((o) => o.apiKeyEnv ?? '');
+    return secretsIn(runEnv(), [...KEY_NAMES, ...extra]);
+  };
+
+  const prices = (): PriceTable => ({ ...DEFAULT_PRICES, ...store.priceTable() });
+
+  const publish = (runId: string, event: RunEvent) => {
+    // Recorded events are already redacted with the run's keys; a key entered since is too.
+    const push: RunEventPush = {
+      push: 'run.event',
+      runId,
+      event: redact(event, secrets()) as unknown as Record<string, unknown>,
+    };
+    for (const listener of listeners) {
+      try {
+        listener(push);
+      } catch (error) {
+        log(redact(`society studio: a run event listener failed: ${messageOf(error)}`, secrets()));
+      }
+    }
+  };
+
+  /** The template files, by file name. */
+  const templateFiles = async (): Promise<string[]> => {
+    try {
+      return (await readdir(templatesDir))
+        .filter((f) => f.endsWith(TEMPLATE_EXTENSION))
+        .sort((a, b) => a.localeCompare(b));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  };
+
+  /**
+   * A template's base name (`nlsom-vqa`) from its file name or base name, if it is one of the
+   * templates; never a path.
+   */
+  const templateBase = async (name: string): Promise<string> => {
+    const file = name.endsWith(TEMPLATE_EXTENSION) ? name : `${name}${TEMPLATE_EXTENSION}`;
+    const files = await templateFiles();
+    if (!files.includes(file)) {
+      throw new ApiError(
+        `there is no template "${name}"${files.length ? ` (templates: ${files.join(', ')})` : ''}`,
+      );
+    }
+    return file.slice(0, -TEMPLATE_EXTENSION.length);
+  };
+
+  const exampleImage =
+    (base: string): ExampleImage =>
+    () => {
+      for (const ext of IMAGE_EXTENSIONS) {
+        const file = path.join(templatesDir, `${base}.example.${ext}`);
+        if (existsSync(file)) {
+          // Read synchronously: inputs are read before the run starts, and the file is small.
+          return { bytes: new Uint8Array(readFileSync(file)), mime: imageMimeFor(file)! };
+        }
+      }
+      return undefined;
+    };
+
+  const findLive = (runId: string): LiveRun => {
+    const entry = live.get(runId);
+    if (entry) return entry;
+    let stored: ReturnType<RunStore['getRun']>;
+    try {
+      stored = store.getRun(runId);
+    } catch {
+      stored = undefined;
+    }
+    if (stored && stored.id === runId)
+      throw new ApiError(`run ${runId} is not running here (it is ${stored.status})`);
+    throw new ApiError(`there is no running run "${runId}"`);
+  };
+
+  const methods: ApiImplementation = {
+    async 'templates.list'() {
+      const registry = await nodeRegistry();
+      const table = prices();
+      const list: ApiResult<'templates.list'> = [];
+      for (const file of await templateFiles()) {
+        const base = file.slice(0, -TEMPLATE_EXTENSION.length);
+        const text = await readFile(path.join(templatesDir, file), 'utf8');
+        const compiled = await compileGraph(text, registry);
+        if (!compiled.ok) {
+          // A broken template is the app's bug; the others are still offered.
+          log(
+            `society studio: template ${file} does not compile: ${compiled.problems[0]?.message}`,
+          );
+          continue;
+        }
+        const estimate = estimateRun(compiled.plan, table, { imageTokens: IMAGE_TOKENS });
+        const providers = [
+          ...new Set(Object.values(compiled.doc.models ?? {}).map((m) => m.provider)),
+        ].sort();
+        list.push({
+          file,
+          name: compiled.doc.name,
+          description: compiled.doc.description ?? '',
+          providers,
+          estimate: {
+            calls: estimate.calls,
+            tokens: estimate.promptTokens + estimate.completionTokens,
+            costUsd: estimate.costUsd,
+          },
+          hasCassette: existsSync(path.join(templatesDir, `${base}.cassette.json`)),
+        });
+      }
+      return list;
+    },
+
+    async 'templates.open'({ file }) {
+      const files = await templateFiles();
+      // Only names from the list: a path, or anything else, is refused (S9).
+      if (!files.includes(file)) throw new ApiError(`there is no template "${file}"`);
+      return { text: await readFile(path.join(templatesDir, file), 'utf8') };
+    },
+
+    async 'document.validate'({ document }) {
+      const compiled = await compileGraph(document, await nodeRegistry());
+      return { ok: compiled.ok, problems: compiled.ok ? [] : compiled.problems };
+    },
+
+    async 'document.compile'({ document }) {
+      const compiled = await compileGraph(document, await nodeRegistry());
+      return compiled.ok
+        ? { ok: true, problems: [], machines: compiled.machines }
+        : { ok: false, problems: compiled.problems };
+    },
+
+    async 'files.list'() {
+      return listDocuments(workspaceDir);
+    },
+
+    async 'files.read'({ name }) {
+      return { text: await readDocument(workspaceDir, name) };
+    },
+
+    async 'files.write'({ name, text }) {
+      await writeDocument(workspaceDir, name, text);
+      return { name };
+    },
+
+    async 'run.start'(params) {
+      if (params.simulate && params.replayTemplate) {
+        throw new ApiError(
+          'simulate and replayTemplate exclude each other: a replay answers from the cassette',
+        );
+      }
+      const registry = await nodeRegistry();
+      const compiled = await compileGraph(params.document, registry);
+      if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
+      const breakpoints = toBreakpoints(params.breakpoints);
+
+      let cassette: Cassette | undefined;
+      let example: ExampleImage | undefined;
+      if (params.replayTemplate !== undefined) {
+        const base = await templateBase(params.replayTemplate);
+        const file = path.join(templatesDir, `${base}.cassette.json`);
+        if (!existsSync(file)) throw new ApiError(`template "${base}" ships no cassette to replay`);
+        try {
+          cassette = await Cassette.load(file);
+        } catch (error) {
+          throw new ApiError(`cannot replay template "${base}": ${messageOf(error)}`);
+        }
+        example = exampleImage(base);
+      }
+
+      const blobs = new BlobStore();
+      const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs, example);
+      const env = runEnv();
+      const keyValues = secrets();
+      const runId = newRunId();
+      const overrides = storedOverrides();
+      store.markInterrupted();
+      store.createRun({
+        id: runId,
+        document: compiled.doc,
+        documentText: documentTextOf(compiled),
+        compilerVersion: compiled.machines.compilerVersion,
+        mode: cassette ? 'replay' : params.simulate ? 'simulated' : 'live',
+        inputs: redact(inputs, keyValues),
+      });
+      storeImages(store, blobs, inputs);
+      store.saveGraph(compiled.doc, documentTextOf(compiled));
+
+      const run = startRun(compiled, {
+        registry,
+        runId,
+        inputs,
+        humanAnswers,
+        blobs,
+        prices: prices(),
+        simulate: params.simulate,
+        ...(cassette ? { cassette: { cassette, mode: 'replay' as const } } : {}),
+        providerOverrides: overrides,
+        env,
+        breakpoints,
+        startPaused: params.startPaused,
+        onModelCall: callRecorder(store, runId, keyValues),
+      });
+
+      // The page learns the run id from this method's response, so its events are held until
+      // the response has gone out (the server sends it before the next turn of the event loop).
+      let announced = false;
+      const held: RunEvent[] = [];
+      const deliver = (event: RunEvent) => {
+        if (announced) publish(runId, event);
+        else held.push(event);
+      };
+      setImmediate(() => {
+        announced = true;
+        for (const event of held.splice(0)) publish(runId, event);
+      });
+      // run.finished is told once the store has the run's end, so a page that reacts to it by
+      // reading the run finds it finished.
+      let finished: RunEvent | undefined;
+      const finish = recordEvents(store, run, keyValues, (event) => {
+        if (event.type === 'run.finished') finished = event;
+        else deliver(event);
+      });
+      const done = run.result.then((result) => {
+        try {
+          finish(result);
+        } catch (error) {
+          log(
+            redact(
+              `society studio: cannot record the end of run ${runId}: ${messageOf(error)}`,
+              keyValues,
+            ),
+          );
+        }
+        live.delete(runId);
+        if (finished) deliver(finished);
+      });
+      live.set(runId, { run, done });
+      return { runId };
+    },
+
+    async 'run.control'({ runId, action, step }) {
+      const { run } = findLive(runId);
+      if (action === 'pause') run.pause();
+      else if (action === 'resume') run.resume();
+      else if (action === 'step') run.step(step ?? 'node');
+      else run.cancel();
+      return { paused: run.paused };
+    },
+
+    async 'run.breakpoints'({ runId, breakpoints }) {
+      const { run } = findLive(runId);
+      run.setBreakpoints(toBreakpoints(breakpoints));
+      return {};
+    },
+
+    async 'runs.list'({ limit }) {
+      return store.listRuns({ limit }).map((r) => ({
+        id: r.id,
+        graph: r.graph,
+        status: r.status,
+        startedAt: r.startedAt,
+        calls: r.calls,
+        tokens: r.tokens,
+        ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
+      }));
+    },
+
+    async 'runs.show'({ runId }) {
+      let run: ReturnType<RunStore['getRun']>;
+      try {
+        run = store.getRun(runId);
+      } catch (error) {
+        if (error instanceof AmbiguousRunIdError) throw new ApiError(error.message);
+        throw new ApiError(messageOf(error));
+      }
+      if (!run) throw new ApiError(`there is no run "${runId}"`);
+      return {
+        run: { ...run } as Record<string, unknown>,
+        events: store.events(run.id) as unknown as Array<Record<string, unknown>>,
+      };
+    },
+
+    async 'settings.keys'() {
+      return KEY_NAMES.map((name) => keys.status(name));
+    },
+
+    async 'settings.setKey'({ name, value }) {
+      const key = value.trim();
+      if (key.length < MIN_KEY_LENGTH || /\s/.test(key)) {
+        // Shorter values could not be scrubbed from logs and events without mangling them.
+        throw new ApiError(
+          `that does not look like a key for ${name}: keys are at least ${MIN_KEY_LENGTH} characters with no spaces`,
+        );
+      }
+      await keys.set(name, key);
+      return keys.status(name);
+    },
+
+    async 'settings.clearKey'({ name }) {
+      await keys.clear(name);
+      return keys.status(name);
+    },
+  };
+
+  return {
+    methods,
+    async call(method, params) {
+      if (!Object.hasOwn(contract, method)) throw new ApiError(`unknown method "${method}"`);
+      const m = method as ApiMethod;
+      const parsed = contract[m].params.safeParse(params ?? {});
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .slice(0, 5)
+          .map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`)
+          .join('; ');
+        throw new ApiError(`invalid params for ${method}: ${issues}`);
+      }
+      const handler = methods[m] as (params: unknown) => Promise<unknown>;
+      const result = await handler(parsed.data);
+      const checked = contract[m].result.safeParse(result);
+      if (!checked.success) {
+        throw new Error(
+          `bug: the result of ${method} does not match the contract: ${checked.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')}`,
+        );
+      }
+      return redact(checked.data, secrets());
+    },
+    onRunEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    secrets,
+    running: () => [...live.keys()],
+    async close() {
+      const runs = [...live.values()];
+      for (const { run } of runs) run.cancel();
+      await Promise.all(runs.map((r) => r.done));
+    },
+  };
+}
+
+/** The contract's breakpoints as the debugger's; an unknown event type is refused. */
+function toBreakpoints(
+  breakpoints: z.output<ApiContract['run.breakpoints']['params']>['breakpoints'],
+): Breakpoint[] {
+  return breakpoints.map((b) => {
+    if ('event' in b) {
+      if (!EVENT_TYPES.has(b.event)) {
+        throw new ApiError(
+          `breakpoint event "${b.event}" is not a run event type (one of: ${[...EVENT_TYPES].join(', ')})`,
+        );
+      }
+      return { event: b.event as RunEventType };
+    }
+    if ('message' in b) {
+      return {
+        message: {
+          ...(b.message.from !== undefined ? { from: b.message.from } : {}),
+          ...(b.message.contains !== undefined ? { contains: b.message.contains } : {}),
+        },
+      };
+    }
+    if ('round' in b) return { round: b.round, ...(b.loop !== undefined ? { loop: b.loop } : {}) };
+    return { node: b.node };
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

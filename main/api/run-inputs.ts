@@ -1,0 +1,132 @@
+/**
+ * Turning the values the page sends for a run into the engine's inputs. The page has no file
+ * system (S9), so an image input is given as one of:
+ * - `"example"` when a template's cassette is replayed: the template's own example image
+ *   (`templates/<base>.example.png`), loaded by the backend into the run's blob store;
+ * - a `data:image/png;base64,…` URL (PNG, JPEG, GIF or WebP) of an image the person picked.
+ * Other inputs take their JSON value (numbers, booleans and JSON may also come as text, as on the
+ * command line). A name that is a human node's sets its answer.
+ */
+import type { GraphPlan } from '../../app/compiler/analyze.ts';
+import { isImageValue } from '../../app/nodes/template.ts';
+import type { BlobStore } from '../../app/runtime/blobs.ts';
+import { ApiError } from './errors.ts';
+
+/** The value of an image input that means "the template's example image". */
+export const EXAMPLE_IMAGE = 'example';
+
+/** Largest image accepted as a data URL (decoded bytes). */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The engine's inputs and human answers for a run. */
+export interface PageRunInputs {
+  inputs: Record<string, unknown>;
+  humanAnswers: Record<string, string>;
+}
+
+/** Where an `"example"` image comes from: bytes and MIME type, or undefined when there is none. */
+export type ExampleImage = () => { bytes: Uint8Array; mime: string } | undefined;
+
+/**
+ * Binds each value to an input node (by its name) or a human node (its answer), putting images
+ * into `blobs`. Throws an ApiError naming the input for a value that does not fit.
+ */
+export function readPageInputs(
+  values: Record<string, unknown>,
+  plan: GraphPlan,
+  blobs: BlobStore,
+  example: ExampleImage | undefined,
+): PageRunInputs {
+  const inputNodes = new Map<string, string>();
+  const humanNames = new Set<string>();
+  for (const node of plan.nodes.values()) {
+    if (node.type === 'input')
+      inputNodes.set(node.data.name as string, node.data.modality as string);
+    if (node.type === 'human') humanNames.add(node.data.name as string);
+  }
+  const result: PageRunInputs = { inputs: {}, humanAnswers: {} };
+  for (const [name, value] of Object.entries(values)) {
+    const modality = inputNodes.get(name);
+    if (modality === undefined) {
+      if (!humanNames.has(name)) {
+        const known = [...inputNodes.keys(), ...humanNames];
+        throw new ApiError(
+          `unknown input "${name}"${known.length ? ` (this graph takes: ${known.join(', ')})` : ' (this graph takes no inputs)'}`,
+        );
+      }
+      if (typeof value !== 'string') throw new ApiError(`the answer for "${name}" must be text`);
+      result.humanAnswers[name] = value;
+      continue;
+    }
+    result.inputs[name] = readValue(name, value, modality, blobs, example);
+  }
+  return result;
+}
+
+function readValue(
+  name: string,
+  value: unknown,
+  modality: string,
+  blobs: BlobStore,
+  example: ExampleImage | undefined,
+): unknown {
+  // Image references point into a blob store the page cannot fill; only the backend makes them.
+  if (isImageValue(value)) throw new ApiError(`input "${name}": image references are not accepted`);
+  if (modality === 'image') return readImage(name, value, blobs, example);
+  if (modality === 'text') {
+    if (typeof value !== 'string') throw new ApiError(`input "${name}" must be text`);
+    return value;
+  }
+  if (modality === 'number') {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isFinite(n))
+      throw new ApiError(`input "${name}" must be a number`);
+    return n;
+  }
+  if (modality === 'boolean') {
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    throw new ApiError(`input "${name}" must be true or false`);
+  }
+  if ((modality === 'json' || modality.startsWith('list<')) && typeof value === 'string') {
+    try {
+      return JSON.parse(value);
+    } catch (error) {
+      throw new ApiError(`input "${name}" must be JSON: ${(error as Error).message}`);
+    }
+  }
+  return value;
+}
+
+function readImage(
+  name: string,
+  value: unknown,
+  blobs: BlobStore,
+  example: ExampleImage | undefined,
+): unknown {
+  if (value === EXAMPLE_IMAGE) {
+    const image = example?.();
+    if (!image) {
+      throw new ApiError(
+        `input "${name}": "${EXAMPLE_IMAGE}" is only available when replaying a template that ships an example image`,
+      );
+    }
+    return blobs.putImage(image.bytes, image.mime);
+  }
+  const match = typeof value === 'string' ? /^data:([\w/+.-]+);base64,/.exec(value) : null;
+  if (!match || typeof value !== 'string') {
+    throw new ApiError(
+      `input "${name}" is an image: pick a PNG, JPEG, GIF or WebP file (sent as a data: URL)`,
+    );
+  }
+  const mime = match[1]!.toLowerCase();
+  if (!IMAGE_MIMES.has(mime))
+    throw new ApiError(`input "${name}": ${mime} is not a PNG, JPEG, GIF or WebP image`);
+  const bytes = Buffer.from(value.slice(match[0].length), 'base64');
+  if (bytes.length === 0) throw new ApiError(`input "${name}": the image is empty`);
+  if (bytes.length > MAX_IMAGE_BYTES)
+    throw new ApiError(`input "${name}": the image is larger than ${MAX_IMAGE_BYTES >> 20} MB`);
+  return blobs.putImage(new Uint8Array(bytes), mime);
+}

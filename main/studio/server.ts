@@ -1,0 +1,371 @@
+/**
+ * The studio: the editor in a browser, served from this machine only. One HTTP server on
+ * 127.0.0.1 serves the built renderer and, at `/api`, a WebSocket speaking the editor's API
+ * contract (app/api/contract.ts). It is the "later debug server" of S19: loopback only, with a
+ * per-launch token.
+ *
+ * Every HTTP request and the WebSocket upgrade must pass three checks, else they get a bare 403:
+ * - the Host header is `127.0.0.1:PORT` or `localhost:PORT` (a DNS-rebinding page sends its own
+ *   host name);
+ * - the token, given as `?token=` (the printed URL) or as the `studio_token` cookie set on the
+ *   first authorized load (another local user, or a page guessing the port, has neither);
+ * - for the WebSocket, the Origin is this server's (browsers let any site open a WebSocket to
+ *   localhost, and send cookies with it).
+ *
+ * Pages get a strict Content-Security-Policy (S3). The page names files and templates, never
+ * paths (S9), and no key ever goes back to it (S12).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
+import { redact } from '../../app/providers/secrets.ts';
+import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
+
+/** Where `vite build` puts the renderer. */
+export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
+
+/** The cookie carrying the token after the first load, so the page's own requests pass. */
+export const TOKEN_COOKIE = 'studio_token';
+
+/** Largest WebSocket message accepted: room for an image input sent as a data URL. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/** The only address the studio listens on. */
+const LOOPBACK = '127.0.0.1';
+
+/** Options of `startStudio`: the server's, and the API handlers'. */
+export interface StudioOptions extends ApiHandlersOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Always the loopback address: the studio is never reachable from another machine. */
+  host?: typeof LOOPBACK;
+  /** The built renderer (default: dist/renderer). */
+  rendererDir?: string;
+}
+
+/** A running studio. */
+export interface Studio {
+  /** The URL to open, with the token: `http://127.0.0.1:PORT/?token=…`. */
+  url: string;
+  token: string;
+  port: number;
+  /** Cancels running runs (recording them), closes every connection and stops listening. */
+  close(): Promise<void>;
+}
+
+const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Shown at `/` when the renderer has not been built. No script, so the CSP allows it as is. */
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Society Studio</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5">
+<h1>Society Studio</h1>
+<p>The editor is not built yet. Stop the studio, run <code>npm run build</code>, and start it again
+(<code>npm run studio</code> builds it for you).</p>
+</body>
+</html>
+`;
+
+/** The Content-Security-Policy of every response, for a server on `port`. */
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "worker-src 'self' blob:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Starts the studio on 127.0.0.1 and resolves once it listens. */
+export async function startStudio(options: StudioOptions): Promise<Studio> {
+  const { port: requestedPort = 0, host = LOOPBACK, rendererDir, ...handlerOptions } = options;
+  if (host !== LOOPBACK) throw new Error(`the studio listens on ${LOOPBACK} only, not ${host}`);
+  const root = path.resolve(rendererDir ?? DEFAULT_RENDERER_DIR);
+  const log = handlerOptions.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const api = createApiHandlers({ ...handlerOptions, log });
+  const token = randomBytes(32).toString('hex');
+  const tokenBytes = Buffer.from(token);
+  let port = 0;
+
+  const hosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const origins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  const sameToken = (given: string | undefined): boolean => {
+    if (!given) return false;
+    const bytes = Buffer.from(given);
+    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes);
+  };
+
+  /** Whether a request passes the checks, and whether its token came in the URL. */
+  const authorize = (
+    req: IncomingMessage,
+    url: URL | undefined,
+    websocket: boolean,
+  ): { ok: boolean; fromQuery: boolean } => {
+    const denied = { ok: false, fromQuery: false };
+    if (!url || !hosts().has(req.headers.host ?? '')) return denied;
+    if (websocket && !origins().has(req.headers.origin ?? '')) return denied;
+    if (sameToken(url.searchParams.get('token') ?? undefined)) return { ok: true, fromQuery: true };
+    return sameToken(cookie(req.headers.cookie, TOKEN_COOKIE))
+      ? { ok: true, fromQuery: false }
+      : denied;
+  };
+
+  const securityHeaders = (res: ServerResponse) => {
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy(port));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // The token is in the first URL: never send it on as a referrer.
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    res.setHeader('Cache-Control', 'no-store');
+  };
+
+  const refuse = (res: ServerResponse, status: number, text: string) => {
+    securityHeaders(res);
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(`${text}\n`);
+  };
+
+  const server = createServer((req, res) => {
+    const url = parseUrl(req.url);
+    const access = authorize(req, url, false);
+    if (!url || !access.ok) return refuse(res, 403, 'Forbidden');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return refuse(res, 405, 'Method Not Allowed');
+    }
+    if (access.fromQuery) {
+      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    serveStatic(root, url.pathname, req, res, securityHeaders, refuse).catch((error) => {
+      log(`society studio: cannot serve ${url.pathname}: ${(error as Error).message}`);
+      if (!res.headersSent) refuse(res, 500, 'Internal Server Error');
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = parseUrl(req.url);
+    if (url?.pathname !== '/api' || !authorize(req, url, true).ok) {
+      socket.on('error', () => {});
+      socket.once('finish', () => socket.destroy());
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\nForbidden\n',
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  const send = (ws: WebSocket, message: ResponseMessage | object) => {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(redact(message, api.secrets())));
+  };
+
+  wss.on('connection', (ws: WebSocket) => {
+    ws.on('error', () => {});
+    ws.on('message', (data, isBinary) => {
+      void respond(ws, isBinary ? undefined : data.toString());
+    });
+  });
+
+  const respond = async (ws: WebSocket, text: string | undefined) => {
+    let raw: unknown;
+    try {
+      if (text === undefined) throw new Error('binary');
+      raw = JSON.parse(text);
+    } catch {
+      return send(ws, { id: -1, error: { message: 'malformed message: send JSON text' } });
+    }
+    const request = RequestMessage.safeParse(raw);
+    if (!request.success) {
+      const id = (raw as { id?: unknown } | null)?.id;
+      return send(ws, {
+        id: Number.isInteger(id) ? (id as number) : -1,
+        error: { message: 'malformed request: expected { id, method, params }' },
+      });
+    }
+    const { id, method, params } = request.data;
+    try {
+      const result = await api.call(method, params);
+      send(ws, { id, result });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        send(ws, {
+          id,
+          error: {
+            message: error.message,
+            ...(error.problems ? { problems: error.problems } : {}),
+          },
+        });
+        return;
+      }
+      // A bug: the page gets the message, the log gets the stack; both without keys.
+      const message = error instanceof Error ? error.message : String(error);
+      log(
+        redact(
+          `society studio: ${method} failed: ${(error as Error)?.stack ?? message}`,
+          api.secrets(),
+        ),
+      );
+      send(ws, { id, error: { message } });
+    }
+  };
+
+  const unsubscribe = api.onRunEvent((push) => {
+    // One person on a loopback server: every page sees every run's events.
+    const text = JSON.stringify(push);
+    for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(text);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(requestedPort, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+
+  const studio: Studio = {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    token,
+    port,
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+  return studio;
+
+  async function shutdown(): Promise<void> {
+    await api.close();
+    unsubscribe();
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Serves a file of the built renderer; no listings, nothing outside `root`, no dotfiles. */
+async function serveStatic(
+  root: string,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  securityHeaders: (res: ServerResponse) => void,
+  refuse: (res: ServerResponse, status: number, text: string) => void,
+): Promise<void> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+  } catch {
+    return refuse(res, 400, 'Bad Request');
+  }
+  const segments = relative.split(/[/\\]/).filter(Boolean);
+  if (
+    relative.includes('\0') ||
+    segments.some((s) => s === '..' || s.startsWith('.')) ||
+    segments.length === 0
+  ) {
+    return refuse(res, 404, 'Not Found');
+  }
+  const file = path.join(root, ...segments);
+  if (!file.startsWith(root + path.sep)) return refuse(res, 404, 'Not Found');
+
+  if (!existsSync(path.join(root, 'index.html'))) {
+    if (relative !== '/index.html') return refuse(res, 404, 'Not Found');
+    securityHeaders(res);
+    res.writeHead(200, { 'Content-Type': MIME_TYPES['.html']! });
+    res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
+    return;
+  }
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(file);
+  } catch {
+    return refuse(res, 404, 'Not Found');
+  }
+  if (!info.isFile()) return refuse(res, 404, 'Not Found');
+  securityHeaders(res);
+  res.writeHead(200, {
+    'Content-Type': MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': info.size,
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    const stream = createReadStream(file);
+    stream.on('error', reject);
+    res.on('close', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(res);
+  });
+}
+
+/** The request's URL, or undefined when it is not a plain path. */
+function parseUrl(raw: string | undefined): URL | undefined {
+  if (!raw?.startsWith('/') || raw.startsWith('//')) return undefined;
+  try {
+    // The base is only there to parse a path; the Host header is checked separately.
+    return new URL(raw, 'http://127.0.0.1');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cookie's value from a Cookie header. */
+function cookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
