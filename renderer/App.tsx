@@ -1,0 +1,160 @@
+import { ReactFlowProvider } from '@xyflow/react';
+import { useEffect, useState } from 'react';
+import { api, type ConnectionStatus } from './api.ts';
+import { Canvas } from './editor/Canvas.tsx';
+import { Palette } from './editor/Palette.tsx';
+import { save } from './files/actions.ts';
+import { ImportProblems, ModalHost } from './files/Modals.tsx';
+import { Inspector } from './inspector/Inspector.tsx';
+import { watchRuns } from './run/controller.ts';
+import { RunPanel } from './run/RunPanel.tsx';
+import { copy, currentDocument, notify, paste, redo, undo, useEditor } from './store.ts';
+import { Toolbar } from './Toolbar.tsx';
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/** Ctrl/Cmd shortcuts; text fields keep their own (undo inside a prompt undoes typing). */
+function useShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 's') {
+        e.preventDefault();
+        if (!useEditor.getState().modal) save();
+        return;
+      }
+      if (isTyping(e.target) || useEditor.getState().modal) return;
+      if (key === 'z' && !e.shiftKey) undo();
+      else if ((key === 'z' && e.shiftKey) || key === 'y') redo();
+      else if (key === 'c') {
+        const n = copy();
+        if (n) notify('info', `Copied ${n} node${n === 1 ? '' : 's'}`);
+        return;
+      } else if (key === 'v') paste();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/** The browser asks before leaving a page with unsaved changes. */
+function useLeaveWarning() {
+  useEffect(() => {
+    const onLeave = (e: BeforeUnloadEvent) => {
+      if (!useEditor.getState().dirty) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, []);
+}
+
+/**
+ * Asks the backend to check the document a moment after each change; its answer (the compiler's
+ * problems, each naming a node or path) fills the Problems tab.
+ */
+function useValidation(connection: ConnectionStatus) {
+  useEffect(() => {
+    if (connection !== 'open') return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let latest = 0;
+    const check = () => {
+      clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const ticket = ++latest;
+        try {
+          const result = await api().call('document.validate', {
+            document: currentDocument() as unknown as Record<string, unknown>,
+          });
+          if (ticket === latest) useEditor.setState({ problems: result.problems });
+        } catch {
+          // A failed check leaves the last answer; running the document reports problems too.
+        }
+      }, 500);
+    };
+    check();
+    const unsubscribe = useEditor.subscribe((state, previous) => {
+      if (
+        state.nodes !== previous.nodes ||
+        state.edges !== previous.edges ||
+        state.meta !== previous.meta
+      ) {
+        // Selection and measuring change node objects too; only a changed document matters.
+        if (state.dirty || state.epoch !== previous.epoch) check();
+      }
+    });
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [connection]);
+}
+
+function Notice() {
+  const notice = useEditor((s) => s.notice);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(
+      () => useEditor.setState((s) => (s.notice === notice ? { notice: null } : {})),
+      notice.kind === 'error' ? 8000 : 3000,
+    );
+    return () => clearTimeout(timer);
+  }, [notice]);
+  if (!notice) return null;
+  return (
+    <div
+      className={`notice notice-${notice.kind}`}
+      data-testid="notice"
+      role={notice.kind === 'error' ? 'alert' : 'status'}
+    >
+      {notice.text}
+      <button
+        type="button"
+        className="icon"
+        aria-label="Dismiss"
+        onClick={() => useEditor.setState({ notice: null })}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+export function App() {
+  const [connection, setConnection] = useState<ConnectionStatus>('connecting');
+  useEffect(() => {
+    const client = api();
+    const off = client.onStatus(setConnection);
+    client.connect();
+    watchRuns();
+    return off;
+  }, []);
+  useShortcuts();
+  useLeaveWarning();
+  useValidation(connection);
+  return (
+    <ReactFlowProvider>
+      <div className="app">
+        <Toolbar connection={connection} />
+        <div className="workspace">
+          <Palette />
+          <main className="center">
+            <Canvas />
+            <ImportProblems />
+            <Notice />
+          </main>
+          <Inspector />
+        </div>
+        <RunPanel />
+        <ModalHost />
+      </div>
+    </ReactFlowProvider>
+  );
+}

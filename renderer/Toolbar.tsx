@@ -1,0 +1,203 @@
+import { useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ConnectionStatus } from './api.ts';
+import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
+import { control, isActive, startRun } from './run/controller.ts';
+import { redo, undo, useEditor } from './store.ts';
+
+export function Toolbar({ connection }: { connection: ConnectionStatus }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { name, fileName, dirty, template, status, canUndo, canRedo } = useEditor(
+    useShallow((s) => ({
+      name: s.meta.name,
+      fileName: s.fileName,
+      dirty: s.dirty,
+      template: s.template,
+      status: s.run.status,
+      canUndo: s.past.length > 0,
+      canRedo: s.future.length > 0,
+    })),
+  );
+  const online = connection === 'open';
+  const active = isActive(status);
+  const canStep = status === 'running' || status === 'paused';
+  const replay = template?.hasCassette === true;
+  return (
+    <header className="toolbar" role="toolbar" aria-label="Document and run">
+      <div className="brand" title={fileName ?? 'not saved yet'}>
+        <strong>Society Studio</strong>
+        <span className="doc-name" data-testid="doc-title">
+          {name}
+          {dirty ? (
+            <span className="dirty" data-testid="dirty-marker" title="unsaved changes">
+              {' '}
+              •
+            </span>
+          ) : null}
+        </span>
+        <span className="muted small">{fileName ?? 'unsaved'}</span>
+      </div>
+      <div className="group">
+        <button type="button" data-testid="tb-new" onClick={newDoc}>
+          New
+        </button>
+        <button
+          type="button"
+          data-testid="tb-open"
+          disabled={!online}
+          onClick={() => useEditor.setState({ modal: { kind: 'open' } })}
+        >
+          Open…
+        </button>
+        <button
+          type="button"
+          data-testid="tb-gallery"
+          disabled={!online}
+          onClick={() => useEditor.setState({ modal: { kind: 'gallery' } })}
+        >
+          Gallery
+        </button>
+        <button type="button" data-testid="tb-import" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          data-testid="import-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) importFile(file);
+            e.target.value = '';
+          }}
+        />
+        <button type="button" data-testid="tb-save" disabled={!online} onClick={save}>
+          Save
+        </button>
+        <button type="button" data-testid="tb-save-as" disabled={!online} onClick={saveAs}>
+          Save as…
+        </button>
+        <button
+          type="button"
+          data-testid="tb-export"
+          onClick={exportFile}
+          title="Download the document (it never holds keys)"
+        >
+          Export
+        </button>
+      </div>
+      <div className="group">
+        <button
+          type="button"
+          data-testid="tb-undo"
+          disabled={!canUndo}
+          onClick={undo}
+          title="Undo (Ctrl+Z)"
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          data-testid="tb-redo"
+          disabled={!canRedo}
+          onClick={redo}
+          title="Redo (Ctrl+Shift+Z)"
+        >
+          Redo
+        </button>
+      </div>
+      <div className="group">
+        <button
+          type="button"
+          className="primary"
+          data-testid="tb-run-simulated"
+          disabled={!online || active}
+          onClick={() => startRun('simulated')}
+          title="Deterministic simulated answers, clearly labelled; needs no key"
+        >
+          Run simulated
+        </button>
+        <button
+          type="button"
+          data-testid="tb-run"
+          disabled={!online || active}
+          onClick={() => startRun('default')}
+          title={
+            replay
+              ? `Replay ${template?.file}'s cassette: no key, no network`
+              : 'Call the models with your keys'
+          }
+        >
+          {replay ? 'Run (replay cassette)' : 'Run'}
+        </button>
+        <button
+          type="button"
+          data-testid="tb-pause"
+          disabled={status !== 'running'}
+          onClick={() => control('pause')}
+        >
+          Pause
+        </button>
+        <button
+          type="button"
+          data-testid="tb-step-message"
+          disabled={!canStep}
+          onClick={() => control('step', 'message')}
+        >
+          Step message
+        </button>
+        <button
+          type="button"
+          data-testid="tb-step-node"
+          disabled={!canStep}
+          onClick={() => control('step', 'node')}
+        >
+          Step node
+        </button>
+        <button
+          type="button"
+          data-testid="tb-step-round"
+          disabled={!canStep}
+          onClick={() => control('step', 'round')}
+        >
+          Step round
+        </button>
+        <button
+          type="button"
+          data-testid="tb-continue"
+          disabled={status !== 'paused'}
+          onClick={() => control('resume')}
+        >
+          Continue
+        </button>
+        <button
+          type="button"
+          className="danger"
+          data-testid="tb-stop"
+          disabled={!active}
+          onClick={() => control('cancel')}
+        >
+          Stop
+        </button>
+      </div>
+      <div className="group end">
+        <button
+          type="button"
+          data-testid="tb-keys"
+          disabled={!online}
+          onClick={() => useEditor.setState({ modal: { kind: 'keys' } })}
+        >
+          Keys
+        </button>
+        <span
+          className={`connection connection-${connection}`}
+          data-testid="connection-status"
+          title={`studio connection: ${connection}`}
+        >
+          {connection === 'open' ? 'connected' : connection}
+        </span>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * The typed client for the backend contract (app/api/contract.ts) over the studio's WebSocket.
+ * Requests and responses pair up by id; every request is checked against the contract before it
+ * leaves and every result after it arrives, so a mismatch between page and server shows up as a
+ * clear error here rather than as a wrong screen later. Run events are pushed on the same socket.
+ */
+import {
+  type ApiMethod,
+  type ApiParams,
+  type ApiProblem,
+  type ApiResult,
+  contract,
+} from '../app/api/contract.ts';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+
+export class ApiError extends Error {
+  readonly problems: ApiProblem[];
+  constructor(message: string, problems: ApiProblem[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.problems = problems;
+  }
+}
+
+interface Pending {
+  method: ApiMethod;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export type RunEventListener = (runId: string, event: Record<string, unknown>) => void;
+
+const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
+
+export class ApiClient {
+  readonly #url: string;
+  #socket: WebSocket | undefined;
+  #nextId = 1;
+  #pending = new Map<number, Pending>();
+  /** Requests made while the socket was not open yet; sent once it opens. */
+  #queue: string[] = [];
+  #status: ConnectionStatus = 'closed';
+  #attempt = 0;
+  #runListeners = new Set<RunEventListener>();
+  #statusListeners = new Set<(status: ConnectionStatus) => void>();
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  /** Calls a contract method; rejects with an ApiError carrying the backend's problems. */
+  async call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<ApiResult<M>> {
+    const checked = contract[method].params.safeParse(params);
+    if (!checked.success) {
+      throw new ApiError(`bad parameters for ${method}: ${checked.error.issues[0]?.message ?? ''}`);
+    }
+    const id = this.#nextId++;
+    const text = JSON.stringify({ id, method, params: checked.data });
+    const answer = new Promise<unknown>((resolve, reject) => {
+      this.#pending.set(id, { method, resolve, reject });
+    });
+    this.#send(text);
+    const raw = await answer;
+    const result = contract[method].result.safeParse(raw);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new ApiError(
+        `the backend answered ${method} with an unexpected shape (${issue?.path.join('.') || 'result'}: ${issue?.message ?? ''})`,
+      );
+    }
+    return result.data as ApiResult<M>;
+  }
+
+  /** Listens to pushed run events; returns the function that stops listening. */
+  onRunEvent(listener: RunEventListener): () => void {
+    this.#runListeners.add(listener);
+    return () => this.#runListeners.delete(listener);
+  }
+
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    listener(this.#status);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  connect(): void {
+    if (this.#socket) return;
+    this.#setStatus('connecting');
+    const socket = new WebSocket(this.#url);
+    this.#socket = socket;
+    socket.addEventListener('open', () => {
+      this.#attempt = 0;
+      this.#setStatus('open');
+      for (const text of this.#queue.splice(0)) socket.send(text);
+    });
+    socket.addEventListener('message', (event) => this.#receive(event.data));
+    socket.addEventListener('close', () => {
+      this.#socket = undefined;
+      this.#setStatus('closed');
+      // Answers to requests in flight are lost with the socket; say so instead of hanging.
+      for (const [id, pending] of this.#pending) {
+        pending.reject(new ApiError(`connection to the studio closed during ${pending.method}`));
+        this.#pending.delete(id);
+      }
+      const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)]!;
+      setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  #send(text: string): void {
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(text);
+    else {
+      this.#queue.push(text);
+      this.connect();
+    }
+  }
+
+  #receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(data) as Record<string, unknown>;
+    } catch {
+      console.warn('ignoring a message from the studio that is not JSON');
+      return;
+    }
+    if (message.push === 'run.event') {
+      const runId = message.runId;
+      const event = message.event;
+      if (typeof runId !== 'string' || typeof event !== 'object' || event === null) return;
+      for (const listener of this.#runListeners) listener(runId, event as Record<string, unknown>);
+      return;
+    }
+    const id = message.id;
+    if (typeof id !== 'number') return;
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    if ('error' in message) {
+      const error = (message.error ?? {}) as { message?: unknown; problems?: unknown };
+      const problems = Array.isArray(error.problems) ? (error.problems as ApiProblem[]) : [];
+      pending.reject(
+        new ApiError(
+          typeof error.message === 'string' ? error.message : 'request failed',
+          problems,
+        ),
+      );
+    } else pending.resolve(message.result);
+  }
+
+  #setStatus(status: ConnectionStatus): void {
+    this.#status = status;
+    for (const listener of this.#statusListeners) listener(status);
+  }
+}
+
+let client: ApiClient | undefined;
+
+/**
+ * The page's client, created on first use. The studio serves the page with a per-launch token in
+ * its query string; passing the same query to the socket is how the page proves it is that page.
+ */
+export function api(): ApiClient {
+  client ??= new ApiClient(`${location.origin.replace(/^http/, 'ws')}/api${location.search}`);
+  return client;
+}

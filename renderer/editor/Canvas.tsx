@@ -1,0 +1,222 @@
+import {
+  Background,
+  BackgroundVariant,
+  type Connection,
+  Controls,
+  type Edge,
+  MiniMap,
+  type OnNodeDrag,
+  ReactFlow,
+  useConnection,
+  useReactFlow,
+} from '@xyflow/react';
+import { type DragEvent, useCallback, useEffect, useMemo, useRef } from 'react';
+import {
+  absolutePosition,
+  containerAt,
+  type FlowEdge,
+  type FlowNode,
+  nodeSize,
+} from '../model/document.ts';
+import { checkConnection, modalityLook, specPorts } from '../model/ports.ts';
+import {
+  addNode,
+  connect,
+  notify,
+  onEdgesChange,
+  onNodesChange,
+  pushHistory,
+  reparent,
+  useEditor,
+} from '../store.ts';
+import { nodeTypes } from './nodeTypes.ts';
+
+export const PALETTE_MIME = 'application/x-society-node';
+
+const byIdOf = (nodes: readonly FlowNode[]) => new Map(nodes.map((n) => [n.id, n]));
+
+function isValidConnection(c: Edge | Connection): boolean {
+  const { nodes, edges } = useEditor.getState();
+  return checkConnection(c, byIdOf(nodes), edges).ok;
+}
+
+/**
+ * While an edge is being drawn over a handle it may not reach, says why ("image does not fit
+ * text (agent2.topic)"); React Flow only colours the handle.
+ */
+function ConnectionBanner() {
+  const connection = useConnection();
+  const nodes = useEditor((s) => s.nodes);
+  const edges = useEditor((s) => s.edges);
+  if (!connection.inProgress) return null;
+  const to = connection.toHandle;
+  if (!to) {
+    return (
+      <div className="connection-hint" data-testid="connection-hint">
+        Drop on {connection.fromHandle.type === 'source' ? 'an input' : 'an output'} of the same
+        kind
+      </div>
+    );
+  }
+  const fromIsSource = connection.fromHandle.type === 'source';
+  const attempt = fromIsSource
+    ? {
+        source: connection.fromHandle.nodeId,
+        sourceHandle: connection.fromHandle.id,
+        target: to.nodeId,
+        targetHandle: to.id,
+      }
+    : {
+        source: to.nodeId,
+        sourceHandle: to.id,
+        target: connection.fromHandle.nodeId,
+        targetHandle: connection.fromHandle.id,
+      };
+  if (to.type === connection.fromHandle.type) {
+    return (
+      <div className="connection-reason" data-testid="connection-reason" role="alert">
+        Connect an output to an input
+      </div>
+    );
+  }
+  const check = checkConnection(attempt, byIdOf(nodes), edges);
+  if (check.ok) {
+    return (
+      <div className="connection-ok" data-testid="connection-ok">
+        {check.modality} fits {attempt.target}.{attempt.targetHandle}
+      </div>
+    );
+  }
+  return (
+    <div className="connection-reason" data-testid="connection-reason" role="alert">
+      {check.reason}
+    </div>
+  );
+}
+
+// Styled copies are cached per edge and per source-data object, so dragging one node does not
+// restyle every edge.
+const edgeStyleCache = new WeakMap<FlowEdge, { source: unknown; styled: FlowEdge }>();
+
+function styledEdge(edge: FlowEdge, byId: ReadonlyMap<string, FlowNode>): FlowEdge {
+  const source = byId.get(edge.source);
+  const cached = edgeStyleCache.get(edge);
+  if (cached && cached.source === source?.data) return cached.styled;
+  const port = source
+    ? specPorts(source).outputs.find((p) => p.name === edge.sourceHandle)
+    : undefined;
+  const look = modalityLook(port?.modality ?? 'any');
+  const classes = [`edge-mod-${look.base}`];
+  if (edge.data?.previousRound === true) classes.push('edge-previous-round');
+  if (!port) classes.push('edge-broken');
+  const styled: FlowEdge = {
+    ...edge,
+    className: classes.join(' '),
+    label: edge.data?.previousRound === true ? 'previous round' : undefined,
+  };
+  edgeStyleCache.set(edge, { source: source?.data, styled });
+  return styled;
+}
+
+const minimapColor = (node: FlowNode): string => {
+  const state = useEditor.getState().run.nodes[node.id]?.state;
+  if (state === 'running') return '#f59e0b';
+  if (state === 'done') return '#22c55e';
+  if (state === 'failed') return '#ef4444';
+  if (state === 'paused') return '#a855f7';
+  return node.parentId ? '#64748b' : '#94a3b8';
+};
+
+export function Canvas() {
+  const nodes = useEditor((s) => s.nodes);
+  const edges = useEditor((s) => s.edges);
+  const epoch = useEditor((s) => s.epoch);
+  const { screenToFlowPosition, fitView } = useReactFlow();
+
+  const shownEdges = useMemo(() => {
+    const byId = byIdOf(nodes);
+    return edges.map((e) => styledEdge(e, byId));
+  }, [nodes, edges]);
+
+  // A new document is framed once every node of it has a size. React Flow's own queued fitView
+  // fires on the first measurements, before the rest of a big document is measured, and then
+  // zooms right in on a few nodes.
+  const measured = useEditor((s) =>
+    s.nodes.every((n) => (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height)),
+  );
+  const framed = useRef(0);
+  useEffect(() => {
+    if (measured && framed.current !== epoch) {
+      framed.current = epoch;
+      void fitView({ padding: 0.15, duration: 0 });
+    }
+  }, [epoch, measured, fitView]);
+
+  const onConnect = useCallback((c: Connection) => {
+    const reason = connect(c);
+    if (reason) notify('error', reason);
+  }, []);
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const type = event.dataTransfer.getData(PALETTE_MIME);
+      if (!type) return;
+      event.preventDefault();
+      const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      addNode(type, at, containerAt(at, useEditor.getState().nodes));
+    },
+    [screenToFlowPosition],
+  );
+
+  const onNodeDragStart = useCallback<OnNodeDrag<FlowNode>>(() => pushHistory(), []);
+
+  // Dropping a node over a container puts it inside; dragging it out takes it out.
+  const onNodeDragStop = useCallback<OnNodeDrag<FlowNode>>((_event, _node, dragged) => {
+    const moved = new Set(dragged.map((n) => n.id));
+    for (const node of dragged) {
+      if (node.parentId && moved.has(node.parentId)) continue;
+      const all = useEditor.getState().nodes;
+      const byId = byIdOf(all);
+      const current = byId.get(node.id);
+      if (!current) continue;
+      const at = absolutePosition(node.id, byId);
+      const size = nodeSize(current);
+      const center = { x: at.x + size.width / 2, y: at.y + size.height / 2 };
+      const target = containerAt(center, all, node.id);
+      if (target?.id !== current.parentId) reparent(node.id, target);
+    }
+  }, []);
+
+  return (
+    <div className="canvas" data-testid="canvas">
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={shownEdges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        onNodeDragStart={onNodeDragStart}
+        onNodeDragStop={onNodeDragStop}
+        deleteKeyCode={['Backspace', 'Delete']}
+        multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        colorMode="dark"
+        minZoom={0.1}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
+        <Controls />
+        <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} />
+        <ConnectionBanner />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { type NodeProps, NodeResizer } from '@xyflow/react';
+import { memo } from 'react';
+import type { FlowNode } from '../model/document.ts';
+import { replicateOf } from '../model/ports.ts';
+import { specOf } from '../model/registry.ts';
+import { pushHistory } from '../store.ts';
+import { StatusLabel, useRunState } from './NodeStatus.tsx';
+import { PortRow } from './PortHandle.tsx';
+import { usePorts } from './usePorts.ts';
+
+/**
+ * Mindstorms and groups: React Flow parent nodes whose children are the nodes with this
+ * `parentId`. Outputs sit in a strip along the bottom edge, below the members.
+ */
+function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
+  const spec = specOf(type);
+  const ports = usePorts(id, type, data);
+  const { run, breakpoint } = useRunState(id);
+  const replicate = replicateOf({ id, data });
+  const label = typeof data.label === 'string' && data.label ? data.label : id;
+  const maxRounds = typeof data.maxRounds === 'number' ? data.maxRounds : 3;
+  const structure = typeof data.structure === 'string' ? data.structure : undefined;
+  const classes = [
+    'container-node',
+    `container-${spec?.container ?? 'group'}`,
+    selected ? 'selected' : '',
+    run ? `run-${run.state}` : '',
+  ];
+  return (
+    <div
+      className={classes.filter(Boolean).join(' ')}
+      data-testid={`node-${id}`}
+      data-state={run?.state}
+    >
+      <NodeResizer
+        isVisible={selected}
+        minWidth={220}
+        minHeight={140}
+        onResizeStart={() => pushHistory()}
+        color="var(--accent)"
+      />
+      <div className="container-header">
+        <span className="node-kind">{spec?.title ?? type}</span>
+        <span className="container-title" title={id}>
+          {label}
+          {label !== id ? <span className="node-id">{id}</span> : null}
+        </span>
+        {type === 'mindstorm' ? (
+          <span className="badge badge-rounds" data-testid={`rounds-${id}`}>
+            rounds ×{maxRounds}
+          </span>
+        ) : null}
+        {structure ? <span className="badge">{structure}</span> : null}
+        {replicate ? (
+          <span className="badge badge-replicate" data-testid={`replicas-${id}`}>
+            ×{replicate.items.length}
+          </span>
+        ) : null}
+        {breakpoint ? <span className="breakpoint-dot" role="img" aria-label="breakpoint" /> : null}
+        <StatusLabel id={id} />
+      </div>
+      {ports.inputs.length ? (
+        <div className="container-ports container-ports-in">
+          {ports.inputs.map((p) => (
+            <PortRow key={p.name} nodeId={id} port={p} side="in" />
+          ))}
+        </div>
+      ) : null}
+      {ports.outputs.length ? (
+        <div className="container-ports container-ports-out">
+          {ports.outputs.map((p) => (
+            <PortRow key={p.name} nodeId={id} port={p} side="out" footer />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export const ContainerNode = memo(ContainerNodeView);

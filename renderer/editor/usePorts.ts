@@ -1,0 +1,48 @@
+import { useUpdateNodeInternals } from '@xyflow/react';
+import { useEffect, useMemo } from 'react';
+import type { NodePorts } from '../../app/nodes/define.ts';
+import { replicateOf, specPorts } from '../model/ports.ts';
+import { useEditor } from '../store.ts';
+
+/**
+ * Names bound by replicated containers around a node, as one string so the selector result is
+ * stable: a node re-renders when its own data or its containers' replication changes, not on
+ * every move of some other node.
+ */
+function boundNames(id: string) {
+  return (s: {
+    nodes: ReadonlyArray<{ id: string; parentId?: string; data: Record<string, unknown> }>;
+  }) => {
+    const self = s.nodes.find((n) => n.id === id);
+    const names: string[] = [];
+    const seen = new Set<string>([id]);
+    for (let p = self?.parentId; p && !seen.has(p); ) {
+      seen.add(p);
+      const parent = s.nodes.find((n) => n.id === p);
+      const r = replicateOf(parent);
+      if (r) names.push(r.as);
+      p = parent?.parentId;
+    }
+    return names.join('\u0000');
+  };
+}
+
+/** The node's ports for its current data; tells React Flow when the handles change. */
+export function usePorts(id: string, type: string, data: Record<string, unknown>): NodePorts {
+  const bound = useEditor(boundNames(id));
+  const ports = useMemo(() => {
+    const own = specPorts({ id, type, data });
+    if (!bound) return own;
+    const names = new Set(bound.split('\u0000'));
+    return { ...own, inputs: own.inputs.filter((p) => !(p.required && names.has(p.name))) };
+  }, [id, type, data, bound]);
+  const signature = [...ports.inputs, ...ports.outputs]
+    .map((p) => `${p.name}:${p.modality}`)
+    .join('|');
+  const updateNodeInternals = useUpdateNodeInternals();
+  // Handles that appear or vanish (an agent gaining a slot) must be re-measured, or edges
+  // would attach to where the old ones were.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the signature is the trigger
+  useEffect(() => updateNodeInternals(id), [id, signature, updateNodeInternals]);
+  return ports;
+}

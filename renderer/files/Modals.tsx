@@ -1,0 +1,328 @@
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import type { ApiResult } from '../../app/api/contract.ts';
+import { KEY_NAMES } from '../../app/api/contract.ts';
+import { formatProblem } from '../../app/schema/problems.ts';
+import { api } from '../api.ts';
+import { notify, useEditor } from '../store.ts';
+import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
+
+const close = () => useEditor.setState({ modal: null });
+
+function Modal({
+  title,
+  testId,
+  children,
+  wide = false,
+}: {
+  title: string;
+  testId: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
+  const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    // Focus moves into the dialog so keyboard users land on its first control.
+    ref.current?.querySelector<HTMLElement>('input, button, select, textarea')?.focus();
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div className="modal-backdrop">
+      <div
+        ref={ref}
+        className={`modal${wide ? ' modal-wide' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid={testId}
+      >
+        <header>
+          <h2 id={titleId}>{title}</h2>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Close"
+            data-testid={`${testId}-close`}
+            onClick={close}
+          >
+            ×
+          </button>
+        </header>
+        <div className="modal-body">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+function SaveModal({ saveAs }: { saveAs: boolean }) {
+  const [name, setName] = useState(suggestedFileName);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    let file = name.trim();
+    if (!file) {
+      setError('give the file a name');
+      return;
+    }
+    if (!file.endsWith('.society.json')) file = `${file.replace(/\.json$/, '')}.society.json`;
+    setBusy(true);
+    const failed = await writeFile(file);
+    setBusy(false);
+    if (failed) setError(failed);
+    else close();
+  };
+  return (
+    <Modal title={saveAs ? 'Save as' : 'Save'} testId="save-modal">
+      <form onSubmit={submit}>
+        <label htmlFor="save-name">File name in the workspace</label>
+        <input
+          id="save-name"
+          type="text"
+          data-testid="save-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <p className="muted small">Documents end in .society.json and never hold keys.</p>
+        {error ? (
+          <p className="errors" role="alert" data-testid="save-error">
+            {error}
+          </p>
+        ) : null}
+        <div className="row end">
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" data-testid="save-confirm" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function OpenModal() {
+  const [files, setFiles] = useState<ApiResult<'files.list'> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api()
+      .call('files.list', {})
+      .then((list) => setFiles([...list].sort((a, b) => b.modifiedAt - a.modifiedAt)))
+      .catch((e: Error) => setError(e.message));
+  }, []);
+  return (
+    <Modal title="Open from the workspace" testId="open-modal">
+      {error ? <p className="errors">{error}</p> : null}
+      {files === null && !error ? <p className="muted">Loading…</p> : null}
+      {files?.length === 0 ? (
+        <p className="muted" data-testid="open-empty">
+          No documents yet. Save one, or start from the gallery.
+        </p>
+      ) : null}
+      <ul className="file-list">
+        {files?.map((f) => (
+          <li key={f.name}>
+            <button type="button" data-testid={`file-${f.name}`} onClick={() => openFile(f.name)}>
+              <span>{f.name}</span>
+              <span className="muted small">{new Date(f.modifiedAt).toLocaleString()}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Modal>
+  );
+}
+
+function GalleryModal() {
+  const [templates, setTemplates] = useState<ApiResult<'templates.list'> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api()
+      .call('templates.list', {})
+      .then(setTemplates)
+      .catch((e: Error) => setError(e.message));
+  }, []);
+  return (
+    <Modal title="Templates" testId="gallery" wide>
+      {error ? <p className="errors">{error}</p> : null}
+      {templates === null && !error ? <p className="muted">Loading…</p> : null}
+      <div className="cards">
+        {templates?.map((t) => (
+          <article key={t.file} className="card" data-testid={`template-${t.file}`}>
+            <h3>{t.name}</h3>
+            <p className="card-description">{t.description}</p>
+            <dl>
+              <dt>Providers</dt>
+              <dd>{t.providers.join(', ') || 'none'}</dd>
+              <dt>Estimate</dt>
+              <dd>
+                {t.estimate.calls} calls · {t.estimate.tokens.toLocaleString()} tokens · $
+                {t.estimate.costUsd.toFixed(4)}
+              </dd>
+            </dl>
+            <div className="row">
+              {t.hasCassette ? (
+                <span className="badge badge-keyless" title="A recorded cassette ships with it">
+                  runs without a key
+                </span>
+              ) : null}
+              <button
+                type="button"
+                className="primary"
+                data-testid={`template-open-${t.file}`}
+                onClick={() => openTemplate(t.file, t.hasCassette)}
+              >
+                Open a copy
+              </button>
+            </div>
+          </article>
+        ))}
+      </div>
+    </Modal>
+  );
+}
+
+/** Keys go to the backend and stay there; the page only ever learns the last four characters. */
+function KeysModal() {
+  const [keys, setKeys] = useState<ApiResult<'settings.keys'>>([]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  useEffect(() => {
+    api()
+      .call('settings.keys', {})
+      .then(setKeys)
+      .catch((e: Error) => notify('error', e.message));
+  }, []);
+  const update = (status: ApiResult<'settings.setKey'>) =>
+    setKeys((list) =>
+      [...list.filter((k) => k.name !== status.name), status].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      ),
+    );
+  return (
+    <Modal title="Provider keys" testId="keys-modal">
+      <p className="muted small">
+        Keys are kept by the studio, never in documents or in this page. Simulated runs and template
+        cassettes need none.
+      </p>
+      {KEY_NAMES.map((name) => {
+        const status = keys.find((k) => k.name === name);
+        return (
+          <form
+            key={name}
+            className="key-row"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const value = values[name] ?? '';
+              if (!value) return;
+              try {
+                update(await api().call('settings.setKey', { name, value }));
+                setValues((v) => ({ ...v, [name]: '' }));
+              } catch (error) {
+                notify('error', (error as Error).message);
+              }
+            }}
+          >
+            <label htmlFor={`key-${name}`}>{name}</label>
+            <span className="muted small" data-testid={`key-status-${name}`}>
+              {status?.configured ? `set (…${status.last4 ?? ''})` : 'not set'}
+            </span>
+            <input
+              id={`key-${name}`}
+              type="password"
+              autoComplete="off"
+              value={values[name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+            />
+            <button type="submit">Set</button>
+            <button
+              type="button"
+              disabled={!status?.configured}
+              onClick={async () => {
+                try {
+                  update(await api().call('settings.clearKey', { name }));
+                } catch (error) {
+                  notify('error', (error as Error).message);
+                }
+              }}
+            >
+              Clear
+            </button>
+          </form>
+        );
+      })}
+    </Modal>
+  );
+}
+
+export function ModalHost() {
+  const modal = useEditor((s) => s.modal);
+  if (!modal) return null;
+  switch (modal.kind) {
+    case 'save':
+      return <SaveModal saveAs={modal.saveAs} />;
+    case 'open':
+      return <OpenModal />;
+    case 'gallery':
+      return <GalleryModal />;
+    case 'keys':
+      return <KeysModal />;
+    case 'confirm':
+      return (
+        <Modal title="Unsaved changes" testId="confirm-modal">
+          <p>{modal.message}</p>
+          <div className="row end">
+            <button type="button" data-testid="confirm-cancel" onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="danger"
+              data-testid="confirm-ok"
+              onClick={() => {
+                close();
+                modal.onConfirm();
+              }}
+            >
+              {modal.confirm}
+            </button>
+          </div>
+        </Modal>
+      );
+  }
+}
+
+/** Why a file could not be opened or imported; nothing on the canvas changed. */
+export function ImportProblems() {
+  const report = useEditor((s) => s.importProblems);
+  if (!report) return null;
+  return (
+    <section className="import-problems" data-testid="import-problems" role="alert">
+      <header>
+        <h2>
+          {report.source} was not opened: {report.problems.length} problem
+          {report.problems.length === 1 ? '' : 's'}
+        </h2>
+        <button
+          type="button"
+          className="icon"
+          aria-label="Dismiss"
+          data-testid="import-problems-close"
+          onClick={() => useEditor.setState({ importProblems: null })}
+        >
+          ×
+        </button>
+      </header>
+      <ul>
+        {report.problems.map((p) => (
+          <li key={`${p.path}:${p.message}`}>{formatProblem(p)}</li>
+        ))}
+      </ul>
+      <p className="muted small">The document on the canvas is unchanged.</p>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+/** New, Open, Save, Import and templates: the document's way in and out of the editor. */
+
+import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
+import type { Problem } from '../../app/schema/problems.ts';
+import { api } from '../api.ts';
+import { fileNameFor, newDocument } from '../model/document.ts';
+import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
+
+const get = useEditor.getState;
+const set = useEditor.setState;
+
+export function newDoc(): void {
+  unlessUnsaved('Start a new document?', () => loadDocument(newDocument()));
+}
+
+/** Saves to the open file, or asks for a name the first time. */
+export function save(): void {
+  const { fileName } = get();
+  if (fileName) void writeFile(fileName);
+  else set({ modal: { kind: 'save', saveAs: false } });
+}
+
+export function saveAs(): void {
+  set({ modal: { kind: 'save', saveAs: true } });
+}
+
+export function suggestedFileName(): string {
+  return get().fileName ?? fileNameFor(get().meta.name);
+}
+
+/** Writes the document; returns an error message, or null when saved. */
+export async function writeFile(name: string): Promise<string | null> {
+  const text = serializeDocument(currentDocument());
+  try {
+    const written = await api().call('files.write', { name, text });
+    // Only what was saved is clean: edits made while the write was under way stay unsaved.
+    if (serializeDocument(currentDocument()) === text) set({ dirty: false });
+    set({ fileName: written.name });
+    notify('info', `Saved ${written.name}`);
+    return null;
+  } catch (error) {
+    notify('error', `Not saved: ${(error as Error).message}`);
+    return (error as Error).message;
+  }
+}
+
+function showProblems(source: string, problems: Problem[]): void {
+  set({ importProblems: { source, problems } });
+}
+
+export function openFile(name: string): void {
+  unlessUnsaved(`Open ${name}?`, async () => {
+    try {
+      const { text } = await api().call('files.read', { name });
+      const result = parseDocument(text);
+      if (!result.ok) {
+        showProblems(name, result.problems);
+        return;
+      }
+      loadDocument(result.doc, { fileName: name });
+      set({ modal: null });
+    } catch (error) {
+      notify('error', `Could not open ${name}: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** Opens a copy of a template; its cassette, if any, stays available for Run. */
+export function openTemplate(file: string, hasCassette: boolean): void {
+  unlessUnsaved('Open this template?', async () => {
+    try {
+      const { text } = await api().call('templates.open', { file });
+      const result = parseDocument(text);
+      if (!result.ok) {
+        showProblems(file, result.problems);
+        return;
+      }
+      const doc = { ...result.doc, name: `${result.doc.name} (copy)` };
+      loadDocument(doc, { template: { file, hasCassette } });
+      set({ modal: null });
+    } catch (error) {
+      notify('error', `Could not open template ${file}: ${(error as Error).message}`);
+    }
+  });
+}
+
+/**
+ * Imports a local file: it is checked first, and a file that is not a valid society document
+ * changes nothing; its problems are listed instead.
+ */
+export function importFile(file: File): void {
+  const reader = new FileReader();
+  reader.addEventListener('load', () => {
+    const text = typeof reader.result === 'string' ? reader.result : '';
+    const result = parseDocument(text);
+    if (!result.ok) {
+      showProblems(file.name, result.problems);
+      return;
+    }
+    unlessUnsaved(`Import ${file.name}?`, () => {
+      // The imported file is not in the workspace yet: saving asks for a name.
+      loadDocument(result.doc, { fileName: null });
+      notify('info', `Imported ${file.name}`);
+    });
+  });
+  reader.addEventListener('error', () => notify('error', `Could not read ${file.name}`));
+  reader.readAsText(file);
+}
+
+/** Downloads the document as a file (a share copy: documents never hold keys). */
+export function exportFile(): void {
+  const text = serializeDocument(currentDocument());
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = suggestedFileName();
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

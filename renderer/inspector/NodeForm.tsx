@@ -1,0 +1,313 @@
+import { type ChangeEvent, type ReactNode, useId, useMemo, useState } from 'react';
+import type { FlowNode } from '../model/document.ts';
+import { parseNodeData } from '../model/ports.ts';
+import { specOf } from '../model/registry.ts';
+import { describeFields, type FieldDesc, getIn, setIn } from '../model/schemaForm.ts';
+import { updateNodeData, useEditor } from '../store.ts';
+
+/** The form for a node's data, generated from its spec's zod schema. */
+export function NodeForm({ node }: { node: FlowNode }) {
+  const spec = specOf(node.type);
+  const fields = useMemo(() => (spec ? describeFields(spec.data) : []), [spec]);
+  const parsed = parseNodeData(node.type, node.data);
+  const profiles = useEditor((s) => Object.keys(s.meta.models ?? {}).join('\u0000'));
+
+  if (!spec) return <p className="muted">No form: the node type "{node.type}" is unknown.</p>;
+
+  // Schema issues first; the spec's own checks only make sense on valid data.
+  const problems = parsed.ok
+    ? (spec.check?.(parsed.data) ?? []).map((p) => ({
+        path: p.path.map(String),
+        message: p.message,
+      }))
+    : parsed.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
+  const problemsAt = (path: readonly string[]) =>
+    problems.filter((p) => p.path.join('.') === path.join('.')).map((p) => p.message);
+  const shownPaths = new Set(
+    fields.flatMap((f) => [
+      f.path.join('.'),
+      ...(f.field.kind === 'object' ? f.field.fields.map((c) => c.path.join('.')) : []),
+    ]),
+  );
+  const other = problems.filter((p) => !shownPaths.has(p.path.join('.')));
+
+  const write = (path: readonly string[], value: unknown) =>
+    updateNodeData(
+      node.id,
+      setIn(node.data, path, value, parsed.data),
+      `${node.id}:${path.join('.')}`,
+    );
+
+  return (
+    <div className="node-form">
+      <datalist id="model-profiles">
+        {profiles
+          .split('\u0000')
+          .filter(Boolean)
+          .map((p) => (
+            <option key={p} value={p} />
+          ))}
+      </datalist>
+      {fields.map((f) => (
+        <Field
+          key={f.name}
+          desc={f}
+          raw={node.data}
+          parsed={parsed.data}
+          problemsAt={problemsAt}
+          write={write}
+        />
+      ))}
+      {other.length > 0 ? (
+        <ul className="errors" data-testid="node-problems">
+          {other.map((p) => (
+            <li key={`${p.path.join('.')}:${p.message}`}>
+              {p.path.length ? `${p.path.join('.')}: ` : ''}
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+interface FieldProps {
+  desc: FieldDesc;
+  raw: Record<string, unknown>;
+  parsed: Record<string, unknown>;
+  problemsAt: (path: readonly string[]) => string[];
+  write: (path: readonly string[], value: unknown) => void;
+}
+
+function Field({ desc, raw, parsed, problemsAt, write }: FieldProps) {
+  const id = useId();
+  const { field, path, name } = desc;
+  const rawValue = getIn(raw, path);
+  const value = rawValue !== undefined ? rawValue : getIn(parsed, path);
+  const testId = `field-${path.join('.')}`;
+  const problems = problemsAt(path);
+  const hint = desc.hasDefault
+    ? `default: ${JSON.stringify(desc.defaultValue)}`
+    : desc.optional
+      ? 'optional'
+      : 'required';
+
+  if (field.kind === 'object') {
+    return (
+      <fieldset className="field-group">
+        <legend>{name}</legend>
+        {field.fields.map((child) => (
+          <Field
+            key={child.name}
+            desc={child}
+            raw={raw}
+            parsed={parsed}
+            problemsAt={problemsAt}
+            write={write}
+          />
+        ))}
+      </fieldset>
+    );
+  }
+
+  let input: ReactNode;
+  switch (field.kind) {
+    case 'string': {
+      const common = {
+        id,
+        'data-testid': testId,
+        value: typeof value === 'string' ? value : '',
+        onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+          write(path, e.target.value === '' && desc.optional ? undefined : e.target.value),
+        spellCheck: field.multiline,
+      };
+      input = field.multiline ? (
+        <textarea
+          {...common}
+          rows={name === 'prompt' || name === 'template' ? 8 : 4}
+          className="code"
+        />
+      ) : (
+        <input type="text" {...common} list={name === 'model' ? 'model-profiles' : undefined} />
+      );
+      break;
+    }
+    case 'number':
+      input = (
+        <NumberInput
+          id={id}
+          testId={testId}
+          value={typeof value === 'number' ? value : undefined}
+          integer={field.integer}
+          min={field.min}
+          max={field.max}
+          onChange={(n) => write(path, n)}
+        />
+      );
+      break;
+    case 'boolean':
+      input = (
+        <input
+          id={id}
+          type="checkbox"
+          data-testid={testId}
+          checked={value === true}
+          onChange={(e) => write(path, e.target.checked)}
+        />
+      );
+      break;
+    case 'enum':
+      input = (
+        <select
+          id={id}
+          data-testid={testId}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(e) => write(path, e.target.value === '' ? undefined : e.target.value)}
+        >
+          {desc.optional || desc.hasDefault || value === undefined ? (
+            <option value="">
+              {desc.hasDefault ? `(default: ${String(desc.defaultValue)})` : '(none)'}
+            </option>
+          ) : null}
+          {field.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'choice-or-number':
+      input = (
+        <>
+          <input
+            id={id}
+            type="text"
+            data-testid={testId}
+            list={`${id}-options`}
+            value={value === undefined ? '' : String(value)}
+            onChange={(e) => {
+              const t = e.target.value.trim();
+              write(path, t === '' ? undefined : /^\d+$/.test(t) ? Number(t) : t);
+            }}
+          />
+          <datalist id={`${id}-options`}>
+            {field.options.map((o) => (
+              <option key={o} value={o} />
+            ))}
+          </datalist>
+        </>
+      );
+      break;
+    default:
+      input = (
+        <JsonField id={id} testId={testId} value={rawValue} onChange={(v) => write(path, v)} />
+      );
+  }
+
+  return (
+    <div className={`field field-${field.kind}${problems.length ? ' has-problem' : ''}`}>
+      <label htmlFor={id}>
+        {name}
+        <span className="field-hint">{hint}</span>
+      </label>
+      {input}
+      {problems.map((p) => (
+        <div key={p} className="field-problem" role="alert">
+          {p}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A number box that lets people clear it or type "-" on the way to a number. */
+function NumberInput({
+  id,
+  testId,
+  value,
+  integer,
+  min,
+  max,
+  onChange,
+}: {
+  id: string;
+  testId: string;
+  value: number | undefined;
+  integer: boolean;
+  min?: number;
+  max?: number;
+  onChange: (n: number | undefined) => void;
+}) {
+  const [text, setText] = useState<string | null>(null);
+  const finite = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n : undefined);
+  return (
+    <input
+      id={id}
+      type="number"
+      data-testid={testId}
+      step={integer ? 1 : 'any'}
+      min={finite(min)}
+      max={finite(max)}
+      value={text ?? (value === undefined ? '' : String(value))}
+      onChange={(e) => {
+        const t = e.target.value;
+        setText(t);
+        if (t.trim() === '') onChange(undefined);
+        else if (!Number.isNaN(Number(t))) onChange(Number(t));
+      }}
+      onBlur={() => setText(null)}
+    />
+  );
+}
+
+/** A small JSON box for lists and records; applies as soon as the text is valid JSON. */
+function JsonField({
+  id,
+  testId,
+  value,
+  onChange,
+}: {
+  id: string;
+  testId: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+}) {
+  const shown = value === undefined ? '' : JSON.stringify(value);
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <textarea
+        id={id}
+        className="code"
+        rows={2}
+        spellCheck={false}
+        data-testid={testId}
+        value={text ?? shown}
+        placeholder="JSON"
+        onChange={(e) => {
+          const t = e.target.value;
+          setText(t);
+          if (t.trim() === '') {
+            setError(null);
+            onChange(undefined);
+            return;
+          }
+          try {
+            const parsed: unknown = JSON.parse(t);
+            setError(null);
+            onChange(parsed);
+          } catch (err) {
+            setError(`not valid JSON yet: ${(err as Error).message}`);
+          }
+        }}
+        onBlur={() => {
+          if (!error) setText(null);
+        }}
+      />
+      {error ? <div className="field-problem">{error}</div> : null}
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * Ports and connection rules as the editor sees them. They mirror the compiler's analysis
+ * (app/compiler/analyze.ts) closely enough to refuse a bad edge while it is being drawn; the
+ * backend's validation stays the authority.
+ */
+import type { z } from 'zod';
+import type { NodePorts, NodeSpec, PortSpec } from '../../app/nodes/define.ts';
+import {
+  listOf,
+  type Modality,
+  modalityFits,
+  type ParsedModality,
+  parseModality,
+} from '../../app/schema/modality.ts';
+import { specOf } from './registry.ts';
+
+/** The parts of a canvas node the rules read; both document nodes and React Flow nodes fit. */
+export interface NodeLike {
+  id: string;
+  type?: string;
+  data: Record<string, unknown>;
+  parentId?: string;
+}
+
+export interface ParsedData {
+  ok: boolean;
+  /** The data with defaults filled; when invalid, each bad field falls back to its default. */
+  data: Record<string, unknown>;
+  issues: z.core.$ZodIssue[];
+}
+
+// Node data objects are replaced, never mutated, so parsing can be cached on their identity:
+// a canvas of a hundred nodes re-renders without re-parsing the ones that did not change.
+const parsedCache = new WeakMap<object, Map<string, ParsedData>>();
+
+export function parseNodeData(type: string | undefined, data: Record<string, unknown>): ParsedData {
+  const spec = specOf(type);
+  if (!spec) return { ok: false, data, issues: [] };
+  let byType = parsedCache.get(data);
+  const cached = byType?.get(spec.type);
+  if (cached) return cached;
+  const result = spec.data.safeParse(data);
+  const parsed: ParsedData = result.success
+    ? { ok: true, data: result.data as Record<string, unknown>, issues: [] }
+    : { ok: false, data: lenientData(spec, data), issues: result.error.issues };
+  if (!byType) {
+    byType = new Map();
+    parsedCache.set(data, byType);
+  }
+  byType.set(spec.type, parsed);
+  return parsed;
+}
+
+/**
+ * Parses field by field, so a node whose prompt is half typed still shows the ports its other
+ * fields give it (and keeps its edges attached) instead of losing all of them.
+ */
+function lenientData(spec: NodeSpec<unknown>, data: Record<string, unknown>) {
+  const shape = objectShape(spec.data);
+  if (!shape) return data;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(shape)) {
+    const own = field.safeParse(data[key]);
+    if (own.success) {
+      if (own.data !== undefined) out[key] = own.data;
+      continue;
+    }
+    const fallback = field.safeParse(undefined);
+    if (fallback.success && fallback.data !== undefined) out[key] = fallback.data;
+    else if (data[key] !== undefined) out[key] = data[key];
+  }
+  return out;
+}
+
+/** The fields of an object schema, or undefined when the schema is not an object. */
+export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const def = (schema as unknown as { _zod: { def: { type: string; shape?: unknown } } })._zod.def;
+  return def.type === 'object' ? (def.shape as Record<string, z.ZodType>) : undefined;
+}
+
+const NO_PORTS: NodePorts = { inputs: [], outputs: [] };
+
+/** A node's ports for its current data, as the spec declares them. */
+export function specPorts(node: NodeLike): NodePorts {
+  const spec = specOf(node.type);
+  if (!spec) return NO_PORTS;
+  try {
+    return spec.ports(parseNodeData(node.type, node.data).data);
+  } catch {
+    // A spec may assume valid data; an invalid node simply shows no ports until fixed.
+    return NO_PORTS;
+  }
+}
+
+/**
+ * The node's ports on the canvas: the spec's, minus slots that an enclosing replicated group
+ * binds (`{{ style }}` in each copy of a group replicated over styles is not an input).
+ */
+export function portsOf(node: NodeLike, byId: ReadonlyMap<string, NodeLike>): NodePorts {
+  const ports = specPorts(node);
+  const bound = new Set<string>();
+  for (const id of ancestors(node.id, byId)) {
+    const replicate = replicateOf(byId.get(id));
+    if (replicate) bound.add(replicate.as);
+  }
+  if (bound.size === 0) return ports;
+  return {
+    ...ports,
+    inputs: ports.inputs.filter((p) => !(p.required && bound.has(p.name))),
+  };
+}
+
+/** Containers from the node outwards, not including the node; stops at a cycle. */
+export function ancestors(id: string, byId: ReadonlyMap<string, NodeLike>): string[] {
+  const out: string[] = [];
+  const seen = new Set([id]);
+  for (
+    let p = byId.get(id)?.parentId;
+    p && !seen.has(p) && byId.has(p);
+    p = byId.get(p)?.parentId
+  ) {
+    out.push(p);
+    seen.add(p);
+  }
+  return out;
+}
+
+export function replicateOf(
+  node: NodeLike | undefined,
+): { items: unknown[]; as: string } | undefined {
+  const r = node?.data.replicate as { items?: unknown; as?: unknown } | undefined;
+  if (!r || !Array.isArray(r.items)) return undefined;
+  return { items: r.items, as: typeof r.as === 'string' ? r.as : 'item' };
+}
+
+/**
+ * What the target receives from a source port: each replicated node or group between the source
+ * and the nearest container they share turns the value into a list.
+ */
+export function deliveredModality(
+  sourceId: string,
+  targetId: string,
+  modality: Modality,
+  byId: ReadonlyMap<string, NodeLike>,
+): Modality {
+  const shared = new Set([targetId, ...ancestors(targetId, byId)]);
+  let result = modality;
+  for (const id of [sourceId, ...ancestors(sourceId, byId)]) {
+    if (shared.has(id)) break;
+    if (replicateOf(byId.get(id))) result = listOf(result);
+  }
+  return result;
+}
+
+export interface ConnectionLike {
+  source: string | null;
+  target: string | null;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
+
+export interface EdgeLike {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
+
+export type ConnectionCheck = { ok: true; modality: Modality } | { ok: false; reason: string };
+
+/** Whether an edge may be drawn, and if not, a sentence saying why. */
+export function checkConnection(
+  c: ConnectionLike,
+  byId: ReadonlyMap<string, NodeLike>,
+  edges: readonly EdgeLike[],
+): ConnectionCheck {
+  const source = c.source ? byId.get(c.source) : undefined;
+  const target = c.target ? byId.get(c.target) : undefined;
+  if (!source || !target) return { ok: false, reason: 'connect an output to an input' };
+  if (source.id === target.id) return { ok: false, reason: `${source.id} cannot feed itself` };
+  const out = portsOf(source, byId).outputs.find((p) => p.name === c.sourceHandle);
+  const inp = portsOf(target, byId).inputs.find((p) => p.name === c.targetHandle);
+  if (!out) return { ok: false, reason: `${source.id} has no output "${c.sourceHandle ?? ''}"` };
+  if (!inp) return { ok: false, reason: `${target.id} has no input "${c.targetHandle ?? ''}"` };
+  const modality = deliveredModality(source.id, target.id, out.modality, byId);
+  if (!portAccepts(inp, modality)) {
+    const takes = inp.multiple ? `${inp.modality} or ${listOf(inp.modality)}` : inp.modality;
+    return { ok: false, reason: `${modality} does not fit ${takes} (${target.id}.${inp.name})` };
+  }
+  const into = edges.filter((e) => e.target === target.id && e.targetHandle === inp.name);
+  if (into.some((e) => e.source === source.id && e.sourceHandle === out.name)) {
+    return {
+      ok: false,
+      reason: `${source.id}.${out.name} is already connected to ${target.id}.${inp.name}`,
+    };
+  }
+  if (!inp.multiple && into.length > 0) {
+    return {
+      ok: false,
+      reason: `${target.id}.${inp.name} takes one edge and already has one (from ${into[0]!.source})`,
+    };
+  }
+  return { ok: true, modality };
+}
+
+/** A multiple port takes single values (one per edge) or lists of them. */
+export function portAccepts(port: PortSpec, modality: Modality): boolean {
+  return (
+    modalityFits(modality, port.modality) ||
+    (port.multiple === true && modalityFits(modality, listOf(port.modality)))
+  );
+}
+
+/** The scalar at the bottom of a modality (the colour) and how many lists wrap it. */
+export function modalityLook(m: string): { base: string; depth: number } {
+  let parsed: ParsedModality | undefined = parseModality(m);
+  let depth = 0;
+  while (parsed?.kind === 'list') {
+    depth++;
+    parsed = parsed.of;
+  }
+  return { base: parsed?.name ?? 'any', depth };
+}

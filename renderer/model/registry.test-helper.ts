@@ -1,0 +1,3 @@
+import { SPECS } from './registry.ts';
+
+export const registryTypes = (): string[] => [...SPECS.keys()];

@@ -1,0 +1,42 @@
+/**
+ * Node types in the editor, discovered from `nodes/<type>/spec.ts` at build time: adding a folder
+ * adds a palette entry, with no list to edit here. Only specs are bundled (pure data and zod);
+ * `execute.ts` never reaches the page.
+ */
+import type { NodeSpec } from '../../app/nodes/define.ts';
+
+const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('../../nodes/*/spec.ts', {
+  eager: true,
+});
+
+function discover(): Map<string, NodeSpec<unknown>> {
+  const specs = new Map<string, NodeSpec<unknown>>();
+  for (const [path, mod] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
+    const folder = /nodes\/([^/]+)\/spec\.ts$/.exec(path)?.[1];
+    // The engine refuses a folder whose spec names another type; the editor just skips it so
+    // one broken node type does not take the whole page down.
+    if (!folder || !mod.spec || mod.spec.type !== folder) {
+      console.warn(`skipping ${path}: it must export a spec whose type is "${folder}"`);
+      continue;
+    }
+    specs.set(folder, mod.spec);
+  }
+  return specs;
+}
+
+/** Every spec by type, in folder-name order. */
+export const SPECS: ReadonlyMap<string, NodeSpec<unknown>> = discover();
+
+export function specOf(type: string | undefined): NodeSpec<unknown> | undefined {
+  return type === undefined ? undefined : SPECS.get(type);
+}
+
+/** Palette groups in the order a society is usually built. */
+export const GROUP_ORDER: ReadonlyArray<NodeSpec['group']> = [
+  'Flow',
+  'Minds',
+  'Decisions',
+  'People',
+  'Data',
+  'Structure',
+];

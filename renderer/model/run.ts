@@ -1,0 +1,286 @@
+/**
+ * What the editor shows of a run, folded from the pushed event stream. The event shapes are the
+ * engine's (app/runtime/events.ts); they are restated here, loosely, because the page may not
+ * import the runtime, and every field is read defensively so an older or newer backend degrades
+ * to missing details rather than a crash.
+ */
+
+export type NodeRunState = 'waiting' | 'running' | 'done' | 'failed' | 'paused';
+export type RunStatus =
+  | 'idle'
+  | 'starting'
+  | 'running'
+  | 'paused'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled';
+
+export interface Checkpoint {
+  kind: 'node' | 'message' | 'round';
+  node?: string;
+  instance?: string;
+  loop?: string;
+  round?: number;
+  text?: string;
+}
+
+export interface TranscriptMessage {
+  seq: number;
+  from: string;
+  node: string;
+  to: string[];
+  text: string;
+  loop?: string;
+  round?: number;
+  stage?: string;
+  simulated: boolean;
+}
+
+export interface TallyLike {
+  rule?: string;
+  candidates?: string[];
+  counts?: Record<string, number>;
+  ranking?: string[];
+  winner?: string | null;
+  reason?: string;
+  totals?: { ballots: number; valid: number };
+  ballots?: Array<{ voter: string; value: unknown; choices?: string[]; valid?: boolean }>;
+}
+
+export interface TallyView {
+  seq: number;
+  node: string;
+  instance: string;
+  tally: TallyLike;
+}
+
+export interface NodeRun {
+  state: NodeRunState;
+  /** Instances running now (replicas run side by side). */
+  active: number;
+  finished: number;
+  /** A container's current round. */
+  round?: number;
+  maxRounds?: number;
+  error?: string;
+  /** The state to go back to when a pause here ends. */
+  before?: NodeRunState;
+}
+
+export interface RunView {
+  runId: string | null;
+  status: RunStatus;
+  mode?: string;
+  nodes: Record<string, NodeRun>;
+  messages: TranscriptMessage[];
+  tallies: TallyView[];
+  outputs: Record<string, unknown> | null;
+  usage: { calls: number; tokens: number; costUsd: number };
+  paused?: { reason: string; at: Checkpoint };
+  error?: string;
+  human: Array<{ node: string; name: string; prompt: string; answer?: string }>;
+  /** Any answer in this run came from the simulated provider. */
+  simulated: boolean;
+  /** Recent events, newest last, for the raw event log. */
+  log: Array<Record<string, unknown>>;
+}
+
+const LOG_LIMIT = 500;
+
+export function idleRun(): RunView {
+  return {
+    runId: null,
+    status: 'idle',
+    nodes: {},
+    messages: [],
+    tallies: [],
+    outputs: null,
+    usage: { calls: 0, tokens: 0, costUsd: 0 },
+    human: [],
+    simulated: false,
+    log: [],
+  };
+}
+
+/** A run that has been asked for: every node waits. */
+export function startingRun(nodeIds: readonly string[]): RunView {
+  const run = idleRun();
+  run.status = 'starting';
+  for (const id of nodeIds) run.nodes[id] = { state: 'waiting', active: 0, finished: 0 };
+  return run;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/** Folds a batch of events into the view; returns a new view (the old one is not changed). */
+export function applyEvents(
+  view: RunView,
+  events: ReadonlyArray<Record<string, unknown>>,
+): RunView {
+  const next: RunView = {
+    ...view,
+    nodes: { ...view.nodes },
+    messages: view.messages,
+    tallies: view.tallies,
+    human: view.human,
+    usage: { ...view.usage },
+    log: [...view.log, ...events].slice(-LOG_LIMIT),
+  };
+  for (const e of events) apply(next, e);
+  return next;
+}
+
+function node(view: RunView, id: string): NodeRun {
+  const current = view.nodes[id] ?? { state: 'waiting', active: 0, finished: 0 };
+  const copy = { ...current };
+  view.nodes[id] = copy;
+  return copy;
+}
+
+function apply(view: RunView, e: Record<string, unknown>): void {
+  const type = str(e.type);
+  const seq = num(e.seq) ?? 0;
+  switch (type) {
+    case 'run.started':
+      view.status = 'running';
+      view.mode = str(e.mode);
+      if (view.mode === 'simulated') view.simulated = true;
+      return;
+    case 'run.finished': {
+      const status = str(e.status);
+      view.status =
+        status === 'succeeded' || status === 'failed' || status === 'cancelled' ? status : 'failed';
+      view.outputs = (e.outputs as Record<string, unknown> | undefined) ?? {};
+      view.error = str(e.error);
+      view.paused = undefined;
+      const usage = e.usage as
+        | { calls?: number; totalTokens?: number; costUsd?: number }
+        | undefined;
+      if (usage) {
+        view.usage = {
+          calls: usage.calls ?? view.usage.calls,
+          tokens: usage.totalTokens ?? view.usage.tokens,
+          costUsd: usage.costUsd ?? view.usage.costUsd,
+        };
+      }
+      // Whatever was still under way when the run ended did not finish.
+      for (const [id, n] of Object.entries(view.nodes)) {
+        if (n.state === 'running' || n.state === 'paused') {
+          view.nodes[id] = { ...n, state: view.status === 'succeeded' ? 'done' : 'failed' };
+        }
+      }
+      return;
+    }
+    case 'node.started': {
+      const id = str(e.node);
+      if (!id) return;
+      const n = node(view, id);
+      n.active++;
+      n.state = 'running';
+      return;
+    }
+    case 'node.finished': {
+      const id = str(e.node);
+      if (!id) return;
+      const n = node(view, id);
+      n.active = Math.max(0, n.active - 1);
+      n.finished++;
+      if (n.state !== 'failed') n.state = n.active > 0 ? 'running' : 'done';
+      return;
+    }
+    case 'node.failed': {
+      const id = str(e.node);
+      if (!id) return;
+      const n = node(view, id);
+      n.active = Math.max(0, n.active - 1);
+      n.state = 'failed';
+      n.error = str(e.error);
+      return;
+    }
+    case 'model.response': {
+      view.usage.calls++;
+      view.usage.tokens += (num(e.promptTokens) ?? 0) + (num(e.completionTokens) ?? 0);
+      view.usage.costUsd += num(e.costUsd) ?? 0;
+      if (e.simulated === true) view.simulated = true;
+      return;
+    }
+    case 'message': {
+      const message: TranscriptMessage = {
+        seq,
+        from: str(e.from) ?? str(e.node) ?? '?',
+        node: str(e.node) ?? '?',
+        to: Array.isArray(e.to) ? e.to.filter((t): t is string => typeof t === 'string') : [],
+        text: str(e.text) ?? '',
+        loop: str(e.loop),
+        round: num(e.round),
+        stage: str(e.stage),
+        simulated: e.simulated === true,
+      };
+      if (message.simulated) view.simulated = true;
+      view.messages = [...view.messages, message];
+      return;
+    }
+    case 'round.started': {
+      const loop = str(e.loop);
+      if (!loop) return;
+      const n = node(view, loop);
+      n.state = 'running';
+      n.round = num(e.round);
+      n.maxRounds = num(e.maxRounds);
+      return;
+    }
+    case 'vote': {
+      const tally = e.tally as TallyLike | undefined;
+      if (!tally || typeof tally !== 'object') return;
+      view.tallies = [
+        ...view.tallies,
+        { seq, node: str(e.node) ?? '?', instance: str(e.instance) ?? '', tally },
+      ];
+      return;
+    }
+    case 'human.request':
+      view.human = [
+        ...view.human,
+        { node: str(e.node) ?? '?', name: str(e.name) ?? '', prompt: str(e.prompt) ?? '' },
+      ];
+      return;
+    case 'human.response': {
+      const name = str(e.name);
+      view.human = view.human.map((h) =>
+        h.name === name && h.answer === undefined ? { ...h, answer: str(e.answer) ?? '' } : h,
+      );
+      return;
+    }
+    case 'paused': {
+      const at = (e.at ?? {}) as Checkpoint;
+      view.status = 'paused';
+      view.paused = { reason: str(e.reason) ?? 'user', at };
+      const id = at.kind === 'round' ? at.loop : at.node;
+      if (id) {
+        const n = node(view, id);
+        if (n.state !== 'paused') n.before = n.state;
+        n.state = 'paused';
+      }
+      return;
+    }
+    case 'resumed': {
+      view.status = 'running';
+      view.paused = undefined;
+      for (const [id, n] of Object.entries(view.nodes)) {
+        if (n.state === 'paused') view.nodes[id] = { ...n, state: n.before ?? 'waiting' };
+      }
+      return;
+    }
+    case 'error':
+      view.error = str(e.message) ?? view.error;
+      return;
+    default:
+      return;
+  }
+}
+
+/** "vlm#2@r3" → "vlm": the node an instance id belongs to. */
+export function nodeOfInstance(instance: string): string {
+  return instance.replace(/[#@].*$/, '');
+}

@@ -1,0 +1,431 @@
+/**
+ * The editor's state: the document on the canvas (as React Flow nodes and edges plus the rest of
+ * the document), an undo history of whole documents, the open file, dialogs, and the current run.
+ * Components read slices with selectors so a drag re-renders only what moved.
+ */
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from '@xyflow/react';
+import { create } from 'zustand';
+import type { GraphDocument } from '../app/schema/document.ts';
+import type { Problem } from '../app/schema/problems.ts';
+import {
+  AUTO_SIZE,
+  absolutePosition,
+  type Canvas,
+  type Clip,
+  CONTAINER_SIZE,
+  copySelection,
+  type DocMeta,
+  type FlowEdge,
+  type FlowNode,
+  fromDocument,
+  initialData,
+  isContainer,
+  newDocument,
+  nextNodeId,
+  parentsFirst,
+  pasteClip,
+  toDocument,
+  uniqueEdgeId,
+} from './model/document.ts';
+import { checkConnection } from './model/ports.ts';
+import { idleRun, type RunView } from './model/run.ts';
+
+const HISTORY_LIMIT = 100;
+
+export type Modal =
+  | { kind: 'save'; saveAs: boolean }
+  | { kind: 'open' }
+  | { kind: 'gallery' }
+  | { kind: 'keys' }
+  | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void };
+
+export interface Notice {
+  kind: 'info' | 'error';
+  text: string;
+}
+
+/** Where the document came from, when it was a template: its file and whether it can replay. */
+export interface TemplateOrigin {
+  file: string;
+  hasCassette: boolean;
+}
+
+export type RunTab = 'inputs' | 'transcript' | 'votes' | 'outputs' | 'events' | 'problems' | 'runs';
+
+export interface EditorState {
+  meta: DocMeta;
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  /** The workspace file the document was opened from or saved to. */
+  fileName: string | null;
+  template: TemplateOrigin | null;
+  dirty: boolean;
+  past: GraphDocument[];
+  future: GraphDocument[];
+  /** Consecutive edits with the same key (typing in one field) make one undo step. */
+  historyKey: string | null;
+
+  modal: Modal | null;
+  importProblems: { source: string; problems: Problem[] } | null;
+  notice: Notice | null;
+  inspectorTab: 'node' | 'document';
+  runTab: RunTab;
+  /** Problems the backend found in the document (document.validate), refreshed as it changes. */
+  problems: Problem[] | null;
+
+  run: RunView;
+  breakpoints: { nodes: string[]; round: number | null };
+  /** Run inputs by input name: text as typed; images as 'example' or a data URL. */
+  inputValues: Record<string, string>;
+  /** Counts documents loaded, so the canvas can frame each new one. */
+  epoch: number;
+}
+
+const initial = fromDocument(newDocument());
+
+export const useEditor = create<EditorState>()(() => ({
+  meta: initial.meta,
+  nodes: initial.nodes,
+  edges: initial.edges,
+  fileName: null,
+  template: null,
+  dirty: false,
+  past: [],
+  future: [],
+  historyKey: null,
+  modal: null,
+  importProblems: null,
+  notice: null,
+  inspectorTab: 'node',
+  runTab: 'inputs',
+  problems: null,
+  run: idleRun(),
+  breakpoints: { nodes: [], round: null },
+  inputValues: {},
+  epoch: 0,
+}));
+
+const get = useEditor.getState;
+const set = useEditor.setState;
+
+export function currentDocument(state: EditorState = get()): GraphDocument {
+  return toDocument(state);
+}
+
+/** Records the document as it is now, so the next change can be undone. */
+export function pushHistory(key: string | null = null): void {
+  const state = get();
+  if (key !== null && key === state.historyKey) return;
+  set({
+    past: [...state.past, toDocument(state)].slice(-HISTORY_LIMIT),
+    future: [],
+    historyKey: key,
+  });
+}
+
+/** Applies a change to the canvas as one undo step. */
+function change(update: (state: EditorState) => Partial<Canvas>, key: string | null = null): void {
+  pushHistory(key);
+  set((state) => ({ ...update(state), dirty: true }));
+}
+
+/** Replaces the whole document (New, Open, a template, an import); history starts over. */
+export function loadDocument(
+  doc: GraphDocument,
+  origin: { fileName?: string | null; template?: TemplateOrigin | null; dirty?: boolean } = {},
+): void {
+  const canvas = fromDocument(doc);
+  set({
+    ...canvas,
+    fileName: origin.fileName ?? null,
+    template: origin.template ?? null,
+    dirty: origin.dirty ?? false,
+    past: [],
+    future: [],
+    historyKey: null,
+    importProblems: null,
+    problems: null,
+    run: idleRun(),
+    breakpoints: { nodes: [], round: null },
+    inputValues: {},
+    inspectorTab: 'node',
+    epoch: get().epoch + 1,
+  });
+}
+
+/** Puts a remembered document back, keeping sizes React Flow already measured. */
+function restore(doc: GraphDocument): Canvas {
+  const canvas = fromDocument(doc);
+  const measured = new Map(get().nodes.map((n) => [n.id, n.measured]));
+  for (const node of canvas.nodes) {
+    const m = measured.get(node.id);
+    if (m) node.measured = m;
+  }
+  return canvas;
+}
+
+export function undo(): void {
+  const state = get();
+  const previous = state.past.at(-1);
+  if (!previous) return;
+  set({
+    ...restore(previous),
+    past: state.past.slice(0, -1),
+    future: [toDocument(state), ...state.future],
+    historyKey: null,
+    dirty: true,
+  });
+}
+
+export function redo(): void {
+  const state = get();
+  const next = state.future[0];
+  if (!next) return;
+  set({
+    ...restore(next),
+    past: [...state.past, toDocument(state)],
+    future: state.future.slice(1),
+    historyKey: null,
+    dirty: true,
+  });
+}
+
+export function onNodesChange(changes: NodeChange<FlowNode>[]): void {
+  const structural = changes.some(
+    (c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace',
+  );
+  // Drags and resizes record history when they start (see the canvas), not on every frame.
+  const edits =
+    structural ||
+    changes.some(
+      (c) =>
+        (c.type === 'position' && c.position !== undefined) ||
+        (c.type === 'dimensions' && c.setAttributes === true),
+    );
+  if (structural) pushHistory();
+  set((state) => {
+    let nodes = applyNodeChanges(changes, state.nodes);
+    // A container someone resized keeps that size in the document from now on.
+    const resized = new Set(
+      changes.flatMap((c) => (c.type === 'dimensions' && c.setAttributes ? [c.id] : [])),
+    );
+    if (resized.size) {
+      nodes = nodes.map((n) => {
+        if (!resized.has(n.id) || !(AUTO_SIZE in n)) return n;
+        const { [AUTO_SIZE]: _auto, ...rest } = n as FlowNode & Record<string, unknown>;
+        return rest as FlowNode;
+      });
+    }
+    let edges = state.edges;
+    if (structural) {
+      // Removing a container removes what is inside it, and edges never dangle.
+      const removed = new Set(changes.flatMap((c) => (c.type === 'remove' ? [c.id] : [])));
+      let grew = removed.size > 0;
+      while (grew) {
+        grew = false;
+        for (const n of nodes) {
+          if (n.parentId && removed.has(n.parentId) && !removed.has(n.id)) {
+            removed.add(n.id);
+            grew = true;
+          }
+        }
+      }
+      nodes = nodes.filter((n) => !removed.has(n.id));
+      edges = edges.filter((e) => !removed.has(e.source) && !removed.has(e.target));
+    }
+    return {
+      nodes,
+      edges,
+      dirty: state.dirty || edits,
+      historyKey: edits ? null : state.historyKey,
+    };
+  });
+}
+
+export function onEdgesChange(changes: EdgeChange<FlowEdge>[]): void {
+  const structural = changes.some((c) => c.type !== 'select');
+  if (structural) pushHistory();
+  set((state) => ({
+    edges: applyEdgeChanges(changes, state.edges),
+    dirty: state.dirty || structural,
+  }));
+}
+
+/** Adds an edge if the rules allow it; returns why not otherwise. */
+export function connect(connection: Connection): string | null {
+  const state = get();
+  const byId = new Map(state.nodes.map((n) => [n.id, n]));
+  const check = checkConnection(connection, byId, state.edges);
+  if (!check.ok) return check.reason;
+  change((s) => {
+    const id = uniqueEdgeId(
+      `${connection.source}-${connection.target}`,
+      new Set(s.edges.map((e) => e.id)),
+    );
+    const edge: FlowEdge = {
+      id,
+      source: connection.source,
+      sourceHandle: connection.sourceHandle ?? '',
+      target: connection.target,
+      targetHandle: connection.targetHandle ?? '',
+    };
+    return { edges: [...s.edges, edge] };
+  });
+  return null;
+}
+
+/** Adds a node of `type` at a canvas position, inside the container there if there is one. */
+export function addNode(
+  type: string,
+  position: { x: number; y: number },
+  parent?: FlowNode,
+): string {
+  const state = get();
+  const id = nextNodeId(type, new Set(state.nodes.map((n) => n.id)));
+  const node: FlowNode = {
+    id,
+    type,
+    position,
+    data: initialData(type, id, state.meta),
+    selected: true,
+  };
+  if (parent) {
+    const at = absolutePosition(parent.id, new Map(state.nodes.map((n) => [n.id, n])));
+    node.parentId = parent.id;
+    node.position = { x: position.x - at.x, y: position.y - at.y };
+  }
+  if (isContainer(type)) Object.assign(node, CONTAINER_SIZE);
+  change((s) => ({
+    nodes: parentsFirst([
+      ...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)),
+      node,
+    ]),
+    edges: s.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+  }));
+  set({ inspectorTab: 'node' });
+  return id;
+}
+
+/** Moves a node into a container (or out to the top level), keeping where it is on screen. */
+export function reparent(id: string, parent: FlowNode | undefined): void {
+  const state = get();
+  const byId = new Map(state.nodes.map((n) => [n.id, n]));
+  const node = byId.get(id);
+  if (!node || node.parentId === parent?.id) return;
+  const at = absolutePosition(id, byId);
+  const origin = parent ? absolutePosition(parent.id, byId) : { x: 0, y: 0 };
+  // The drag that led here already recorded history; this is part of the same step.
+  set((s) => ({
+    dirty: true,
+    nodes: parentsFirst(
+      s.nodes.map((n) => {
+        if (n.id !== id) return n;
+        const moved: FlowNode = { ...n, position: { x: at.x - origin.x, y: at.y - origin.y } };
+        if (parent) moved.parentId = parent.id;
+        else delete moved.parentId;
+        return moved;
+      }),
+    ),
+  }));
+}
+
+export function updateNodeData(id: string, data: Record<string, unknown>, key?: string): void {
+  change((s) => ({ nodes: s.nodes.map((n) => (n.id === id ? { ...n, data } : n)) }), key ?? null);
+}
+
+/** Replaces a node from its raw JSON (the id and type stay). */
+export function replaceNode(id: string, next: Omit<FlowNode, 'id'>): void {
+  change((s) => ({
+    nodes: parentsFirst(
+      s.nodes.map((n) =>
+        n.id === id ? { ...next, id, selected: n.selected, measured: n.measured } : n,
+      ),
+    ),
+  }));
+}
+
+export function updateMeta(patch: Partial<DocMeta>, key?: string): void {
+  change((s) => ({ meta: { ...s.meta, ...patch } }), key ?? null);
+}
+
+/** Replaces the document from its raw JSON, as one undo step; the file stays the same. */
+export function replaceDocument(doc: GraphDocument): void {
+  change(() => restore(doc));
+}
+
+let clipboard: Clip | null = null;
+let pastes = 0;
+
+export function copy(): number {
+  const state = get();
+  const clip = copySelection(state.nodes, state.edges);
+  if (clip.nodes.length === 0) return 0;
+  clipboard = clip;
+  pastes = 0;
+  return clip.nodes.length;
+}
+
+export function paste(): number {
+  if (!clipboard) return 0;
+  const state = get();
+  pastes++;
+  const pasted = pasteClip(clipboard, state.nodes, state.edges, 40 * pastes);
+  change((s) => ({
+    nodes: parentsFirst([
+      ...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)),
+      ...pasted.nodes,
+    ]),
+    edges: [...s.edges.map((e) => (e.selected ? { ...e, selected: false } : e)), ...pasted.edges],
+  }));
+  return pasted.nodes.length;
+}
+
+export function deleteSelected(): void {
+  const state = get();
+  const ids = state.nodes.filter((n) => n.selected).map((n) => n.id);
+  const edgeIds = state.edges.filter((e) => e.selected).map((e) => e.id);
+  if (ids.length) onNodesChange(ids.map((id) => ({ type: 'remove', id })));
+  if (edgeIds.length) onEdgesChange(edgeIds.map((id) => ({ type: 'remove', id })));
+}
+
+export function selectNode(id: string): void {
+  set((s) => ({
+    nodes: s.nodes.map((n) =>
+      n.id === id
+        ? n.selected
+          ? n
+          : { ...n, selected: true }
+        : n.selected
+          ? { ...n, selected: false }
+          : n,
+    ),
+    edges: s.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
+    inspectorTab: 'node',
+  }));
+}
+
+export function notify(kind: Notice['kind'], text: string): void {
+  set({ notice: { kind, text } });
+}
+
+/** Runs `action` now, or after the user agrees to drop unsaved changes. */
+export function unlessUnsaved(message: string, action: () => void): void {
+  if (!get().dirty) {
+    action();
+    return;
+  }
+  set({
+    modal: {
+      kind: 'confirm',
+      message: `${message} Unsaved changes to "${get().meta.name}" will be lost.`,
+      confirm: 'Discard changes',
+      onConfirm: action,
+    },
+  });
+}

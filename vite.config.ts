@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * The editor's build. The root is renderer/ so index.html sits at the site root, and `base: './'`
+ * keeps every asset URL relative: the same bundle loads from the studio server, from a file
+ * served under a sub-path, or from Electron's app:// scheme. The page talks only to the studio's
+ * `/api` WebSocket on its own origin, which checks the token and Origin, so there is no dev-server
+ * proxy: for live work run `npx vite build --watch` next to the studio.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('./renderer', import.meta.url)),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
+    emptyOutDir: true,
+    // The CSP forbids inline scripts; Vite's module preload polyfill would be one.
+    modulePreload: { polyfill: false },
+    sourcemap: true,
+  },
+});
