@@ -13,7 +13,12 @@ import { Toolbar } from './Toolbar.tsx';
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+  // Monaco types through an EditContext element that is neither an input nor contenteditable.
+  return (
+    target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    target.closest('.nokey') !== null
+  );
 }
 
 /** Ctrl/Cmd shortcuts; text fields keep their own (undo inside a prompt undoes typing). */

@@ -2,6 +2,7 @@ import {
   Background,
   BackgroundVariant,
   type Connection,
+  ControlButton,
   Controls,
   type Edge,
   MiniMap,
@@ -18,6 +19,7 @@ import {
   type FlowNode,
   nodeSize,
 } from '../model/document.ts';
+import { needsLayout } from '../model/layout.ts';
 import { checkConnection, modalityLook, specPorts } from '../model/ports.ts';
 import {
   addNode,
@@ -29,6 +31,7 @@ import {
   reparent,
   useEditor,
 } from '../store.ts';
+import { autoLayout } from './autoLayout.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';
@@ -148,9 +151,22 @@ export function Canvas() {
   useEffect(() => {
     if (measured && framed.current !== epoch) {
       framed.current = epoch;
-      void fitView({ padding: 0.15, duration: 0 });
+      // A document whose nodes all sit at one point (a generated plan, a hand-written file)
+      // is laid out first.
+      if (needsLayout(useEditor.getState().nodes)) {
+        void autoLayout().then(() => fitView({ padding: 0.15, duration: 0 }));
+      } else void fitView({ padding: 0.15, duration: 0 });
     }
   }, [epoch, measured, fitView]);
+
+  const onLayout = useCallback(() => {
+    const selected = useEditor.getState().nodes.filter((n) => n.selected);
+    void autoLayout(selected.length > 1 ? new Set(selected.map((n) => n.id)) : undefined).then(
+      () => {
+        if (selected.length <= 1) void fitView({ padding: 0.15, duration: 200 });
+      },
+    );
+  }, [fitView]);
 
   const onConnect = useCallback((c: Connection) => {
     const reason = connect(c);
@@ -213,7 +229,16 @@ export function Canvas() {
         minZoom={0.1}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
-        <Controls />
+        <Controls>
+          <ControlButton
+            onClick={onLayout}
+            title="Arrange automatically (the selection, or everything)"
+            aria-label="Arrange automatically"
+            data-testid="auto-layout"
+          >
+            ⇶
+          </ControlButton>
+        </Controls>
         <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} />
         <ConnectionBanner />
       </ReactFlow>

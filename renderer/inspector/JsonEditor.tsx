@@ -1,9 +1,12 @@
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
+
+/** Monaco arrives with the first JSON view opened, never with the canvas. */
+const CodeEditor = lazy(() => import('./monaco/CodeEditor.tsx'));
 
 export type ApplyResult = null | string | string[];
 
 /**
- * A JSON text area that follows `value` until someone edits it, then applies on request.
+ * A JSON view in Monaco that follows `value` until someone edits it, then applies on request.
  * Invalid JSON (or a value `onApply` refuses) shows the reason and changes nothing.
  */
 export function JsonEditor({
@@ -58,19 +61,32 @@ export function JsonEditor({
 
   return (
     <div className="json-editor">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        className="code"
-        rows={rows}
-        spellCheck={false}
-        data-testid={testId}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          setEdited(true);
-        }}
-      />
+      <div className="label" id={id}>
+        {label}
+      </div>
+      <div data-testid={testId} aria-labelledby={id}>
+        <Suspense
+          fallback={
+            <div className="code-editor-loading" style={{ height: `${rows * 18 + 8}px` }}>
+              Loading editor…
+            </div>
+          }
+        >
+          <CodeEditor
+            value={text}
+            onChange={(t) => {
+              if (t === text) return;
+              setText(t);
+              setEdited(true);
+            }}
+            language="json"
+            path={`json/${testId}.json`}
+            minLines={rows}
+            maxLines={Math.max(rows, 30)}
+            ariaLabel={label}
+          />
+        </Suspense>
+      </div>
       <div className="row">
         <button type="button" onClick={apply} disabled={!edited} data-testid={`${testId}-apply`}>
           {applyLabel}

@@ -1,9 +1,21 @@
-import { type ChangeEvent, type ReactNode, useId, useMemo, useState } from 'react';
+import {
+  type ChangeEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useId,
+  useMemo,
+  useState,
+} from 'react';
 import type { FlowNode } from '../model/document.ts';
-import { parseNodeData } from '../model/ports.ts';
+import { parseNodeData, slotSourcesOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { describeFields, type FieldDesc, getIn, setIn } from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
+
+/** Monaco arrives with the first prompt editor shown, never with the canvas. */
+const CodeEditor = lazy(() => import('./monaco/CodeEditor.tsx'));
 
 /** The form for a node's data, generated from its spec's zod schema. */
 export function NodeForm({ node }: { node: FlowNode }) {
@@ -56,6 +68,7 @@ export function NodeForm({ node }: { node: FlowNode }) {
           parsed={parsed.data}
           problemsAt={problemsAt}
           write={write}
+          nodeId={node.id}
         />
       ))}
       {other.length > 0 ? (
@@ -78,9 +91,10 @@ interface FieldProps {
   parsed: Record<string, unknown>;
   problemsAt: (path: readonly string[]) => string[];
   write: (path: readonly string[], value: unknown) => void;
+  nodeId: string;
 }
 
-function Field({ desc, raw, parsed, problemsAt, write }: FieldProps) {
+function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
   const id = useId();
   const { field, path, name } = desc;
   const rawValue = getIn(raw, path);
@@ -105,6 +119,7 @@ function Field({ desc, raw, parsed, problemsAt, write }: FieldProps) {
             parsed={parsed}
             problemsAt={problemsAt}
             write={write}
+            nodeId={nodeId}
           />
         ))}
       </fieldset>
@@ -114,22 +129,26 @@ function Field({ desc, raw, parsed, problemsAt, write }: FieldProps) {
   let input: ReactNode;
   switch (field.kind) {
     case 'string': {
-      const common = {
-        id,
-        'data-testid': testId,
-        value: typeof value === 'string' ? value : '',
-        onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-          write(path, e.target.value === '' && desc.optional ? undefined : e.target.value),
-        spellCheck: field.multiline,
-      };
+      const text = typeof value === 'string' ? value : '';
+      const set = (t: string) => write(path, t === '' && desc.optional ? undefined : t);
       input = field.multiline ? (
-        <textarea
-          {...common}
-          rows={name === 'prompt' || name === 'template' ? 8 : 4}
-          className="code"
+        <TemplateField
+          testId={testId}
+          nodeId={nodeId}
+          path={path}
+          value={text}
+          onChange={set}
+          label={name}
         />
       ) : (
-        <input type="text" {...common} list={name === 'model' ? 'model-profiles' : undefined} />
+        <input
+          id={id}
+          type="text"
+          data-testid={testId}
+          value={text}
+          onChange={(e: ChangeEvent<HTMLInputElement>) => set(e.target.value)}
+          list={name === 'model' ? 'model-profiles' : undefined}
+        />
       );
       break;
     }
@@ -309,5 +328,53 @@ function JsonField({
       />
       {error ? <div className="field-problem">{error}</div> : null}
     </>
+  );
+}
+
+/**
+ * A prompt, role or template in Monaco: `{{ slot }}` highlighted, and `{{` completing to the
+ * node's slots, what is wired into it, run inputs and replica names.
+ */
+function TemplateField({
+  testId,
+  nodeId,
+  path,
+  value,
+  onChange,
+  label,
+}: {
+  testId: string;
+  nodeId: string;
+  path: readonly string[];
+  value: string;
+  onChange: (text: string) => void;
+  label: string;
+}) {
+  const sources = useCallback(() => {
+    const { nodes, edges } = useEditor.getState();
+    return slotSourcesOf(nodeId, nodes, edges);
+  }, [nodeId]);
+  const lines = label === 'prompt' || label === 'template' ? 6 : 3;
+  return (
+    <div className="template-field" data-testid={testId} data-value={value}>
+      <Suspense
+        fallback={
+          <div className="code-editor-loading" style={{ height: `${lines * 18 + 8}px` }}>
+            Loading editor…
+          </div>
+        }
+      >
+        <CodeEditor
+          value={value}
+          onChange={onChange}
+          language="society-template"
+          path={`node/${nodeId}/${path.join('.')}.tpl`}
+          slotSources={sources}
+          minLines={lines}
+          ariaLabel={`${label} of ${nodeId}`}
+          placeholder={label === 'prompt' ? 'Write the prompt; {{ name }} makes an input.' : ''}
+        />
+      </Suspense>
+    </div>
   );
 }

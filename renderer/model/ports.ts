@@ -222,3 +222,39 @@ export function modalityLook(m: string): { base: string; depth: number } {
   }
   return { base: parsed?.name ?? 'any', depth };
 }
+
+/**
+ * What a node's templates can name, for completion in the prompt editor: its own input slots,
+ * what is wired into it, the society's run inputs, and the item names replication binds.
+ */
+export function slotSourcesOf(
+  id: string,
+  nodes: readonly NodeLike[],
+  edges: readonly EdgeLike[],
+): {
+  slots: string[];
+  upstream: Array<{ node: string; port: string }>;
+  documentInputs: string[];
+  replicaNames: string[];
+} {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const node = byId.get(id);
+  if (!node) return { slots: [], upstream: [], documentInputs: [], replicaNames: [] };
+  const replicaNames: string[] = [];
+  for (const owner of [id, ...ancestors(id, byId)]) {
+    const replicate = replicateOf(byId.get(owner));
+    if (replicate && !replicaNames.includes(replicate.as)) replicaNames.push(replicate.as);
+  }
+  return {
+    slots: portsOf(node, byId)
+      .inputs.map((p) => p.name)
+      .filter((name) => !(name === 'image' && node.data.vision === true)),
+    upstream: edges
+      .filter((e) => e.target === id)
+      .map((e) => ({ node: e.source, port: e.targetHandle ?? '' })),
+    documentInputs: nodes
+      .filter((n) => n.type === 'input' && typeof n.data.name === 'string')
+      .map((n) => n.data.name as string),
+    replicaNames,
+  };
+}
