@@ -10,5 +10,7 @@ export default defineConfig({
       'renderer/**/*.test.ts',
     ],
     testTimeout: 20_000,
+    // Builds the editor for the end-to-end tests (tests/e2e), once per run.
+    globalSetup: ['tests/e2e/global-setup.ts'],
   },
 });

@@ -68,13 +68,14 @@ function CodeEditorImpl({
     if (model) {
       cleanups.push(provideSlotSources(model, () => sourcesRef.current?.() ?? EMPTY_SOURCES));
     }
+    const changes = editor.onDidChangeModelContent(() => {
+      fit();
+      onChangeRef.current(editor.getValue());
+    });
+    const blurs = editor.onDidBlurEditorText(() => onBlurRef.current?.());
     cleanups.push(
-      editor.onDidChangeModelContent(() => {
-        fit();
-        const text = editor.getValue();
-        onChangeRef.current(text);
-      }).dispose,
-      editor.onDidBlurEditorText(() => onBlurRef.current?.()).dispose,
+      () => changes.dispose(),
+      () => blurs.dispose(),
     );
     editor.onDidDispose(() => {
       for (const c of cleanups) c();

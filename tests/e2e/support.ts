@@ -1,0 +1,156 @@
+/**
+ * End-to-end tests drive the real editor in Debian's Chromium (playwright-core, never a browser
+ * download) against a real studio started in this process, with a temporary workspace and run
+ * store. Without Chromium (a user's fresh clone) they skip with a message.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { openRunStore, type RunStore } from '../../app/store/index.ts';
+import { type Studio, startStudio } from '../../main/studio/server.ts';
+
+/** Debian's Chromium, or the one CHROMIUM_PATH names. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) {
+  console.warn(
+    `end-to-end tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
+}
+
+/**
+ * The renderer build the studio serves in these tests, made once per run by
+ * tests/e2e/global-setup.ts into a folder of its own, so a `vite build` of dist/ running beside
+ * the tests cannot change the page under them.
+ */
+export const RENDERER_DIR = fileURLToPath(new URL('../../test-results/renderer/', import.meta.url));
+
+/** Where the end-to-end run saves its screenshots. */
+export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/e2e/', import.meta.url));
+
+/** The question templates/nlsom-vqa.cassette.json was recorded with (README.md). */
+export const VQA_QUESTION =
+  'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
+
+/** Flags for headless Chromium on a machine without network (see the env notes). */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface StudioSession {
+  studio: Studio;
+  store: RunStore;
+  dir: string;
+  workspace: string;
+  dbFile: string;
+  browser: Browser;
+  page: Page;
+  /** Console errors and uncaught exceptions the page reported. */
+  pageErrors: string[];
+  /** Opens a fresh page on the studio (a reload, or a second window). */
+  newPage(): Promise<Page>;
+  screenshot(name: string, page?: Page): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a studio with its own workspace and run store, and a Chromium page on it. */
+export async function openStudio(
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<StudioSession> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'society-e2e-'));
+  const workspace = path.join(dir, 'workspace');
+  const dbFile = path.join(dir, 'society.db');
+  mkdirSync(workspace, { recursive: true });
+  const store = openRunStore(dbFile);
+  const studio = await startStudio({
+    store,
+    workspaceDir: workspace,
+    rendererDir: RENDERER_DIR,
+    // No keys from the machine running the tests.
+    env: options.env ?? {},
+    log: () => {},
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const pageErrors: string[] = [];
+  const newPage = async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(studio.url);
+    await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
+    return page;
+  };
+  const page = await newPage();
+  return {
+    studio,
+    store,
+    dir,
+    workspace,
+    dbFile,
+    browser,
+    page,
+    pageErrors,
+    newPage,
+    async screenshot(name, shot = page) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      const file = path.join(SCREENSHOTS, `${name}.png`);
+      await shot.screenshot({ path: file });
+      return file;
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await studio.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Drags a palette entry onto the canvas at a point relative to the canvas's top-left corner. */
+export async function dropFromPalette(page: Page, type: string, at: { x: number; y: number }) {
+  await page.dragAndDrop(`[data-testid="palette-${type}"]`, '.react-flow__pane', {
+    targetPosition: at,
+  });
+}
+
+/** Drags a wire from one node's output handle to another's input handle, like a person does. */
+export async function drawEdge(
+  page: Page,
+  from: { node: string; port: string },
+  to: { node: string; port: string },
+): Promise<void> {
+  const source = page.getByTestId(`handle-${from.node}-out-${from.port}`);
+  const target = page.getByTestId(`handle-${to.node}-in-${to.port}`);
+  const a = await source.boundingBox();
+  const b = await target.boundingBox();
+  if (!a || !b)
+    throw new Error(`handle not visible: ${from.node}.${from.port} or ${to.node}.${to.port}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  // Several steps, so React Flow sees a drag and checks the connection on the way.
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Replaces the text of a Monaco field (a prompt, a role) by typing, as a person would. */
+export async function typeInEditor(page: Page, testId: string, text: string): Promise<void> {
+  const editor = page.locator(`[data-testid="${testId}"] .monaco-editor`);
+  await editor.waitFor();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(text);
+  // Monaco's suggestion list may be open; it must not take the next keys.
+  await page.keyboard.press('Escape');
+}
