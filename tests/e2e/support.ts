@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
 
@@ -19,13 +20,6 @@ if (!HAVE_CHROMIUM) {
     `end-to-end tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
   );
 }
-
-/**
- * The renderer build the studio serves in these tests, made once per run by
- * tests/e2e/global-setup.ts into a folder of its own, so a `vite build` of dist/ running beside
- * the tests cannot change the page under them.
- */
-export const RENDERER_DIR = fileURLToPath(new URL('../../test-results/renderer/', import.meta.url));
 
 /** Where the end-to-end run saves its screenshots. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/e2e/', import.meta.url));
@@ -64,6 +58,9 @@ export interface StudioSession {
 export async function openStudio(
   options: { env?: NodeJS.ProcessEnv } = {},
 ): Promise<StudioSession> {
+  // Built once per test run by tests/e2e/global-setup.ts.
+  const rendererDir = inject('rendererDir');
+  if (!rendererDir) throw new Error('the renderer was not built for the end-to-end tests');
   const dir = mkdtempSync(path.join(tmpdir(), 'society-e2e-'));
   const workspace = path.join(dir, 'workspace');
   const dbFile = path.join(dir, 'society.db');
@@ -72,7 +69,7 @@ export async function openStudio(
   const studio = await startStudio({
     store,
     workspaceDir: workspace,
-    rendererDir: RENDERER_DIR,
+    rendererDir,
     // No keys from the machine running the tests.
     env: options.env ?? {},
     log: () => {},
