@@ -6,8 +6,10 @@ import { Palette } from './editor/Palette.tsx';
 import { save } from './files/actions.ts';
 import { ImportProblems, ModalHost } from './files/Modals.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
+import { MachineView } from './machine/MachineView.tsx';
 import { watchRuns } from './run/controller.ts';
 import { RunPanel } from './run/RunPanel.tsx';
+import { loadModelDefaults } from './settings/defaults.ts';
 import { copy, currentDocument, notify, paste, redo, undo, useEditor } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 
@@ -139,6 +141,7 @@ export function App() {
     const off = client.onStatus(setConnection);
     client.connect();
     watchRuns();
+    void loadModelDefaults();
     return off;
   }, []);
   useShortcuts();
@@ -152,6 +155,7 @@ export function App() {
           <Palette />
           <main className="center">
             <Canvas />
+            <MachineView />
             <ImportProblems />
             <Notice />
           </main>

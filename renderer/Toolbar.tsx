@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConnectionStatus } from './api.ts';
 import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
+import { toggleMachineView, useMachineView } from './machine/MachineView.tsx';
 import { control, isActive, startRun } from './run/controller.ts';
 import { redo, undo, useEditor } from './store.ts';
 
@@ -18,6 +19,7 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
       canRedo: s.future.length > 0,
     })),
   );
+  const machineOpen = useMachineView((s) => s.open);
   const online = connection === 'open';
   const active = isActive(status);
   const canStep = status === 'running' || status === 'paused';
@@ -184,11 +186,22 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
       <div className="group end">
         <button
           type="button"
-          data-testid="tb-keys"
-          disabled={!online}
-          onClick={() => useEditor.setState({ modal: { kind: 'keys' } })}
+          data-testid="tb-machine"
+          aria-pressed={machineOpen}
+          disabled={!online && !machineOpen}
+          onClick={toggleMachineView}
+          title="The compiled XState machine, with the run's current state"
         >
-          Keys
+          Machine
+        </button>
+        <button
+          type="button"
+          data-testid="settings-button"
+          disabled={!online}
+          onClick={() => useEditor.setState({ modal: { kind: 'settings' } })}
+          title="Keys, providers, default models and prices"
+        >
+          Settings
         </button>
         <span
           className={`connection connection-${connection}`}

@@ -35,6 +35,7 @@ import {
 } from './model/document.ts';
 import { checkConnection } from './model/ports.ts';
 import { idleRun, type RunView } from './model/run.ts';
+import { modelDefaults, profileForNewNode } from './settings/defaults.ts';
 
 const HISTORY_LIMIT = 100;
 
@@ -43,6 +44,7 @@ export type Modal =
   | { kind: 'open' }
   | { kind: 'gallery' }
   | { kind: 'keys' }
+  | { kind: 'settings' }
   | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void };
 
 export interface Notice {
@@ -56,7 +58,18 @@ export interface TemplateOrigin {
   hasCassette: boolean;
 }
 
-export type RunTab = 'inputs' | 'transcript' | 'votes' | 'outputs' | 'events' | 'problems' | 'runs';
+export type RunTab =
+  | 'inputs'
+  | 'transcript'
+  | 'context'
+  | 'votes'
+  | 'timeline'
+  | 'usage'
+  | 'outputs'
+  | 'events'
+  | 'problems'
+  | 'runs'
+  | 'diff';
 
 export interface EditorState {
   meta: DocMeta;
@@ -72,7 +85,11 @@ export interface EditorState {
   historyKey: string | null;
 
   modal: Modal | null;
-  importProblems: { source: string; problems: Problem[] } | null;
+  /**
+   * A file that was not opened, and why. `openAnyway` is offered when the file is a well-formed
+   * document whose graph has problems (a work in progress), never for one that does not parse.
+   */
+  importProblems: { source: string; problems: Problem[]; openAnyway?: () => void } | null;
   notice: Notice | null;
   inspectorTab: 'node' | 'document';
   runTab: RunTab;
@@ -292,7 +309,7 @@ export function addNode(
     id,
     type,
     position,
-    data: initialData(type, id, state.meta),
+    data: initialData(type, id, state.meta, profileForNewNode(state.meta.models, modelDefaults())),
     selected: true,
   };
   if (parent) {

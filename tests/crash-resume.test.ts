@@ -160,7 +160,10 @@ describe('a run killed at any moment', () => {
     const random = seededRandom('crash-resume');
     let killedMidRun = 0;
     let servedFromRecord = 0;
-    for (let i = 0; i < 20; i++) {
+    // Kills that land before the run starts or after it ends prove nothing; on a loaded machine
+    // (other tests beside this one) runs take longer than the reference, so the test keeps
+    // killing, up to 40 times, until 20 kills have landed mid-run.
+    for (let i = 0; i < 40 && killedMidRun < 20; i++) {
       const db = join(dir, `crash-${i}.db`);
       // Anywhere from process start-up to the end of the run.
       const delay = Math.round(200 + random() * (duration - 200));
@@ -196,7 +199,7 @@ describe('a run killed at any moment', () => {
       expect(events.at(-1)?.type).toBe('run.finished');
     }
     console.info(
-      `crash test: ${killedMidRun} of 20 kills landed mid-run; resumes served ${servedFromRecord} calls from the runs' records; reference run ${duration} ms`,
+      `crash test: ${killedMidRun} kills landed mid-run; resumes served ${servedFromRecord} calls from the runs' records; reference run ${duration} ms`,
     );
     // Most kills must land while the run is going, or the test proves little.
     expect(killedMidRun).toBeGreaterThanOrEqual(12);

@@ -31,7 +31,108 @@ const RunSummary = z.object({
   calls: z.number(),
   tokens: z.number(),
   costUsd: z.number().optional(),
+  /** How its calls were answered: live, simulated, replay, replay-then-live (forks), record. */
+  mode: z.string().optional(),
+  /** The run this one forks. */
+  parentRunId: z.string().optional(),
 });
+
+/** What an agent instance was sent (app/runtime/agent-context.ts). */
+const AgentContext = z.object({
+  instance: z.string(),
+  calls: z.array(z.object({ callId: z.string(), seq: z.number(), instance: z.string() })),
+  call: z
+    .object({
+      callId: z.string(),
+      seq: z.number(),
+      node: z.string(),
+      instance: z.string(),
+      profile: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      messages: z.array(
+        z.object({
+          role: z.enum(['system', 'user', 'assistant']),
+          text: z.string(),
+          /** Estimated (about 4 characters a token); images are not counted. */
+          tokens: z.number(),
+          images: z.number(),
+        }),
+      ),
+      tokens: z.number(),
+      response: z
+        .object({
+          text: z.string(),
+          promptTokens: z.number(),
+          completionTokens: z.number(),
+          costUsd: z.number().optional(),
+          source: z.enum(['live', 'cassette', 'simulated']),
+          simulated: z.boolean(),
+        })
+        .optional(),
+      error: z.string().optional(),
+    })
+    .optional(),
+});
+
+const DiffSide = z.object({
+  id: z.string(),
+  graph: z.string(),
+  status: z.string(),
+  mode: z.string(),
+  startedAt: z.number(),
+  parentRunId: z.string().optional(),
+  forkSeq: z.number().optional(),
+});
+const SaidText = z.object({ text: z.string(), simulated: z.boolean() });
+const Poll = z.object({ winner: z.string().nullable(), counts: z.record(z.string(), z.number()) });
+const DiffUsage = z.object({
+  calls: z.number(),
+  live: z.number(),
+  tokens: z.number(),
+  costUsd: z.number(),
+});
+
+/** What changed between two runs (app/cli/runs.ts `diffRuns`, as `society diff` prints it). */
+const RunDiff = z.object({
+  a: DiffSide,
+  b: DiffSide,
+  fork: z.object({ child: z.enum(['a', 'b']), afterSeq: z.number() }).optional(),
+  outputs: z.array(
+    z.object({
+      name: z.string(),
+      a: z.unknown().optional(),
+      b: z.unknown().optional(),
+      same: z.boolean(),
+    }),
+  ),
+  messages: z.array(
+    z.object({
+      from: z.string(),
+      node: z.string(),
+      loop: z.string().optional(),
+      round: z.number().optional(),
+      stage: z.string().optional(),
+      a: SaidText.optional(),
+      b: SaidText.optional(),
+      change: z.enum(['same', 'changed', 'onlyA', 'onlyB']),
+    }),
+  ),
+  votes: z.array(
+    z.object({
+      instance: z.string(),
+      a: Poll.optional(),
+      b: Poll.optional(),
+      same: z.boolean(),
+    }),
+  ),
+  usage: z.object({ a: DiffUsage, b: DiffUsage }),
+});
+export type ApiRunDiff = z.infer<typeof RunDiff>;
+export type ApiAgentContext = z.infer<typeof AgentContext>;
+
+/** A node instance id such as `member#1@r2` (what the transcript shows as the sender). */
+const Instance = z.string().min(1).max(200);
 
 const KeyStatus = z.object({
   /** The environment variable the key stands for, e.g. OPENAI_API_KEY. */
@@ -39,10 +140,86 @@ const KeyStatus = z.object({
   configured: z.boolean(),
   /** The last four characters, so people can tell keys apart; never more. */
   last4: z.string().max(4).optional(),
+  /**
+   * `environment` when the key comes from the backend's own environment (it cannot be cleared
+   * here, only overridden); absent when it was entered in settings or is not set.
+   */
+  source: z.literal('environment').optional(),
 });
 
-/** Environment variables a key may be entered for. */
+/** Environment variables a key may always be entered for (the built-in providers'). */
 export const KEY_NAMES = ['OPENAI_API_KEY', 'HF_TOKEN'] as const;
+
+/**
+ * What an environment variable's name looks like: the same rule `society providers --add
+ * --key-env` applies (app/store/secrets.ts), restated because the page may not import the store.
+ * Besides KEY_NAMES, a key may be entered for the variable a custom provider profile names.
+ */
+export const KEY_VARIABLE = /^[A-Z_][A-Z0-9_]{0,63}$/;
+
+const KeyVariable = z
+  .string()
+  .regex(KEY_VARIABLE, 'must name an environment variable, e.g. OPENAI_API_KEY');
+
+/** A provider profile as the page sees it: how to reach a server, never a key. */
+const ProviderProfileView = z.object({
+  name: z.string(),
+  kind: z.enum(['openai-compatible', 'simulated']),
+  baseUrl: z.string().optional(),
+  /** The environment variable holding its key; local servers need none. */
+  apiKeyEnv: z.string().optional(),
+  concurrency: z.number().int().optional(),
+});
+
+const ProviderList = z.object({
+  /** Built into the app; read-only. A custom profile of the same name overrides one. */
+  builtin: z.array(ProviderProfileView),
+  /** Added in settings or with `society providers --add`; kept in the store. */
+  custom: z.array(ProviderProfileView),
+});
+
+const ModelPrice = z.object({
+  /** US dollars per million prompt (input) tokens. */
+  inputPerMillion: z.number().finite().min(0).max(1_000_000),
+  /** US dollars per million completion (output) tokens. */
+  outputPerMillion: z.number().finite().min(0).max(1_000_000),
+});
+
+const PriceTable = z.array(
+  ModelPrice.extend({
+    model: z.string(),
+    /** The price the app ships for this model, if it ships one. */
+    default: ModelPrice.optional(),
+    /** The user set this price (`society prices --set`); it replaces the default. */
+    overridden: z.boolean(),
+  }),
+);
+
+/** A model id as the price table keys it: `gpt-4o-mini`, `llava:13b`, `org/model`. */
+const PricedModel = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s=]+$/, 'a model id has no spaces and no "="');
+
+const ModelChoice = z.object({
+  /** A provider profile's name: built in or custom. */
+  provider: z.string().min(1).max(64),
+  model: z.string().min(1).max(200),
+});
+
+/**
+ * The models the editor gives what it creates: a new document's model profiles (`default` for
+ * text, `vision` for images), and the profile a new agent or summarize node picks.
+ */
+export const ModelDefaultsSchema = z.object({ text: ModelChoice, vision: ModelChoice });
+export type ModelDefaults = z.infer<typeof ModelDefaultsSchema>;
+
+/** The defaults until the user chooses others. */
+export const BUILTIN_MODEL_DEFAULTS: ModelDefaults = {
+  text: { provider: 'openai', model: 'gpt-4o-mini' },
+  vision: { provider: 'openai', model: 'gpt-4o-mini' },
+};
 
 /** Every method: its params and its result. */
 export const contract = {
@@ -115,9 +292,72 @@ export const contract = {
     params: z.object({ runId: z.string(), breakpoints: z.array(Breakpoint) }),
     result: z.object({}),
   },
+  /**
+   * Changes what a run held at the debugger does next: the text of the message held before it
+   * is delivered (`message`), or the outputs of a node instance held before it starts, which
+   * then does not run (`output`). The change takes effect when the run is stepped or continued.
+   */
+  'run.editHeld': {
+    params: z.discriminatedUnion('kind', [
+      z.object({
+        runId: z.string(),
+        kind: z.literal('message'),
+        instance: Instance,
+        text: z.string().max(200_000),
+      }),
+      z.object({
+        runId: z.string(),
+        kind: z.literal('output'),
+        instance: Instance,
+        outputs: z.record(z.string().min(1).max(100), z.unknown()),
+      }),
+    ]),
+    result: z.object({ kind: z.enum(['message', 'output']), instance: z.string() }),
+  },
+  /**
+   * Exactly what an agent instance (or every instance of a node, by node id) was sent in one
+   * call, its last by default, with roles and token counts; of a running or a stored run.
+   */
+  'run.context': {
+    params: z.object({ runId: z.string(), instance: Instance, callId: z.string().optional() }),
+    result: AgentContext,
+  },
   'runs.list': {
     params: z.object({ limit: z.number().int().min(1).max(500).default(50) }),
     result: z.array(RunSummary),
+  },
+  /**
+   * Forks a stored run (as `society fork RUN --edit INSTANCE=TEXT [--at SEQ]`): the new run keeps
+   * the parent's events up to the first edited instance (or `at`), answers unchanged calls from
+   * the parent's record and streams its events like `run.start`. A simulated parent's fork is
+   * simulated too.
+   */
+  'runs.fork': {
+    params: z
+      .object({
+        runId: z.string(),
+        edits: z
+          .array(z.object({ instance: Instance, text: z.string().max(200_000) }))
+          .max(50)
+          .default([]),
+        at: z.number().int().min(2).optional(),
+        simulate: z.boolean().default(false),
+        breakpoints: z.array(Breakpoint).default([]),
+      })
+      .refine((p) => p.edits.length > 0 || p.at !== undefined, {
+        message: 'say where to fork: an edit, or an event number (at)',
+      }),
+    result: z.object({ runId: z.string(), parentRunId: z.string(), forkSeq: z.number() }),
+  },
+  /** Compares two stored runs: outputs, each sender's messages, votes, usage. */
+  'runs.diff': {
+    params: z.object({ a: z.string().min(1), b: z.string().min(1) }),
+    result: RunDiff,
+  },
+  /** Deletes a stored run with its events and calls (a run still going is refused). */
+  'runs.delete': {
+    params: z.object({ runId: z.string().min(1) }),
+    result: z.object({ deleted: z.boolean() }),
   },
   'runs.show': {
     params: z.object({ runId: z.string() }),
@@ -131,12 +371,59 @@ export const contract = {
     result: z.array(KeyStatus),
   },
   'settings.setKey': {
-    params: z.object({ name: z.enum(KEY_NAMES), value: z.string().min(1).max(400) }),
+    /** `name`: one of KEY_NAMES or a custom provider profile's apiKeyEnv. */
+    params: z.object({ name: KeyVariable, value: z.string().min(1).max(400) }),
     result: KeyStatus,
   },
   'settings.clearKey': {
-    params: z.object({ name: z.enum(KEY_NAMES) }),
+    params: z.object({ name: KeyVariable }),
     result: KeyStatus,
+  },
+  'settings.providers.list': {
+    params: z.object({}),
+    result: ProviderList,
+  },
+  'settings.providers.save': {
+    /**
+     * Adds or changes an OpenAI-compatible profile, validated exactly as `society providers
+     * --add` validates it (no key in the URL, a variable's name rather than a key, …). Unknown
+     * fields are refused, not dropped, so a pasted `apiKey` is an error.
+     */
+    params: z.strictObject({
+      name: z.string().min(1).max(64),
+      baseUrl: z.string().min(1).max(2000),
+      apiKeyEnv: z.string().min(1).max(64).optional(),
+      concurrency: z.number().int().min(1).max(1024).optional(),
+      /** When editing: the profile's name before; that profile is replaced. */
+      previousName: z.string().min(1).max(64).optional(),
+    }),
+    result: ProviderList,
+  },
+  'settings.providers.remove': {
+    params: z.object({ name: z.string().min(1).max(64) }),
+    result: ProviderList,
+  },
+  'settings.prices.get': {
+    params: z.object({}),
+    result: PriceTable,
+  },
+  'settings.prices.set': {
+    /** As `society prices --set MODEL=IN/OUT`. */
+    params: ModelPrice.extend({ model: PricedModel }),
+    result: PriceTable,
+  },
+  'settings.prices.reset': {
+    /** As `society prices --unset MODEL`: back to the built-in price, or none. */
+    params: z.object({ model: z.string().min(1).max(200) }),
+    result: PriceTable,
+  },
+  'settings.defaults.get': {
+    params: z.object({}),
+    result: ModelDefaultsSchema,
+  },
+  'settings.defaults.set': {
+    params: ModelDefaultsSchema,
+    result: ModelDefaultsSchema,
   },
 } as const;
 

@@ -31,6 +31,7 @@ import {
   type RunStore,
 } from '../store/index.ts';
 import { exportRun, parseExport } from './export.ts';
+import { planFork } from './fork.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import {
@@ -720,64 +721,19 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
   const store = openStore(flags.db);
   try {
     const parent = findRun(store, id);
-    const events = store.events(parent.id);
-    const overrides: Record<string, { text: string }> = {};
+    const edits: Record<string, string> = {};
     for (const assignment of flags.edit) {
       const [instance, text] = splitAssignment(assignment, '--edit');
-      if (!events.some((e) => e.type === 'node.started' && e.instance === instance)) {
-        const known = [...new Set(events.flatMap((e) => (e.type === 'message' ? [e.from] : [])))];
-        throw new UsageError(
-          `run ${parent.id} has no node instance "${instance}" (messages came from: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})`,
-        );
-      }
-      overrides[instance] = { text };
+      edits[instance] = text;
     }
-    // The fork keeps every event before this one.
-    let at: number;
-    if (flags.at !== undefined) {
-      at = Number(flags.at);
-      const last = events.at(-1)?.seq ?? 0;
-      if (!Number.isInteger(at) || at < 2 || at > last + 1) {
-        throw new UsageError(
-          `--at must be an event number from 2 to ${last + 1} (see \`society show ${parent.id} --json\`)`,
-        );
-      }
-    } else if (Object.keys(overrides).length > 0) {
-      at = Math.min(
-        ...Object.keys(overrides).map(
-          (i) => events.find((e) => e.type === 'node.started' && e.instance === i)!.seq,
-        ),
-      );
-    } else {
-      throw new UsageError('say where to fork: --at SEQ, or --edit INSTANCE=TEXT');
-    }
-    for (const instance of Object.keys(overrides)) {
-      const started = events.find((e) => e.type === 'node.started' && e.instance === instance)!.seq;
-      if (started < at)
-        throw new UsageError(
-          `${instance} started at event ${started}, before the fork point ${at}; fork earlier to edit it`,
-        );
-    }
+    const at = flags.at === undefined ? undefined : Number(flags.at);
     const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
-    const blobs = new BlobStore();
-    const missing = loadImages(store, blobs, parent.inputs);
-    if (missing.length)
-      throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
-    const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
+    const plan = planFork(store, parent, compiled, { edits, ...(at === undefined ? {} : { at }) });
     const secrets = secretsIn(process.env);
     const runId = newRunId();
-    store.createRun({
-      id: runId,
-      document: compiled.doc,
-      documentText: parent.documentText,
-      compilerVersion: compiled.machines.compilerVersion,
-      mode: 'replay-then-live',
-      inputs: parent.inputs,
-      parentRunId: parent.id,
-      forkSeq: at - 1,
-    });
-    process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${at - 1}\n`);
+    store.createRun({ id: runId, ...plan.record });
+    process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
     const { result, mode } = await execute(
       compiled,
       store,
@@ -785,19 +741,12 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
       flags,
       {
         runId,
-        inputs: parent.inputs,
-        blobs,
+        ...plan.options,
         prices: { ...DEFAULT_PRICES, ...store.priceTable() },
-        simulate: flags.simulate === true || parent.mode === 'simulated',
+        simulate: flags.simulate === true || plan.simulated,
         providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
-        cassette: {
-          cassette: Cassette.fromJSON(store.callRecord(parent.id), `run ${parent.id}`),
-          mode: 'replay-then-live',
-        },
-        continueFrom: kept,
-        overrides,
       },
-      kept,
+      plan.kept,
     );
     printResult(redact(result, secrets), mode, flags.json === true);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;

@@ -126,6 +126,157 @@ function display(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** One side of a diff: which run it is. */
+export interface RunDiffSide {
+  id: string;
+  graph: string;
+  status: string;
+  mode: string;
+  startedAt: number;
+  parentRunId?: string;
+  forkSeq?: number;
+}
+
+/** A sender's message in each run (the last one it sent), and how they compare. */
+export interface MessageDiff {
+  /** The sending instance, e.g. `member#1@r2`: round and replica are part of it. */
+  from: string;
+  node: string;
+  loop?: string;
+  round?: number;
+  stage?: string;
+  a?: { text: string; simulated: boolean };
+  b?: { text: string; simulated: boolean };
+  change: 'same' | 'changed' | 'onlyA' | 'onlyB';
+}
+
+export interface UsageSummary {
+  calls: number;
+  /** Calls that went to a model (not answered from a record, a cassette or the simulator). */
+  live: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** A vote's outcome in each run: the winner (null: no winner) and the counts. */
+export interface VoteDiff {
+  instance: string;
+  a?: { winner: string | null; counts: Record<string, number> };
+  b?: { winner: string | null; counts: Record<string, number> };
+  same: boolean;
+}
+
+/** What changed between two runs, as data: `society diff` prints it, the editor shows it. */
+export interface RunDiff {
+  a: RunDiffSide;
+  b: RunDiffSide;
+  /** One run forks the other after event `afterSeq`. */
+  fork?: { child: 'a' | 'b'; afterSeq: number };
+  outputs: Array<{ name: string; a?: unknown; b?: unknown; same: boolean }>;
+  /** Senders in the order A heard from them, then those only B heard from. */
+  messages: MessageDiff[];
+  votes: VoteDiff[];
+  usage: { a: UsageSummary; b: UsageSummary };
+}
+
+/** Compares two runs: outputs, each sender's messages, votes and usage. */
+export function diffRuns(
+  a: RunRecord,
+  aEvents: RunEvent[],
+  b: RunRecord,
+  bEvents: RunEvent[],
+): RunDiff {
+  const side = (r: RunRecord): RunDiffSide => ({
+    id: r.id,
+    graph: r.graphName,
+    status: r.status,
+    mode: r.mode,
+    startedAt: r.startedAt,
+    ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
+    ...(r.forkSeq !== undefined ? { forkSeq: r.forkSeq } : {}),
+  });
+  const fork =
+    b.parentRunId === a.id && b.forkSeq !== undefined
+      ? { child: 'b' as const, afterSeq: b.forkSeq }
+      : a.parentRunId === b.id && a.forkSeq !== undefined
+        ? { child: 'a' as const, afterSeq: a.forkSeq }
+        : undefined;
+
+  const names = [...new Set([...Object.keys(a.outputs ?? {}), ...Object.keys(b.outputs ?? {})])];
+  const outputs = names.map((name) => {
+    const left = a.outputs?.[name];
+    const right = b.outputs?.[name];
+    return {
+      name,
+      ...(left !== undefined ? { a: left } : {}),
+      ...(right !== undefined ? { b: right } : {}),
+      same: JSON.stringify(left) === JSON.stringify(right),
+    };
+  });
+
+  type Said = Extract<RunEvent, { type: 'message' }>;
+  const lastSaid = (events: RunEvent[]) =>
+    new Map(events.flatMap((e) => (e.type === 'message' ? [[e.from, e] as const] : [])));
+  const left = lastSaid(aEvents);
+  const right = lastSaid(bEvents);
+  const messages = [...new Set([...left.keys(), ...right.keys()])].map((from): MessageDiff => {
+    const x = left.get(from);
+    const y = right.get(from);
+    const where = (y ?? x) as Said;
+    return {
+      from,
+      node: where.node,
+      ...(where.loop !== undefined ? { loop: where.loop } : {}),
+      ...(where.round !== undefined ? { round: where.round } : {}),
+      ...(where.stage !== undefined ? { stage: where.stage } : {}),
+      ...(x ? { a: { text: x.text, simulated: x.simulated } } : {}),
+      ...(y ? { b: { text: y.text, simulated: y.simulated } } : {}),
+      change: !y ? 'onlyA' : !x ? 'onlyB' : x.text === y.text ? 'same' : 'changed',
+    };
+  });
+
+  const polls = (events: RunEvent[]) =>
+    new Map(
+      events.flatMap((e) =>
+        e.type === 'vote'
+          ? [[e.instance, { winner: e.tally.winner, counts: { ...e.tally.counts } }] as const]
+          : [],
+      ),
+    );
+  const va = polls(aEvents);
+  const vb = polls(bEvents);
+  const votes = [...new Set([...va.keys(), ...vb.keys()])].map((instance): VoteDiff => {
+    const x = va.get(instance);
+    const y = vb.get(instance);
+    return {
+      instance,
+      ...(x ? { a: x } : {}),
+      ...(y ? { b: y } : {}),
+      same: (x?.winner ?? 'none') === (y?.winner ?? 'none'),
+    };
+  });
+
+  const usage = (events: RunEvent[]): UsageSummary => {
+    const calls = events.flatMap((e) => (e.type === 'model.response' ? [e] : []));
+    return {
+      calls: calls.length,
+      live: calls.filter((e) => e.source === 'live').length,
+      tokens: calls.reduce((n, e) => n + e.promptTokens + e.completionTokens, 0),
+      costUsd: calls.reduce((n, e) => n + (e.costUsd ?? 0), 0),
+    };
+  };
+
+  return {
+    a: side(a),
+    b: side(b),
+    ...(fork ? { fork } : {}),
+    outputs,
+    messages,
+    votes,
+    usage: { a: usage(aEvents), b: usage(bEvents) },
+  };
+}
+
 /** What changed between two runs: outputs, each sender's messages, votes and usage. */
 export function formatDiff(
   a: RunRecord,
@@ -133,76 +284,53 @@ export function formatDiff(
   b: RunRecord,
   bEvents: RunEvent[],
 ): string {
+  const diff = diffRuns(a, aEvents, b, bEvents);
   const out: string[] = [`A ${a.id} (${a.status})`, `B ${b.id} (${b.status})`];
-  if (b.parentRunId === a.id) out.push(`B forks A after event ${b.forkSeq}`);
-  if (a.parentRunId === b.id) out.push(`A forks B after event ${a.forkSeq}`);
+  if (diff.fork?.child === 'b') out.push(`B forks A after event ${diff.fork.afterSeq}`);
+  if (diff.fork?.child === 'a') out.push(`A forks B after event ${diff.fork.afterSeq}`);
 
   out.push('', 'outputs:');
-  const names = [...new Set([...Object.keys(a.outputs ?? {}), ...Object.keys(b.outputs ?? {})])];
-  for (const name of names) {
-    const left = JSON.stringify(a.outputs?.[name]);
-    const right = JSON.stringify(b.outputs?.[name]);
+  for (const o of diff.outputs) {
     out.push(
-      left === right
-        ? `  ${name}: same`
-        : `  ${name}: ${oneLine(left ?? 'none', 70)} → ${oneLine(right ?? 'none', 70)}`,
+      o.same
+        ? `  ${o.name}: same`
+        : `  ${o.name}: ${oneLine(JSON.stringify(o.a) ?? 'none', 70)} → ${oneLine(JSON.stringify(o.b) ?? 'none', 70)}`,
     );
   }
 
-  const messages = (events: RunEvent[]) =>
-    new Map(events.flatMap((e) => (e.type === 'message' ? [[e.from, e.text] as const] : [])));
-  const left = messages(aEvents);
-  const right = messages(bEvents);
-  const senders = [...new Set([...left.keys(), ...right.keys()])];
-  const changed = senders.filter(
-    (s) => left.has(s) && right.has(s) && left.get(s) !== right.get(s),
-  );
-  const onlyA = senders.filter((s) => !right.has(s));
-  const onlyB = senders.filter((s) => !left.has(s));
+  const count = (change: MessageDiff['change']) => diff.messages.filter((m) => m.change === change);
+  const changed = count('changed');
+  const onlyA = count('onlyA');
+  const onlyB = count('onlyB');
   out.push(
     '',
-    `messages: ${senders.length - changed.length - onlyA.length - onlyB.length} same, ${changed.length} changed, ${onlyA.length} only in A, ${onlyB.length} only in B`,
+    `messages: ${count('same').length} same, ${changed.length} changed, ${onlyA.length} only in A, ${onlyB.length} only in B`,
   );
-  for (const s of changed) {
+  for (const m of changed) {
     out.push(
-      `  ${s}`,
-      `    A: ${oneLine(left.get(s)!, 110)}`,
-      `    B: ${oneLine(right.get(s)!, 110)}`,
+      `  ${m.from}`,
+      `    A: ${oneLine(m.a!.text, 110)}`,
+      `    B: ${oneLine(m.b!.text, 110)}`,
     );
   }
-  for (const s of onlyA) out.push(`  only in A: ${s}: ${oneLine(left.get(s)!, 100)}`);
-  for (const s of onlyB) out.push(`  only in B: ${s}: ${oneLine(right.get(s)!, 100)}`);
+  for (const m of onlyA) out.push(`  only in A: ${m.from}: ${oneLine(m.a!.text, 100)}`);
+  for (const m of onlyB) out.push(`  only in B: ${m.from}: ${oneLine(m.b!.text, 100)}`);
 
-  const votes = (events: RunEvent[]) =>
-    new Map(
-      events.flatMap((e) => (e.type === 'vote' ? [[e.instance, e.tally.winner] as const] : [])),
-    );
-  const va = votes(aEvents);
-  const vb = votes(bEvents);
-  const polls = [...new Set([...va.keys(), ...vb.keys()])];
-  if (polls.length) {
+  if (diff.votes.length) {
     out.push('', 'votes:');
-    for (const p of polls) {
-      const x = va.get(p) ?? 'none';
-      const y = vb.get(p) ?? 'none';
-      out.push(x === y ? `  ${p}: same winner "${x}"` : `  ${p}: "${x}" → "${y}"`);
+    for (const v of diff.votes) {
+      const x = v.a?.winner ?? 'none';
+      const y = v.b?.winner ?? 'none';
+      out.push(
+        x === y ? `  ${v.instance}: same winner "${x}"` : `  ${v.instance}: "${x}" → "${y}"`,
+      );
     }
   }
 
-  const usage = (events: RunEvent[]) => {
-    const calls = events.filter((e) => e.type === 'model.response');
-    return {
-      calls: calls.length,
-      live: calls.filter((e) => e.source === 'live').length,
-      tokens: calls.reduce((n, e) => n + e.promptTokens + e.completionTokens, 0),
-      cost: calls.reduce((n, e) => n + (e.costUsd ?? 0), 0),
-    };
-  };
-  const ua = usage(aEvents);
-  const ub = usage(bEvents);
+  const { a: ua, b: ub } = diff.usage;
   out.push(
     '',
-    `usage: calls ${ua.calls} → ${ub.calls} (live ${ua.live} → ${ub.live}) · tokens ${ua.tokens.toLocaleString('en-US')} → ${ub.tokens.toLocaleString('en-US')} · cost ${money(ua.cost)} → ${money(ub.cost)}`,
+    `usage: calls ${ua.calls} → ${ub.calls} (live ${ua.live} → ${ub.live}) · tokens ${ua.tokens.toLocaleString('en-US')} → ${ub.tokens.toLocaleString('en-US')} · cost ${money(ua.costUsd)} → ${money(ub.costUsd)}`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -13,8 +13,7 @@
  *   q                        stop the run
  */
 import { createInterface } from 'node:readline';
-import { estimateTokens } from '../providers/text.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import { agentContext } from '../runtime/agent-context.ts';
 import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
 import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
@@ -242,30 +241,16 @@ function stateOf(run: Run): string {
 
 /** Exactly what an agent instance was sent in its last call, with token counts. */
 function contextOf(events: RunEvent[], instance: string): string {
-  const requests = events.filter(
-    (e) => e.type === 'model.request' && (e.instance === instance || e.node === instance),
-  );
-  const last = requests.at(-1);
-  if (last?.type !== 'model.request') return `${instance} has made no model call yet`;
-  const response = events.find((e) => e.type === 'model.response' && e.callId === last.callId);
-  const lines = [`${last.instance} → ${last.provider} ${last.model} (call ${last.callId})`];
-  let total = 0;
-  for (const m of last.messages) {
-    const text = messageText(m);
-    const tokens = estimateTokens(text);
-    total += tokens;
-    lines.push(`[${m.role}, ~${tokens} tokens]`, text);
-  }
-  lines.push(`~${total} tokens sent`);
-  if (response?.type === 'model.response') {
+  const { call } = agentContext(events, instance);
+  if (!call) return `${instance} has made no model call yet`;
+  const lines = [`${call.instance} → ${call.provider} ${call.model} (call ${call.callId})`];
+  for (const m of call.messages) lines.push(`[${m.role}, ~${m.tokens} tokens]`, m.text);
+  lines.push(`~${call.tokens} tokens sent`);
+  const { response } = call;
+  if (response) {
     lines.push(
       `answer (${response.promptTokens} + ${response.completionTokens} tokens, ${response.source}): ${response.text}`,
     );
   }
   return lines.join('\n');
-}
-
-function messageText(m: ChatMessage): string {
-  if (typeof m.content === 'string') return m.content;
-  return m.content.map((p) => (p.type === 'text' ? p.text : `[image ${p.mime ?? ''}]`)).join('\n');
 }

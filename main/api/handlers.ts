@@ -18,10 +18,15 @@ import {
   type ApiContract,
   type ApiMethod,
   type ApiResult,
+  BUILTIN_MODEL_DEFAULTS,
   contract,
   KEY_NAMES,
+  type ModelDefaults,
+  ModelDefaultsSchema,
   type RunEventPush,
 } from '../../app/api/contract.ts';
+import { planFork } from '../../app/cli/fork.ts';
+import { UsageError } from '../../app/cli/inputs.ts';
 import {
   callRecorder,
   documentTextOf,
@@ -30,18 +35,20 @@ import {
   secretsIn,
   storeImages,
 } from '../../app/cli/record.ts';
+import { diffRuns } from '../../app/cli/runs.ts';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
 import { DEFAULT_PRICES, type PriceTable } from '../../app/costs/prices.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../../app/nodes/registry.ts';
 import { Cassette } from '../../app/providers/cassette.ts';
-import type { ProfileOverride } from '../../app/providers/registry.ts';
+import { builtinProfiles, type ProfileOverride } from '../../app/providers/registry.ts';
+import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
 import { type Run, startRun } from '../../app/runtime/engine.ts';
 import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
-import { AmbiguousRunIdError, newRunId, type RunStore } from '../../app/store/index.ts';
-import { createMemoryVault, type KeyVault } from '../secrets/vault.ts';
+import { looksLikeKey, newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
+import { createMemoryVault, type KeyStatus, type KeyVault, keyStatus } from '../secrets/vault.ts';
 import { ApiError } from './errors.ts';
 import { type ExampleImage, readPageInputs } from './run-inputs.ts';
 import { listDocuments, readDocument, writeDocument } from './workspace.ts';
@@ -63,6 +70,15 @@ const IMAGE_TOKENS = 1105;
 
 /** Keys shorter than this cannot be redacted safely (app/providers/secrets.ts skips them). */
 const MIN_KEY_LENGTH = 8;
+
+/**
+ * Variables the engine reads as configuration rather than as keys (app/providers/registry.ts):
+ * a "key" entered for one of them would redirect or re-bill calls, so none may be set here.
+ */
+const NOT_KEYS = new Set(['OPENAI_BASE_URL', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID']);
+
+/** The store setting that holds the editor's default models (settings.defaults.*). */
+const MODEL_DEFAULTS_SETTING = 'editor.modelDefaults';
 
 /** What the handlers work with. */
 export interface ApiHandlersOptions {
@@ -185,6 +201,63 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
 
   const prices = (): PriceTable => ({ ...DEFAULT_PRICES, ...store.priceTable() });
 
+  /**
+   * The variables a key may be entered for: the built-in providers', then each custom profile's
+   * (sorted), never a variable the engine reads as configuration.
+   */
+  const keyNames = (): string[] => {
+    const custom = store
+      .listProviderProfiles()
+      .flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))
+      .sort();
+    return [...new Set<string>([...KEY_NAMES, ...custom])].filter((n) => !NOT_KEYS.has(n));
+  };
+
+  const checkKeyName = (method: string, name: string) => {
+    if (!keyNames().includes(name)) {
+      // Phrased like a params error: the name is the bad parameter, and only the store knows it.
+      throw new ApiError(
+        `invalid params for ${method}: name: no provider reads its key from ${name} (keys: ${keyNames().join(', ')})`,
+      );
+    }
+  };
+
+  /** A key entered in settings wins; else one from the backend's own environment. */
+  const keyStatusOf = (name: string): KeyStatus => {
+    const status = keys.status(name);
+    if (status.configured) return status;
+    const fromEnv = baseEnv[name];
+    return fromEnv ? { ...keyStatus(name, fromEnv), source: 'environment' } : status;
+  };
+
+  const providerList = (): ApiResult<'settings.providers.list'> => ({
+    builtin: Object.values(builtinProfiles(baseEnv)),
+    custom: store.listProviderProfiles(),
+  });
+
+  const priceRows = (): ApiResult<'settings.prices.get'> => {
+    const own = store.priceTable();
+    const table = { ...DEFAULT_PRICES, ...own };
+    return Object.entries(table)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([model, price]) => {
+        const builtin = Object.hasOwn(DEFAULT_PRICES, model) ? DEFAULT_PRICES[model] : undefined;
+        return {
+          model,
+          inputPerMillion: price.inputPerMillion,
+          outputPerMillion: price.outputPerMillion,
+          ...(builtin ? { default: { ...builtin } } : {}),
+          overridden: Object.hasOwn(own, model),
+        };
+      });
+  };
+
+  const modelDefaults = (): ModelDefaults => {
+    const stored = ModelDefaultsSchema.safeParse(store.getSetting(MODEL_DEFAULTS_SETTING));
+    // A value a newer or broken build wrote falls back to the built-in defaults.
+    return stored.success ? stored.data : BUILTIN_MODEL_DEFAULTS;
+  };
+
   const publish = (runId: string, event: RunEvent) => {
     // Recorded events are already redacted with the run's keys; a key entered since is too.
     const push: RunEventPush = {
@@ -253,6 +326,76 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     if (stored && stored.id === runId)
       throw new ApiError(`run ${runId} is not running here (it is ${stored.status})`);
     throw new ApiError(`there is no running run "${runId}"`);
+  };
+
+  /**
+   * Records a started run in the store and pushes its events to the page. `prior` is the part
+   * of a parent's log a fork keeps: written first, and pushed first so the page sees it too.
+   */
+  const track = (run: Run, keyValues: string[], prior: RunEvent[] = []) => {
+    const runId = run.id;
+    // The page learns the run id from this method's response, so its events are held until
+    // the response has gone out (the server sends it before the next turn of the event loop).
+    let announced = false;
+    const held: RunEvent[] = prior.map((event) => ({ ...event, runId }));
+    const deliver = (event: RunEvent) => {
+      if (announced) publish(runId, event);
+      else held.push(event);
+    };
+    setImmediate(() => {
+      announced = true;
+      for (const event of held.splice(0)) publish(runId, event);
+    });
+    // run.finished is told once the store has the run's end, so a page that reacts to it by
+    // reading the run finds it finished.
+    let finished: RunEvent | undefined;
+    const finish = recordEvents(
+      store,
+      run,
+      keyValues,
+      (event) => {
+        if (event.type === 'run.finished') finished = event;
+        else deliver(event);
+      },
+      prior,
+    );
+    const done = run.result.then((result) => {
+      try {
+        finish(result);
+      } catch (error) {
+        log(
+          redact(
+            `society studio: cannot record the end of run ${runId}: ${messageOf(error)}`,
+            keyValues,
+          ),
+        );
+      }
+      live.delete(runId);
+      if (finished) deliver(finished);
+    });
+    live.set(runId, { run, done });
+  };
+
+  /**
+   * Removes a custom profile, and the key entered for its variable unless another provider
+   * still reads it: a key nobody can see in settings any more should not linger in the vault.
+   */
+  const forgetProvider = async (name: string) => {
+    const variable = store.getProviderProfile(name)?.apiKeyEnv;
+    store.deleteProviderProfile(name);
+    if (variable && !keyNames().includes(variable)) await keys.clear(variable);
+  };
+
+  /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
+  const storedRun = (runId: string): RunRecord => {
+    let run: RunRecord | undefined;
+    try {
+      run = store.getRun(runId);
+    } catch (error) {
+      throw new ApiError(messageOf(error));
+    }
+    if (!run) throw new ApiError(`there is no run "${runId}"`);
+    return run;
   };
 
   const methods: ApiImplementation = {
@@ -382,40 +525,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         onModelCall: callRecorder(store, runId, keyValues),
       });
 
-      // The page learns the run id from this method's response, so its events are held until
-      // the response has gone out (the server sends it before the next turn of the event loop).
-      let announced = false;
-      const held: RunEvent[] = [];
-      const deliver = (event: RunEvent) => {
-        if (announced) publish(runId, event);
-        else held.push(event);
-      };
-      setImmediate(() => {
-        announced = true;
-        for (const event of held.splice(0)) publish(runId, event);
-      });
-      // run.finished is told once the store has the run's end, so a page that reacts to it by
-      // reading the run finds it finished.
-      let finished: RunEvent | undefined;
-      const finish = recordEvents(store, run, keyValues, (event) => {
-        if (event.type === 'run.finished') finished = event;
-        else deliver(event);
-      });
-      const done = run.result.then((result) => {
-        try {
-          finish(result);
-        } catch (error) {
-          log(
-            redact(
-              `society studio: cannot record the end of run ${runId}: ${messageOf(error)}`,
-              keyValues,
-            ),
-          );
-        }
-        live.delete(runId);
-        if (finished) deliver(finished);
-      });
-      live.set(runId, { run, done });
+      track(run, keyValues);
       return { runId };
     },
 
@@ -434,6 +544,24 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       return {};
     },
 
+    async 'run.editHeld'(params) {
+      const { run } = findLive(params.runId);
+      try {
+        if (params.kind === 'message') run.editMessage(params.instance, params.text);
+        else run.overrideOutput(params.instance, params.outputs);
+      } catch (error) {
+        // Nothing of that instance is held (any more): the page's view is behind the run.
+        throw new ApiError(messageOf(error));
+      }
+      return { kind: params.kind, instance: params.instance };
+    },
+
+    async 'run.context'({ runId, instance, callId }) {
+      // A running run's own log (a fork's includes what it kept), else the stored one.
+      const events = live.get(runId)?.run.events ?? store.events(storedRun(runId).id);
+      return agentContext(events, instance, callId);
+    },
+
     async 'runs.list'({ limit }) {
       return store.listRuns({ limit }).map((r) => ({
         id: r.id,
@@ -443,18 +571,65 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         calls: r.calls,
         tokens: r.tokens,
         ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
+        mode: r.mode,
+        ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
       }));
     },
 
-    async 'runs.show'({ runId }) {
-      let run: ReturnType<RunStore['getRun']>;
-      try {
-        run = store.getRun(runId);
-      } catch (error) {
-        if (error instanceof AmbiguousRunIdError) throw new ApiError(error.message);
-        throw new ApiError(messageOf(error));
+    async 'runs.fork'({ runId, edits, at, simulate, breakpoints }) {
+      const parent = storedRun(runId);
+      if (live.has(parent.id)) {
+        throw new ApiError(`run ${parent.id} is still going: fork it once it has ended`);
       }
-      if (!run) throw new ApiError(`there is no run "${runId}"`);
+      const registry = await nodeRegistry();
+      const compiled = await compileGraph(parent.documentText, registry);
+      if (!compiled.ok) {
+        throw new ApiError(`run ${parent.id} no longer compiles`, compiled.problems);
+      }
+      let plan: ReturnType<typeof planFork>;
+      try {
+        plan = planFork(store, parent, compiled, {
+          edits: Object.fromEntries(edits.map((e) => [e.instance, e.text])),
+          ...(at === undefined ? {} : { at }),
+        });
+      } catch (error) {
+        if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
+        throw error;
+      }
+      const keyValues = secrets();
+      const forkId = newRunId();
+      store.markInterrupted();
+      store.createRun({ id: forkId, ...plan.record });
+      const run = startRun(compiled, {
+        registry,
+        runId: forkId,
+        ...plan.options,
+        prices: prices(),
+        simulate: simulate || plan.simulated,
+        providerOverrides: storedOverrides(),
+        env: runEnv(),
+        breakpoints: toBreakpoints(breakpoints),
+        onModelCall: callRecorder(store, forkId, keyValues),
+      });
+      track(run, keyValues, plan.kept);
+      return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
+    },
+
+    async 'runs.diff'({ a, b }) {
+      const left = storedRun(a);
+      const right = storedRun(b);
+      return diffRuns(left, store.events(left.id), right, store.events(right.id));
+    },
+
+    async 'runs.delete'({ runId }) {
+      if (live.has(runId)) {
+        throw new ApiError(`run ${runId} is still going: stop it before deleting it`);
+      }
+      return { deleted: store.deleteRun(runId) };
+    },
+
+    async 'runs.show'({ runId }) {
+      const run = storedRun(runId);
       return {
         run: { ...run } as Record<string, unknown>,
         events: store.events(run.id) as unknown as Array<Record<string, unknown>>,
@@ -462,10 +637,11 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     },
 
     async 'settings.keys'() {
-      return KEY_NAMES.map((name) => keys.status(name));
+      return keyNames().map(keyStatusOf);
     },
 
     async 'settings.setKey'({ name, value }) {
+      checkKeyName('settings.setKey', name);
       const key = value.trim();
       if (key.length < MIN_KEY_LENGTH || /\s/.test(key)) {
         // Shorter values could not be scrubbed from logs and events without mangling them.
@@ -478,8 +654,97 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     },
 
     async 'settings.clearKey'({ name }) {
+      checkKeyName('settings.clearKey', name);
       await keys.clear(name);
-      return keys.status(name);
+      return keyStatusOf(name);
+    },
+
+    async 'settings.providers.list'() {
+      return providerList();
+    },
+
+    async 'settings.providers.save'({ name, baseUrl, apiKeyEnv, concurrency, previousName }) {
+      const renaming = previousName !== undefined && previousName !== name;
+      if (previousName !== undefined && !store.getProviderProfile(previousName)) {
+        throw new ApiError(`there is no provider "${previousName}" of yours to change`);
+      }
+      if ((previousName === undefined || renaming) && store.getProviderProfile(name)) {
+        throw new ApiError(`you already have a provider called "${name}": edit that one`);
+      }
+      if (apiKeyEnv !== undefined && NOT_KEYS.has(apiKeyEnv)) {
+        throw new ApiError(
+          `provider "${name}": ${apiKeyEnv} configures the openai provider; name the variable that holds the key`,
+        );
+      }
+      try {
+        // The same validation as `society providers --add` (app/store/secrets.ts).
+        store.saveProviderProfile({
+          name,
+          kind: 'openai-compatible',
+          baseUrl,
+          ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
+          ...(concurrency !== undefined ? { concurrency } : {}),
+        });
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      if (renaming) await forgetProvider(previousName);
+      return providerList();
+    },
+
+    async 'settings.providers.remove'({ name }) {
+      if (!store.getProviderProfile(name)) {
+        throw new ApiError(
+          Object.hasOwn(builtinProfiles(baseEnv), name)
+            ? `"${name}" is built in and cannot be removed`
+            : `there is no provider "${name}" of yours`,
+        );
+      }
+      await forgetProvider(name);
+      return providerList();
+    },
+
+    async 'settings.prices.get'() {
+      return priceRows();
+    },
+
+    async 'settings.prices.set'({ model, inputPerMillion, outputPerMillion }) {
+      if (looksLikeKey(model)) {
+        throw new ApiError('that model id looks like a key; prices are kept by model id');
+      }
+      store.setPrice(model, { inputPerMillion, outputPerMillion });
+      return priceRows();
+    },
+
+    async 'settings.prices.reset'({ model }) {
+      if (!store.deletePrice(model)) {
+        throw new ApiError(`"${model}" has no price of yours to reset`);
+      }
+      return priceRows();
+    },
+
+    async 'settings.defaults.get'() {
+      return modelDefaults();
+    },
+
+    async 'settings.defaults.set'(defaults) {
+      const known = new Set([
+        ...Object.keys(builtinProfiles(baseEnv)),
+        ...store.listProviderProfiles().map((p) => p.name),
+      ]);
+      for (const [use, choice] of Object.entries(defaults)) {
+        if (!known.has(choice.provider)) {
+          throw new ApiError(
+            `${use}: there is no provider "${choice.provider}" (providers: ${[...known].join(', ')})`,
+          );
+        }
+      }
+      try {
+        store.setSetting(MODEL_DEFAULTS_SETTING, defaults);
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      return modelDefaults();
     },
   };
 

@@ -10,10 +10,13 @@
  * Electron shell, since only that code may import `electron`.
  */
 import type { ApiResult } from '../../app/api/contract.ts';
-import { KEY_NAMES } from '../../app/api/contract.ts';
+import { KEY_NAMES, KEY_VARIABLE } from '../../app/api/contract.ts';
 
-/** The environment variable a key stands for, e.g. OPENAI_API_KEY. */
-export type KeyName = (typeof KEY_NAMES)[number];
+/**
+ * The environment variable a key stands for: one of KEY_NAMES (OPENAI_API_KEY, HF_TOKEN), or the
+ * variable a custom provider profile names (the API handlers decide which names they accept).
+ */
+export type KeyName = string;
 
 /** Whether a key is set, and its last four characters so people can tell keys apart. */
 export type KeyStatus = ApiResult<'settings.keys'>[number];
@@ -27,9 +30,14 @@ export interface KeyVault {
   values(): Record<string, string>;
 }
 
-/** Whether `name` is a variable a key may be entered for. */
-export function isKeyName(name: string): name is KeyName {
+/** Whether `name` is one of the built-in providers' key variables (KEY_NAMES). */
+export function isKeyName(name: string): name is (typeof KEY_NAMES)[number] {
   return (KEY_NAMES as readonly string[]).includes(name);
+}
+
+/** Whether `name` looks like an environment variable's name, so it may name a key. */
+export function isKeyVariable(name: string): boolean {
+  return KEY_VARIABLE.test(name);
 }
 
 /** The status of a key value (or of no key). */
@@ -41,7 +49,7 @@ export function keyStatus(name: KeyName, value: string | undefined): KeyStatus {
 export function createMemoryVault(initial: Partial<Record<KeyName, string>> = {}): KeyVault {
   const keys = new Map<KeyName, string>();
   for (const [name, value] of Object.entries(initial)) {
-    if (isKeyName(name) && value) keys.set(name, value);
+    if (isKeyVariable(name) && value) keys.set(name, value);
   }
   return {
     set(name, value) {

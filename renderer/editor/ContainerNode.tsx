@@ -6,6 +6,7 @@ import { specOf } from '../model/registry.ts';
 import { pushHistory } from '../store.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { PortRow } from './PortHandle.tsx';
+import { ReplicaBadge } from './ReplicaBadge.tsx';
 import { usePorts } from './usePorts.ts';
 
 /**
@@ -51,11 +52,7 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
           </span>
         ) : null}
         {structure ? <span className="badge">{structure}</span> : null}
-        {replicate ? (
-          <span className="badge badge-replicate" data-testid={`replicas-${id}`}>
-            ×{replicate.items.length}
-          </span>
-        ) : null}
+        {replicate ? <ReplicaBadge id={id} items={replicate.items} as={replicate.as} /> : null}
         {breakpoint ? <span className="breakpoint-dot" role="img" aria-label="breakpoint" /> : null}
         <StatusLabel id={id} />
       </div>

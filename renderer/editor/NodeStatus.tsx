@@ -1,3 +1,4 @@
+import { NodeStream } from '../run/NodeStream.tsx';
 import { useEditor } from '../store.ts';
 
 /** The run state of a node while a run is shown: a coloured outline (CSS) and a short label. */
@@ -15,8 +16,11 @@ export function StatusLabel({ id }: { id: string }) {
     text = `${run.state} · round ${run.round}${run.maxRounds ? `/${run.maxRounds}` : ''}`;
   } else if (run.active > 1) text = `${run.state} ×${run.active}`;
   return (
-    <span className={`status status-${run.state}`} data-testid={`status-${id}`} title={run.error}>
-      {text}
-    </span>
+    <>
+      <span className={`status status-${run.state}`} data-testid={`status-${id}`} title={run.error}>
+        {text}
+      </span>
+      <NodeStream id={id} />
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { PortRow } from './PortHandle.tsx';
+import { ReplicaBadge } from './ReplicaBadge.tsx';
 import { usePorts } from './usePorts.ts';
 
 /** A short line under the title: what the node will do, read from its data. */
@@ -56,15 +57,7 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
     >
       <div className="node-header">
         <span className={`node-kind group-${spec?.group ?? 'unknown'}`}>{spec?.title ?? type}</span>
-        {replicate ? (
-          <span
-            className="badge badge-replicate"
-            data-testid={`replicas-${id}`}
-            title={`one copy per item, each sees {{ ${replicate.as} }}`}
-          >
-            ×{replicate.items.length}
-          </span>
-        ) : null}
+        {replicate ? <ReplicaBadge id={id} items={replicate.items} as={replicate.as} /> : null}
         {stage ? <span className="badge badge-stage">{stage}</span> : null}
         {breakpoint ? (
           <span

@@ -1,14 +1,15 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { ApiResult } from '../../app/api/contract.ts';
-import { KEY_NAMES } from '../../app/api/contract.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
-import { notify, useEditor } from '../store.ts';
+import { SettingsModal } from '../settings/SettingsModal.tsx';
+import { useEditor } from '../store.ts';
 import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
 
 const close = () => useEditor.setState({ modal: null });
 
-function Modal({
+/** The dialog frame every modal uses: a title, a close button, Escape closes. */
+export function Modal({
   title,
   testId,
   children,
@@ -187,78 +188,6 @@ function GalleryModal() {
   );
 }
 
-/** Keys go to the backend and stay there; the page only ever learns the last four characters. */
-function KeysModal() {
-  const [keys, setKeys] = useState<ApiResult<'settings.keys'>>([]);
-  const [values, setValues] = useState<Record<string, string>>({});
-  useEffect(() => {
-    api()
-      .call('settings.keys', {})
-      .then(setKeys)
-      .catch((e: Error) => notify('error', e.message));
-  }, []);
-  const update = (status: ApiResult<'settings.setKey'>) =>
-    setKeys((list) =>
-      [...list.filter((k) => k.name !== status.name), status].sort((a, b) =>
-        a.name.localeCompare(b.name),
-      ),
-    );
-  return (
-    <Modal title="Provider keys" testId="keys-modal">
-      <p className="muted small">
-        Keys are kept by the studio, never in documents or in this page. Simulated runs and template
-        cassettes need none.
-      </p>
-      {KEY_NAMES.map((name) => {
-        const status = keys.find((k) => k.name === name);
-        return (
-          <form
-            key={name}
-            className="key-row"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              const value = values[name] ?? '';
-              if (!value) return;
-              try {
-                update(await api().call('settings.setKey', { name, value }));
-                setValues((v) => ({ ...v, [name]: '' }));
-              } catch (error) {
-                notify('error', (error as Error).message);
-              }
-            }}
-          >
-            <label htmlFor={`key-${name}`}>{name}</label>
-            <span className="muted small" data-testid={`key-status-${name}`}>
-              {status?.configured ? `set (…${status.last4 ?? ''})` : 'not set'}
-            </span>
-            <input
-              id={`key-${name}`}
-              type="password"
-              autoComplete="off"
-              value={values[name] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
-            />
-            <button type="submit">Set</button>
-            <button
-              type="button"
-              disabled={!status?.configured}
-              onClick={async () => {
-                try {
-                  update(await api().call('settings.clearKey', { name }));
-                } catch (error) {
-                  notify('error', (error as Error).message);
-                }
-              }}
-            >
-              Clear
-            </button>
-          </form>
-        );
-      })}
-    </Modal>
-  );
-}
-
 export function ModalHost() {
   const modal = useEditor((s) => s.modal);
   if (!modal) return null;
@@ -270,7 +199,8 @@ export function ModalHost() {
     case 'gallery':
       return <GalleryModal />;
     case 'keys':
-      return <KeysModal />;
+    case 'settings':
+      return <SettingsModal />;
     case 'confirm':
       return (
         <Modal title="Unsaved changes" testId="confirm-modal">
@@ -323,6 +253,13 @@ export function ImportProblems() {
         ))}
       </ul>
       <p className="muted small">The document on the canvas is unchanged.</p>
+      {report.openAnyway ? (
+        <div className="row end">
+          <button type="button" data-testid="import-anyway" onClick={report.openAnyway}>
+            Open it anyway, to fix it
+          </button>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -4,13 +4,16 @@ import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
 import { fileNameFor, newDocument } from '../model/document.ts';
+import { documentModels, modelDefaults } from '../settings/defaults.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
 
 export function newDoc(): void {
-  unlessUnsaved('Start a new document?', () => loadDocument(newDocument()));
+  unlessUnsaved('Start a new document?', () =>
+    loadDocument(newDocument(documentModels(modelDefaults()))),
+  );
 }
 
 /** Saves to the open file, or asks for a name the first time. */
@@ -85,8 +88,10 @@ export function openTemplate(file: string, hasCassette: boolean): void {
 }
 
 /**
- * Imports a local file: it is checked first, and a file that is not a valid society document
- * changes nothing; its problems are listed instead.
+ * Imports a local file. It is checked first — parsed, then compiled by the backend — and a file
+ * with problems changes nothing: its problems are listed, each naming the node or path. A file
+ * that parses but whose graph has problems (a society still being built) can then be opened
+ * anyway, on request.
  */
 export function importFile(file: File): void {
   const reader = new FileReader();
@@ -97,11 +102,31 @@ export function importFile(file: File): void {
       showProblems(file.name, result.problems);
       return;
     }
-    unlessUnsaved(`Import ${file.name}?`, () => {
-      // The imported file is not in the workspace yet: saving asks for a name.
-      loadDocument(result.doc, { fileName: null });
-      notify('info', `Imported ${file.name}`);
-    });
+    const load = () =>
+      unlessUnsaved(`Import ${file.name}?`, () => {
+        // The imported file is not in the workspace yet: saving asks for a name.
+        loadDocument(result.doc, { fileName: null });
+        notify('info', `Imported ${file.name}`);
+      });
+    void api()
+      .call('document.validate', { document: result.doc as unknown as Record<string, unknown> })
+      .then(
+        (checked) => {
+          if (checked.ok) load();
+          else
+            set({
+              importProblems: {
+                source: file.name,
+                problems: checked.problems,
+                openAnyway: () => {
+                  set({ importProblems: null });
+                  load();
+                },
+              },
+            });
+        },
+        (error: Error) => notify('error', `Could not check ${file.name}: ${error.message}`),
+      );
   });
   reader.addEventListener('error', () => notify('error', `Could not read ${file.name}`));
   reader.readAsText(file);

@@ -64,7 +64,7 @@ export function JsonEditor({
       <div className="label" id={id}>
         {label}
       </div>
-      <div data-testid={testId} aria-labelledby={id}>
+      <div data-testid={testId}>
         <Suspense
           fallback={
             <div className="code-editor-loading" style={{ height: `${rows * 18 + 8}px` }}>

@@ -177,11 +177,12 @@ export const DEFAULT_MODELS = {
   default: { provider: 'openai', model: 'gpt-4o-mini' },
 };
 
-export function newDocument(): GraphDocument {
+/** A new, empty document; `models` are its model profiles (settings' default models). */
+export function newDocument(models: GraphDocument['models'] = DEFAULT_MODELS): GraphDocument {
   return {
     version: DOCUMENT_VERSION,
     name: 'Untitled society',
-    models: structuredClone(DEFAULT_MODELS),
+    models: structuredClone(models),
     nodes: [],
     edges: [],
   };
@@ -196,11 +197,17 @@ export function nextNodeId(type: string, taken: ReadonlySet<string>): string {
 /**
  * Starting data for a new node: the spec's defaults, plus a sensible value for each field that
  * has none and must be set (a prompt, a model profile, a name), so a new node is valid at once.
+ * A node that needs a model profile gets `profile` (settings' default model), else the first.
  */
-export function initialData(type: string, id: string, meta: DocMeta): Record<string, unknown> {
+export function initialData(
+  type: string,
+  id: string,
+  meta: DocMeta,
+  profile?: string,
+): Record<string, unknown> {
   const spec = specOf(type);
   if (!spec) return {};
-  const firstProfile = Object.keys(meta.models ?? {})[0] ?? 'default';
+  const firstProfile = profile ?? Object.keys(meta.models ?? {})[0] ?? 'default';
   const seeds: Record<string, unknown> = {
     prompt: type === 'human' ? 'Your answer to: {{ question }}' : '{{ question }}',
     model: firstProfile,

@@ -44,7 +44,17 @@ export interface TallyLike {
   winner?: string | null;
   reason?: string;
   totals?: { ballots: number; valid: number };
-  ballots?: Array<{ voter: string; value: unknown; choices?: string[]; valid?: boolean }>;
+  ballots?: Array<{
+    voter: string;
+    value: unknown;
+    choices?: string[];
+    valid?: boolean;
+    reason?: string;
+  }>;
+  /** Candidates tied at the top before any tie-break. */
+  tied?: string[];
+  /** How a tie at the top was broken. */
+  tieBreak?: { rule?: string; chosen?: string; reason?: string };
 }
 
 export interface TallyView {
@@ -67,6 +77,40 @@ export interface NodeRun {
   before?: NodeRunState;
 }
 
+/** One execution of a node instance (`member#1@r2`), for the timeline and usage by node. */
+export interface InstanceRun {
+  instance: string;
+  node: string;
+  nodeType?: string;
+  round?: number;
+  stage?: string;
+  /** Event times (milliseconds since the epoch). */
+  start: number;
+  end?: number;
+  state: 'running' | 'done' | 'failed';
+  error?: string;
+  /** Model calls it made, and what they cost (answers so far). */
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** A round of a loop container, for the timeline's round marks. */
+export interface RoundMark {
+  loop: string;
+  round: number;
+  maxRounds?: number;
+  start: number;
+  end?: number;
+}
+
+/** A model call whose answer is still coming, with the text streamed so far. */
+export interface LiveCall {
+  node: string;
+  instance: string;
+  text: string;
+}
+
 export interface RunView {
   runId: string | null;
   status: RunStatus;
@@ -83,6 +127,18 @@ export interface RunView {
   simulated: boolean;
   /** Recent events, newest last, for the raw event log. */
   log: Array<Record<string, unknown>>;
+  /** Node instances by id, in the order they started. */
+  instances: Record<string, InstanceRun>;
+  rounds: RoundMark[];
+  /** When the run was held by the debugger (the timeline leaves these stretches out). */
+  pauses: Array<{ start: number; end?: number }>;
+  /** Calls under way by call id: what the canvas shows streaming. */
+  live: Record<string, LiveCall>;
+  /** When the run started and ended (event times). */
+  startedAt?: number;
+  endedAt?: number;
+  /** The run this one forks, and the last of its parent's events it kept. */
+  forkOf?: { runId: string; seq: number };
 }
 
 const LOG_LIMIT = 500;
@@ -99,6 +155,10 @@ export function idleRun(): RunView {
     human: [],
     simulated: false,
     log: [],
+    instances: {},
+    rounds: [],
+    pauses: [],
+    live: {},
   };
 }
 
@@ -125,6 +185,9 @@ export function applyEvents(
     tallies: view.tallies,
     human: view.human,
     usage: { ...view.usage },
+    instances: { ...view.instances },
+    rounds: view.rounds,
+    live: { ...view.live },
     log: [...view.log, ...events].slice(-LOG_LIMIT),
   };
   for (const e of events) apply(next, e);
@@ -138,12 +201,23 @@ function node(view: RunView, id: string): NodeRun {
   return copy;
 }
 
+function instanceOf(view: RunView, e: Record<string, unknown>): InstanceRun | undefined {
+  const id = str(e.instance);
+  const current = id ? view.instances[id] : undefined;
+  if (!id || !current) return undefined;
+  const copy = { ...current };
+  view.instances[id] = copy;
+  return copy;
+}
+
 function apply(view: RunView, e: Record<string, unknown>): void {
   const type = str(e.type);
   const seq = num(e.seq) ?? 0;
+  const time = num(e.time);
   switch (type) {
     case 'run.started':
       view.status = 'running';
+      view.startedAt ??= time;
       view.mode = str(e.mode);
       if (view.mode === 'simulated') view.simulated = true;
       return;
@@ -154,6 +228,19 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       view.outputs = (e.outputs as Record<string, unknown> | undefined) ?? {};
       view.error = str(e.error);
       view.paused = undefined;
+      view.endedAt = time;
+      view.live = {};
+      for (const [id, i] of Object.entries(view.instances)) {
+        if (i.state === 'running') {
+          view.instances[id] = {
+            ...i,
+            state: view.status === 'succeeded' ? 'done' : 'failed',
+            end: time,
+          };
+        }
+      }
+      view.rounds = view.rounds.map((r) => (r.end === undefined ? { ...r, end: time } : r));
+      closePause(view, time);
       const usage = e.usage as
         | { calls?: number; totalTokens?: number; costUsd?: number }
         | undefined;
@@ -178,6 +265,19 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       const n = node(view, id);
       n.active++;
       n.state = 'running';
+      const instance = str(e.instance) ?? id;
+      view.instances[instance] = {
+        instance,
+        node: id,
+        nodeType: str(e.nodeType),
+        round: num(e.round),
+        stage: str(e.stage),
+        start: time ?? 0,
+        state: 'running',
+        calls: 0,
+        tokens: 0,
+        costUsd: 0,
+      };
       return;
     }
     case 'node.finished': {
@@ -187,6 +287,11 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       n.active = Math.max(0, n.active - 1);
       n.finished++;
       if (n.state !== 'failed') n.state = n.active > 0 ? 'running' : 'done';
+      const i = instanceOf(view, e);
+      if (i) {
+        i.state = 'done';
+        i.end = time;
+      }
       return;
     }
     case 'node.failed': {
@@ -196,6 +301,34 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       n.active = Math.max(0, n.active - 1);
       n.state = 'failed';
       n.error = str(e.error);
+      const i = instanceOf(view, e);
+      if (i) {
+        i.state = 'failed';
+        i.end = time;
+        i.error = n.error;
+      }
+      return;
+    }
+    case 'model.request': {
+      const callId = str(e.callId);
+      if (callId) {
+        view.live[callId] = {
+          node: str(e.node) ?? '?',
+          instance: str(e.instance) ?? '',
+          text: '',
+        };
+      }
+      return;
+    }
+    case 'model.delta': {
+      const callId = str(e.callId);
+      const call = callId ? view.live[callId] : undefined;
+      if (callId && call) view.live[callId] = { ...call, text: call.text + (str(e.text) ?? '') };
+      return;
+    }
+    case 'model.error': {
+      const callId = str(e.callId);
+      if (callId) delete view.live[callId];
       return;
     }
     case 'model.response': {
@@ -203,6 +336,14 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       view.usage.tokens += (num(e.promptTokens) ?? 0) + (num(e.completionTokens) ?? 0);
       view.usage.costUsd += num(e.costUsd) ?? 0;
       if (e.simulated === true) view.simulated = true;
+      const callId = str(e.callId);
+      if (callId) delete view.live[callId];
+      const i = instanceOf(view, e);
+      if (i) {
+        i.calls++;
+        i.tokens += (num(e.promptTokens) ?? 0) + (num(e.completionTokens) ?? 0);
+        i.costUsd += num(e.costUsd) ?? 0;
+      }
       return;
     }
     case 'message': {
@@ -228,6 +369,21 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       n.state = 'running';
       n.round = num(e.round);
       n.maxRounds = num(e.maxRounds);
+      const round = num(e.round);
+      if (round !== undefined) {
+        view.rounds = [
+          ...view.rounds,
+          { loop, round, maxRounds: num(e.maxRounds), start: time ?? 0 },
+        ];
+      }
+      return;
+    }
+    case 'round.finished': {
+      const loop = str(e.loop);
+      const round = num(e.round);
+      view.rounds = view.rounds.map((r) =>
+        r.loop === loop && r.round === round && r.end === undefined ? { ...r, end: time } : r,
+      );
       return;
     }
     case 'vote': {
@@ -256,6 +412,10 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       const at = (e.at ?? {}) as Checkpoint;
       view.status = 'paused';
       view.paused = { reason: str(e.reason) ?? 'user', at };
+      const open = view.pauses.at(-1);
+      if (time !== undefined && (!open || open.end !== undefined)) {
+        view.pauses = [...view.pauses, { start: time }];
+      }
       const id = at.kind === 'round' ? at.loop : at.node;
       if (id) {
         const n = node(view, id);
@@ -267,6 +427,7 @@ function apply(view: RunView, e: Record<string, unknown>): void {
     case 'resumed': {
       view.status = 'running';
       view.paused = undefined;
+      closePause(view, time);
       for (const [id, n] of Object.entries(view.nodes)) {
         if (n.state === 'paused') view.nodes[id] = { ...n, state: n.before ?? 'waiting' };
       }
@@ -277,6 +438,13 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       return;
     default:
       return;
+  }
+}
+
+function closePause(view: RunView, time: number | undefined): void {
+  const last = view.pauses.at(-1);
+  if (last && last.end === undefined && time !== undefined) {
+    view.pauses = [...view.pauses.slice(0, -1), { ...last, end: time }];
   }
 }
 

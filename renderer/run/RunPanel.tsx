@@ -1,27 +1,36 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ApiResult } from '../../app/api/contract.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
-import { api } from '../api.ts';
-import type { TallyView, TranscriptMessage } from '../model/run.ts';
-import { notify, type RunTab, selectNode, useEditor } from '../store.ts';
+import type { TranscriptMessage } from '../model/run.ts';
+import { type RunTab, selectNode, useEditor } from '../store.ts';
+import { ContextViewer } from './ContextViewer.tsx';
 import {
   control,
   isActive,
   runInputFields,
   setBreakRound,
-  showStoredRun,
   toggleBreakpoint,
 } from './controller.ts';
+import { DiffView } from './DiffView.tsx';
+import { HeldEditor } from './HeldEditor.tsx';
+import { ForkForm, History, startForkDraft } from './History.tsx';
+import { TallyChart } from './TallyChart.tsx';
+import { Timeline } from './Timeline.tsx';
+import { UsagePanel } from './UsagePanel.tsx';
+import './run.css';
 
 const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'inputs', label: 'Inputs' },
   { id: 'transcript', label: 'Transcript' },
+  { id: 'context', label: 'Context' },
   { id: 'votes', label: 'Votes' },
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
   { id: 'events', label: 'Events' },
   { id: 'problems', label: 'Problems' },
   { id: 'runs', label: 'Runs' },
+  { id: 'diff', label: 'Diff' },
 ];
 
 export function RunPanel() {
@@ -43,6 +52,7 @@ export function RunPanel() {
           : 0;
   return (
     <section className="run-panel" aria-label="Run">
+      <PanelResizer />
       <RunBar />
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
@@ -61,15 +71,69 @@ export function RunPanel() {
         ))}
       </div>
       <div className="run-body">
+        <ForkForm />
         {tab === 'inputs' ? <InputsForm /> : null}
         {tab === 'transcript' ? <Transcript /> : null}
+        {tab === 'context' ? <ContextViewer /> : null}
         {tab === 'votes' ? <Votes /> : null}
+        {tab === 'timeline' ? <Timeline /> : null}
+        {tab === 'usage' ? <UsagePanel /> : null}
         {tab === 'outputs' ? <Outputs /> : null}
         {tab === 'events' ? <Events /> : null}
         {tab === 'problems' ? <Problems /> : null}
-        {tab === 'runs' ? <Runs /> : null}
+        {tab === 'runs' ? <History /> : null}
+        {tab === 'diff' ? <DiffView /> : null}
       </div>
     </section>
+  );
+}
+
+const MIN_PANEL = 120;
+
+/**
+ * The run panel's top edge: drag it (or use the arrow keys) to give the panels more room;
+ * a double click switches between the usual height and most of the window.
+ */
+function PanelResizer() {
+  const setHeight = (el: HTMLElement, px: number) => {
+    const app = el.closest('.app') as HTMLElement | null;
+    const h = Math.round(Math.min(window.innerHeight - 160, Math.max(MIN_PANEL, px)));
+    app?.style.setProperty('--run-panel-height', `${h}px`);
+  };
+  const current = (el: HTMLElement) =>
+    (el.closest('.run-panel') as HTMLElement | null)?.getBoundingClientRect().height ?? 240;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a draggable splitter, not a thematic break
+    <div
+      className="run-resize"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the run panel"
+      aria-valuenow={0}
+      tabIndex={0}
+      data-testid="run-panel-resize"
+      onPointerDown={(e) => {
+        const handle = e.currentTarget;
+        handle.setPointerCapture(e.pointerId);
+        const move = (ev: PointerEvent) => setHeight(handle, window.innerHeight - ev.clientY);
+        const up = () => {
+          handle.removeEventListener('pointermove', move);
+          handle.removeEventListener('pointerup', up);
+        };
+        handle.addEventListener('pointermove', move);
+        handle.addEventListener('pointerup', up);
+      }}
+      onDoubleClick={(e) => {
+        const el = e.currentTarget;
+        setHeight(el, current(el) < window.innerHeight * 0.45 ? window.innerHeight * 0.6 : 0);
+      }}
+      onKeyDown={(e) => {
+        const step = e.key === 'ArrowUp' ? 40 : e.key === 'ArrowDown' ? -40 : 0;
+        if (!step) return;
+        e.preventDefault();
+        setHeight(e.currentTarget, current(e.currentTarget) + step);
+      }}
+    />
   );
 }
 
@@ -187,6 +251,10 @@ function RunBar() {
           >
             Continue
           </button>
+          <button type="button" onClick={() => control('cancel')} data-testid="paused-stop">
+            Stop
+          </button>
+          <HeldEditor />
         </div>
       ) : null}
     </div>
@@ -310,6 +378,11 @@ function groupByRound(messages: TranscriptMessage[]) {
 function Transcript() {
   const messages = useEditor((s) => s.run.messages);
   const human = useEditor((s) => s.run.human);
+  const { runId, status, mode } = useEditor(
+    useShallow((s) => ({ runId: s.run.runId, status: s.run.status, mode: s.run.mode })),
+  );
+  // A finished run can be forked from any message: "what if this had been said instead?"
+  const forkable = runId !== null && !isActive(status) && status !== 'idle';
   const groups = useMemo(() => groupByRound(messages), [messages]);
   return (
     <div className="transcript" data-testid="transcript">
@@ -354,6 +427,17 @@ function Transcript() {
                 <span className="message-to">{m.to.length ? m.to.join(', ') : '(no one)'}</span>
                 {m.stage ? <span className="badge">{m.stage}</span> : null}
                 {m.simulated ? <span className="simulated-label">simulated</span> : null}
+                {forkable ? (
+                  <button
+                    type="button"
+                    className="link small message-fork"
+                    data-testid="message-fork"
+                    title="Fork this run with this message edited"
+                    onClick={() => runId && startForkDraft(runId, mode, m.from, m.text)}
+                  >
+                    edit &amp; fork
+                  </button>
+                ) : null}
               </div>
               <div className="message-text">{m.text}</div>
             </div>
@@ -364,84 +448,13 @@ function Transcript() {
   );
 }
 
-function TallyBars({ view }: { view: TallyView }) {
-  const { tally } = view;
-  const counts = tally.counts ?? {};
-  const order = tally.ranking?.length ? tally.ranking : (tally.candidates ?? Object.keys(counts));
-  const max = Math.max(1, ...order.map((c) => counts[c] ?? 0));
-  return (
-    <section className="tally" data-testid="tally">
-      <h3>
-        <button type="button" className="link" onClick={() => selectNode(view.node)}>
-          {view.instance || view.node}
-        </button>{' '}
-        <span className="muted small">
-          {tally.rule ?? 'vote'}
-          {tally.totals ? ` · ${tally.totals.valid}/${tally.totals.ballots} valid ballots` : ''}
-        </span>
-      </h3>
-      <div className="bars">
-        {order.map((candidate) => {
-          const count = counts[candidate] ?? 0;
-          const winner = tally.winner === candidate;
-          return (
-            <div
-              key={candidate}
-              className={`bar-row${winner ? ' winner' : ''}`}
-              data-testid="tally-row"
-            >
-              <span className="bar-label" title={candidate}>
-                {candidate}
-              </span>
-              <span className="bar-track">
-                <span className="bar" style={{ width: `${(count / max) * 100}%` }} />
-              </span>
-              <span className="bar-count">{count}</span>
-              <span>{winner ? <span className="badge badge-winner">winner</span> : null}</span>
-            </div>
-          );
-        })}
-      </div>
-      <p className="small" data-testid="tally-winner">
-        {tally.winner ? (
-          <>
-            Winner: <strong>{tally.winner}</strong>
-          </>
-        ) : (
-          'No winner'
-        )}
-        {tally.reason ? <span className="muted"> — {tally.reason}</span> : null}
-      </p>
-      {tally.ballots?.length ? (
-        <details>
-          <summary>{tally.ballots.length} ballots</summary>
-          <ul className="ballots">
-            {tally.ballots.map((b) => (
-              <li
-                key={`${b.voter}:${JSON.stringify(b.value)}`}
-                className={b.valid === false ? 'invalid' : ''}
-              >
-                <code>{b.voter}</code>:{' '}
-                {typeof b.value === 'string' ? b.value : JSON.stringify(b.value)}
-                {b.choices?.length ? (
-                  <span className="muted"> → {b.choices.join(' > ')}</span>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </section>
-  );
-}
-
 function Votes() {
   const tallies = useEditor((s) => s.run.tallies);
   if (tallies.length === 0) return <p className="muted">No votes in this run yet.</p>;
   return (
     <div className="votes">
       {tallies.map((t) => (
-        <TallyBars key={t.seq} view={t} />
+        <TallyChart key={t.seq} view={t} />
       ))}
     </div>
   );
@@ -518,59 +531,5 @@ function Problems() {
         </li>
       ))}
     </ul>
-  );
-}
-
-function Runs() {
-  const [runs, setRuns] = useState<ApiResult<'runs.list'> | null>(null);
-  const status = useEditor((s) => s.run.status);
-  const load = () =>
-    api()
-      .call('runs.list', { limit: 50 })
-      .then(setRuns)
-      .catch((e: Error) => notify('error', `runs: ${e.message}`));
-  // Refreshes when a run ends, so the list includes it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: status is the trigger
-  useEffect(() => {
-    void load();
-  }, [status]);
-  if (runs === null) return <p className="muted">Loading runs…</p>;
-  if (runs.length === 0) return <p className="muted">No runs stored yet.</p>;
-  return (
-    <table className="runs" data-testid="runs">
-      <thead>
-        <tr>
-          <th>Run</th>
-          <th>Graph</th>
-          <th>Status</th>
-          <th>Started</th>
-          <th>Calls</th>
-          <th>Tokens</th>
-          <th>Cost</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id}>
-            <td>
-              <button
-                type="button"
-                className="link"
-                onClick={() => showStoredRun(r.id)}
-                title="Show this run's transcript and votes"
-              >
-                {r.id}
-              </button>
-            </td>
-            <td>{r.graph}</td>
-            <td>{r.status}</td>
-            <td>{new Date(r.startedAt).toLocaleString()}</td>
-            <td>{r.calls}</td>
-            <td>{r.tokens.toLocaleString()}</td>
-            <td>{r.costUsd === undefined ? '' : `$${r.costUsd.toFixed(4)}`}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -3,10 +3,13 @@
  * folded into the view once per animation frame so a chatty run (streamed deltas, 129 members)
  * costs one render per frame, not one per event.
  */
+import type { ApiParams } from '../../app/api/contract.ts';
+import { parseDocument } from '../../app/schema/parse.ts';
 import { ApiError, api } from '../api.ts';
 import type { FlowNode } from '../model/document.ts';
-import { applyEvents, idleRun, startingRun } from '../model/run.ts';
-import { currentDocument, notify, useEditor } from '../store.ts';
+import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
+import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
+import { useDebug } from './debugState.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -142,28 +145,54 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
     set({ runTab: 'inputs' });
     return;
   }
+  await launch(
+    () =>
+      api().call('run.start', {
+        document: currentDocument() as unknown as Record<string, unknown>,
+        inputs,
+        simulate: mode === 'simulated',
+        ...(replay ? { replayTemplate: replay } : {}),
+        breakpoints: breakpointList(),
+      }),
+    'Run',
+  );
+}
+
+/**
+ * Shows a run being asked for, then follows its pushed events. Events can arrive before the
+ * answer that names the run, so they wait in `early` until then.
+ */
+async function launch(
+  request: () => Promise<{ runId: string; parentRunId?: string; forkSeq?: number }>,
+  what: string,
+): Promise<string | null> {
   watchRuns();
   early.clear();
-  set({ run: startingRun(nodes.map((n) => n.id)), runTab: 'transcript' });
+  useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
+  set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
   try {
-    const { runId } = await api().call('run.start', {
-      document: currentDocument() as unknown as Record<string, unknown>,
-      inputs,
-      simulate: mode === 'simulated',
-      ...(replay ? { replayTemplate: replay } : {}),
-      breakpoints: breakpointList(),
-    });
-    set((s) => ({ run: { ...s.run, runId } }));
+    const { runId, parentRunId, forkSeq } = await request();
+    set((s) => ({
+      run: {
+        ...s.run,
+        runId,
+        ...(parentRunId !== undefined && forkSeq !== undefined
+          ? { forkOf: { runId: parentRunId, seq: forkSeq } }
+          : {}),
+      },
+    }));
     const waiting = early.get(runId) ?? [];
     early.clear();
     if (waiting.length) set((s) => ({ run: applyEvents(s.run, waiting) }));
+    return runId;
   } catch (error) {
     const problems = error instanceof ApiError ? error.problems : [];
     set({
       run: { ...idleRun(), status: 'failed', error: (error as Error).message },
       ...(problems.length ? { problems, runTab: 'problems' as const } : {}),
     });
-    notify('error', `Run not started: ${(error as Error).message}`);
+    notify('error', `${what} not started: ${(error as Error).message}`);
+    return null;
   }
 }
 
@@ -173,6 +202,8 @@ export async function control(
 ): Promise<void> {
   const { runId } = get().run;
   if (!runId) return;
+  // An edit of the held message goes with the step that delivers it.
+  if ((action === 'step' || action === 'resume') && !(await applyHeldEdit())) return;
   try {
     await api().call('run.control', { runId, action, ...(step ? { step } : {}) });
   } catch (error) {
@@ -212,12 +243,155 @@ export function setBreakRound(round: number | null): void {
 }
 
 /** Shows a stored run's events in the run panel (transcript, votes, outputs). */
-export async function showStoredRun(runId: string): Promise<void> {
+export async function showStoredRun(runId: string): Promise<boolean> {
   try {
-    const { events } = await api().call('runs.show', { runId });
+    const { run, events } = await api().call('runs.show', { runId });
     const view = applyEvents({ ...startingRun(get().nodes.map((n) => n.id)), runId }, events);
+    const parent = typeof run.parentRunId === 'string' ? run.parentRunId : undefined;
+    if (parent && typeof run.forkSeq === 'number')
+      view.forkOf = { runId: parent, seq: run.forkSeq };
+    // A run that died with its process has no end event.
+    if (view.status === 'running' || view.status === 'paused' || view.status === 'starting') {
+      if (run.status === 'interrupted' || run.status === 'failed') view.status = 'failed';
+    }
+    useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
     set({ run: view, runTab: 'transcript' });
+    return true;
   } catch (error) {
     notify('error', `could not open run ${runId}: ${(error as Error).message}`);
+    return false;
   }
+}
+
+/** Opens the graph a stored run ran (its own copy), then shows the run on it. */
+export function openRunGraph(runId: string): void {
+  unlessUnsaved('Open the graph of this run?', async () => {
+    try {
+      const { run } = await api().call('runs.show', { runId });
+      const result = parseDocument(String(run.documentText ?? ''));
+      if (!result.ok) {
+        notify('error', `run ${runId}: its graph does not parse (${result.problems[0]?.message})`);
+        return;
+      }
+      loadDocument(result.doc, { dirty: false });
+      await showStoredRun(runId);
+    } catch (error) {
+      notify('error', `could not open run ${runId}: ${(error as Error).message}`);
+    }
+  });
+}
+
+/** The message the run is held at before it is delivered, if it is held at one. */
+export function heldMessage(
+  run: Pick<RunView, 'runId' | 'status' | 'paused'>,
+): { key: string; instance: string; text: string } | null {
+  const at = run.paused?.at;
+  if (run.status !== 'paused' || at?.kind !== 'message' || !at.instance || !run.runId) return null;
+  return { key: `${run.runId}:${at.instance}`, instance: at.instance, text: at.text ?? '' };
+}
+
+/** The node instance the run is held at before it starts, if it is held at one. */
+export function heldNode(
+  run: Pick<RunView, 'status' | 'paused'>,
+): { instance: string; node: string } | null {
+  const at = run.paused?.at;
+  if (run.status !== 'paused' || at?.kind !== 'node' || !at.instance || !at.node) return null;
+  return { instance: at.instance, node: at.node };
+}
+
+/**
+ * Sends the edit of the held message, if there is one not sent yet. Returns false (and says
+ * why) when the backend refused it, so the run is not stepped past a message that kept its text.
+ */
+export async function applyHeldEdit(): Promise<boolean> {
+  const { draft } = useDebug.getState();
+  const held = heldMessage(get().run);
+  if (!draft || !held || draft.key !== held.key || draft.applied) return true;
+  if (draft.text === draft.original) return true;
+  try {
+    await api().call('run.editHeld', {
+      runId: get().run.runId!,
+      kind: 'message',
+      instance: held.instance,
+      text: draft.text,
+    });
+    useDebug.setState({ draft: { ...draft, applied: true } });
+    return true;
+  } catch (error) {
+    notify('error', `the edit was not applied: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** Sets the outputs of the node instance held before it starts; it will not run. */
+export async function overrideHeldOutput(
+  instance: string,
+  outputs: Record<string, unknown>,
+): Promise<boolean> {
+  const { runId } = get().run;
+  if (!runId) return false;
+  try {
+    await api().call('run.editHeld', { runId, kind: 'output', instance, outputs });
+    notify('info', `${instance} will not run: its outputs are set`);
+    return true;
+  } catch (error) {
+    notify('error', `the outputs were not set: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** Forks a stored run with edits of what instances said; the fork runs live in the panel. */
+export async function forkRun(
+  runId: string,
+  edits: Array<{ instance: string; text: string }>,
+  options: { at?: number; simulate?: boolean } = {},
+): Promise<string | null> {
+  if (isActive(get().run.status)) {
+    notify('error', 'A run is under way: stop it before forking another.');
+    return null;
+  }
+  const params: ApiParams<'runs.fork'> = {
+    runId,
+    edits,
+    ...(options.at !== undefined ? { at: options.at } : {}),
+    simulate: options.simulate === true,
+    breakpoints: breakpointList(),
+  };
+  return launch(() => api().call('runs.fork', params), 'Fork');
+}
+
+/** Compares two stored runs in the Diff tab. */
+export async function compareRuns(a: string, b: string): Promise<void> {
+  try {
+    const diff = await api().call('runs.diff', { a, b });
+    useDebug.setState({ diff });
+    set({ runTab: 'diff' });
+  } catch (error) {
+    notify('error', `could not compare the runs: ${(error as Error).message}`);
+  }
+}
+
+/** Deletes a stored run after asking; `done` is told when it is gone. */
+export function deleteStoredRun(runId: string, done: () => void): void {
+  set({
+    modal: {
+      kind: 'confirm',
+      message: `Delete run ${runId} with its events and recorded calls? Forks of it keep their own events.`,
+      confirm: 'Delete run',
+      onConfirm: async () => {
+        try {
+          const { deleted } = await api().call('runs.delete', { runId });
+          if (!deleted) notify('error', `run ${runId} was already gone`);
+          useDebug.setState((s) => ({
+            picked: s.picked.filter((id) => id !== runId),
+            diff: s.diff && (s.diff.a.id === runId || s.diff.b.id === runId) ? null : s.diff,
+          }));
+          if (get().run.runId === runId) set({ run: idleRun() });
+          done();
+        } catch (error) {
+          notify('error', `could not delete run ${runId}: ${(error as Error).message}`);
+        }
+      },
+    },
+  });
 }

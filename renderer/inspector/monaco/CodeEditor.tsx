@@ -49,7 +49,7 @@ function CodeEditorImpl({
   const onBlurRef = useRef(onBlur);
   onBlurRef.current = onBlur;
 
-  const fit = () => {
+  const fitHeight = () => {
     const editor = editorRef.current;
     const el = containerRef.current;
     if (!editor || !el) return;
@@ -69,7 +69,7 @@ function CodeEditorImpl({
       cleanups.push(provideSlotSources(model, () => sourcesRef.current?.() ?? EMPTY_SOURCES));
     }
     const changes = editor.onDidChangeModelContent(() => {
-      fit();
+      fitHeight();
       onChangeRef.current(editor.getValue());
     });
     const blurs = editor.onDidBlurEditorText(() => onBlurRef.current?.());
@@ -80,7 +80,7 @@ function CodeEditorImpl({
     editor.onDidDispose(() => {
       for (const c of cleanups) c();
     });
-    fit();
+    fitHeight();
   };
 
   // A value changed elsewhere (undo, JSON view, another field) replaces the text as one edit,

@@ -1,0 +1,113 @@
+/**
+ * Forking a stored run: a new run that keeps its parent's events up to a point, answers every
+ * call whose prompt is unchanged from the parent's own record, and goes live only where an edit
+ * changes what is asked. `society fork` and the editor's `runs.fork` both start from this plan.
+ */
+import type { CompiledGraph } from '../compiler/index.ts';
+import { Cassette } from '../providers/cassette.ts';
+import { BlobStore } from '../runtime/blobs.ts';
+import type { RunOptions } from '../runtime/engine.ts';
+import type { RunEvent } from '../runtime/events.ts';
+import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
+import { UsageError } from './inputs.ts';
+import { loadImages } from './record.ts';
+
+/** Where to fork and what to change: texts by node instance id, e.g. `member#1@r2`. */
+export interface ForkRequest {
+  edits: Record<string, string>;
+  /** Keep the parent's events before this one (default: where the first edited instance started). */
+  at?: number;
+}
+
+/** Everything a fork needs to be recorded and started. */
+export interface ForkPlan {
+  /** The first event of the parent's log that is not kept. */
+  at: number;
+  /** The parent's events the fork starts with. */
+  kept: RunEvent[];
+  /** The fork's record in the store, without its id. */
+  record: Omit<NewRun, 'id'>;
+  /**
+   * Run options: the parent's inputs and images, its record of calls as a replay-then-live
+   * cassette, the kept log and the edits. The caller adds its own (registry, prices, providers).
+   */
+  options: Pick<RunOptions, 'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides'>;
+  /** The parent's answers were simulated, so the fork's new calls are too (labelled as such). */
+  simulated: boolean;
+}
+
+/**
+ * Checks a fork request against the parent's log and plans the fork. Throws a UsageError naming
+ * what is wrong: an instance the run does not have, a fork point out of range or after an
+ * edited instance started, or images the store lacks.
+ */
+export function planFork(
+  store: RunStore,
+  parent: RunRecord,
+  compiled: Extract<CompiledGraph, object>,
+  request: ForkRequest,
+): ForkPlan {
+  const events = store.events(parent.id);
+  const startedAt = (instance: string) =>
+    events.find((e) => e.type === 'node.started' && e.instance === instance)?.seq;
+  const overrides: Record<string, { text: string }> = {};
+  for (const [instance, text] of Object.entries(request.edits)) {
+    if (startedAt(instance) === undefined) {
+      const known = [...new Set(events.flatMap((e) => (e.type === 'message' ? [e.from] : [])))];
+      throw new UsageError(
+        `run ${parent.id} has no node instance "${instance}" (messages came from: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})`,
+      );
+    }
+    overrides[instance] = { text };
+  }
+  let at: number;
+  if (request.at !== undefined) {
+    at = request.at;
+    const last = events.at(-1)?.seq ?? 0;
+    if (!Number.isInteger(at) || at < 2 || at > last + 1) {
+      throw new UsageError(
+        `--at must be an event number from 2 to ${last + 1} (see \`society show ${parent.id} --json\`)`,
+      );
+    }
+  } else if (Object.keys(overrides).length > 0) {
+    at = Math.min(...Object.keys(overrides).map((i) => startedAt(i)!));
+  } else {
+    throw new UsageError('say where to fork: --at SEQ, or --edit INSTANCE=TEXT');
+  }
+  for (const instance of Object.keys(overrides)) {
+    const started = startedAt(instance)!;
+    if (started < at)
+      throw new UsageError(
+        `${instance} started at event ${started}, before the fork point ${at}; fork earlier to edit it`,
+      );
+  }
+  const blobs = new BlobStore();
+  const missing = loadImages(store, blobs, parent.inputs);
+  if (missing.length)
+    throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
+  const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
+  return {
+    at,
+    kept,
+    record: {
+      document: compiled.doc,
+      documentText: parent.documentText,
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: 'replay-then-live',
+      inputs: parent.inputs,
+      parentRunId: parent.id,
+      forkSeq: at - 1,
+    },
+    options: {
+      inputs: parent.inputs,
+      blobs,
+      cassette: {
+        cassette: Cassette.fromJSON(store.callRecord(parent.id), `run ${parent.id}`),
+        mode: 'replay-then-live',
+      },
+      continueFrom: kept,
+      overrides,
+    },
+    simulated: parent.mode === 'simulated',
+  };
+}

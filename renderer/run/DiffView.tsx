@@ -1,0 +1,191 @@
+/**
+ * Two runs side by side (runs.diff, the data `society diff` prints): outputs, each sender's
+ * messages grouped by round, votes and usage, A on the left and B on the right.
+ */
+import { memo, useMemo, useState } from 'react';
+import type { ApiRunDiff } from '../../app/api/contract.ts';
+import { diffCounts, diffSections, showValue } from '../model/diff.ts';
+import { selectNode } from '../store.ts';
+import { compareRuns, showStoredRun } from './controller.ts';
+import { useDebug } from './debugState.ts';
+import './run.css';
+
+const money = (usd: number) => `$${usd.toFixed(4)}`;
+
+function Said({ said }: { said?: { text: string; simulated: boolean } }) {
+  if (!said) return <span className="muted">(not said)</span>;
+  return (
+    <>
+      {said.simulated ? <span className="simulated-label">simulated</span> : null}{' '}
+      <span className="diff-text">{said.text}</span>
+    </>
+  );
+}
+
+function Side({ side, label }: { side: ApiRunDiff['a']; label: string }) {
+  return (
+    <div className="diff-side-head">
+      <strong>{label}</strong>{' '}
+      <button type="button" className="link" onClick={() => showStoredRun(side.id)}>
+        {side.id}
+      </button>{' '}
+      <span className="muted small">
+        {side.status} · {side.mode} · {new Date(side.startedAt).toLocaleString()}
+      </span>
+    </div>
+  );
+}
+
+function DiffViewView() {
+  const diff = useDebug((s) => s.diff);
+  const [onlyChanged, setOnlyChanged] = useState(false);
+  const sections = useMemo(() => (diff ? diffSections(diff.messages) : []), [diff]);
+  if (!diff) {
+    return (
+      <p className="muted">
+        Tick two runs in the Runs tab and press Compare to see them side by side.
+      </p>
+    );
+  }
+  const counts = diffCounts(diff.messages);
+  const { a: ua, b: ub } = diff.usage;
+  return (
+    <div className="diff-view" data-testid="diff-view">
+      <div className="diff-columns diff-header">
+        <span />
+        <Side side={diff.a} label="A" />
+        <Side side={diff.b} label="B" />
+      </div>
+      <div className="row">
+        {diff.fork ? (
+          <span className="small" data-testid="diff-fork">
+            {diff.fork.child === 'b' ? 'B forks A' : 'A forks B'} after event {diff.fork.afterSeq}
+          </span>
+        ) : null}
+        <span className="small" data-testid="diff-counts">
+          messages: {counts.same} same, {counts.changed} changed, {counts.onlyA} only in A,{' '}
+          {counts.onlyB} only in B
+        </span>
+        <label className="inline small">
+          <input
+            type="checkbox"
+            data-testid="diff-only-changed"
+            checked={onlyChanged}
+            onChange={(e) => setOnlyChanged(e.target.checked)}
+          />
+          only what differs
+        </label>
+        <button
+          type="button"
+          data-testid="diff-swap"
+          onClick={() => void compareRuns(diff.b.id, diff.a.id)}
+        >
+          Swap A and B
+        </button>
+      </div>
+
+      <h3 className="diff-title">Outputs</h3>
+      {diff.outputs.length === 0 ? <p className="muted small">Neither run has outputs.</p> : null}
+      {diff.outputs
+        .filter((o) => !onlyChanged || !o.same)
+        .map((o) => (
+          <div
+            key={o.name}
+            className={`diff-columns diff-row ${o.same ? 'same' : 'changed'}`}
+            data-testid="diff-output"
+          >
+            <span className="diff-who">{o.name}</span>
+            <pre className="diff-text">{showValue(o.a)}</pre>
+            <pre className="diff-text">{showValue(o.b)}</pre>
+          </div>
+        ))}
+
+      <h3 className="diff-title">Messages by round</h3>
+      {sections.map((section) => {
+        const rows = onlyChanged ? section.rows.filter((r) => r.change !== 'same') : section.rows;
+        if (rows.length === 0) return null;
+        return (
+          <section key={section.key} className="diff-section" data-testid="diff-section">
+            <h4>
+              {section.title}{' '}
+              <span className="muted small">
+                {section.differing ? `${section.differing} differ` : 'same'}
+              </span>
+            </h4>
+            {rows.map((m) => (
+              <div
+                key={m.from}
+                className={`diff-columns diff-row ${m.change}`}
+                data-testid="diff-message"
+                data-change={m.change}
+              >
+                <button
+                  type="button"
+                  className="link diff-who"
+                  onClick={() => selectNode(m.node)}
+                  title={m.change}
+                >
+                  {m.from}
+                </button>
+                <div>
+                  <Said said={m.a} />
+                </div>
+                <div>
+                  <Said said={m.b} />
+                </div>
+              </div>
+            ))}
+          </section>
+        );
+      })}
+
+      {diff.votes.length ? (
+        <>
+          <h3 className="diff-title">Votes</h3>
+          {diff.votes
+            .filter((v) => !onlyChanged || !v.same)
+            .map((v) => (
+              <div
+                key={v.instance}
+                className={`diff-columns diff-row ${v.same ? 'same' : 'changed'}`}
+                data-testid="diff-vote"
+              >
+                <span className="diff-who">{v.instance}</span>
+                {[v.a, v.b].map((poll, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the two columns, A then B
+                  <div key={i}>
+                    {poll ? (
+                      <>
+                        winner <strong>{poll.winner ?? 'none'}</strong>{' '}
+                        <span className="muted small">
+                          {Object.entries(poll.counts)
+                            .map(([c, n]) => `${c} ${n}`)
+                            .join(', ')}
+                        </span>
+                      </>
+                    ) : (
+                      <span className="muted">(no vote)</span>
+                    )}
+                  </div>
+                ))}
+              </div>
+            ))}
+        </>
+      ) : null}
+
+      <h3 className="diff-title">Usage</h3>
+      <div className="diff-columns diff-row" data-testid="diff-usage">
+        <span className="diff-who">calls · tokens · cost</span>
+        {[ua, ub].map((u, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the two columns, A then B
+          <div key={i}>
+            {u.calls} calls ({u.live} live) · {u.tokens.toLocaleString()} tokens ·{' '}
+            {money(u.costUsd)}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export const DiffView = memo(DiffViewView);
