@@ -1,47 +1,200 @@
 /**
- * `npm start`: the desktop app when Electron is installed on this machine, else the same editor
- * in the browser (the studio, main/studio/start.ts).
+ * `npm start`: the desktop app when Electron can run on this machine, else the same editor in
+ * the browser (the studio, main/studio/start.ts).
  *
- * The Electron shell (windows, preload, IPC and the safeStorage key vault) lives in
- * main/electron when present. Electron is launched through its own launcher, `electron/cli.js`,
- * the program `npx electron .` runs, so this file starts no process itself (S18).
+ * The project installs packages without running their scripts (.npmrc `ignore-scripts`), so
+ * the `electron` package arrives without its program: its own install script, which downloads
+ * it, never ran. When the package is here but the program is not, this tries once to fetch it
+ * by running that script (node_modules/electron/install.js) under a time limit, and falls back
+ * to the studio with a message when that fails (no network, a proxy, a timeout).
+ * `SOCIETY_NO_ELECTRON=1` goes straight to the studio.
+ *
+ * The install script runs in a worker thread and Electron starts through its own launcher,
+ * `electron/cli.js` (what `npx electron .` runs), so this file starts no process itself (S18).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { runStudio } from './studio/start.ts';
 
 /** The app folder Electron is started on: its package.json names the shell's entry. */
 const APP_DIR = fileURLToPath(new URL('../', import.meta.url));
 const SHELL_DIR = fileURLToPath(new URL('./electron/', import.meta.url));
 
+/** How long fetching Electron (about 100 MB) may take before the studio starts instead. */
+export const ELECTRON_FETCH_TIMEOUT_MS = 90_000;
+
+/** The variable that skips Electron. */
+export const NO_ELECTRON_VARIABLE = 'SOCIETY_NO_ELECTRON';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Whether the `electron` package and its program are here. */
+export type ElectronState =
+  | { kind: 'no-package' }
+  | { kind: 'no-binary'; packageDir: string; version: string }
+  | { kind: 'ready'; packageDir: string; binary: string };
+
 /**
- * Whether the `electron` package and its binary are here. Under Node the package exports the
- * binary's path, and throws when its download was skipped or failed (as on CI machines).
+ * Finds the `electron` package and its program without loading the package: under Node, its
+ * index.js downloads the program when it is missing, synchronously and with no time limit.
+ * The lookup is the one index.js makes (path.txt names the program inside dist/).
  */
-export async function electronAvailable(): Promise<boolean> {
-  // A variable specifier: the package is optional, so neither tsc nor a bundler resolves it.
-  const name = 'electron';
+export function electronState(
+  env: Env = process.env,
+  resolve: (specifier: string) => string = createRequire(import.meta.url).resolve,
+): ElectronState {
+  let packageDir: string;
+  let version = '';
   try {
-    const binary = ((await import(name)) as { default?: unknown }).default;
-    return typeof binary === 'string' && existsSync(binary);
+    const manifest = resolve('electron/package.json');
+    packageDir = path.dirname(manifest);
+    version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '';
   } catch {
-    return false;
+    return { kind: 'no-package' };
   }
+  let relative: string | undefined;
+  try {
+    relative = readFileSync(path.join(packageDir, 'path.txt'), 'utf8');
+  } catch {
+    relative = undefined;
+  }
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
+  const binary = override
+    ? path.join(override, relative || 'electron')
+    : relative
+      ? path.join(packageDir, 'dist', relative)
+      : undefined;
+  return binary && existsSync(binary)
+    ? { kind: 'ready', packageDir, binary }
+    : { kind: 'no-binary', packageDir, version };
+}
+
+/** How running an install script ended. */
+export type InstallOutcome = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Runs a CommonJS install script (electron's install.js) in a worker thread, with its output
+ * captured rather than printed, and stops it after `timeoutMs`. Never rejects.
+ */
+export function runInstallScript(script: string, timeoutMs: number): Promise<InstallOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: InstallOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    let worker: Worker;
+    try {
+      worker = new Worker(script, { stdout: true, stderr: true });
+    } catch (error) {
+      resolve({ ok: false, reason: (error as Error).message });
+      return;
+    }
+    let errors = '';
+    worker.stdout.resume();
+    worker.stderr.setEncoding('utf8');
+    worker.stderr.on('data', (chunk: string) => {
+      if (errors.length < 10_000) errors += chunk;
+    });
+    const timer = setTimeout(() => {
+      finish({ ok: false, reason: `it took longer than ${Math.round(timeoutMs / 1000)} s` });
+      void worker.terminate();
+    }, timeoutMs);
+    worker.once('error', (error) => finish({ ok: false, reason: firstLine(error.message) }));
+    worker.once('exit', (code) => {
+      // Let the last of its error output arrive before reading it.
+      setImmediate(() =>
+        finish(
+          code === 0
+            ? { ok: true }
+            : { ok: false, reason: firstLine(errors) || `it exited with code ${code}` },
+        ),
+      );
+    });
+  });
+}
+
+/** What `npm start` needs to decide, injectable for tests. */
+export interface LaunchOptions {
+  env?: Env;
+  /** Where the messages go. */
+  say?: (line: string) => void;
+  state?: () => ElectronState;
+  install?: (script: string, timeoutMs: number) => Promise<InstallOutcome>;
+  timeoutMs?: number;
+  /** Whether the Electron shell (main/electron) is here. */
+  shellPresent?: boolean;
+}
+
+/**
+ * Decides between the desktop app and the studio, fetching Electron's program once when only
+ * that is missing. Says why whenever the answer is the studio.
+ */
+export async function chooseShell(options: LaunchOptions = {}): Promise<'electron' | 'studio'> {
+  const env = options.env ?? process.env;
+  const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const state = options.state ?? (() => electronState(env));
+  const install = options.install ?? runInstallScript;
+  const timeoutMs = options.timeoutMs ?? ELECTRON_FETCH_TIMEOUT_MS;
+  const shellPresent = options.shellPresent ?? existsSync(SHELL_DIR);
+  const instead = 'starting the studio in your browser instead.';
+
+  if (env[NO_ELECTRON_VARIABLE] === '1') {
+    say(`${NO_ELECTRON_VARIABLE}=1: ${instead}`);
+    return 'studio';
+  }
+  if (!shellPresent) {
+    say(`The desktop shell (main/electron) is not here; ${instead}`);
+    return 'studio';
+  }
+  const found = state();
+  if (found.kind === 'ready') return 'electron';
+  if (found.kind === 'no-package') {
+    say(`Electron is not installed (run npm install); ${instead}`);
+    return 'studio';
+  }
+  const script = path.join(found.packageDir, 'install.js');
+  say(
+    `Electron ${found.version} is installed without its program (packages install without their scripts here). ` +
+      `Fetching it once with node_modules/electron/install.js, for at most ${Math.round(timeoutMs / 1000)} s ` +
+      `(set ${NO_ELECTRON_VARIABLE}=1 to skip)…`,
+  );
+  const outcome = await install(script, timeoutMs);
+  if (outcome.ok && state().kind === 'ready') {
+    say('Electron is ready.');
+    return 'electron';
+  }
+  const reason = outcome.ok ? 'the program is still missing afterwards' : outcome.reason;
+  say(`Could not fetch Electron (${reason}); ${instead}`);
+  say(`To try again later: node node_modules/electron/install.js, then npm start.`);
+  return 'studio';
 }
 
 /** Starts the desktop app, or the studio when it cannot. */
 export async function start(argv: string[]): Promise<number> {
-  if ((await electronAvailable()) && existsSync(SHELL_DIR)) {
-    // electron/cli.js starts the binary with process.argv's arguments and exits with it.
+  if ((await chooseShell()) === 'electron') {
+    // electron/cli.js starts the program with process.argv's arguments and exits with it.
     process.argv = [process.argv[0]!, 'electron', APP_DIR, ...argv];
+    // A variable specifier: the package is a dev dependency, resolved only here at run time.
     const launcher = 'electron/cli.js';
     await import(launcher);
     return 0;
   }
-  process.stdout.write(
-    'Electron is not available on this machine; starting the studio in your browser instead.\n',
-  );
   return runStudio(argv);
+}
+
+function firstLine(text: string): string {
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 if (import.meta.main) process.exitCode = await start(process.argv.slice(2));

@@ -3,6 +3,8 @@
  * Requests and responses pair up by id; every request is checked against the contract before it
  * leaves and every result after it arrives, so a mismatch between page and server shows up as a
  * clear error here rather than as a wrong screen later. Run events are pushed on the same socket.
+ * In the desktop app the same client goes over Electron IPC instead (transport-ipc.ts), with the
+ * same checks.
  */
 import {
   type ApiMethod,
@@ -11,6 +13,7 @@ import {
   type ApiResult,
   contract,
 } from '../app/api/contract.ts';
+import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './transport-ipc.ts';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
@@ -35,6 +38,9 @@ const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
 
 export class ApiClient {
   readonly #url: string;
+  /** The desktop app's IPC bridge; when set, the socket is never opened. */
+  readonly #bridge: SocietyBridge | undefined;
+  #stopBridgeEvents: (() => void) | undefined;
   #socket: WebSocket | undefined;
   #nextId = 1;
   #pending = new Map<number, Pending>();
@@ -45,8 +51,9 @@ export class ApiClient {
   #runListeners = new Set<RunEventListener>();
   #statusListeners = new Set<(status: ConnectionStatus) => void>();
 
-  constructor(url: string) {
+  constructor(url: string, bridge: SocietyBridge | undefined = desktopBridge()) {
     this.#url = url;
+    this.#bridge = bridge;
   }
 
   get status(): ConnectionStatus {
@@ -59,13 +66,9 @@ export class ApiClient {
     if (!checked.success) {
       throw new ApiError(`bad parameters for ${method}: ${checked.error.issues[0]?.message ?? ''}`);
     }
-    const id = this.#nextId++;
-    const text = JSON.stringify({ id, method, params: checked.data });
-    const answer = new Promise<unknown>((resolve, reject) => {
-      this.#pending.set(id, { method, resolve, reject });
-    });
-    this.#send(text);
-    const raw = await answer;
+    const raw = this.#bridge
+      ? await this.#callOverIpc(this.#bridge, method, checked.data)
+      : await this.#callOverSocket(method, checked.data);
     const result = contract[method].result.safeParse(raw);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -74,6 +77,22 @@ export class ApiClient {
       );
     }
     return result.data as ApiResult<M>;
+  }
+
+  async #callOverIpc(bridge: SocietyBridge, method: ApiMethod, params: unknown): Promise<unknown> {
+    const answer = await callOverIpc(bridge, method, params);
+    if ('error' in answer) throw new ApiError(answer.error.message, answer.error.problems);
+    return answer.result;
+  }
+
+  #callOverSocket(method: ApiMethod, params: unknown): Promise<unknown> {
+    const id = this.#nextId++;
+    const text = JSON.stringify({ id, method, params });
+    const answer = new Promise<unknown>((resolve, reject) => {
+      this.#pending.set(id, { method, resolve, reject });
+    });
+    this.#send(text);
+    return answer;
   }
 
   /** Listens to pushed run events; returns the function that stops listening. */
@@ -89,6 +108,16 @@ export class ApiClient {
   }
 
   connect(): void {
+    if (this.#bridge) {
+      // IPC has no connection to open or lose: listen to run events once, and stay open.
+      this.#stopBridgeEvents ??= this.#bridge.onRunEvent((push) => {
+        const pushed = runEventOf(push);
+        if (!pushed) return;
+        for (const listener of this.#runListeners) listener(pushed.runId, pushed.event);
+      });
+      this.#setStatus('open');
+      return;
+    }
     if (this.#socket) return;
     this.#setStatus('connecting');
     const socket = new WebSocket(this.#url);

@@ -1,0 +1,83 @@
+/**
+ * The page's way to the backend inside the desktop app: `window.society`, which the Electron
+ * preload exposes (main/electron/preload.cjs) with one function per contract method. ApiClient
+ * (api.ts) uses it instead of the studio's WebSocket when it is there, and validates requests
+ * and results against the contract exactly as it does over the socket; this module only carries
+ * them and reads the answers' envelope, which is the WebSocket's response without its id.
+ */
+import type { ApiMethod, ApiProblem } from '../app/api/contract.ts';
+
+/** What the desktop app's preload exposes as `window.society`. */
+export type SocietyBridge = {
+  readonly [M in ApiMethod]?: (params: unknown) => Promise<unknown>;
+} & {
+  /** Calls `listener` with each run event push; returns the function that stops it. */
+  onRunEvent(listener: (push: unknown) => void): () => void;
+};
+
+/** A method's answer: its result, or the backend's error. */
+export type IpcAnswer =
+  | { result: unknown }
+  | { error: { message: string; problems: ApiProblem[] } };
+
+/** The bridge when the page runs in the desktop app; undefined in a browser (the studio). */
+export function desktopBridge(): SocietyBridge | undefined {
+  const candidate = (globalThis as { society?: unknown }).society;
+  return typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof (candidate as { onRunEvent?: unknown }).onRunEvent === 'function'
+    ? (candidate as SocietyBridge)
+    : undefined;
+}
+
+/**
+ * Calls one method over the bridge. Params travel as JSON would carry them, as over the socket.
+ * Never rejects: a missing method, a failed call or an answer that is not an envelope become an
+ * error answer with a message for the person.
+ */
+export async function callOverIpc(
+  bridge: SocietyBridge,
+  method: ApiMethod,
+  params: unknown,
+): Promise<IpcAnswer> {
+  const invoke = bridge[method];
+  if (typeof invoke !== 'function') {
+    return failure(`the desktop app does not offer ${method}; restart it after updating`);
+  }
+  let raw: unknown;
+  try {
+    const text = JSON.stringify(params);
+    raw = await invoke(text === undefined ? undefined : JSON.parse(text));
+  } catch (error) {
+    return failure(
+      `the desktop app did not answer ${method}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (typeof raw !== 'object' || raw === null) {
+    return failure(`the desktop app answered ${method} with something that is not an answer`);
+  }
+  if ('error' in raw) {
+    const error = (raw.error ?? {}) as { message?: unknown; problems?: unknown };
+    return failure(
+      typeof error.message === 'string' ? error.message : 'request failed',
+      Array.isArray(error.problems) ? (error.problems as ApiProblem[]) : [],
+    );
+  }
+  if ('result' in raw) return { result: raw.result };
+  return failure(`the desktop app answered ${method} with something that is not an answer`);
+}
+
+/** A pushed run event's run id and event, or undefined when the push is not one. */
+export function runEventOf(
+  push: unknown,
+): { runId: string; event: Record<string, unknown> } | undefined {
+  if (typeof push !== 'object' || push === null) return undefined;
+  const { push: kind, runId, event } = push as Record<string, unknown>;
+  if (kind !== 'run.event' || typeof runId !== 'string') return undefined;
+  if (typeof event !== 'object' || event === null) return undefined;
+  return { runId, event: event as Record<string, unknown> };
+}
+
+function failure(message: string, problems: ApiProblem[] = []): IpcAnswer {
+  return { error: { message, problems } };
+}
