@@ -255,6 +255,39 @@ export const contract = {
       machines: z.unknown().optional(),
     }),
   },
+  /**
+   * The document as a file to share: key-free (a document holding a key is refused, naming
+   * where), with a manifest of the providers, keys, models, node types and inputs it needs.
+   */
+  'document.export': {
+    params: z.object({ document: Document }),
+    result: z.object({
+      text: z.string(),
+      manifest: z.object({
+        exportedBy: z.string(),
+        exportedAt: z.string(),
+        providers: z.array(
+          z.object({ name: z.string(), builtin: z.boolean(), keyVariable: z.string().optional() }),
+        ),
+        models: z.array(
+          z.object({
+            profile: z.string(),
+            provider: z.string(),
+            model: z.string(),
+            vision: z.boolean(),
+          }),
+        ),
+        nodeTypes: z.array(z.string()),
+        inputs: z.array(
+          z.object({ name: z.string(), modality: z.string(), required: z.boolean() }),
+        ),
+        estimate: z
+          .object({ calls: z.number(), tokens: z.number(), costUsd: z.number() })
+          .optional(),
+        problems: z.number(),
+      }),
+    }),
+  },
   'files.list': {
     params: z.object({}),
     result: z.array(z.object({ name: z.string(), modifiedAt: z.number() })),

@@ -50,6 +50,7 @@ import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
 import { looksLikeKey, newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
 import { createMemoryVault, type KeyStatus, type KeyVault, keyStatus } from '../secrets/vault.ts';
 import { ApiError } from './errors.ts';
+import { exportDocument } from './export.ts';
 import { type ExampleImage, readPageInputs } from './run-inputs.ts';
 import { listDocuments, readDocument, writeDocument } from './workspace.ts';
 
@@ -451,6 +452,16 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       return compiled.ok
         ? { ok: true, problems: [], machines: compiled.machines }
         : { ok: false, problems: compiled.problems };
+    },
+
+    async 'document.export'({ document }) {
+      return exportDocument(document, {
+        registry: await nodeRegistry(),
+        prices: prices(),
+        customProviders: store.listProviderProfiles(),
+        secrets: secrets(),
+        imageTokens: IMAGE_TOKENS,
+      });
     },
 
     async 'files.list'() {

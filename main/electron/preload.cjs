@@ -22,6 +22,7 @@ const METHODS = [
   'templates.open',
   'document.validate',
   'document.compile',
+  'document.export',
   'files.list',
   'files.read',
   'files.write',

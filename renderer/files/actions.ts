@@ -1,5 +1,6 @@
 /** New, Open, Save, Import and templates: the document's way in and out of the editor. */
 
+import type { ApiResult } from '../../app/api/contract.ts';
 import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
@@ -132,13 +133,34 @@ export function importFile(file: File): void {
   reader.readAsText(file);
 }
 
-/** Downloads the document as a file (a share copy: documents never hold keys). */
-export function exportFile(): void {
-  const text = serializeDocument(currentDocument());
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+/**
+ * Downloads the document as a file to share. The backend writes it: it refuses a document that
+ * holds a key (naming where) and adds a manifest of the providers, keys, models and inputs the
+ * society needs, which the notice sums up.
+ */
+export async function exportFile(): Promise<void> {
+  let exported: ApiResult<'document.export'>;
+  try {
+    exported = await api().call('document.export', {
+      document: currentDocument() as unknown as Record<string, unknown>,
+    });
+  } catch (error) {
+    notify('error', (error as Error).message);
+    return;
+  }
+  const name = suggestedFileName();
+  const url = URL.createObjectURL(new Blob([exported.text], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = suggestedFileName();
+  link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+  const { providers, problems } = exported.manifest;
+  const keys = providers.flatMap((p) => (p.keyVariable ? [p.keyVariable] : []));
+  notify(
+    'info',
+    `Exported ${name}: needs ${providers.map((p) => p.name).join(', ') || 'no provider'}${
+      keys.length ? ` (keys: ${[...new Set(keys)].join(', ')})` : ''
+    }; no key is in the file.${problems ? ` It has ${problems} problem(s) to fix.` : ''}`,
+  );
 }

@@ -57,6 +57,19 @@ describe.skipIf(!HAVE_CHROMIUM)('step-debugging the NLSOM VQA mindstorm', () => 
       .toMatch(/succeeded/i);
     // Every message of the run: 3 descriptions, 3 rounds of 4, the summary and the decision.
     expect(await messages.count()).toBe(17);
+    // Every node on the canvas ends done, the two outputs included.
+    for (const id of [
+      'describe',
+      'organizer',
+      'member',
+      'summary',
+      'leader',
+      'answer',
+      'transcript',
+    ])
+      await expect
+        .poll(() => page.getByTestId(`node-${id}`).getAttribute('data-state'), { message: id })
+        .toBe('done');
 
     // The same run from the command line gives the same outputs.
     const cli = await society([

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, openStudio, type StudioSession } from './support.ts';
@@ -56,6 +57,19 @@ describe.skipIf(!HAVE_CHROMIUM)('a key entered in settings', () => {
     await page.getByTestId('settings-button').click();
     await expect.poll(() => status.textContent()).toContain(KEY.slice(-4));
     await page.getByTestId('settings-modal-close').click();
+
+    // Exporting the template gives a key-free file that says which key it needs.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('tb-export').click(),
+    ]);
+    const exported = readFileSync((await download.path())!, 'utf8');
+    expect(exported).not.toContain(KEY);
+    const manifest = JSON.parse(exported).manifest;
+    expect(manifest.providers).toEqual([
+      { name: 'openai', builtin: true, keyVariable: 'OPENAI_API_KEY' },
+    ]);
+    expect(await page.getByTestId('notice').textContent()).toMatch(/keys: OPENAI_API_KEY/);
 
     expect(received.length).toBeGreaterThan(3);
     expect(received.filter((f) => f.includes(KEY))).toEqual([]);

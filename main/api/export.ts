@@ -1,0 +1,151 @@
+/**
+ * Export: the document as a file to share, with a manifest of what it needs to run — the
+ * provider profiles its models use and the key each of those needs, the models, the node types,
+ * the inputs, and the worst-case cost — so whoever opens it knows what to set up. An export
+ * never carries a key: a document holding one (a key pasted into a prompt, a known key's value
+ * anywhere) is refused, naming where it is, so nothing is silently changed or leaked.
+ */
+import { readFileSync } from 'node:fs';
+import { compileGraph } from '../../app/compiler/index.ts';
+import { estimateRun } from '../../app/costs/estimate.ts';
+import type { PriceTable } from '../../app/costs/prices.ts';
+import type { NodeRegistry } from '../../app/nodes/registry.ts';
+import { builtinProfiles } from '../../app/providers/registry.ts';
+import type { ProviderProfile } from '../../app/providers/types.ts';
+import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
+import { looksLikeKey } from '../../app/store/index.ts';
+import { ApiError } from './errors.ts';
+
+/** This app and its version, as package.json has it. */
+const APP = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    return `Society Studio ${String(pkg.version ?? '')}`.trim();
+  } catch {
+    return 'Society Studio';
+  }
+})();
+
+/** What an exported document says it needs (its top-level `manifest`). */
+export interface ExportManifest {
+  exportedBy: string;
+  exportedAt: string;
+  /** Provider profiles its models use, and the environment variable each one's key is read from. */
+  providers: Array<{ name: string; builtin: boolean; keyVariable?: string }>;
+  models: Array<{ profile: string; provider: string; model: string; vision: boolean }>;
+  nodeTypes: string[];
+  inputs: Array<{ name: string; modality: string; required: boolean }>;
+  /** Worst case at the exporter's price table; absent when the graph does not compile. */
+  estimate?: { calls: number; tokens: number; costUsd: number };
+  /** Problems the compiler found; a work in progress may be shared too. */
+  problems: number;
+}
+
+export interface ExportOptions {
+  registry: NodeRegistry;
+  prices: PriceTable;
+  /** Provider profiles the user added (society providers --add). */
+  customProviders: ProviderProfile[];
+  /** Key values the backend knows (environment and vault). */
+  secrets: string[];
+  /** Image tokens for the estimate, as the gallery counts them. */
+  imageTokens: number;
+  /** Who made the file; default: this app and its version. */
+  app?: string;
+  now?: Date;
+}
+
+/** Builds the exported file's text and its manifest, or refuses a document that holds a key. */
+export async function exportDocument(
+  document: unknown,
+  options: ExportOptions,
+): Promise<{ text: string; manifest: ExportManifest }> {
+  const parsed = parseDocument(document);
+  if (!parsed.ok) {
+    throw new ApiError('the document is not valid, so it cannot be exported', parsed.problems);
+  }
+  const { manifest: _previous, ...doc } = parsed.doc as typeof parsed.doc & {
+    manifest?: unknown;
+  };
+  const holding = keyPath(doc, options.secrets);
+  if (holding) {
+    throw new ApiError(
+      `not exported: ${holding} holds what looks like a key. Keys belong in Settings, never in a document; remove it and export again.`,
+    );
+  }
+
+  const compiled = await compileGraph(doc, options.registry);
+  const builtins = builtinProfiles({});
+  const custom = new Map(options.customProviders.map((p) => [p.name, p]));
+  const models = Object.entries(doc.models ?? {}).map(([profile, m]) => ({
+    profile,
+    provider: m.provider,
+    model: m.model,
+    vision: m.vision === true,
+  }));
+  const providers = [...new Set(models.map((m) => m.provider))].sort().map((name) => {
+    const profile = builtins[name] ?? custom.get(name);
+    return {
+      name,
+      builtin: name in builtins,
+      ...(profile?.apiKeyEnv ? { keyVariable: profile.apiKeyEnv } : {}),
+    };
+  });
+  const manifest: ExportManifest = {
+    exportedBy: options.app ?? APP,
+    exportedAt: (options.now ?? new Date()).toISOString(),
+    providers,
+    models,
+    nodeTypes: [...new Set(doc.nodes.map((n) => n.type))].sort(),
+    inputs: doc.nodes
+      .filter((n) => n.type === 'input')
+      .map((n) => {
+        const data = n.data as { name?: unknown; modality?: unknown; default?: unknown };
+        return {
+          name: String(data.name ?? n.id),
+          modality: typeof data.modality === 'string' ? data.modality : 'text',
+          required: data.default === undefined,
+        };
+      }),
+    problems: compiled.ok ? 0 : compiled.problems.length,
+  };
+  if (compiled.ok) {
+    const estimate = estimateRun(compiled.plan, options.prices, {
+      imageTokens: options.imageTokens,
+    });
+    manifest.estimate = {
+      calls: estimate.calls,
+      tokens: estimate.promptTokens + estimate.completionTokens,
+      costUsd: estimate.costUsd,
+    };
+  }
+  const text = serializeDocument({ ...doc, manifest } as typeof doc);
+  // The manifest is built from the document and our own tables; check the whole text again.
+  if (keyPath(JSON.parse(text), options.secrets)) {
+    throw new ApiError('not exported: the file would hold a key');
+  }
+  return { text, manifest };
+}
+
+/** The JSON path of the first string holding a known key or something shaped like one. */
+function keyPath(value: unknown, secrets: string[], at = ''): string | undefined {
+  if (typeof value === 'string') {
+    return looksLikeKey(value) || secrets.some((s) => value.includes(s))
+      ? at || '(document)'
+      : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = keyPath(value[i], secrets, `${at}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [name, field] of Object.entries(value)) {
+      const found = keyPath(field, secrets, at ? `${at}.${name}` : name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
