@@ -95,5 +95,7 @@ describe.skipIf(!HAVE_CHROMIUM)('building a society from an empty canvas', () =>
     expect(JSON.parse(saved).nodes).toHaveLength(5);
     expect(JSON.parse(saved).edges).toHaveLength(4);
     expect(s.pageErrors).toEqual([]);
+    // Monaco, its workers and everything else came from the studio itself.
+    expect(s.foreignRequests).toEqual([]);
   }, 90_000);
 });

@@ -2,9 +2,10 @@
  * Builds the editor once before the suite, so the end-to-end tests run the renderer of this
  * checkout, not a stale build. Each test run builds into a folder of its own (handed to the
  * tests with `provide`), so another `vite build` or test run beside it cannot change the page
- * under a test. Skipped where the end-to-end tests skip (no Chromium).
+ * under a test. The build keeps its source maps: tests/renderer-bundle.test.ts reads them to
+ * prove what the page bundles, and what it must not.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -19,19 +20,14 @@ declare module 'vitest' {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) {
-    project.provide('rendererDir', '');
-    return undefined;
-  }
+export default async function setup(project: TestProject): Promise<() => void> {
   const parent = path.join(ROOT, 'test-results');
   mkdirSync(parent, { recursive: true });
   const outDir = mkdtempSync(path.join(parent, 'renderer-'));
   await build({
     configFile: path.join(ROOT, 'vite.config.ts'),
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    build: { outDir, emptyOutDir: true, sourcemap: true },
   });
   project.provide('rendererDir', outDir);
   return () => rmSync(outDir, { recursive: true, force: true });

@@ -48,6 +48,8 @@ export interface StudioSession {
   page: Page;
   /** Console errors and uncaught exceptions the page reported. */
   pageErrors: string[];
+  /** Every URL the pages requested that is not on the studio's own origin (a CDN, say). */
+  foreignRequests: string[];
   /** Opens a fresh page on the studio (a reload, or a second window). */
   newPage(): Promise<Page>;
   screenshot(name: string, page?: Page): Promise<string>;
@@ -77,8 +79,15 @@ export async function openStudio(
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const pageErrors: string[] = [];
+  const foreignRequests: string[] = [];
+  const origin = new URL(studio.url).origin;
   const newPage = async () => {
     const page = await context.newPage();
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:'))
+        foreignRequests.push(url);
+    });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(m.text());
@@ -97,6 +106,7 @@ export async function openStudio(
     browser,
     page,
     pageErrors,
+    foreignRequests,
     newPage,
     async screenshot(name, shot = page) {
       mkdirSync(SCREENSHOTS, { recursive: true });
