@@ -5,6 +5,7 @@ import { api } from '../api.ts';
 import { SettingsModal } from '../settings/SettingsModal.tsx';
 import { useEditor } from '../store.ts';
 import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
+import { orderForOpening, recentFiles } from './recent.ts';
 
 const close = () => useEditor.setState({ modal: null });
 
@@ -108,12 +109,14 @@ function SaveModal({ saveAs }: { saveAs: boolean }) {
 }
 
 function OpenModal() {
-  const [files, setFiles] = useState<ApiResult<'files.list'> | null>(null);
+  const [files, setFiles] = useState<ReturnType<
+    typeof orderForOpening<ApiResult<'files.list'>[number]>
+  > | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api()
       .call('files.list', {})
-      .then((list) => setFiles([...list].sort((a, b) => b.modifiedAt - a.modifiedAt)))
+      .then((list) => setFiles(orderForOpening(list, recentFiles())))
       .catch((e: Error) => setError(e.message));
   }, []);
   return (
@@ -129,7 +132,10 @@ function OpenModal() {
         {files?.map((f) => (
           <li key={f.name}>
             <button type="button" data-testid={`file-${f.name}`} onClick={() => openFile(f.name)}>
-              <span>{f.name}</span>
+              <span>
+                {f.name}
+                {f.recent ? <span className="badge badge-recent">recent</span> : null}
+              </span>
               <span className="muted small">{new Date(f.modifiedAt).toLocaleString()}</span>
             </button>
           </li>

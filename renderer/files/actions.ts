@@ -7,6 +7,7 @@ import { api } from '../api.ts';
 import { fileNameFor, newDocument } from '../model/document.ts';
 import { documentModels, modelDefaults } from '../settings/defaults.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
+import { rememberRecent } from './recent.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -40,6 +41,7 @@ export async function writeFile(name: string): Promise<string | null> {
     // Only what was saved is clean: edits made while the write was under way stay unsaved.
     if (serializeDocument(currentDocument()) === text) set({ dirty: false });
     set({ fileName: written.name });
+    rememberRecent(written.name);
     notify('info', `Saved ${written.name}`);
     return null;
   } catch (error) {
@@ -62,6 +64,7 @@ export function openFile(name: string): void {
         return;
       }
       loadDocument(result.doc, { fileName: name });
+      rememberRecent(name);
       set({ modal: null });
     } catch (error) {
       notify('error', `Could not open ${name}: ${(error as Error).message}`);

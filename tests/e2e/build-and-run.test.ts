@@ -78,6 +78,10 @@ describe.skipIf(!HAVE_CHROMIUM)('building a society from an empty canvas', () =>
     await page.reload();
     await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
     await page.getByTestId('tb-open').click();
+    // The file just saved heads the list, marked recent.
+    await expect
+      .poll(() => page.getByTestId('file-logo-vote.society.json').textContent())
+      .toContain('recent');
     await page.getByTestId('file-logo-vote.society.json').click();
     await page.getByTestId('node-agent3').waitFor();
     await page.getByTestId('node-agent2').click();
