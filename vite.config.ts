@@ -19,5 +19,7 @@ export default defineConfig({
     // The CSP forbids inline scripts; Vite's module preload polyfill would be one.
     modulePreload: { polyfill: false },
     sourcemap: true,
+    // Monaco is one large chunk by nature; it loads lazily, with the first prompt editor.
+    chunkSizeWarningLimit: 4096,
   },
 });
