@@ -1,13 +1,19 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
- * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`.
+ * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
+ * `node bench/store.ts`, `node bench/editor.ts`.
+ *
+ * The editor benchmark needs a Chromium (it says so and is skipped when there is none) and takes
+ * a few minutes; `npm run bench -- --no-editor` leaves it out.
  */
+import { benchEditor, type EditorBenchResult, formatEditor } from './editor.ts';
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
 import { benchStore, formatStore } from './store.ts';
 import { machineLine } from './support.ts';
 
 const started = performance.now();
+const withEditor = !process.argv.includes('--no-editor');
 const progress = (line: string) => console.error(`[bench] ${line.trim()}`);
 
 progress('parallel agents over HTTP…');
@@ -16,6 +22,11 @@ progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('run store…');
 const store = await benchStore();
+let editor: EditorBenchResult = { skipped: 'left out (--no-editor)' };
+if (withEditor) {
+  progress('editor in headless Chromium…');
+  editor = await benchEditor({ log: progress });
+}
 
 const rule = '─'.repeat(100);
 console.log(rule);
@@ -26,5 +37,7 @@ console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
+console.log(rule);
+for (const line of formatEditor(editor)) console.log(line);
 console.log(rule);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);

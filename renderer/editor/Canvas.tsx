@@ -10,6 +10,7 @@ import {
   ReactFlow,
   useConnection,
   useReactFlow,
+  useStore,
 } from '@xyflow/react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef } from 'react';
 import {
@@ -130,11 +131,20 @@ const minimapColor = (node: FlowNode): string => {
   return node.parentId ? '#64748b' : '#94a3b8';
 };
 
+/** Below this zoom the canvas drops detail that cannot be read anyway (see `zoomedOut`). */
+const ZOOMED_OUT = 0.5;
+/** Societies larger than this render only the nodes in view when zoomed in. */
+const CULL_ABOVE = 300;
+
 export function Canvas() {
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const epoch = useEditor((s) => s.epoch);
   const { screenToFlowPosition, fitView } = useReactFlow();
+  // Zoomed far out, port rows are too small to read or hit, yet they are most of what the
+  // browser lays out and hit-tests on every pan frame: they are hidden (not removed, so nothing
+  // is measured again and edges stay on their handles). Only crossing the threshold re-renders.
+  const zoomedOut = useStore((s) => s.transform[2] < ZOOMED_OUT);
 
   const shownEdges = useMemo(() => {
     const byId = byIdOf(nodes);
@@ -210,7 +220,7 @@ export function Canvas() {
   }, []);
 
   return (
-    <div className="canvas" data-testid="canvas">
+    <div className={zoomedOut ? 'canvas zoomed-out' : 'canvas'} data-testid="canvas">
       <ReactFlow<FlowNode, FlowEdge>
         nodes={nodes}
         edges={shownEdges}
@@ -225,6 +235,9 @@ export function Canvas() {
         onNodeDragStop={onNodeDragStop}
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
+        // they are all in view, and culling would only add work to every pan frame.
+        onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}
         colorMode="dark"
         minZoom={0.1}
       >

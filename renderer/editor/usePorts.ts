@@ -1,5 +1,5 @@
 import { useUpdateNodeInternals } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { NodePorts } from '../../app/nodes/define.ts';
 import { replicateOf, specPorts } from '../model/ports.ts';
 import { useEditor } from '../store.ts';
@@ -41,8 +41,14 @@ export function usePorts(id: string, type: string, data: Record<string, unknown>
     .join('|');
   const updateNodeInternals = useUpdateNodeInternals();
   // Handles that appear or vanish (an agent gaining a slot) must be re-measured, or edges
-  // would attach to where the old ones were.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the signature is the trigger
-  useEffect(() => updateNodeInternals(id), [id, signature, updateNodeInternals]);
+  // would attach to where the old ones were. Not on mount: React Flow measures a new node's
+  // handles itself, and asking again costs a store update and a canvas render per node, which
+  // made opening a 1,000-node document freeze the page for minutes (bench/editor.ts).
+  const measuredSignature = useRef(signature);
+  useEffect(() => {
+    if (measuredSignature.current === signature) return;
+    measuredSignature.current = signature;
+    updateNodeInternals(id);
+  }, [id, signature, updateNodeInternals]);
   return ports;
 }
