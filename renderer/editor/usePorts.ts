@@ -4,21 +4,36 @@ import type { NodePorts } from '../../app/nodes/define.ts';
 import { replicateOf, specPorts } from '../model/ports.ts';
 import { useEditor } from '../store.ts';
 
+type NodeList = ReadonlyArray<{ id: string; parentId?: string; data: Record<string, unknown> }>;
+
+/**
+ * One id → node index per nodes array, shared by every node's selector: each store change runs
+ * one selector per node, and a search of the whole list in each made every change (a drag step)
+ * cost nodes² on a big canvas.
+ */
+const indexes = new WeakMap<NodeList, Map<string, NodeList[number]>>();
+function indexOf(nodes: NodeList): Map<string, NodeList[number]> {
+  let index = indexes.get(nodes);
+  if (!index) {
+    index = new Map(nodes.map((n) => [n.id, n]));
+    indexes.set(nodes, index);
+  }
+  return index;
+}
+
 /**
  * Names bound by replicated containers around a node, as one string so the selector result is
  * stable: a node re-renders when its own data or its containers' replication changes, not on
  * every move of some other node.
  */
 function boundNames(id: string) {
-  return (s: {
-    nodes: ReadonlyArray<{ id: string; parentId?: string; data: Record<string, unknown> }>;
-  }) => {
-    const self = s.nodes.find((n) => n.id === id);
+  return (s: { nodes: NodeList }) => {
+    const byId = indexOf(s.nodes);
     const names: string[] = [];
     const seen = new Set<string>([id]);
-    for (let p = self?.parentId; p && !seen.has(p); ) {
+    for (let p = byId.get(id)?.parentId; p && !seen.has(p); ) {
       seen.add(p);
-      const parent = s.nodes.find((n) => n.id === p);
+      const parent = byId.get(p);
       const r = replicateOf(parent);
       if (r) names.push(r.as);
       p = parent?.parentId;
