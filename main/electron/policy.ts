@@ -158,28 +158,4 @@ export function resolveAppFile(url: string, root: string): string | undefined {
   return file.startsWith(base + path.sep) ? file : undefined;
 }
 
-const MIME_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** The Content-Type of a bundle file (module scripts need a JavaScript type to load). */
-export function mimeTypeOf(file: string): string {
-  return MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
+export { mimeTypeOf } from '../renderer-files.ts';

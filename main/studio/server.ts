@@ -27,6 +27,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
 import { redact } from '../../app/providers/secrets.ts';
 import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
+import { mimeTypeOf } from '../renderer-files.ts';
 
 /** Where `vite build` puts the renderer. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
@@ -59,27 +60,6 @@ export interface Studio {
   /** Cancels running runs (recording them), closes every connection and stops listening. */
   close(): Promise<void>;
 }
-
-const MIME_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Shown at `/` when the renderer has not been built. No script, so the CSP allows it as is. */
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -318,7 +298,7 @@ async function serveStatic(
   if (!existsSync(path.join(root, 'index.html'))) {
     if (relative !== '/index.html') return refuse(res, 404, 'Not Found');
     securityHeaders(res);
-    res.writeHead(200, { 'Content-Type': MIME_TYPES['.html']! });
+    res.writeHead(200, { 'Content-Type': mimeTypeOf('index.html') });
     res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
     return;
   }
@@ -331,7 +311,7 @@ async function serveStatic(
   if (!info.isFile()) return refuse(res, 404, 'Not Found');
   securityHeaders(res);
   res.writeHead(200, {
-    'Content-Type': MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Type': mimeTypeOf(file),
     'Content-Length': info.size,
   });
   if (req.method === 'HEAD') {
