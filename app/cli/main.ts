@@ -17,7 +17,11 @@ import { estimateRun, formatEstimate } from '../costs/estimate.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../nodes/registry.ts';
 import { Cassette, type CassetteMode } from '../providers/cassette.ts';
-import { listProviderProfiles, type ProfileOverride } from '../providers/registry.ts';
+import {
+  listProviderProfiles,
+  type ProfileOverride,
+  profileOverrides,
+} from '../providers/registry.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
@@ -757,16 +761,7 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
 
 /** Provider profiles the user added (`society providers --add`), as overrides. */
 function storedOverrides(store: RunStore): Record<string, ProfileOverride> {
-  const overrides: Record<string, ProfileOverride> = {};
-  for (const p of store.listProviderProfiles()) {
-    overrides[p.name] = {
-      kind: p.kind,
-      ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-      apiKeyEnv: p.apiKeyEnv ?? '',
-      ...(p.concurrency ? { concurrency: p.concurrency } : {}),
-    };
-  }
-  return overrides;
+  return profileOverrides(store.listProviderProfiles());
 }
 
 function openStore(path: string | undefined): RunStore {

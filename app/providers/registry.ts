@@ -74,6 +74,22 @@ export function builtinProfiles(env: Env = process.env): Record<string, Provider
   };
 }
 
+/** Saved provider profiles (`society providers --add`) as overrides of the built-in ones. */
+export function profileOverrides(
+  profiles: readonly ProviderProfile[],
+): Record<string, ProfileOverride> {
+  const overrides: Record<string, ProfileOverride> = {};
+  for (const p of profiles) {
+    overrides[p.name] = {
+      kind: p.kind,
+      ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+      apiKeyEnv: p.apiKeyEnv ?? '',
+      ...(p.concurrency ? { concurrency: p.concurrency } : {}),
+    };
+  }
+  return overrides;
+}
+
 /** The names of the built-in profiles, in a stable order. */
 export const BUILTIN_PROVIDER_NAMES: readonly string[] = Object.freeze(
   Object.keys(builtinProfiles({})),

@@ -41,7 +41,11 @@ import { estimateRun } from '../../app/costs/estimate.ts';
 import { DEFAULT_PRICES, type PriceTable } from '../../app/costs/prices.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../../app/nodes/registry.ts';
 import { Cassette } from '../../app/providers/cassette.ts';
-import { builtinProfiles, type ProfileOverride } from '../../app/providers/registry.ts';
+import {
+  builtinProfiles,
+  type ProfileOverride,
+  profileOverrides,
+} from '../../app/providers/registry.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
@@ -179,18 +183,8 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
   store.markInterrupted();
 
   /** Provider profiles added with `society providers --add`, as the CLI applies them. */
-  const storedOverrides = (): Record<string, ProfileOverride> => {
-    const overrides: Record<string, ProfileOverride> = {};
-    for (const p of store.listProviderProfiles()) {
-      overrides[p.name] = {
-        kind: p.kind,
-        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-        apiKeyEnv: p.apiKeyEnv ?? '',
-        ...(p.concurrency ? { concurrency: p.concurrency } : {}),
-      };
-    }
-    return overrides;
-  };
+  const storedOverrides = (): Record<string, ProfileOverride> =>
+    profileOverrides(store.listProviderProfiles());
 
   /** The environment runs see: the process's, with the keys entered in settings over it. */
   const runEnv = (): NodeJS.ProcessEnv => ({ ...baseEnv, ...keys.values() });
