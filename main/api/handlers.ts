@@ -189,9 +189,22 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
   /** The environment runs see: the process's, with the keys entered in settings over it. */
   const runEnv = (): NodeJS.ProcessEnv => ({ ...baseEnv, ...keys.values() });
 
+  /**
+   * The key values to scrub from everything sent to the page. Every pushed event is redacted
+   * with them, so they are worked out once and again only after something that can change them:
+   * a key set or cleared, a provider saved or removed, a run started (a provider added from the
+   * CLI meanwhile is picked up there).
+   */
+  let knownSecrets: string[] | undefined;
   const secrets = (): string[] => {
-    const extra = Object.values(storedOverrides()).map((o) => o.apiKeyEnv ?? '');
-    return secretsIn(runEnv(), [...KEY_NAMES, ...extra]);
+    knownSecrets ??= secretsIn(runEnv(), [
+      ...KEY_NAMES,
+      ...Object.values(storedOverrides()).map((o) => o.apiKeyEnv ?? ''),
+    ]);
+    return knownSecrets;
+  };
+  const secretsChanged = () => {
+    knownSecrets = undefined;
   };
 
   const prices = (): PriceTable => ({ ...DEFAULT_PRICES, ...store.priceTable() });
@@ -379,6 +392,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     const variable = store.getProviderProfile(name)?.apiKeyEnv;
     store.deleteProviderProfile(name);
     if (variable && !keyNames().includes(variable)) await keys.clear(variable);
+    secretsChanged();
   };
 
   /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
@@ -499,6 +513,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       const blobs = new BlobStore();
       const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs, example);
       const env = runEnv();
+      secretsChanged();
       const keyValues = secrets();
       const runId = newRunId();
       const overrides = storedOverrides();
@@ -601,6 +616,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
         throw error;
       }
+      secretsChanged();
       const keyValues = secrets();
       const forkId = newRunId();
       store.markInterrupted();
@@ -655,12 +671,14 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         );
       }
       await keys.set(name, key);
+      secretsChanged();
       return keys.status(name);
     },
 
     async 'settings.clearKey'({ name }) {
       checkKeyName('settings.clearKey', name);
       await keys.clear(name);
+      secretsChanged();
       return keyStatusOf(name);
     },
 
@@ -693,6 +711,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       } catch (error) {
         throw new ApiError(messageOf(error));
       }
+      secretsChanged();
       if (renaming) await forgetProvider(previousName);
       return providerList();
     },
