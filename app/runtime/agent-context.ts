@@ -31,14 +31,11 @@ export interface ContextCall {
   messages: ContextMessage[];
   /** The sum of the messages' estimates. */
   tokens: number;
-  response?: {
-    text: string;
-    promptTokens: number;
-    completionTokens: number;
-    costUsd?: number;
-    source: 'live' | 'cassette' | 'simulated';
-    simulated: boolean;
-  };
+  /** What came back, as the `model.response` event has it. */
+  response?: Pick<
+    Extract<RunEvent, { type: 'model.response' }>,
+    'text' | 'promptTokens' | 'completionTokens' | 'costUsd' | 'source' | 'simulated'
+  >;
   /** The call failed (after its retries). */
   error?: string;
 }
