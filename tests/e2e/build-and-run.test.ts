@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   drawEdge,
   dropFromPalette,
   HAVE_CHROMIUM,
-  openStudio,
-  type StudioSession,
+  studioForSuite,
   typeInEditor,
 } from './support.ts';
 
@@ -17,15 +16,10 @@ const PROMPTS = [
 ];
 
 describe.skipIf(!HAVE_CHROMIUM)('building a society from an empty canvas', () => {
-  let s: StudioSession;
-  beforeAll(async () => {
-    s = await openStudio();
-  }, 60_000);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const studio = studioForSuite();
 
   it('drags, connects, writes prompts in Monaco, runs simulated, saves and opens it again', async () => {
+    const s = studio();
     const { page } = s;
     await dropFromPalette(page, 'agent', { x: 90, y: 60 });
     await dropFromPalette(page, 'agent', { x: 90, y: 210 });

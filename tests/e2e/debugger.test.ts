@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { society } from '../support/cli.ts';
-import { HAVE_CHROMIUM, openStudio, type StudioSession, VQA_QUESTION } from './support.ts';
+import { HAVE_CHROMIUM, studioForSuite, VQA_QUESTION } from './support.ts';
 
 describe.skipIf(!HAVE_CHROMIUM)('step-debugging the NLSOM VQA mindstorm', () => {
-  let s: StudioSession;
-  beforeAll(async () => {
-    s = await openStudio();
-  }, 60_000);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const studio = studioForSuite();
 
   it('pauses at round 2, steps message by message, and ends with the CLI output', async () => {
+    const s = studio();
     const { page } = s;
     await page.getByTestId('tb-gallery').click();
     await page.getByTestId('template-nlsom-vqa.society.json').waitFor();

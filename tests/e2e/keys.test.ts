@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CDPSession } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, openStudio, type StudioSession } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 /** A key shaped like OpenAI's, used nowhere else. */
 const KEY = 'sk-e2e-studio-4f1d9c3b7a2e6d8f0b5c1a9e7d3f2b6c';
@@ -20,15 +20,10 @@ async function heapText(cdp: CDPSession): Promise<string> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('a key entered in settings', () => {
-  let s: StudioSession;
-  beforeAll(async () => {
-    s = await openStudio();
-  }, 60_000);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const studio = studioForSuite();
 
   it('never comes back to the page: not in its memory, not in any message', async () => {
+    const s = studio();
     // Watch every frame on a fresh page from its first connection.
     const page = await s.newPage();
     const received: string[] = [];

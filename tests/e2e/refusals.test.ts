@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropFromPalette, HAVE_CHROMIUM, openStudio, type StudioSession } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { dropFromPalette, HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 describe.skipIf(!HAVE_CHROMIUM)('what the editor refuses', () => {
-  let s: StudioSession;
-  beforeAll(async () => {
-    s = await openStudio();
-  }, 60_000);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const studio = studioForSuite();
 
   it('refuses an image wired into a text slot while dragging, and says why', async () => {
+    const s = studio();
     const { page } = s;
     await dropFromPalette(page, 'input', { x: 80, y: 150 });
     await dropFromPalette(page, 'agent', { x: 460, y: 150 });
@@ -37,6 +32,7 @@ describe.skipIf(!HAVE_CHROMIUM)('what the editor refuses', () => {
   }, 60_000);
 
   it('shows the validation errors of a broken file and changes nothing', async () => {
+    const s = studio();
     const { page } = s;
     const before = await page.locator('.react-flow__node').count();
     const title = await page.getByTestId('doc-title').textContent();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
 
@@ -120,6 +120,24 @@ export async function openStudio(
       store.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A studio for the tests of one `describe`: opened before them, closed after. The tests get it
+ * from the returned function.
+ */
+export function studioForSuite(): () => StudioSession {
+  let session: StudioSession | undefined;
+  beforeAll(async () => {
+    session = await openStudio();
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+  return () => {
+    if (!session) throw new Error('the studio did not start');
+    return session;
   };
 }
 
