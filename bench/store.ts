@@ -169,7 +169,7 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
   try {
     let store = openRunStore(file);
     const results: StoreAppendFigures[] = [];
-    log(`appending ${events} events (model.response, human.response, run.finished durable)…`);
+    log(`appending ${events} events (model.response, human.response durable)…`);
     results.push(await append(store, 'default durability', events, undefined));
     log(`appending ${events} events (nothing durable: batches only)…`);
     results.push(await append(store, 'batches only', events, () => false));

@@ -81,8 +81,8 @@ export function recordEvents(
     { replay: false },
   );
   return (result: RunResult) => {
-    writer.close();
-    store.finishRun(run.id, {
+    // The run.finished event and the run's final record are stored in one transaction.
+    writer.close({
       status: result.status,
       outputs: redact(result.outputs, secrets),
       usage: result.usage,

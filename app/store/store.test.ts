@@ -389,7 +389,7 @@ describe('events', () => {
   it('durable events are on disk, with everything before them, when push returns', () => {
     const s = store();
     const run = newRun(s);
-    const writer = s.eventWriter(run.id); // default: model.response, human.response, run.finished
+    const writer = s.eventWriter(run.id); // default: model.response, human.response
     const [started, request, response] = numbered(run.id, everyKind).filter((e) =>
       ['run.started', 'model.request', 'model.response'].includes(e.type),
     );
@@ -406,6 +406,45 @@ describe('events', () => {
         other.prepare('SELECT body FROM events WHERE seq = ?').pluck().get(response!.seq) as string,
       ),
     ).toEqual(response);
+  });
+
+  it("holds the run's end until close, then stores it with the run's record in one transaction", async () => {
+    const s = store();
+    const run = newRun(s);
+    const writer = s.eventWriter(run.id);
+    const finished = {
+      type: 'run.finished',
+      status: 'succeeded',
+      outputs: { answer: 'tea' },
+      usage: { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 },
+      runId: run.id,
+      seq: 3,
+      time: 3,
+    } as RunEvent;
+    writer.push(delta(run.id, 1));
+    writer.push(delta(run.id, 2));
+    writer.push(finished);
+    await new Promise(setImmediate);
+    writer.flush();
+    // A crash now leaves a log without its end, and the run is resumable from it.
+    expect(s.lastSeq(run.id)).toBe(2);
+    expect(writer.pending).toBe(1);
+    expect(s.getRun(run.id)?.status).toBe('running');
+    writer.close({ status: 'succeeded', outputs: { answer: 'tea' }, finishedAt: 9 });
+    expect(s.lastSeq(run.id)).toBe(3);
+    expect(s.events(run.id).at(-1)).toEqual(finished);
+    expect(s.getRun(run.id)).toMatchObject({ status: 'succeeded', finishedAt: 9 });
+  });
+
+  it('writes neither the last events nor the finish when the finish is refused', () => {
+    const s = store();
+    const run = newRun(s);
+    s.finishRun(run.id, { status: 'cancelled' });
+    const writer = s.eventWriter(run.id);
+    writer.push(delta(run.id, 1));
+    expect(() => writer.close({ status: 'succeeded' })).toThrow(/already finished/);
+    expect(s.lastSeq(run.id)).toBe(0);
+    expect(s.getRun(run.id)?.status).toBe('cancelled');
   });
 
   it('close() of the store flushes open writers', () => {

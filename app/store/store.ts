@@ -287,7 +287,7 @@ export class RunStore {
   readonly #db: Database.Database;
   readonly #writers = new Map<string, BufferedEventWriter>();
   readonly #insertEvent: Database.Statement<[string, number, string, number, string]>;
-  readonly #writeBatch: (runId: string, rows: readonly EventRow[]) => void;
+  readonly #writeBatch: (runId: string, rows: readonly EventRow[], finish?: RunFinish) => void;
   readonly #readEvents: Database.Statement<
     [string, number, number, string | null, string | null],
     string
@@ -300,16 +300,19 @@ export class RunStore {
     this.#insertEvent = db.prepare(
       'INSERT INTO events (run_id, seq, type, time, body) VALUES (?, ?, ?, ?, ?)',
     );
-    const insertRows = db.transaction((runId: string, rows: readonly EventRow[]) => {
-      for (const row of rows) {
-        try {
-          this.#insertEvent.run(runId, row.seq, row.type, row.time, row.body);
-        } catch (error) {
-          throw eventWriteError(runId, row, error);
+    const insertRows = db.transaction(
+      (runId: string, rows: readonly EventRow[], finish?: RunFinish) => {
+        for (const row of rows) {
+          try {
+            this.#insertEvent.run(runId, row.seq, row.type, row.time, row.body);
+          } catch (error) {
+            throw eventWriteError(runId, row, error);
+          }
         }
-      }
-    });
-    this.#writeBatch = (runId, rows) => insertRows(runId, rows);
+        if (finish) this.#recordFinish(runId, finish);
+      },
+    );
+    this.#writeBatch = (runId, rows, finish) => insertRows(runId, rows, finish);
     this.#readEvents = db
       .prepare<[string, number, number, string | null, string | null], string>(
         `SELECT body FROM events
@@ -359,8 +362,17 @@ export class RunStore {
     return this.#runById(id)!;
   }
 
-  /** Records how a run ended. Only a 'running' or 'interrupted' run can be finished. */
+  /**
+   * Records how a run ended. Only a 'running' or 'interrupted' run can be finished. A run
+   * with an event writer is finished by `writer.close(finish)` instead, which stores its
+   * run.finished event in the same transaction.
+   */
   finishRun(id: string, finish: RunFinish): RunRecord {
+    this.#recordFinish(id, finish);
+    return this.#runById(id)!;
+  }
+
+  #recordFinish(id: string, finish: RunFinish): void {
     const result = this.#db
       .prepare(
         `UPDATE runs SET status = ?, finished_at = ?, outputs = ?, usage = ?, cost_usd = ?, error = ?
@@ -380,7 +392,6 @@ export class RunStore {
       if (!run) throw new Error(`run ${id} is not in the store`);
       throw new Error(`run ${id} has already finished (${run.status})`);
     }
-    return this.#runById(id)!;
   }
 
   /**
@@ -510,14 +521,15 @@ export class RunStore {
 
   /**
    * The writer that appends a run's events. One writer per run at a time; the run must exist.
-   * Readers (`events`, `lastSeq`) see only what has been flushed.
+   * Readers (`events`, `lastSeq`) see only what has been flushed. `close(finish)` records
+   * the run's end together with its last events and its run.finished.
    */
   eventWriter(runId: string, options: EventWriterOptions = {}): EventWriter {
     if (!this.#runById(runId)) throw new Error(`run ${runId} is not in the store; create it first`);
     if (this.#writers.has(runId)) throw new Error(`run ${runId} already has an open event writer`);
     const writer = new BufferedEventWriter(
       runId,
-      (rows) => this.#writeBatch(runId, rows),
+      (rows, finish) => this.#writeBatch(runId, rows, finish),
       options,
       () => this.#writers.delete(runId),
     );

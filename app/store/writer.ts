@@ -6,6 +6,7 @@
  * paid for or irreplaceable are written before `push` returns.
  */
 import type { RunEvent, RunEventType } from '../runtime/events.ts';
+import type { RunFinish } from './store.ts';
 
 /** One event as it is written: the whole event serialized once, when it was pushed. */
 export interface EventRow {
@@ -15,17 +16,21 @@ export interface EventRow {
   body: string;
 }
 
-/** Writes a batch in one transaction; throws (writing nothing) if any row fails. */
-export type BatchWrite = (rows: readonly EventRow[]) => void;
+/**
+ * Writes a batch in one transaction, with the run's final record when `finish` is given;
+ * throws (writing nothing) if any row or the finish fails.
+ */
+export type BatchWrite = (rows: readonly EventRow[], finish?: RunFinish) => void;
 
 /**
- * Event types written before `push` returns by default: a model answer (paid for), a person's
- * answer (cannot be asked again for free) and the run's end, so a crash never loses them.
+ * Event types written before `push` returns by default: a model answer (paid for) and a
+ * person's answer (cannot be asked again for free), so a crash never loses them. The run's
+ * end (`run.finished`) is held instead and written by `close`, in the same transaction as the
+ * run's final record: a log never ends with a run.finished the store does not know of.
  */
 export const DURABLE_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType>([
   'model.response',
   'human.response',
-  'run.finished',
 ]);
 
 /** True for the event types in DURABLE_EVENT_TYPES. */
@@ -54,10 +59,14 @@ export interface EventWriter {
    * to another run, the writer is closed, or an earlier write failed.
    */
   push(event: RunEvent): void;
-  /** Writes everything buffered, in one transaction. */
+  /** Writes everything buffered except a held run.finished, in one transaction. */
   flush(): void;
-  /** Flushes and releases the writer. Further pushes throw. Closing twice is a no-op. */
-  close(): void;
+  /**
+   * Writes everything buffered, the held run.finished included, and records `finish` as the
+   * run's end in the same transaction; then releases the writer. Further pushes throw.
+   * Closing twice is a no-op.
+   */
+  close(finish?: RunFinish): void;
   /** Events buffered and not yet written. */
   readonly pending: number;
   /** Events written so far. */
@@ -79,6 +88,8 @@ export class BufferedEventWriter implements EventWriter {
   readonly #maxBuffered: number;
   readonly #onClose: () => void;
   #buffer: EventRow[] = [];
+  /** The run.finished event, held for `close`. */
+  #final: EventRow | undefined;
   #scheduled: NodeJS.Immediate | undefined;
   #failure: Error | undefined;
   #closed = false;
@@ -95,7 +106,7 @@ export class BufferedEventWriter implements EventWriter {
   }
 
   get pending(): number {
-    return this.#buffer.length;
+    return this.#buffer.length + (this.#final ? 1 : 0);
   }
 
   get written(): number {
@@ -115,46 +126,52 @@ export class BufferedEventWriter implements EventWriter {
       );
     }
     // Serialized now, so the stored event is the one pushed even if the caller mutates it later.
-    this.#buffer.push({
-      seq: event.seq,
-      type: event.type,
-      time: event.time,
-      body: JSON.stringify(event),
-    });
+    const row = { seq: event.seq, type: event.type, time: event.time, body: JSON.stringify(event) };
+    if (event.type === 'run.finished') {
+      this.#final = row;
+      return;
+    }
+    this.#buffer.push(row);
     if (this.#durable(event) || this.#buffer.length >= this.#maxBuffered) this.flush();
     else this.#scheduled ??= setImmediate(this.#flushInBackground);
   }
 
   flush(): void {
+    this.#commit(false);
+  }
+
+  close(finish?: RunFinish): void {
+    if (this.#closed) return;
+    try {
+      this.#commit(true, finish);
+    } finally {
+      this.#closed = true;
+      this.#onClose();
+    }
+  }
+
+  /** Writes the buffer (and, when closing, the held run.finished and the finish). */
+  #commit(closing: boolean, finish?: RunFinish): void {
     if (this.#scheduled) {
       clearImmediate(this.#scheduled);
       this.#scheduled = undefined;
     }
-    if (this.#buffer.length === 0) {
+    const rows = closing && this.#final ? [...this.#buffer, this.#final] : this.#buffer;
+    if (rows.length === 0 && !finish) {
       this.#failure = undefined;
       return;
     }
-    const rows = this.#buffer;
     try {
-      this.#write(rows);
+      this.#write(rows, finish);
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
       throw this.#failure;
     }
     this.#buffer = [];
+    if (closing) this.#final = undefined;
     this.#failure = undefined;
     this.#written += rows.length;
-    this.#batches++;
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    try {
-      this.flush();
-    } finally {
-      this.#closed = true;
-      this.#onClose();
-    }
+    if (rows.length > 0) this.#batches++;
   }
 
   readonly #flushInBackground = (): void => {
