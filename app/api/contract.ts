@@ -164,7 +164,7 @@ const KeyVariable = z
 /** A provider profile as the page sees it: how to reach a server, never a key. */
 const ProviderProfileView = z.object({
   name: z.string(),
-  kind: z.enum(['openai-compatible', 'simulated']),
+  kind: z.enum(['openai-compatible', 'huggingface', 'simulated']),
   baseUrl: z.string().optional(),
   /** The environment variable holding its key; local servers need none. */
   apiKeyEnv: z.string().optional(),

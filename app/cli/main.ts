@@ -41,6 +41,7 @@ import { createProgress } from './progress.ts';
 import {
   callRecorder,
   documentTextOf,
+  expertRecorder,
   loadImages,
   recordEvents,
   redact,
@@ -166,7 +167,7 @@ export function buildProgram(): Command {
     )
     .option(
       '--provider <NAME=URL>',
-      'add or redirect a provider, e.g. local=http://localhost:8000/v1 (append ,key=ENV_VAR if it needs a key)',
+      'add or redirect a provider, e.g. local=http://localhost:8000/v1 (append ,key=ENV_VAR if it needs a key, ,kind=huggingface for an expert-model endpoint)',
       collect,
       [],
     )
@@ -288,6 +289,7 @@ export function buildProgram(): Command {
       'list provider profiles, or add one (a base URL and the variable holding its key; never a key)',
     )
     .option('--add <NAME=URL>', 'add or change an OpenAI-compatible provider')
+    .option('--kind <KIND>', 'with --add: openai-compatible (default) or huggingface (experts)')
     .option('--key-env <VAR>', 'with --add: the environment variable that holds its key')
     .option('--concurrency <N>', 'with --add: calls at once')
     .option('--remove <NAME>', 'forget a provider you added')
@@ -295,6 +297,7 @@ export function buildProgram(): Command {
     .action(
       (flags: {
         add?: string;
+        kind?: string;
         keyEnv?: string;
         concurrency?: string;
         remove?: string;
@@ -305,9 +308,13 @@ export function buildProgram(): Command {
           if (flags.add) {
             const [name, url] = splitAssignment(flags.add, '--add');
             try {
+              const kind = flags.kind ?? 'openai-compatible';
+              if (kind !== 'openai-compatible' && kind !== 'huggingface') {
+                throw new Error('--kind must be openai-compatible or huggingface');
+              }
               store.saveProviderProfile({
                 name,
-                kind: 'openai-compatible',
+                kind,
                 baseUrl: url,
                 ...(flags.keyEnv ? { apiKeyEnv: flags.keyEnv } : {}),
                 ...(flags.concurrency ? { concurrency: Number(flags.concurrency) } : {}),
@@ -423,7 +430,12 @@ export function buildProgram(): Command {
 function executionOptions(command: Command): Command {
   return command
     .option('--simulate', 'answer new calls with the simulated provider')
-    .option('--provider <NAME=URL>', 'add or redirect an OpenAI-compatible provider', collect, [])
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider (append ,key=ENV_VAR, ,kind=huggingface)',
+      collect,
+      [],
+    )
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
     .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
     .option('-q, --quiet', 'no progress display')
@@ -548,6 +560,7 @@ async function execute(
     registry: await loadNodeRegistry(),
     ...options,
     onModelCall: callRecorder(store, options.runId, secrets),
+    onExpertCall: expertRecorder(store, options.runId, secrets),
     ...(process.stdin.isTTY
       ? {
           askHuman: async ({ name, prompt }: { name: string; prompt: string }) => {
@@ -872,7 +885,11 @@ function applyModelOverrides(doc: Record<string, unknown>, overrides: string[]):
   doc.models = models;
 }
 
-/** `--provider NAME=URL[,key=ENV_VAR]` adds or redirects an OpenAI-compatible provider. */
+/**
+ * `--provider NAME=URL[,key=ENV_VAR][,kind=huggingface]` adds or redirects a provider: an
+ * OpenAI-compatible one, or with kind=huggingface an expert-model endpoint (a self-hosted TGI
+ * or an Inference Endpoint).
+ */
 function parseProviders(assignments: string[]): Record<string, ProfileOverride> {
   const overrides: Record<string, ProfileOverride> = {};
   for (const assignment of assignments) {
@@ -881,7 +898,11 @@ function parseProviders(assignments: string[]): Record<string, ProfileOverride> 
     if (!url || !URL.canParse(url))
       throw new UsageError(`--provider ${name}: "${url}" is not a URL`);
     const key = options.find((o) => o.startsWith('key='))?.slice(4);
-    overrides[name] = { kind: 'openai-compatible', baseUrl: url, apiKeyEnv: key ?? '' };
+    const kind = options.find((o) => o.startsWith('kind='))?.slice(5) ?? 'openai-compatible';
+    if (kind !== 'openai-compatible' && kind !== 'huggingface') {
+      throw new UsageError(`--provider ${name}: kind must be openai-compatible or huggingface`);
+    }
+    overrides[name] = { kind, baseUrl: url, apiKeyEnv: key ?? '' };
   }
   return overrides;
 }

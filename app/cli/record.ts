@@ -15,6 +15,9 @@ import type { RunStore } from '../store/index.ts';
 
 export { redact, secretsIn } from '../providers/secrets.ts';
 
+import { expertKey } from '../experts/record.ts';
+import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
+
 /** Image inputs go into the store's blobs, so a resume can load them again. */
 export function storeImages(
   store: RunStore,
@@ -55,6 +58,24 @@ export function callRecorder(store: RunStore, runId: string, secrets: string[]) 
       ...(result.finishReason ? { finishReason: result.finishReason } : {}),
       ...(result.simulated ? { simulated: true } : {}),
     });
+  };
+}
+
+/** Keeps the run's expert answers in its record, keyed by the request as it was sent. */
+export function expertRecorder(store: RunStore, runId: string, secrets: string[]) {
+  return ({ request, result }: { request: ExpertRequest; result: ExpertResult }) => {
+    const key = expertKey(request);
+    // Texts only: bytes are kept by hash, and a secret cannot hide in them as text.
+    const inputs = Object.fromEntries(
+      Object.entries(request.inputs).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? redact(v, secrets) : v,
+      ]),
+    );
+    const clean: ExpertRequest = { ...request, inputs };
+    const output =
+      typeof result.output === 'string' ? redact(result.output, secrets) : result.output;
+    store.recordExpertCall(runId, clean, { ...result, output }, key);
   };
 }
 

@@ -17,7 +17,10 @@ export const baseData = {
 
 export const modalitySchema = z
   .string()
-  .refine(isModality, 'not a modality (text, image, json, number, boolean, any or list<…>)')
+  .refine(
+    isModality,
+    'not a modality (text, image, audio, asset3d, json, number, boolean, label, any or list<…>)',
+  )
   .transform((s) => s as Modality);
 
 /** Declared modalities for template slots; undeclared slots are text. */

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { VoteTally } from '../../nodes/vote/tally.ts';
+import type { ExpertTask } from '../experts/types.ts';
 import type { ChatMessage, ChatResult } from '../providers/types.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { ImageValue } from './template.ts';
@@ -36,7 +37,7 @@ export interface NodeSpec<D = unknown> {
   type: string;
   title: string;
   /** Palette group. */
-  group: 'Flow' | 'Minds' | 'Decisions' | 'Data' | 'People' | 'Structure';
+  group: 'Flow' | 'Minds' | 'Experts' | 'Decisions' | 'Data' | 'People' | 'Structure';
   description: string;
   /** Parses `node.data`, filling defaults. */
   data: z.ZodType<D>;
@@ -104,6 +105,24 @@ export interface ModelCall {
   stream?: boolean;
 }
 
+/** A call to an expert model. Inputs are graph values: texts, image and blob references. */
+export interface ExpertCall {
+  /** `local` runs a local operation (the model is then `local:<operation>`). */
+  backend: 'huggingface' | 'local';
+  /** The provider profile (for the huggingface backend). */
+  provider: string;
+  task: ExpertTask;
+  model: string;
+  inputs: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
+}
+
+/** An expert's answer: text, labels or a vector as returned; bytes as a blob reference. */
+export interface ExpertAnswer {
+  output: unknown;
+  simulated: boolean;
+}
+
 export interface NodeContext<D = unknown> {
   nodeId: string;
   /** Unique per execution: `vlm#2@r3` is replica 2 of node vlm in round 3. */
@@ -121,6 +140,8 @@ export interface NodeContext<D = unknown> {
   random(): number;
   /** Everything about the call (budget, limits, retries, cassettes, events) is the engine's job. */
   callModel(call: ModelCall): Promise<ChatResult>;
+  /** Runs an expert model; retries, limits, the call record and events are the engine's. */
+  callExpert(call: ExpertCall): Promise<ExpertAnswer>;
   /** Sends a message to the node's downstream recipients; may pause at a breakpoint first. */
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */

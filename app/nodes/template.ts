@@ -88,6 +88,21 @@ export interface ImageValue {
   mime: string;
 }
 
+/** Other bytes (audio, a 3D asset) travel the same way, under `$blob`. */
+export interface BlobValue {
+  $blob: string;
+  mime: string;
+}
+
+export function isBlobValue(value: unknown): value is BlobValue {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as BlobValue).$blob === 'string' &&
+    typeof (value as BlobValue).mime === 'string'
+  );
+}
+
 export function isImageValue(value: unknown): value is ImageValue {
   return (
     typeof value === 'object' &&

@@ -7,6 +7,17 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import {
+  type BlobReference,
+  expertKey,
+  fromRecordedExpert,
+  sha256Hex as hashBytes,
+  type NormalizedExpertRequest,
+  normalizeExpertRequest,
+  type RecordedExpertResponse,
+  toRecordedExpert,
+} from '../experts/record.ts';
+import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
 import { redact } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
 import type {
@@ -45,11 +56,22 @@ export interface CassetteEntry {
   responses: RecordedResponse[];
 }
 
+/** One recorded expert request with its answers. */
+export interface ExpertCassetteEntry {
+  key: string;
+  request: NormalizedExpertRequest;
+  responses: RecordedExpertResponse[];
+}
+
 /** The file format. */
 export interface CassetteFile {
   format: 'society-cassette';
   version: 1;
   entries: CassetteEntry[];
+  /** Expert model calls (Hugging Face, local operations), when there are any. */
+  experts?: ExpertCassetteEntry[];
+  /** Bytes the expert answers returned (images, audio), by sha256: MIME type and base64. */
+  blobs?: Record<string, { mime: string; base64: string }>;
 }
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
@@ -178,6 +200,51 @@ const cassetteSchema = z.object({
         .min(1, 'an entry needs at least one response'),
     }),
   ),
+  experts: z
+    .array(
+      z.object({
+        key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex key'),
+        request: z.object({
+          kind: z.literal('expert'),
+          task: z.string(),
+          model: z.string(),
+          inputs: z.record(
+            z.string(),
+            z.union([z.string(), z.object({ sha256: z.string(), mime: z.string() })]),
+          ),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+        }),
+        responses: z
+          .array(
+            z.object({
+              output: z.union([
+                z.string(),
+                z.object({ $blob: z.string().regex(/^[0-9a-f]{64}$/), mime: z.string() }),
+                z.array(z.number()),
+                z.array(
+                  z.object({
+                    label: z.string(),
+                    score: z.number(),
+                    box: z
+                      .object({
+                        xmin: z.number(),
+                        ymin: z.number(),
+                        xmax: z.number(),
+                        ymax: z.number(),
+                      })
+                      .optional(),
+                  }),
+                ),
+              ]),
+              model: z.string(),
+              simulated: z.boolean().optional(),
+            }),
+          )
+          .min(1, 'an entry needs at least one response'),
+      }),
+    )
+    .optional(),
+  blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })).optional(),
 });
 
 /** A response with its fields in a fixed order and nothing we did not mean to store. */
@@ -202,6 +269,8 @@ function toRecorded(result: RecordedResponse | ChatResult): RecordedResponse {
  */
 export class Cassette {
   readonly #entries = new Map<string, CassetteEntry>();
+  readonly #experts = new Map<string, ExpertCassetteEntry>();
+  readonly #blobs = new Map<string, BinaryValue>();
   /** How many responses of each entry have been served (or recorded live) this run. */
   readonly #cursor = new Map<string, number>();
 
@@ -250,12 +319,35 @@ export class Cassette {
       if (existing) existing.responses.push(...responses);
       else cassette.#entries.set(key, { key, request, responses });
     }
+    for (const [hash, blob] of Object.entries(parsed.data.blobs ?? {})) {
+      const bytes = new Uint8Array(Buffer.from(blob.base64, 'base64'));
+      if (hashBytes(bytes) !== hash) {
+        throw new Error(`${source}: blob ${hash.slice(0, 12)}… does not match its bytes`);
+      }
+      cassette.#blobs.set(hash, { bytes, mime: blob.mime });
+    }
+    for (const entry of parsed.data.experts ?? []) {
+      const request = normalizeExpertRequest(entry.request as NormalizedExpertRequest);
+      const key = expertKey(request);
+      for (const response of entry.responses) {
+        const blob = typeof response.output === 'object' && !Array.isArray(response.output);
+        if (blob && !cassette.#blobs.has((response.output as BlobReference).$blob)) {
+          throw new Error(
+            `${source}: an answer of "${request.model}" refers to blob ${(response.output as BlobReference).$blob.slice(0, 12)}…, which the cassette does not hold`,
+          );
+        }
+      }
+      const responses = entry.responses as RecordedExpertResponse[];
+      const existing = cassette.#experts.get(key);
+      if (existing) existing.responses.push(...responses);
+      else cassette.#experts.set(key, { key, request, responses: [...responses] });
+    }
     return cassette;
   }
 
-  /** Number of distinct requests recorded. */
+  /** Number of distinct requests recorded (model and expert calls). */
   get size(): number {
-    return this.#entries.size;
+    return this.#entries.size + this.#experts.size;
   }
 
   /** The file contents: entries sorted by key so re-recording gives small diffs. */
@@ -267,7 +359,30 @@ export class Cassette {
         request: sortKeys(entry.request) as NormalizedRequest,
         responses: entry.responses.map(toRecorded),
       }));
-    return { format: 'society-cassette', version: 1, entries };
+    const file: CassetteFile = { format: 'society-cassette', version: 1, entries };
+    if (this.#experts.size > 0) {
+      file.experts = [...this.#experts.values()]
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map((entry) => ({
+          key: entry.key,
+          request: sortKeys(entry.request) as NormalizedExpertRequest,
+          responses: entry.responses.map((r) => sortKeys(r) as RecordedExpertResponse),
+        }));
+      const used = new Set(
+        file.experts.flatMap((e) =>
+          e.responses.flatMap((r) =>
+            typeof r.output === 'object' && !Array.isArray(r.output) ? [r.output.$blob] : [],
+          ),
+        ),
+      );
+      file.blobs = Object.fromEntries(
+        [...used].sort().map((hash) => {
+          const blob = this.#blobs.get(hash)!;
+          return [hash, { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') }];
+        }),
+      );
+    }
+    return file;
   }
 
   /** Write the cassette as pretty JSON. */
@@ -285,6 +400,32 @@ export class Cassette {
     this.#cursor.set(key, served + 1);
     const response = entry.responses[Math.min(served, entry.responses.length - 1)];
     return response && toRecorded(response);
+  }
+
+  /** The next recorded answer of an expert request, or undefined when it was never recorded. */
+  lookupExpert(request: ExpertRequest | NormalizedExpertRequest): ExpertResult | undefined {
+    const key = expertKey(request);
+    const entry = this.#experts.get(key);
+    if (!entry) return undefined;
+    const served = this.#cursor.get(key) ?? 0;
+    this.#cursor.set(key, served + 1);
+    const response = entry.responses[Math.min(served, entry.responses.length - 1)]!;
+    return fromRecordedExpert(response, (hash) => this.#blobs.get(hash), 'cassette');
+  }
+
+  /** Append a live expert answer to its request's entry. */
+  recordExpert(request: ExpertRequest, result: ExpertResult): void {
+    const normalized = normalizeExpertRequest(request);
+    const key = expertKey(normalized);
+    const recorded = toRecordedExpert(result, (blob) => {
+      const hash = hashBytes(blob.bytes);
+      this.#blobs.set(hash, blob);
+      return hash;
+    });
+    const entry = this.#experts.get(key);
+    if (entry) entry.responses.push(recorded);
+    else this.#experts.set(key, { key, request: normalized, responses: [recorded] });
+    this.#cursor.set(key, (this.#cursor.get(key) ?? 0) + 1);
   }
 
   /** Append a live answer to this request's entry. */

@@ -39,6 +39,7 @@ describe('provider profiles', () => {
       'vllm',
       'llamacpp',
       'huggingface',
+      'hf-inference',
       'simulated',
     ]);
     const env = {};

@@ -70,6 +70,13 @@ export function builtinProfiles(env: Env = process.env): Record<string, Provider
       apiKeyEnv: 'HF_TOKEN',
       concurrency: 4,
     },
+    // Expert models through Hugging Face Inference Providers (the same token as above).
+    'hf-inference': {
+      name: 'hf-inference',
+      kind: 'huggingface',
+      apiKeyEnv: 'HF_TOKEN',
+      concurrency: 4,
+    },
     simulated: { name: 'simulated', kind: 'simulated', concurrency: 16 },
   };
 }
@@ -128,6 +135,9 @@ export function resolveProviderProfile(
     ...definedOnly(override ?? {}),
     name,
   };
+  if (profile.kind === 'huggingface' && profile.baseUrl && !URL.canParse(profile.baseUrl)) {
+    throw new Error(`provider "${name}" has an invalid endpoint URL: ${profile.baseUrl}`);
+  }
   if (profile.kind === 'openai-compatible') {
     if (!profile.baseUrl) {
       throw new Error(`provider "${name}" needs a baseUrl (e.g. http://localhost:8000/v1)`);
@@ -171,6 +181,11 @@ export class MissingKeyProvider implements ChatProvider {
 /** Make the ChatProvider for a profile, reading its key (if it names one) from `env`. */
 export function createChatProvider(profile: ProviderProfile, env: Env = process.env): ChatProvider {
   if (profile.kind === 'simulated') return new SimulatedProvider({ id: profile.name });
+  if (profile.kind === 'huggingface') {
+    throw new Error(
+      `provider "${profile.name}" serves expert models, not chat; use an openai-compatible provider (such as "huggingface") for chat models`,
+    );
+  }
   if (!profile.baseUrl) throw new Error(`provider "${profile.name}" has no baseUrl`);
   let apiKey: string | undefined;
   if (profile.apiKeyEnv) {

@@ -91,7 +91,8 @@ export interface ChatProvider {
  */
 export interface ProviderProfile {
   name: string;
-  kind: 'openai-compatible' | 'simulated';
+  /** `huggingface` profiles serve expert models (a hosted provider, or the endpoint at baseUrl). */
+  kind: 'openai-compatible' | 'huggingface' | 'simulated';
   baseUrl?: string;
   /** Environment variable holding the key, e.g. OPENAI_API_KEY. Local servers need none. */
   apiKeyEnv?: string;

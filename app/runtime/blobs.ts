@@ -3,10 +3,21 @@
  * `{ $image: sha256, mime }` references; bytes live here once, however many nodes share them.
  */
 import { createHash } from 'node:crypto';
-import type { ImageValue } from '../nodes/template.ts';
+import type { BlobValue, ImageValue } from '../nodes/template.ts';
 
 export class BlobStore {
   readonly #blobs = new Map<string, { bytes: Uint8Array; mime: string }>();
+
+  /**
+   * Stores any bytes: an image comes back as an image reference, anything else (audio, a 3D
+   * asset) as `{ $blob: sha256, mime }`.
+   */
+  put(bytes: Uint8Array, mime: string): ImageValue | BlobValue {
+    if (mime.startsWith('image/')) return this.putImage(bytes, mime);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    if (!this.#blobs.has(hash)) this.#blobs.set(hash, { bytes, mime });
+    return { $blob: hash, mime };
+  }
 
   /** Stores bytes and returns their reference. */
   putImage(bytes: Uint8Array, mime: string): ImageValue {

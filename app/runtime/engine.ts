@@ -19,6 +19,20 @@ import type { CompiledGraph } from '../compiler/index.ts';
 import { DEFAULT_MAX_TOKENS } from '../costs/estimate.ts';
 import { callCost, DEFAULT_PRICES, type PriceTable } from '../costs/prices.ts';
 import {
+  createExpertProvider,
+  ExpertCassetteProvider,
+  LocalExpertProvider,
+  SimulatedExpertProvider,
+} from '../experts/providers.ts';
+import {
+  type ExpertProvider,
+  type ExpertRequest,
+  type ExpertResult,
+  isBinaryValue,
+} from '../experts/types.ts';
+import {
+  type ExpertAnswer,
+  type ExpertCall,
   formatTranscript,
   type LoopView,
   type ModelCall,
@@ -27,7 +41,7 @@ import {
   type TranscriptEntry,
 } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
-import { isImageValue, renderTemplate } from '../nodes/template.ts';
+import { isBlobValue, isImageValue, renderTemplate } from '../nodes/template.ts';
 import { type Cassette, type CassetteMode, CassetteProvider } from '../providers/cassette.ts';
 import {
   createChatProvider,
@@ -95,6 +109,16 @@ export interface RunOptions {
    * emitted again, and new events continue its sequence numbers.
    */
   continueFrom?: RunEvent[];
+  /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
+  expertProviderFor?: (providerName: string) => ExpertProvider;
+  /** Told of every answered expert call, with the exact request: the run's own record. */
+  onExpertCall?: (call: {
+    callId: string;
+    node: string;
+    instance: string;
+    request: ExpertRequest;
+    result: ExpertResult;
+  }) => void;
   /** Told of every answered model call, with the exact request: the run's own record. */
   onModelCall?: (call: {
     callId: string;
@@ -144,6 +168,7 @@ export class Run {
   readonly #budget: Budget;
   readonly #queues = new Map<string, PQueue>();
   readonly #providers = new Map<string, ChatProvider>();
+  readonly #expertProviders = new Map<string, ExpertProvider>();
   readonly #retry: RetryPolicy;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
@@ -656,6 +681,7 @@ export class Run {
       memory,
       imageUrl: (image) => this.blobs.dataUrl(image),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
+      callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
       message: async (proposed) => {
         await this.#gate.check({
           kind: 'message',
@@ -969,6 +995,132 @@ export class Run {
     }
   }
 
+  // ---- expert calls --------------------------------------------------------------------
+
+  #expertProvider(backend: ExpertCall['backend'], providerName: string): ExpertProvider {
+    // Local operations need no model and cost nothing: they run even under --simulate, so a
+    // simulated run still shows what they do; cassettes record them like any other answer.
+    const name =
+      backend === 'local' ? 'local' : this.#options.simulate ? 'simulated' : providerName;
+    let provider = this.#expertProviders.get(name);
+    if (provider) return provider;
+    const live = (): ExpertProvider => {
+      if (backend === 'local') return new LocalExpertProvider();
+      if (this.#options.simulate) return new SimulatedExpertProvider();
+      const env = this.#options.env ?? process.env;
+      return (
+        this.#options.expertProviderFor?.(providerName) ??
+        createExpertProvider(
+          resolveProviderProfile(providerName, { env, overrides: this.#options.providerOverrides }),
+          env,
+        )
+      );
+    };
+    const cassette = this.#options.cassette;
+    provider = cassette
+      ? new ExpertCassetteProvider({
+          cassette: cassette.cassette,
+          mode: cassette.mode,
+          ...(cassette.mode === 'replay' ? {} : { live: live() }),
+        })
+      : live();
+    this.#expertProviders.set(name, provider);
+    return provider;
+  }
+
+  async #callExpert(
+    node: PlannedNode,
+    instance: string,
+    call: ExpertCall,
+    signal: AbortSignal,
+  ): Promise<ExpertAnswer> {
+    const inputs: ExpertRequest['inputs'] = {};
+    for (const [name, value] of Object.entries(call.inputs)) {
+      if (value === undefined || value === null) continue;
+      if (isImageValue(value) || isBlobValue(value)) {
+        const hash = isImageValue(value) ? value.$image : value.$blob;
+        const blob = this.blobs.get(hash);
+        if (!blob) throw new Error(`input ${name}: blob ${hash.slice(0, 12)}… is not in this run`);
+        inputs[name] = { bytes: blob.bytes, mime: blob.mime };
+      } else inputs[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    const request: ExpertRequest = {
+      task: call.task,
+      model: call.model,
+      inputs,
+      ...(call.parameters && Object.keys(call.parameters).length > 0
+        ? { parameters: call.parameters }
+        : {}),
+    };
+    const nth = (this.#callsByInstance.get(instance) ?? 0) + 1;
+    this.#callsByInstance.set(instance, nth);
+    const callId = `${instance}:${nth}`;
+    const provider = this.#expertProvider(call.backend, call.provider);
+    const providerName =
+      call.backend === 'local' ? 'local' : this.#options.simulate ? 'simulated' : call.provider;
+    this.#emit({
+      type: 'expert.request',
+      callId,
+      node: node.id,
+      instance,
+      provider: providerName,
+      task: call.task,
+      model: call.model,
+      inputs: previewValues(call.inputs),
+    });
+    const started = performance.now();
+    let attempts = 0;
+    try {
+      const result = await this.#queue(providerName).add(
+        () =>
+          callWithRetry(
+            (attemptSignal) => {
+              attempts++;
+              return provider.run(request, { signal: attemptSignal });
+            },
+            this.#retry,
+            {
+              signal,
+              ...(this.#options.random ? { random: this.#options.random } : {}),
+              onRetry: ({ attempt, delayMs, error }) =>
+                this.#emit({
+                  type: 'model.retry',
+                  callId,
+                  node: node.id,
+                  attempt,
+                  delayMs: Math.round(delayMs),
+                  error: errorMessage(error),
+                }),
+            },
+          ),
+        { signal },
+      );
+      if (result.simulated) this.#simulatedSeen = true;
+      // Recorded before the response event, as model calls are: a resume serves it again.
+      this.#options.onExpertCall?.({ callId, node: node.id, instance, request, result });
+      const output = isBinaryValue(result.output)
+        ? this.blobs.put(result.output.bytes, result.output.mime)
+        : result.output;
+      this.#emit({
+        type: 'expert.response',
+        callId,
+        node: node.id,
+        instance,
+        output: previewValues({ output }).output,
+        source: result.source,
+        simulated: result.simulated === true,
+        durationMs: Math.round(performance.now() - started),
+        attempts,
+      });
+      return { output, simulated: result.simulated === true };
+    } catch (error) {
+      if (!isAbortError(error) && !signal.aborted) {
+        this.#emit({ type: 'expert.error', callId, node: node.id, error: errorMessage(error) });
+      }
+      throw error;
+    }
+  }
+
   /** Events reference images by hash instead of carrying their bytes. */
   #eventMessage(message: ChatMessage): ChatMessage {
     if (typeof message.content === 'string') return message;
@@ -1209,7 +1361,7 @@ export function previewValues(values: Record<string, unknown>): Record<string, u
 
 function preview(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return value.length > 4000 ? `${value.slice(0, 4000)}…` : value;
-  if (isImageValue(value)) return value;
+  if (isImageValue(value) || isBlobValue(value)) return value;
   if (depth > 4) return '…';
   if (Array.isArray(value)) return value.map((v) => preview(v, depth + 1));
   if (value && typeof value === 'object') {
@@ -1243,6 +1395,10 @@ export function eventIdentity(e: RunEventBody): string | undefined {
       return `${e.type}|${e.callId}`;
     case 'model.retry':
       return `${e.type}|${e.callId}|${e.attempt}`;
+    case 'expert.request':
+    case 'expert.response':
+    case 'expert.error':
+      return `${e.type}|${e.callId}`;
     case 'message':
       return `${e.type}|${e.from}`;
     case 'round.started':

@@ -85,6 +85,31 @@ export type RunEventBody =
     }
   | { type: 'model.error'; callId: string; node: string; error: string }
   | {
+      type: 'expert.request';
+      callId: string;
+      node: string;
+      instance: string;
+      /** The provider profile, `local` for local operations, or `simulated`. */
+      provider: string;
+      task: string;
+      model: string;
+      /** Texts (clipped) and blob references, by input name. */
+      inputs: Record<string, unknown>;
+    }
+  | {
+      type: 'expert.response';
+      callId: string;
+      node: string;
+      instance: string;
+      /** Text, labels or a vector as returned; bytes as a blob reference. */
+      output: unknown;
+      source: 'live' | 'local' | 'cassette' | 'simulated';
+      simulated: boolean;
+      durationMs: number;
+      attempts: number;
+    }
+  | { type: 'expert.error'; callId: string; node: string; error: string }
+  | {
       type: 'message';
       from: string;
       node: string;

@@ -3,8 +3,23 @@
  * reads naturally in documents and errors: `text`, `image`, `list<text>`, `list<list<json>>`.
  */
 
-/** The scalar modalities. Adding one here is enough for the schema, compiler and UI to know it. */
-export const SCALAR_MODALITIES = ['text', 'image', 'json', 'number', 'boolean', 'any'] as const;
+/**
+ * The scalar modalities. Adding one here is enough for the schema, compiler and UI to know it.
+ * - `image`, `audio` and `asset3d` (a 3D model file) are binary: they travel as references to
+ *   content-addressed blobs with a MIME type, never as base64 inside values or events;
+ * - `label` is a class with its score (`{ label, score }`), as classifiers return them.
+ */
+export const SCALAR_MODALITIES = [
+  'text',
+  'image',
+  'audio',
+  'asset3d',
+  'json',
+  'number',
+  'boolean',
+  'label',
+  'any',
+] as const;
 export type ScalarModality = (typeof SCALAR_MODALITIES)[number];
 
 export type Modality = ScalarModality | `list<${string}>`;
@@ -42,8 +57,8 @@ export function listOf(m: Modality): Modality {
 /**
  * Whether a value of modality `from` may flow into a port of modality `to`.
  * - `any` on either side fits (it is checked at run time instead);
- * - numbers and booleans fit text ports (they print naturally);
- * - everything except images fits `json` (all of it serializes);
+ * - numbers, booleans and labels fit text ports (they print naturally; a label as its class);
+ * - everything except binary values (images, audio, 3D assets) fits `json`;
  * - lists fit lists element-wise; a list never silently becomes a scalar, nor the reverse.
  */
 export function modalityFits(from: Modality, to: Modality): boolean {
@@ -56,14 +71,21 @@ export function modalityFits(from: Modality, to: Modality): boolean {
 function fits(a: ParsedModality, b: ParsedModality): boolean {
   if (a.kind === 'scalar' && a.name === 'any') return true;
   if (b.kind === 'scalar' && b.name === 'any') return true;
-  if (b.kind === 'scalar' && b.name === 'json') return !containsImage(a);
+  if (b.kind === 'scalar' && b.name === 'json') return !containsBinary(a);
   if (a.kind === 'list' || b.kind === 'list') {
     return a.kind === 'list' && b.kind === 'list' && fits(a.of, b.of);
   }
   if (a.name === b.name) return true;
-  return b.name === 'text' && (a.name === 'number' || a.name === 'boolean');
+  return b.name === 'text' && (a.name === 'number' || a.name === 'boolean' || a.name === 'label');
 }
 
-function containsImage(m: ParsedModality): boolean {
-  return m.kind === 'list' ? containsImage(m.of) : m.name === 'image';
+/** The modalities whose values are blobs. */
+export const BINARY_MODALITIES: ReadonlySet<ScalarModality> = new Set([
+  'image',
+  'audio',
+  'asset3d',
+]);
+
+function containsBinary(m: ParsedModality): boolean {
+  return m.kind === 'list' ? containsBinary(m.of) : BINARY_MODALITIES.has(m.name);
 }

@@ -114,7 +114,7 @@ export const StoredProviderProfileSchema = z.strictObject({
       /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/,
       'must be 1 to 64 letters, digits, _, . or -, not starting with . or -',
     ),
-  kind: z.enum(['openai-compatible', 'simulated']),
+  kind: z.enum(['openai-compatible', 'huggingface', 'simulated']),
   baseUrl: baseUrl.optional(),
   apiKeyEnv: z
     .string()

@@ -14,6 +14,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelPrice, PriceTable } from '../costs/prices.ts';
 import {
+  expertKey,
+  isExpertRequest,
+  type NormalizedExpertRequest,
+  normalizeExpertRequest,
+  type RecordedExpertResponse,
+  toRecordedExpert,
+} from '../experts/record.ts';
+import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
+import {
   Cassette,
   type CassetteFile,
   canonicalJson,
@@ -625,24 +634,88 @@ export class RunStore {
   }
 
   /**
-   * The run's model calls as a cassette file (the format `Cassette.toJSON` writes and
-   * `Cassette.fromJSON` reads), so the run replays with no key.
+   * Appends an expert model's answer to the run's record of calls under `expertKey(request)`.
+   * Bytes the expert returned (a painted image) are kept once in the blobs table.
+   */
+  recordExpertCall(
+    runId: string,
+    request: ExpertRequest,
+    result: ExpertResult,
+    key: string = expertKey(request),
+  ): void {
+    this.#db
+      .transaction(() => {
+        const recorded = toRecordedExpert(result, (blob) => this.putBlob(blob.bytes, blob.mime));
+        const existing = this.#db
+          .prepare<[string, string], string>(
+            'SELECT responses FROM calls WHERE run_id = ? AND key = ?',
+          )
+          .pluck()
+          .get(runId, key);
+        if (existing === undefined) {
+          this.#db
+            .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
+            .run(
+              runId,
+              key,
+              canonicalJson(normalizeExpertRequest(request)),
+              JSON.stringify([recorded]),
+            );
+        } else {
+          const responses = JSON.parse(existing) as RecordedExpertResponse[];
+          responses.push(recorded);
+          this.#db
+            .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
+            .run(JSON.stringify(responses), runId, key);
+        }
+      })
+      .immediate();
+  }
+
+  /**
+   * The run's model and expert calls as a cassette file (the format `Cassette.toJSON` writes
+   * and `Cassette.fromJSON` reads), with the bytes expert answers returned, so the run replays
+   * with no key.
    */
   callRecord(runId: string): CassetteFile {
     const rows = this.#db
       .prepare<[string], { key: string; request: string; responses: string }>(
         'SELECT key, request, responses FROM calls WHERE run_id = ? ORDER BY key',
       )
-      .all(runId);
+      .all(runId)
+      .map((row) => ({ key: row.key, request: JSON.parse(row.request), responses: row.responses }));
+    const experts = rows.filter((row) => isExpertRequest(row.request));
     const file: CassetteFile = {
       format: 'society-cassette',
       version: 1,
-      entries: rows.map((row) => ({
-        key: row.key,
-        request: JSON.parse(row.request) as NormalizedRequest,
-        responses: JSON.parse(row.responses) as RecordedResponse[],
-      })),
+      entries: rows
+        .filter((row) => !isExpertRequest(row.request))
+        .map((row) => ({
+          key: row.key,
+          request: row.request as NormalizedRequest,
+          responses: JSON.parse(row.responses) as RecordedResponse[],
+        })),
     };
+    if (experts.length > 0) {
+      file.experts = experts.map((row) => ({
+        key: row.key,
+        request: row.request as NormalizedExpertRequest,
+        responses: JSON.parse(row.responses) as RecordedExpertResponse[],
+      }));
+      file.blobs = {};
+      for (const entry of file.experts) {
+        for (const response of entry.responses) {
+          const output = response.output;
+          if (typeof output !== 'object' || Array.isArray(output)) continue;
+          const blob = this.getBlob(output.$blob);
+          if (blob)
+            file.blobs[output.$blob] = {
+              mime: blob.mime,
+              base64: Buffer.from(blob.bytes).toString('base64'),
+            };
+        }
+      }
+    }
     // Through Cassette, so the result is validated and laid out exactly as a cassette file.
     return Cassette.fromJSON(file, `the calls of run ${runId}`).toJSON();
   }

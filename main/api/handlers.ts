@@ -30,6 +30,7 @@ import { UsageError } from '../../app/cli/inputs.ts';
 import {
   callRecorder,
   documentTextOf,
+  expertRecorder,
   recordEvents,
   redact,
   secretsIn,
@@ -150,6 +151,9 @@ const EVENT_TYPES = new Set(
     'model.response': true,
     'model.retry': true,
     'model.error': true,
+    'expert.request': true,
+    'expert.response': true,
+    'expert.error': true,
     message: true,
     'round.started': true,
     'round.finished': true,
@@ -543,6 +547,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         breakpoints,
         startPaused: params.startPaused,
         onModelCall: callRecorder(store, runId, keyValues),
+        onExpertCall: expertRecorder(store, runId, keyValues),
       });
 
       track(run, keyValues);
@@ -631,6 +636,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         env: runEnv(),
         breakpoints: toBreakpoints(breakpoints),
         onModelCall: callRecorder(store, forkId, keyValues),
+        onExpertCall: expertRecorder(store, forkId, keyValues),
       });
       track(run, keyValues, plan.kept);
       return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };

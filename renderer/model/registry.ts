@@ -35,6 +35,7 @@ export function specOf(type: string | undefined): NodeSpec<unknown> | undefined 
 export const GROUP_ORDER: ReadonlyArray<NodeSpec['group']> = [
   'Flow',
   'Minds',
+  'Experts',
   'Decisions',
   'People',
   'Data',

@@ -1,0 +1,258 @@
+/**
+ * Expert providers besides Hugging Face: the simulator (made-up, labelled answers for trying a
+ * society with no key), local image operations (no model at all), and the cassette wrapper
+ * that replays and records answers. `createExpertProvider` picks one for a provider profile.
+ */
+import sharp from 'sharp';
+import { restoreImage } from '../imageops/degrade.ts';
+import type { Cassette, CassetteMode } from '../providers/cassette.ts';
+import { type Env, missingKeyMessage } from '../providers/registry.ts';
+import { clip } from '../providers/text.ts';
+import {
+  abortError,
+  type CallOptions,
+  ProviderError,
+  type ProviderProfile,
+} from '../providers/types.ts';
+import { catalogueEntry, type LocalOperation } from './catalogue.ts';
+import { createHuggingFaceExpertProvider } from './huggingface.ts';
+import { expertKey, sha256Hex } from './record.ts';
+import {
+  type BinaryValue,
+  type ExpertOutputValue,
+  type ExpertProvider,
+  type ExpertRequest,
+  type ExpertResult,
+  isBinaryValue,
+} from './types.ts';
+
+/** The label every made-up answer carries. */
+export const SIMULATED = '[simulated]';
+
+/**
+ * Made-up answers in each task's shape, the same for the same request: text says what a real
+ * model would have been asked; images are flat colour tiles (an image-to-image expert returns
+ * its input unchanged); labels and vectors come from the request's hash.
+ */
+export class SimulatedExpertProvider implements ExpertProvider {
+  readonly id: string;
+  constructor(id = 'simulated') {
+    this.id = id;
+  }
+
+  async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
+    if (options.signal.aborted) throw abortError(options.signal.reason);
+    const output = await simulatedOutput(request);
+    return { output, model: request.model, simulated: true, source: 'simulated' };
+  }
+}
+
+async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValue> {
+  const hash = expertKey(request);
+  const text = (name: string) => {
+    const value = request.inputs[name];
+    return typeof value === 'string' ? clip(value, 60) : '';
+  };
+  const seed = (offset: number) => Number.parseInt(hash.slice(offset, offset + 6), 16);
+  switch (request.task) {
+    case 'image-to-text':
+      return `${SIMULATED} a caption of the picture`;
+    case 'visual-question-answering':
+      return `${SIMULATED} an answer to "${text('question')}"`;
+    case 'question-answering':
+      return `${SIMULATED} an answer to "${text('question')}" from the context`;
+    case 'translation':
+      return `${SIMULATED} a translation of "${text('text')}"`;
+    case 'summarization':
+      return `${SIMULATED} a summary of "${text('text')}"`;
+    case 'fill-mask':
+      return `${SIMULATED} ${(request.inputs.text as string | undefined)?.replace(/\[MASK\]|<mask>/g, 'something') ?? ''}`;
+    case 'text-generation':
+      return `${SIMULATED} a continuation of "${text('text')}"`;
+    case 'automatic-speech-recognition':
+      return `${SIMULATED} a transcript of the recording`;
+    case 'text-classification':
+    case 'image-classification':
+    case 'object-detection': {
+      const first = 0.5 + (seed(0) % 500) / 1000;
+      return [
+        { label: `${SIMULATED} class A`, score: first },
+        { label: `${SIMULATED} class B`, score: 1 - first },
+      ];
+    }
+    case 'feature-extraction':
+      return Array.from({ length: 8 }, (_, i) => ((seed(i * 4) % 2000) - 1000) / 1000);
+    case 'text-to-image':
+    case 'image-to-3d':
+      return tile(seed(0), seed(6), seed(12));
+    case 'image-to-image': {
+      const image = request.inputs.image;
+      return isBinaryValue(image) ? image : tile(seed(0), seed(6), seed(12));
+    }
+    case 'text-to-speech':
+      return { bytes: new TextEncoder().encode(`${SIMULATED} audio`), mime: 'text/plain' };
+  }
+}
+
+/** A 64×64 PNG of one colour. */
+async function tile(r: number, g: number, b: number): Promise<BinaryValue> {
+  const bytes = await sharp({
+    create: {
+      width: 64,
+      height: 64,
+      channels: 3,
+      background: { r: r % 256, g: g % 256, b: b % 256 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return { bytes: new Uint8Array(bytes), mime: 'image/png' };
+}
+
+/** The model id under which local operations are recorded: `local:denoise`. */
+export function localModel(operation: LocalOperation): string {
+  return `local:${operation}`;
+}
+
+/** Runs the catalogue's local operations (app/imageops): no model, no key, no network. */
+export class LocalExpertProvider implements ExpertProvider {
+  readonly id = 'local';
+
+  async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
+    if (options.signal.aborted) throw abortError(options.signal.reason);
+    const operation = request.model.startsWith('local:') ? request.model.slice(6) : '';
+    const image = request.inputs.image;
+    if (!isBinaryValue(image)) {
+      throw new ProviderError('a local image operation needs an image input', {
+        retryable: false,
+      });
+    }
+    const params = request.parameters ?? {};
+    const number = (name: string) =>
+      typeof params[name] === 'number' ? (params[name] as number) : undefined;
+    let result: { bytes: Uint8Array; mime: string };
+    try {
+      if (operation === 'upscale') {
+        const factor = number('factor');
+        result = await restoreImage(image.bytes, {
+          kind: 'upscale',
+          ...(factor ? { factor } : {}),
+        });
+      } else if (operation === 'denoise') {
+        const size = number('size');
+        result = await restoreImage(image.bytes, { kind: 'denoise', ...(size ? { size } : {}) });
+      } else if (operation === 'deblur') {
+        const sigma = number('sigma');
+        result = await restoreImage(image.bytes, { kind: 'deblur', ...(sigma ? { sigma } : {}) });
+      } else {
+        throw new ProviderError(`no local operation "${operation}"`, { retryable: false });
+      }
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      throw new ProviderError(`local ${operation}: ${(error as Error).message}`, {
+        retryable: false,
+        cause: error,
+      });
+    }
+    return {
+      output: { bytes: result.bytes, mime: result.mime },
+      model: request.model,
+      source: 'local',
+    };
+  }
+}
+
+/** Strict replay found no recording for an expert request. */
+export class ExpertCassetteMissError extends ProviderError {
+  constructor(request: ExpertRequest) {
+    super(
+      `no cassette recording for expert "${request.model}" (${request.task}, key ${expertKey(request).slice(0, 12)}); record the cassette again or allow live calls`,
+      { retryable: false, code: 'cassette_miss' },
+    );
+    this.name = 'ExpertCassetteMissError';
+  }
+}
+
+/** Replays and/or records a cassette's expert answers around an optional live provider. */
+export class ExpertCassetteProvider implements ExpertProvider {
+  readonly id: string;
+  readonly #cassette: Cassette;
+  readonly #mode: CassetteMode;
+  readonly #live: ExpertProvider | undefined;
+
+  constructor(options: { cassette: Cassette; mode: CassetteMode; live?: ExpertProvider }) {
+    if (options.mode !== 'replay' && !options.live) {
+      throw new Error(`cassette mode '${options.mode}' needs a live provider`);
+    }
+    this.#cassette = options.cassette;
+    this.#mode = options.mode;
+    this.#live = options.live;
+    this.id = options.live?.id ?? 'cassette';
+  }
+
+  async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
+    if (options.signal.aborted) throw abortError(options.signal.reason);
+    if (this.#mode !== 'record') {
+      const recorded = this.#cassette.lookupExpert(request);
+      if (recorded) return recorded;
+      if (this.#mode === 'replay') throw new ExpertCassetteMissError(request);
+    }
+    const result = await this.#live!.run(request, options);
+    this.#cassette.recordExpert(request, result);
+    return result;
+  }
+}
+
+/** Stands in for a provider whose token is missing: every call fails at once, clearly. */
+class MissingTokenExpertProvider implements ExpertProvider {
+  readonly id: string;
+  readonly #env: string;
+  constructor(id: string, env: string) {
+    this.id = id;
+    this.#env = env;
+  }
+  async run(): Promise<ExpertResult> {
+    throw new ProviderError(missingKeyMessage(this.#env), {
+      retryable: false,
+      code: 'missing_api_key',
+    });
+  }
+}
+
+/**
+ * The expert provider for a profile: a `huggingface` profile drives the Hugging Face client
+ * (hosted Inference Providers, or the endpoint at its baseUrl); a `simulated` one makes answers
+ * up. A chat-only (openai-compatible) profile cannot run experts: that is an error.
+ */
+export function createExpertProvider(
+  profile: ProviderProfile,
+  env: Env = process.env,
+): ExpertProvider {
+  if (profile.kind === 'simulated') return new SimulatedExpertProvider(profile.name);
+  if (profile.kind !== 'huggingface') {
+    throw new Error(
+      `provider "${profile.name}" speaks the OpenAI chat protocol and cannot run expert models; use a huggingface provider such as "hf-inference"`,
+    );
+  }
+  const token = profile.apiKeyEnv ? env[profile.apiKeyEnv]?.trim() || undefined : undefined;
+  // A custom endpoint (a self-hosted TGI) may need no token; the hosted service always does.
+  if (!token && !profile.baseUrl && profile.apiKeyEnv)
+    return new MissingTokenExpertProvider(profile.name, profile.apiKeyEnv);
+  return createHuggingFaceExpertProvider({
+    id: profile.name,
+    ...(token ? { token } : {}),
+    ...(profile.apiKeyEnv ? { tokenEnv: profile.apiKeyEnv } : {}),
+    ...(profile.baseUrl ? { endpointUrl: profile.baseUrl } : {}),
+  });
+}
+
+/** The local operation a module's node runs under the `local` backend, as a request model. */
+export function localModelFor(module: string): string | undefined {
+  const operation = catalogueEntry(module)?.local;
+  return operation && localModel(operation);
+}
+
+/** The hash of bytes, for events (which carry references, never bytes). */
+export function bytesHash(value: BinaryValue): string {
+  return sha256Hex(value.bytes);
+}

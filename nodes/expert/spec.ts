@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
+import { closestExperts } from '../../app/experts/match.ts';
+import { baseData } from '../../app/nodes/common.ts';
+import { type DataProblem, defineNode, type PortSpec } from '../../app/nodes/define.ts';
+
+/** Tasks a vision chat model (an OpenAI-compatible VLM) can stand in for. */
+export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioning'];
+
+export const expertData = z.strictObject({
+  ...baseData,
+  /** A catalogue id (app/experts/catalogue.ts), e.g. `image-captioning`. */
+  module: z.string().min(1),
+  /**
+   * How it runs:
+   * - `huggingface`: a Hugging Face model, hosted (Inference Providers) or at the provider
+   *   profile's own endpoint URL (a self-hosted TGI or an Inference Endpoint);
+   * - `local`: local processing with no model (only modules that have a local operation);
+   * - `vision-chat`: a vision chat model from the document's `models` (VQA and captioning).
+   */
+  backend: z.enum(['huggingface', 'local', 'vision-chat']).default('huggingface'),
+  /** A Hub model id; defaults to the catalogue's. */
+  model: z.string().min(1).optional(),
+  /** The provider profile that reaches Hugging Face (its token and endpoint). */
+  provider: z.string().min(1).default('hf-inference'),
+  /** For `vision-chat`: a model profile name from the document's `models`. */
+  visionModel: z.string().min(1).optional(),
+  /** For `vision-chat` captioning: what to ask the model. */
+  instruction: z.string().min(1).default('Describe this picture in one sentence.'),
+  /** Task parameters passed to the backend unchanged (merged over the catalogue's). */
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
+export type ExpertData = z.infer<typeof expertData>;
+
+/** An expert model: captioning, VQA, translation, text-to-image… with ports typed by modality. */
+export const spec = defineNode({
+  type: 'expert',
+  title: 'Expert model',
+  group: 'Experts',
+  description:
+    'A domain expert model (Hugging Face, a local operation or a vision chat model) with typed ports.',
+  data: expertData,
+  ports: (data) => {
+    const entry = catalogueEntry(data.module);
+    if (!entry) return { inputs: [], outputs: [] };
+    const port = (p: (typeof entry.inputs)[number], input: boolean): PortSpec => ({
+      name: p.name,
+      modality: p.modality,
+      ...(input && !p.optional ? { required: true } : {}),
+      ...(p.description ? { description: p.description } : {}),
+    });
+    return {
+      inputs: entry.inputs.map((p) => port(p, true)),
+      outputs: entry.outputs.map((p) => port(p, false)),
+    };
+  },
+  models: (data) => (data.backend === 'vision-chat' && data.visionModel ? [data.visionModel] : []),
+  check: (data) => {
+    const entry = catalogueEntry(data.module);
+    if (!entry) {
+      return [
+        {
+          path: ['module'],
+          message: `unknown expert module "${data.module}"; did you mean ${closestExperts(
+            data.module,
+          )
+            .map((id) => `"${id}"`)
+            .join(', ')}? (${CATALOGUE.length} modules in the catalogue)`,
+        },
+      ];
+    }
+    const problems: DataProblem[] = [];
+    if (data.backend === 'local' && !entry.local) {
+      problems.push({
+        path: ['backend'],
+        message: `${entry.title} has no local operation; use the huggingface backend (default model ${entry.models.default})`,
+      });
+    }
+    if (data.backend === 'vision-chat') {
+      if (!VISION_CHAT_MODULES.includes(entry.id)) {
+        problems.push({
+          path: ['backend'],
+          message: `a vision chat model can stand in for ${VISION_CHAT_MODULES.join(' and ')} only, not ${entry.title}`,
+        });
+      }
+      if (!data.visionModel) {
+        problems.push({
+          path: ['visionModel'],
+          message: 'the vision-chat backend needs a model profile',
+        });
+      }
+    }
+    return problems;
+  },
+  callsPerRun: (data) => (data.backend === 'local' ? 0 : 1),
+});

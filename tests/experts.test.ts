@@ -1,0 +1,213 @@
+/**
+ * The OpenAGI templates run end to end through `society run`: against a local server speaking
+ * the Hugging Face inference protocol over real HTTP (the real @huggingface/inference client
+ * on our side), recorded into a cassette, replayed from it with no server, and simulated.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { society } from './support/cli.ts';
+import { type StubHf, type StubHfRequest, startStubHuggingFace } from './support/stub-hf.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'society-experts-'));
+const db = join(dir, 'runs.db');
+const SENTENCE = 'A big burly grizzly bear is show [MASK] grass in the background.';
+const FILLED = 'a big burly grizzly bear is show in grass in the background.';
+const GERMAN = 'Ein großer kräftiger Grizzlybär ist im Gras im Hintergrund zu sehen.';
+
+let stub: StubHf;
+let painted: Buffer;
+let photo: string;
+
+/** What the stub answers, told apart by the body the client sent. */
+function answer(request: StubHfRequest) {
+  const body = request.json as { inputs?: unknown; parameters?: { prompt?: string } } | undefined;
+  if (body && typeof body.inputs === 'string' && body.parameters?.prompt) {
+    return { body: painted, headers: { 'content-type': 'image/png' } }; // image-to-image
+  }
+  if (body && typeof body.inputs === 'object' && body.inputs && 'question' in body.inputs) {
+    return { body: [{ answer: '22', score: 0.93 }] }; // visual question answering
+  }
+  if (typeof body?.inputs === 'string' && body.inputs.includes('[MASK]')) {
+    return {
+      body: [
+        { sequence: FILLED, score: 0.41, token: 1999, token_str: 'in' },
+        {
+          sequence: 'a big burly grizzly bear is show on grass in the background.',
+          score: 0.2,
+          token: 2006,
+          token_str: 'on',
+        },
+      ],
+    };
+  }
+  if (typeof body?.inputs === 'string') {
+    const german = body.inputs === FILLED ? GERMAN : `DE: ${body.inputs}`;
+    return { body: [{ translation_text: german }] };
+  }
+  return { status: 400, body: { error: `the stub does not know this request: ${request.path}` } };
+}
+
+const endpoint = () => `hf-inference=${stub.url},kind=huggingface`;
+
+beforeAll(async () => {
+  painted = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3a7' } })
+    .png()
+    .toBuffer();
+  photo = join(dir, 'jersey.png');
+  writeFileSync(
+    photo,
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#777' } })
+      .png()
+      .toBuffer(),
+  );
+  stub = await startStubHuggingFace({ respond: answer });
+});
+afterAll(() => stub.close());
+
+describe('OpenAGI templates against a Hugging Face endpoint', () => {
+  it('fills the mask and translates, over HTTP, and records a cassette that replays with no server', async () => {
+    const cassette = join(dir, 'clozed.cassette.json');
+    const args = [
+      'run',
+      'templates/openagi-clozed-translation.society.json',
+      '--input',
+      `text=${SENTENCE}`,
+      '--db',
+      db,
+      '--json',
+      '-q',
+    ];
+    const before = stub.requests.length;
+    const live = await society([...args, '--provider', endpoint(), '--record', cassette]);
+    expect(live.stderr).toBe('');
+    expect(live.code).toBe(0);
+    expect(JSON.parse(live.stdout).outputs).toEqual({ answer: GERMAN });
+    const sent = stub.requests.slice(before);
+    expect(sent.map((r) => r.json)).toEqual([{ inputs: SENTENCE }, { inputs: FILLED }]);
+    expect(sent.every((r) => r.headers.authorization === undefined)).toBe(true);
+
+    const recorded = JSON.parse(readFileSync(cassette, 'utf8'));
+    expect(
+      recorded.experts.map((e: { request: { task: string } }) => e.request.task).sort(),
+    ).toEqual(['fill-mask', 'translation']);
+    const served = stub.requests.length;
+    const replay = await society([...args, '--replay', cassette]);
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout).outputs).toEqual({ answer: GERMAN });
+    expect(stub.requests.length).toBe(served);
+  });
+
+  it('restores the picture locally, paints it remotely, answers and translates; the cassette keeps the painted bytes', async () => {
+    const cassette = join(dir, 'vqa.cassette.json');
+    const events = join(dir, 'vqa.ndjson');
+    const args = [
+      'run',
+      'templates/openagi-vqa-german.society.json',
+      '--input',
+      `image=@${photo}`,
+      '--input',
+      'question=What number is on the jersey?',
+      '--db',
+      db,
+      '--json',
+      '-q',
+    ];
+    const before = stub.requests.length;
+    const token = ['hf', 'stub', 'token', 'value'].join('_');
+    const live = await society(
+      [
+        ...args,
+        '--provider',
+        `${endpoint()},key=HF_TOKEN`,
+        '--record',
+        cassette,
+        '--events',
+        events,
+      ],
+      { HF_TOKEN: token },
+    );
+    expect(live.code, live.stderr).toBe(0);
+    expect(JSON.parse(live.stdout).outputs).toEqual({ answer: 'DE: 22' });
+    const sent = stub.requests.slice(before);
+    // Denoising and deblurring are local: only colorization, VQA and translation reach the server.
+    expect(sent).toHaveLength(3);
+    expect(sent.every((r) => r.headers.authorization === `Bearer ${token}`)).toBe(true);
+    const vqa = sent[1]!.json as { inputs: { image: string; question: string } };
+    expect(vqa.inputs.question).toBe('What number is on the jersey?');
+    // The VQA model saw the picture the colorizer painted.
+    expect(Buffer.from(vqa.inputs.image, 'base64').equals(painted)).toBe(true);
+
+    const log = readFileSync(events, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const responses = log.filter((e) => e.type === 'expert.response');
+    expect(responses.map((e) => `${e.node}:${e.source}`)).toEqual([
+      'image_denoising:local',
+      'image_deblurring:local',
+      'colorization:live',
+      'visual_question_answering:live',
+      'machine_translation:live',
+    ]);
+    expect(responses[2].output.$image).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(events, 'utf8')).not.toContain(painted.toString('base64'));
+    expect(readFileSync(events, 'utf8')).not.toContain(token);
+
+    const recorded = JSON.parse(readFileSync(cassette, 'utf8'));
+    expect(recorded.experts).toHaveLength(5);
+    expect(Object.values(recorded.blobs).map((b) => (b as { base64: string }).base64)).toContain(
+      painted.toString('base64'),
+    );
+    expect(readFileSync(cassette, 'utf8')).not.toContain(token);
+
+    const served = stub.requests.length;
+    const replay = await society([...args, '--replay', cassette]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).outputs).toEqual({ answer: 'DE: 22' });
+    expect(stub.requests.length).toBe(served);
+  });
+
+  it('says which variable is missing when the hosted service is asked with no token', async () => {
+    const result = await society([
+      'run',
+      'templates/openagi-clozed-translation.society.json',
+      '--input',
+      `text=${SENTENCE}`,
+      '--db',
+      db,
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('HF_TOKEN is not set');
+  });
+});
+
+describe('OpenAGI templates, simulated', () => {
+  for (const [template, inputs] of [
+    ['openagi-clozed-translation', [`text=${SENTENCE}`]],
+    ['openagi-image-restoration', ['image=@PHOTO']],
+    ['openagi-vqa-german', ['image=@PHOTO', 'question=What number is on the jersey?']],
+  ] as const) {
+    it(`runs ${template} with --simulate and labels what it made up`, async () => {
+      const result = await society([
+        'run',
+        `templates/${template}.society.json`,
+        '--simulate',
+        ...inputs.flatMap((i) => ['--input', i.replace('PHOTO', photo)]),
+        '--db',
+        db,
+        '--json',
+        '-q',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const out = JSON.parse(result.stdout);
+      expect(out.status).toBe('succeeded');
+      const answer = out.outputs.answer;
+      if (typeof answer === 'string') expect(answer).toMatch(/^\[simulated\]/);
+      else expect(answer.$image).toMatch(/^[0-9a-f]{64}$/);
+      expect(out.simulated).toBe(true);
+    });
+  }
+});
