@@ -211,3 +211,36 @@ describe('OpenAGI templates, simulated', () => {
     });
   }
 });
+
+describe('OpenAGI templates, from their cassettes', () => {
+  const example = 'templates/openagi.example.png';
+  for (const [template, inputs] of [
+    ['openagi-clozed-translation', [`text=${SENTENCE}`]],
+    ['openagi-image-restoration', [`image=@${example}`]],
+    ['openagi-vqa-german', [`image=@${example}`, 'question=What number is on the jersey?']],
+    ['openagi-auto-plan', [`image=@${example}`, 'question=What number is on the jersey?']],
+  ] as const) {
+    it(`replays ${template} with no key and no server`, async () => {
+      const result = await society([
+        'run',
+        `templates/${template}.society.json`,
+        '--replay',
+        `templates/${template}.cassette.json`,
+        ...inputs.flatMap((i) => ['--input', i]),
+        '--db',
+        db,
+        '--json',
+        '-q',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const out = JSON.parse(result.stdout);
+      expect(out.mode).toBe('replay');
+      // The cassettes were recorded from the simulator, and say so on replay.
+      expect(out.simulated).toBe(true);
+      expect(out.usage.expertCalls).toBeGreaterThan(0);
+      const answer = out.outputs.answer;
+      if (typeof answer === 'string') expect(answer).toMatch(/^\[simulated\]/);
+      else expect(answer.$image).toMatch(/^[0-9a-f]{64}$/);
+    });
+  }
+});

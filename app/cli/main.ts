@@ -37,6 +37,7 @@ import {
 import { exportRun, parseExport } from './export.ts';
 import { planFork } from './fork.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
+import { addOpenAgiCommands } from './openagi.ts';
 import { createProgress } from './progress.ts';
 import {
   callRecorder,
@@ -423,6 +424,7 @@ export function buildProgram(): Command {
       }
     });
 
+  addOpenAgiCommands(program);
   return program;
 }
 
@@ -817,17 +819,21 @@ function printResult(result: RunResult, mode: RunMode, json: boolean): void {
     return;
   }
   for (const [name, value] of Object.entries(result.outputs)) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+    let text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+    // A large structured value (a plan with its graph) would bury the rest of the output.
+    if (typeof value !== 'string' && text.length > 1200) {
+      text = `${JSON.stringify(value).slice(0, 600)}… (${text.length.toLocaleString('en-US')} characters; --json prints it whole)`;
+    }
     process.stdout.write(`${name}: ${text.includes('\n') ? `\n${text}` : text}\n`);
   }
-  const { calls, totalTokens } = result.usage;
+  const { calls, totalTokens, expertCalls } = result.usage;
   const label = result.simulated
     ? ' · simulated answers'
     : mode === 'replay'
       ? ' · replayed from cassette'
       : '';
   process.stderr.write(
-    `${result.status} · ${calls} calls · ${totalTokens.toLocaleString('en-US')} tokens${label}\n`,
+    `${result.status} · ${calls} calls · ${totalTokens.toLocaleString('en-US')} tokens${expertCalls ? ` · ${expertCalls} expert calls` : ''}${label}\n`,
   );
   if (result.error) process.stderr.write(`society: ${result.error}\n`);
 }

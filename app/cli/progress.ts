@@ -66,7 +66,7 @@ class PlainProgress implements ProgressView {
       case 'human.request':
         return `${e.instance} waits for a person: ${clip(e.prompt, 160)}`;
       case 'run.finished':
-        return `run ${e.status}: ${e.usage.calls} calls, ${e.usage.totalTokens} tokens${e.error ? ` (${e.error})` : ''}`;
+        return `run ${e.status}: ${e.usage.calls} calls, ${e.usage.totalTokens} tokens${e.usage.expertCalls ? `, ${e.usage.expertCalls} expert calls` : ''}${e.error ? ` (${e.error})` : ''}`;
       default:
         return undefined;
     }

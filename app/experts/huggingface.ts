@@ -13,6 +13,7 @@
 import { STATUS_CODES } from 'node:http';
 import {
   type FeatureExtractionArgs,
+  getProviderHelper,
   InferenceClient,
   InferenceClientHubApiError,
   InferenceClientInputError,
@@ -20,6 +21,7 @@ import {
   InferenceClientProviderOutputError,
   InferenceClientRoutingError,
   type InferenceProviderOrPolicy,
+  makeRequestOptions,
   type Options,
   type QuestionAnsweringArgs,
   setLogger,
@@ -87,6 +89,8 @@ interface TaskContext {
   request: ExpertRequest;
   target: Target;
   options: Options;
+  /** The access token, for the one task the client has no method for. */
+  token?: string;
 }
 
 /** A failure that the caller made, which no retry can fix. */
@@ -221,6 +225,73 @@ export function toVector(value: unknown): number[] | undefined {
     for (let i = 0; i < width; i++) mean[i] = (mean[i] ?? 0) + (row[i] ?? 0) / rows.length;
   }
   return mean;
+}
+
+/**
+ * One vector per token, when the server sent them: `[[...], ...]`, possibly inside a batch of
+ * one. Undefined for a single pooled vector (the server pooled for itself) or a ragged answer.
+ */
+export function toTokenVectors(value: unknown): number[][] | undefined {
+  if (!Array.isArray(value) || value.length === 0 || isNumberList(value)) return undefined;
+  if (value.length === 1 && Array.isArray(value[0]) && !isNumberList(value[0])) {
+    return toTokenVectors(value[0]);
+  }
+  if (!value.every(isNumberList)) return undefined;
+  const rows = value as number[][];
+  const width = rows[0]?.length ?? 0;
+  return width > 0 && rows.every((row) => row.length === width) ? rows : undefined;
+}
+
+/**
+ * Feature extraction's own switch, never sent to the server: `pooling: 'mean'` (the default)
+ * mean-pools per-token vectors into one; `pooling: 'none'` keeps them, for token-level metrics
+ * such as BERTScore. The other parameters go to the server unchanged.
+ */
+function poolingOf(request: ExpertRequest): 'mean' | 'none' {
+  const pooling = request.parameters?.pooling;
+  if (pooling === undefined || pooling === 'mean') return 'mean';
+  if (pooling === 'none') return 'none';
+  throw invalidRequest(
+    `feature-extraction parameter "pooling" must be "mean" or "none", got ${JSON.stringify(pooling)}`,
+  );
+}
+
+function serverParameters(request: ExpertRequest): Record<string, unknown> | undefined {
+  const parameters = parametersOf(request);
+  if (parameters) delete parameters.pooling;
+  return parameters && Object.keys(parameters).length > 0 ? parameters : undefined;
+}
+
+/**
+ * Image embeddings. The client has no image-feature-extraction task (4.13), so the request is
+ * built by the client's own helpers for hf-inference (URL, headers, and on the hosted service
+ * its check that the model is served for this task) and sent through the call's guarded fetch:
+ * the image is the raw body, as for image classification. Only hf-inference and dedicated
+ * endpoints speak this protocol; other hosted providers offer no such task.
+ */
+async function imageFeatures({ request, target, options, token }: TaskContext): Promise<unknown> {
+  const data = binaryInput(request, 'image', 'image');
+  if (target.provider && target.provider !== 'auto' && target.provider !== 'hf-inference') {
+    throw new ProviderError(
+      `image-feature-extraction runs on hf-inference or a dedicated endpoint only, not on provider "${target.provider}"`,
+      { retryable: false, code: 'unsupported_task' },
+    );
+  }
+  const { url, info } = await makeRequestOptions(
+    {
+      model: target.model,
+      ...(target.endpointUrl ? { endpointUrl: target.endpointUrl } : {}),
+      ...(token ? { accessToken: token } : {}),
+      data,
+    },
+    getProviderHelper('hf-inference', undefined),
+    { task: 'image-feature-extraction', ...options },
+  );
+  const response = await (options.fetch ?? fetch)(url, { ...info, signal: options.signal });
+  const text = await response.text();
+  const json = parseJson(text);
+  if (json === undefined) throw badResponse(request, 'expected JSON numbers');
+  return json;
 }
 
 /** Fill-mask: the sequence of the best-scored candidate, whatever order the server used. */
@@ -441,18 +512,31 @@ const TASKS: Record<ExpertTask, TaskSpec> = {
     },
   },
   'feature-extraction': {
-    call: ({ client, request, target, options }) =>
-      client.featureExtraction(
+    call: ({ client, request, target, options }) => {
+      poolingOf(request);
+      return client.featureExtraction(
         {
           ...target,
           inputs: textInput(request, 'text'),
-          parameters: parametersOf(request) as FeatureExtractionArgs['parameters'],
+          parameters: serverParameters(request) as FeatureExtractionArgs['parameters'],
         },
         options,
-      ),
+      );
+    },
     read: (request, value) => {
+      const tokens = poolingOf(request) === 'none' ? toTokenVectors(value) : undefined;
+      if (tokens) return tokens;
       const vector = toVector(value);
       if (!vector) throw badResponse(request, 'expected a vector or one vector per token');
+      return vector;
+    },
+  },
+  'image-feature-extraction': {
+    call: imageFeatures,
+    // Vision transformers answer one vector per patch; they are mean-pooled into one.
+    read: (request, value) => {
+      const vector = toVector(value);
+      if (!vector) throw badResponse(request, 'expected a vector or one vector per patch');
       return vector;
     },
   },
@@ -709,6 +793,7 @@ export function createHuggingFaceExpertProvider(
         request,
         target: targetFor(request.model),
         options: { signal, fetch: guardedFetch(request, signal, seen), retry_on_error: false },
+        ...(token ? { token } : {}),
       };
       try {
         let value: unknown;

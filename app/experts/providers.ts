@@ -74,14 +74,27 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
     case 'text-classification':
     case 'image-classification':
     case 'object-detection': {
-      const first = 0.5 + (seed(0) % 500) / 1000;
+      // Above the detectors' usual 0.9 threshold, so a simulated detection finds something.
+      const first = 0.9 + (seed(0) % 100) / 1000;
       return [
         { label: `${SIMULATED} class A`, score: first },
         { label: `${SIMULATED} class B`, score: 1 - first },
       ];
     }
-    case 'feature-extraction':
-      return Array.from({ length: 8 }, (_, i) => ((seed(i * 4) % 2000) - 1000) / 1000);
+    case 'feature-extraction': {
+      // Asked for token vectors: one per word, from the word alone so equal words match,
+      // between two marker vectors, as tokenizers wrap a text in [CLS] and [SEP].
+      const words = String(request.inputs.text ?? '')
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean);
+      if (request.parameters?.pooling === 'none' && words.length > 0) {
+        return ['[CLS]', ...words, '[SEP]'].map((word) => hashVector(sha256Hex(word)));
+      }
+      return hashVector(hash);
+    }
+    case 'image-feature-extraction':
+      return hashVector(hash);
     case 'text-to-image':
     case 'image-to-3d':
       return tile(seed(0), seed(6), seed(12));
@@ -92,6 +105,14 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
     case 'text-to-speech':
       return { bytes: new TextEncoder().encode(`${SIMULATED} audio`), mime: 'text/plain' };
   }
+}
+
+/** Eight numbers in [-1, 1) drawn from a hex hash: a made-up embedding. */
+function hashVector(hash: string): number[] {
+  return Array.from(
+    { length: 8 },
+    (_, i) => ((Number.parseInt(hash.slice(i * 4, i * 4 + 6), 16) % 2000) - 1000) / 1000,
+  );
 }
 
 /** A 64×64 PNG of one colour. */

@@ -35,7 +35,7 @@ export interface BlobReference {
   mime: string;
 }
 
-export type RecordedExpertOutput = string | BlobReference | LabelValue[] | number[];
+export type RecordedExpertOutput = string | BlobReference | LabelValue[] | number[] | number[][];
 
 export interface RecordedExpertResponse {
   output: RecordedExpertOutput;

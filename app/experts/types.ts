@@ -27,6 +27,7 @@ export const EXPERT_TASKS = [
   'text-to-speech',
   'image-to-3d',
   'feature-extraction',
+  'image-feature-extraction',
 ] as const;
 export type ExpertTask = (typeof EXPERT_TASKS)[number];
 
@@ -52,9 +53,10 @@ export type ExpertInputValue = string | BinaryValue;
  * - text tasks: a string;
  * - image, audio and 3D outputs: bytes;
  * - classification and detection: labels, best first;
- * - feature extraction: a vector.
+ * - feature extraction (text or image): a vector; text asked with the parameter
+ *   `pooling: 'none'` may instead give one vector per token, when the server sends them.
  */
-export type ExpertOutputValue = string | BinaryValue | LabelValue[] | number[];
+export type ExpertOutputValue = string | BinaryValue | LabelValue[] | number[] | number[][];
 
 /** One request to an expert. `inputs` are keyed by the task's input names (see catalogue). */
 export interface ExpertRequest {

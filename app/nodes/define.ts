@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { VoteTally } from '../../nodes/vote/tally.ts';
 import type { ExpertTask } from '../experts/types.ts';
 import type { ChatMessage, ChatResult } from '../providers/types.ts';
+import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { ImageValue } from './template.ts';
 
@@ -103,6 +104,11 @@ export interface ModelCall {
   maxTokens?: number;
   /** Stream the answer (deltas become events). */
   stream?: boolean;
+  /**
+   * Structured output: OpenAI's `response_format` (e.g. a JSON schema). Servers that do not
+   * support it may ignore it, so callers still check what comes back.
+   */
+  responseFormat?: Record<string, unknown>;
 }
 
 /** A call to an expert model. Inputs are graph values: texts, image and blob references. */
@@ -142,6 +148,14 @@ export interface NodeContext<D = unknown> {
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */
   callExpert(call: ExpertCall): Promise<ExpertAnswer>;
+  /**
+   * Runs a graph as this instance's child (a planner's plan) with values for its input nodes
+   * by name; resolves with its outputs by name. Its nodes' events are the run's own.
+   */
+  runGraph(
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
   /** Sends a message to the node's downstream recipients; may pause at a breakpoint first. */
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */

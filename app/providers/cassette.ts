@@ -221,6 +221,8 @@ const cassetteSchema = z.object({
                 z.string(),
                 z.object({ $blob: z.string().regex(/^[0-9a-f]{64}$/), mime: z.string() }),
                 z.array(z.number()),
+                // Token vectors: feature extraction with `pooling: 'none'`.
+                z.array(z.array(z.number())),
                 z.array(
                   z.object({
                     label: z.string(),

@@ -15,7 +15,7 @@ import {
 } from '../../nodes/mindstorm/spec.ts';
 import { tallyVotes, type VoteTally } from '../../nodes/vote/tally.ts';
 import type { InputBinding, PlannedNode } from '../compiler/analyze.ts';
-import type { CompiledGraph } from '../compiler/index.ts';
+import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
 import { DEFAULT_MAX_TOKENS } from '../costs/estimate.ts';
 import { callCost, DEFAULT_PRICES, type PriceTable } from '../costs/prices.ts';
 import {
@@ -59,7 +59,7 @@ import {
   type ChatResult,
   isAbortError,
 } from '../providers/types.ts';
-import type { Stage } from '../schema/document.ts';
+import type { GraphDocument, Stage } from '../schema/document.ts';
 import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
@@ -169,6 +169,11 @@ export class Run {
   readonly #queues = new Map<string, PQueue>();
   readonly #providers = new Map<string, ChatProvider>();
   readonly #expertProviders = new Map<string, ExpertProvider>();
+  /** Graphs nodes run as their children, by instance prefix, with their input values. */
+  readonly #children = new Map<
+    string,
+    { compiled: CompiledGraph; inputs: Record<string, unknown> }
+  >();
   readonly #retry: RetryPolicy;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
@@ -355,8 +360,11 @@ export class Run {
     };
   }
 
-  #runMachine(): Promise<Record<string, NodeValues>> {
-    const machine = buildRunMachine(this.#compiled, this.#hooks());
+  #runMachine(
+    compiled: CompiledGraph = this.#compiled,
+    scope: Pick<ScopeContext, 'path' | 'graph'> = { path: '' },
+  ): Promise<Record<string, NodeValues>> {
+    const machine = buildRunMachine(compiled, this.#hooks());
     return new Promise((resolve, reject) => {
       // An abort before this point fired no listener: do not start at all.
       if (this.#abort.signal.aborted) {
@@ -364,7 +372,7 @@ export class Run {
         return;
       }
       const initial: ScopeContext = {
-        path: '',
+        ...scope,
         bindings: {},
         values: {},
         replicas: {},
@@ -481,9 +489,12 @@ export class Run {
     }
   }
 
-  #collectOutputs(values: Record<string, NodeValues>): Record<string, unknown> {
+  #collectOutputs(
+    values: Record<string, NodeValues>,
+    compiled: CompiledGraph = this.#compiled,
+  ): Record<string, unknown> {
     const outputs: Record<string, unknown> = {};
-    for (const node of this.#compiled.plan.nodes.values()) {
+    for (const node of compiled.plan.nodes.values()) {
       if (node.type === 'output' && values[node.id] && 'value' in values[node.id]!) {
         outputs[node.data.name as string] = values[node.id]!.value;
       }
@@ -500,7 +511,8 @@ export class Run {
     actorSignal: AbortSignal,
     phase?: LoopView['phase'],
   ): Promise<{ outputs: NodeOutputs; instance: string }> {
-    const node = this.#compiled.plan.nodes.get(id)!;
+    const child = context.graph ? this.#children.get(context.graph) : undefined;
+    const node = (child?.compiled ?? this.#compiled).plan.nodes.get(id)!;
     const frame = context.loop;
     const round = frame ? context.loops[frame.id]?.round : undefined;
     const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
@@ -532,7 +544,8 @@ export class Run {
       bindings.replica = { index: replica, count: node.replicate.items.length };
     }
     const { inputs, senders } = this.#resolveInputs(node, context);
-    if (node.type === 'input') inputs.value = this.#inputValue(node);
+    if (node.type === 'input')
+      inputs.value = child ? child.inputs[node.data.name as string] : this.#inputValue(node);
     if (frame?.stage === 'round' && !phase) this.#roundInputs.set(`${base}@r${round}`, inputs);
 
     this.#emit({
@@ -682,6 +695,7 @@ export class Run {
       imageUrl: (image) => this.blobs.dataUrl(image),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
       callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
+      runGraph: (document, inputs) => this.#runChild(node, call.instance, document, inputs),
       message: async (proposed) => {
         await this.#gate.check({
           kind: 'message',
@@ -895,6 +909,7 @@ export class Run {
         ? { maxTokens: call.maxTokens ?? profile.maxTokens }
         : {}),
       ...(call.stream ? { stream: true } : {}),
+      ...(call.responseFormat ? { extra: { response_format: call.responseFormat } } : {}),
     };
     const promptEstimate = estimatePromptTokens(request);
     const reservation = this.#budget.reserve(
@@ -993,6 +1008,40 @@ export class Run {
       }
       throw error;
     }
+  }
+
+  // ---- child graphs --------------------------------------------------------------------
+
+  /**
+   * Runs a graph as a child of a node instance, in this run: its nodes are scheduled by a
+   * machine of their own, their instance ids start with `<instance>/`, and their events, model
+   * and expert calls are this run's (recorded, replayed, resumed and budgeted like any other).
+   */
+  async #runChild(
+    node: PlannedNode,
+    instance: string,
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const compiled = await compileGraph(document, this.#options.registry);
+    if (!compiled.ok) {
+      throw new Error(
+        `the graph cannot run: ${compiled.problems.map((p) => p.message).join('; ')}`,
+      );
+    }
+    const prefix = `${instance}/`;
+    if (this.#children.has(prefix)) throw new Error(`${instance} already runs a graph`);
+    this.#children.set(prefix, { compiled, inputs });
+    this.#emit({ type: 'subgraph.started', node: node.id, instance, document, prefix });
+    const values = await this.#runMachine(compiled, { path: prefix, graph: prefix });
+    const outputs = this.#collectOutputs(values, compiled);
+    this.#emit({
+      type: 'subgraph.finished',
+      node: node.id,
+      instance,
+      outputs: previewValues(outputs),
+    });
+    return outputs;
   }
 
   // ---- expert calls --------------------------------------------------------------------
@@ -1096,6 +1145,7 @@ export class Run {
         { signal },
       );
       if (result.simulated) this.#simulatedSeen = true;
+      this.#budget.usage.expertCalls = (this.#budget.usage.expertCalls ?? 0) + 1;
       // Recorded before the response event, as model calls are: a resume serves it again.
       this.#options.onExpertCall?.({ callId, node: node.id, instance, request, result });
       const output = isBinaryValue(result.output)
@@ -1399,6 +1449,9 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'expert.response':
     case 'expert.error':
       return `${e.type}|${e.callId}`;
+    case 'subgraph.started':
+    case 'subgraph.finished':
+      return `${e.type}|${e.instance}`;
     case 'message':
       return `${e.type}|${e.from}`;
     case 'round.started':

@@ -5,6 +5,7 @@
  */
 import type { VoteTally } from '../../nodes/vote/tally.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import type { GraphDocument } from '../schema/document.ts';
 
 export interface Usage {
   calls: number;
@@ -13,6 +14,8 @@ export interface Usage {
   totalTokens: number;
   /** US dollars at the run's price table; calls to models without a price add nothing. */
   costUsd: number;
+  /** Expert model calls answered (Hugging Face, local operations, cassette or simulated). */
+  expertCalls?: number;
 }
 
 export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
@@ -109,6 +112,22 @@ export type RunEventBody =
       attempts: number;
     }
   | { type: 'expert.error'; callId: string; node: string; error: string }
+  | {
+      /** A node runs a graph of its own (a planner's accepted plan); its nodes follow. */
+      type: 'subgraph.started';
+      node: string;
+      instance: string;
+      /** The graph, as an ordinary document: it can be shown, inspected and saved. */
+      document: GraphDocument;
+      /** Its nodes' instance ids start with this. */
+      prefix: string;
+    }
+  | {
+      type: 'subgraph.finished';
+      node: string;
+      instance: string;
+      outputs: Record<string, unknown>;
+    }
   | {
       type: 'message';
       from: string;

@@ -58,6 +58,11 @@ export interface ScopeContext {
   loops: Record<string, LoopState>;
   /** Set when this machine runs one stage of a mindstorm. */
   loop?: { id: string; stage: Stage };
+  /**
+   * Set inside a graph a node runs as its child (a planner's plan): the key of that graph in
+   * the engine. Absent in the run's own graph.
+   */
+  graph?: string;
 }
 
 /** What the scheduler reports about a task it asked the engine to run. */
@@ -135,6 +140,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       replicas: {},
       started: {},
       loops: parent.loops,
+      ...(parent.graph ? { graph: parent.graph } : {}),
       ...(input.stage
         ? { loop: { id: input.scope, stage: input.stage } }
         : parent.loop

@@ -154,6 +154,8 @@ const EVENT_TYPES = new Set(
     'expert.request': true,
     'expert.response': true,
     'expert.error': true,
+    'subgraph.started': true,
+    'subgraph.finished': true,
     message: true,
     'round.started': true,
     'round.finished': true,

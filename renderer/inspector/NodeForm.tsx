@@ -8,11 +8,28 @@ import {
   useMemo,
   useState,
 } from 'react';
+import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, slotSourcesOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { describeFields, type FieldDesc, getIn, setIn } from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
+
+/** Which datalist offers values for a text field: model profiles, expert modules or models. */
+function suggestionsFor(name: string, data: unknown): string | undefined {
+  const isExpert = typeof (data as { module?: unknown } | undefined)?.module === 'string';
+  if (name === 'module') return 'expert-modules';
+  if (name === 'model') return isExpert ? 'expert-models' : 'model-profiles';
+  if (name === 'visionModel') return 'model-profiles';
+  return undefined;
+}
+
+/** The catalogue's models for an expert node's module: its default first. */
+function expertModels(data: unknown): string[] {
+  const module = (data as { module?: unknown } | undefined)?.module;
+  const entry = typeof module === 'string' ? catalogueEntry(module) : undefined;
+  return entry ? [entry.models.default, ...entry.models.alternates] : [];
+}
 
 /** Monaco arrives with the first prompt editor shown, never with the canvas. */
 const CodeEditor = lazy(() => import('./monaco/CodeEditor.tsx'));
@@ -52,6 +69,16 @@ export function NodeForm({ node }: { node: FlowNode }) {
 
   return (
     <div className="node-form">
+      <datalist id="expert-modules">
+        {CATALOGUE.map((e) => (
+          <option key={e.id} value={e.id} label={e.title} />
+        ))}
+      </datalist>
+      <datalist id="expert-models">
+        {expertModels(parsed.data).map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
       <datalist id="model-profiles">
         {profiles
           .split('\u0000')
@@ -147,7 +174,7 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
           data-testid={testId}
           value={text}
           onChange={(e: ChangeEvent<HTMLInputElement>) => set(e.target.value)}
-          list={name === 'model' ? 'model-profiles' : undefined}
+          list={suggestionsFor(name, parsed)}
         />
       );
       break;

@@ -1,0 +1,201 @@
+import type { ExpertTask } from '../../app/experts/types.ts';
+import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/nodes/define.ts';
+import { isImageValue } from '../../app/nodes/template.ts';
+import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.ts';
+
+/**
+ * How a score was computed, said plainly in every report:
+ * - `bertscore-greedy-f1`: each token vector of one text matched with its most similar token
+ *   vector of the other (cosine), precision and recall averaged over tokens, F1 of the two. This
+ *   is BERTScore's matching, without its idf weighting or baseline rescaling, over the vectors
+ *   the model's server returns (its last layer), not BERTScore's chosen layer;
+ * - `sentence-cosine`: the cosine of two sentence embeddings, when the server pools for itself;
+ * - `clip-cosine`: CLIP score, max(100·cos, 0) as torchmetrics computes it, divided by 100 as
+ *   OpenAGI does, so it lies in [0, 1];
+ * - `vit-cosine`: the cosine of two image embeddings (a ViT's patch vectors mean-pooled);
+ * - `empty-prediction`: an empty text answer scores 0 without a call.
+ */
+export type MetricMethod =
+  | 'bertscore-greedy-f1'
+  | 'sentence-cosine'
+  | 'clip-cosine'
+  | 'vit-cosine'
+  | 'empty-prediction';
+
+export interface MetricReport {
+  kind: MetricKind;
+  /** Null when the metric was skipped. */
+  score: number | null;
+  method: MetricMethod | null;
+  model: string;
+  /** Set when an embedding was made up by the simulated provider: the score means nothing. */
+  simulated?: true;
+  /** Why no score was computed (no token for the hosted service). */
+  skipped?: string;
+  /** For greedy matching: its precision and recall, and the token vectors on each side. */
+  precision?: number;
+  recall?: number;
+  tokens?: { prediction: number; reference: number };
+}
+
+/** Cosine similarity of two vectors of the same length; 0 when either has no length. */
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) {
+    throw new Error(`cannot compare vectors of ${a.length} and ${b.length} numbers`);
+  }
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+}
+
+/**
+ * BERTScore's greedy matching over token vectors: precision averages, over the candidate's
+ * tokens, the best cosine with any reference token; recall the same from the reference's side;
+ * F1 is their harmonic mean (0 when both are 0). Every token weighs the same.
+ */
+export function greedyMatch(
+  candidate: readonly number[][],
+  reference: readonly number[][],
+): { precision: number; recall: number; f1: number } {
+  if (candidate.length === 0 || reference.length === 0) {
+    throw new Error('greedy matching needs at least one token vector on each side');
+  }
+  const similarity = candidate.map((c) => reference.map((r) => cosine(c, r)));
+  const precision = similarity.reduce((sum, row) => sum + Math.max(...row), 0) / candidate.length;
+  const recall =
+    reference.reduce((sum, _, j) => sum + Math.max(...similarity.map((row) => row[j]!)), 0) /
+    reference.length;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
+
+/** CLIP score over [0, 1]: max(100·cos(image, text), 0) / 100. */
+export function clipScore(image: readonly number[], text: readonly number[]): number {
+  return Math.max(100 * cosine(image, text), 0) / 100;
+}
+
+/** An embedding as rows: a single vector is one row; token vectors stay as they are. */
+export function embeddingRows(output: unknown): number[][] {
+  const isVector = (v: unknown): v is number[] =>
+    Array.isArray(v) && v.length > 0 && v.every((n) => typeof n === 'number');
+  if (isVector(output)) return [output];
+  if (Array.isArray(output) && output.length > 0 && output.every(isVector)) return output;
+  throw new Error('the embedding model did not answer with a vector or token vectors');
+}
+
+/** One vector for a whole input: token vectors are mean-pooled. */
+function pooled(rows: number[][]): number[] {
+  if (rows.length === 1) return rows[0]!;
+  const width = rows[0]!.length;
+  const mean = new Array<number>(width).fill(0);
+  for (const row of rows) for (let i = 0; i < width; i++) mean[i]! += row[i]! / rows.length;
+  return mean;
+}
+
+/** The engine's error for a provider whose token is not set (checked by code, not by class). */
+function isMissingToken(error: unknown): error is Error {
+  return error instanceof Error && (error as { code?: unknown }).code === 'missing_api_key';
+}
+
+function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function asImage(kind: MetricKind, port: string, value: unknown) {
+  if (!isImageValue(value)) {
+    const got = value === undefined || value === null ? 'nothing' : typeof value;
+    throw new Error(`metric ${kind}: "${port}" must be an image, got ${got}`);
+  }
+  return value;
+}
+
+type Scored = Omit<MetricReport, 'kind' | 'model' | 'simulated' | 'skipped'> & {
+  answers: ExpertAnswer[];
+};
+
+async function score(ctx: NodeContext<MetricData>, model: string): Promise<Scored> {
+  const { kind, provider } = ctx.data;
+  const embed = (task: ExpertTask, inputs: Record<string, unknown>, pooling?: 'none') =>
+    ctx.callExpert({
+      backend: 'huggingface',
+      provider,
+      task,
+      model,
+      inputs,
+      ...(pooling ? { parameters: { pooling } } : {}),
+    });
+
+  if (kind === 'text-similarity') {
+    const prediction = asText(ctx.inputs.prediction);
+    const reference = asText(ctx.inputs.reference);
+    if (prediction.trim() === '') return { score: 0, method: 'empty-prediction', answers: [] };
+    const a = await embed('feature-extraction', { text: prediction }, 'none');
+    const b = await embed('feature-extraction', { text: reference }, 'none');
+    let left = embeddingRows(a.output);
+    let right = embeddingRows(b.output);
+    if (left.length === 1 && right.length === 1) {
+      return { score: cosine(left[0]!, right[0]!), method: 'sentence-cosine', answers: [a, b] };
+    }
+    if (!ctx.data.keepSpecialTokens) {
+      // The first and last vectors belong to the markers the tokenizer wraps a text in.
+      if (left.length >= 3) left = left.slice(1, -1);
+      if (right.length >= 3) right = right.slice(1, -1);
+    }
+    const match = greedyMatch(left, right);
+    return {
+      score: match.f1,
+      method: 'bertscore-greedy-f1',
+      precision: match.precision,
+      recall: match.recall,
+      tokens: { prediction: left.length, reference: right.length },
+      answers: [a, b],
+    };
+  }
+
+  if (kind === 'clip-score') {
+    const image = asImage(kind, 'image', ctx.inputs.image);
+    const a = await embed('image-feature-extraction', { image });
+    const b = await embed('feature-extraction', { text: asText(ctx.inputs.text) });
+    const value = clipScore(pooled(embeddingRows(a.output)), pooled(embeddingRows(b.output)));
+    return { score: value, method: 'clip-cosine', answers: [a, b] };
+  }
+
+  const prediction = asImage(kind, 'prediction', ctx.inputs.prediction);
+  const reference = asImage(kind, 'reference', ctx.inputs.reference);
+  const a = await embed('image-feature-extraction', { image: prediction });
+  const b = await embed('image-feature-extraction', { image: reference });
+  const value = cosine(pooled(embeddingRows(a.output)), pooled(embeddingRows(b.output)));
+  return { score: value, method: 'vit-cosine', answers: [a, b] };
+}
+
+export const execute: NodeExecutor<MetricData> = async (ctx) => {
+  const { kind } = ctx.data;
+  const model = ctx.data.model ?? DEFAULT_METRIC_MODELS[kind];
+  let scored: Scored;
+  try {
+    scored = await score(ctx, model);
+  } catch (error) {
+    if (!isMissingToken(error)) throw error;
+    // No token for the hosted service: the run goes on without this score.
+    const report: MetricReport = { kind, score: null, method: null, model, skipped: error.message };
+    await ctx.message(`metric skipped: ${error.message}`);
+    return { score: null, report };
+  }
+  const { answers, ...rest } = scored;
+  const simulated = answers.some((a) => a.simulated);
+  const report: MetricReport = { kind, ...rest, model, ...(simulated ? { simulated: true } : {}) };
+  const shown = rest.score === null ? 'none' : rest.score.toFixed(4);
+  await ctx.message(
+    `${simulated ? '[simulated] ' : ''}${kind} ${shown} (${rest.method}, ${model})`,
+  );
+  return { score: rest.score, report };
+};

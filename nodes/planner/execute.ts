@@ -1,0 +1,96 @@
+import { catalogueEntry } from '../../app/experts/catalogue.ts';
+import { planText, planToDocument } from '../../app/experts/plan.ts';
+import {
+  checkOutline,
+  entriesFor,
+  type PlanCheck,
+  type PlanningTask,
+  planningPrompt,
+  planResponseFormat,
+  readPlanAnswer,
+  repairMessage,
+  rulePlan,
+} from '../../app/experts/planner.ts';
+import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { ChatMessage } from '../../app/providers/types.ts';
+import { allowedExperts, type PlannerData } from './spec.ts';
+
+/** One plan the model proposed, and what was wrong with it. */
+interface Attempt {
+  answer: string;
+  problems: string[];
+}
+
+export const execute: NodeExecutor<PlannerData> = async (ctx) => {
+  const data = ctx.data;
+  const description = data.task ?? String(ctx.inputs.task ?? '');
+  if (description.trim() === '') throw new Error('the planner has no task to plan for');
+  const task: PlanningTask = { description, inputs: data.inputs, output: data.output };
+  const experts = entriesFor(allowedExperts(data));
+
+  const attempts: Attempt[] = [];
+  let check: PlanCheck | undefined;
+  let source: 'model' | 'rules' | 'rules (the model’s answers were simulated)' = 'model';
+  if (!data.model) {
+    check = rulePlan(task, experts);
+    source = 'rules';
+  } else {
+    const messages: ChatMessage[] = planningPrompt(task, experts, data.prompt);
+    for (let n = 1; n <= data.maxAttempts; n++) {
+      const result = await ctx.callModel({
+        profile: data.model,
+        messages,
+        maxTokens: data.maxTokens,
+        ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
+        responseFormat: planResponseFormat(experts),
+      });
+      const read = readPlanAnswer(result.text);
+      check =
+        'error' in read
+          ? { ok: false, problems: [read.error] }
+          : checkOutline(read.outline, task, experts);
+      attempts.push({ answer: result.text, problems: check.ok ? [] : check.problems });
+      if (check.ok) break;
+      if (result.simulated) {
+        // Made-up answers do not improve when told what is wrong: plan by the rules instead,
+        // and say so wherever the plan is shown.
+        check = rulePlan(task, experts);
+        source = 'rules (the model’s answers were simulated)';
+        break;
+      }
+      messages.push({ role: 'assistant', content: result.text });
+      messages.push({ role: 'user', content: repairMessage(check.problems) });
+    }
+  }
+  if (!check?.ok) {
+    const last = attempts.at(-1)?.problems ?? (check && !check.ok ? check.problems : []);
+    throw new Error(
+      data.model
+        ? `no valid plan after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}; the last one: ${last.join('; ')}`
+        : `the rule planner found no valid plan: ${last.join('; ')}`,
+    );
+  }
+
+  const plan = check.plan;
+  const simulated = source.includes('simulated');
+  const text = `${simulated ? '[simulated] ' : ''}${planText(plan)}`;
+  const expertData = (module: string): Record<string, unknown> => ({
+    ...data.expert,
+    ...(data.preferLocal && catalogueEntry(module)?.local ? { backend: 'local' } : {}),
+  });
+  const document = planToDocument(plan, {
+    name: `plan of ${ctx.nodeId}`,
+    description: `${simulated ? '[simulated] ' : ''}Planned by ${source} for: ${description}`,
+    expert: data.expert,
+  });
+  for (const node of document.nodes) {
+    if (node.type === 'expert') Object.assign(node.data, expertData(node.data.module as string));
+  }
+  await ctx.message(`plan: ${text}`);
+  const inputs = Object.fromEntries(data.inputs.map((p) => [p.name, ctx.inputs[p.name]]));
+  const outputs = await ctx.runGraph(document, inputs);
+  return {
+    answer: outputs.answer,
+    plan: { text, source, attempts, document },
+  };
+};

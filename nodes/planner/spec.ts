@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
+import { baseData, modalitySchema } from '../../app/nodes/common.ts';
+import { type DataProblem, defineNode, type PortSpec } from '../../app/nodes/define.ts';
+
+/** How the planner describes the experts to the model (OpenAGI's Prompt-1, Prompt-2, few-shot). */
+export const PLANNER_PROMPTS = ['descriptions', 'names', 'few-shot'] as const;
+
+const portSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  modality: modalitySchema,
+  description: z.string().optional(),
+});
+
+export const plannerData = z.strictObject({
+  ...baseData,
+  /** `plan`: compose expert models into a plan and run it (OpenAGI). */
+  mode: z.enum(['plan']).default('plan'),
+  /**
+   * A model profile from the document's `models`. Without one, plans come from the built-in
+   * rule planner (no model, no cost): a baseline to compare models against.
+   */
+  model: z.string().min(1).optional(),
+  /** The task; when absent it comes from the `task` input. */
+  task: z.string().min(1).optional(),
+  /** The values the plan starts from: each becomes an input port and a plan input. */
+  inputs: z
+    .array(portSchema)
+    .min(1)
+    .default([{ name: 'image', modality: 'image' }]),
+  /** The modality of the answer. */
+  output: modalitySchema.default('text'),
+  /** Catalogue ids the plan may use (default: OpenAGI's 15 modules). */
+  experts: z.array(z.string().min(1)).min(1).optional(),
+  prompt: z.enum(PLANNER_PROMPTS).default('descriptions'),
+  /** Plans asked for in all, the first included, before the node fails. */
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  /** Data every expert of the plan gets (for example a `provider` for a custom endpoint). */
+  expert: z.record(z.string(), z.unknown()).optional(),
+  /** Run modules that have a local operation (upscale, denoise, deblur) locally. */
+  preferLocal: z.boolean().default(false),
+  maxTokens: z.number().int().positive().default(300),
+  temperature: z.number().min(0).max(2).optional(),
+});
+export type PlannerData = z.infer<typeof plannerData>;
+
+/** The catalogue ids a planner may use. */
+export function allowedExperts(data: Pick<PlannerData, 'experts'>): string[] {
+  return data.experts ?? openAgiModules().map((e) => e.id);
+}
+
+/**
+ * An LLM planner in the manner of OpenAGI: it asks a model for a plan over the experts it is
+ * given, checks it (known modules, a type chain that holds), asks again with the problems when
+ * it does not, and runs the accepted plan as a graph of its own.
+ */
+export const spec = defineNode({
+  type: 'planner',
+  title: 'Planner',
+  group: 'Experts',
+  description:
+    'Asks a model to compose expert models into a plan, repairs invalid plans, and runs the plan as a graph.',
+  data: plannerData,
+  ports: (data) => {
+    const inputs: PortSpec[] = [
+      ...(data.task ? [] : [{ name: 'task', modality: 'text' as const, required: true }]),
+      ...data.inputs.map((p) => ({
+        name: p.name,
+        modality: p.modality,
+        required: true,
+        ...(p.description ? { description: p.description } : {}),
+      })),
+    ];
+    return {
+      inputs,
+      outputs: [
+        { name: 'answer', modality: data.output, description: 'what the plan produced' },
+        {
+          name: 'plan',
+          modality: 'json',
+          description: 'the accepted plan, as text and as a graph',
+        },
+      ],
+    };
+  },
+  models: (data) => (data.model ? [data.model] : []),
+  check: (data) => {
+    const problems: DataProblem[] = [];
+    for (const [i, id] of allowedExperts(data).entries()) {
+      if (!catalogueEntry(id))
+        problems.push({ path: ['experts', i], message: `unknown expert module "${id}"` });
+    }
+    const names = data.inputs.map((p) => p.name);
+    if (new Set(names).size !== names.length)
+      problems.push({ path: ['inputs'], message: 'input names must differ' });
+    if (!data.task && names.includes('task'))
+      problems.push({
+        path: ['inputs'],
+        message: '"task" is the task input; name the value otherwise',
+      });
+    return problems;
+  },
+  callsPerRun: (data) => (data.model ? data.maxAttempts : 0),
+});
