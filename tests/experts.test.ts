@@ -3,6 +3,7 @@
  * the Hugging Face inference protocol over real HTTP (the real @huggingface/inference client
  * on our side), recorded into a cassette, replayed from it with no server, and simulated.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { society } from './support/cli.ts';
 import { type StubHf, type StubHfRequest, startStubHuggingFace } from './support/stub-hf.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-experts-'));
 const db = join(dir, 'runs.db');
@@ -243,4 +245,221 @@ describe('OpenAGI templates, from their cassettes', () => {
       else expect(answer.$image).toMatch(/^[0-9a-f]{64}$/);
     });
   }
+});
+
+describe('more experts through the node', () => {
+  it('captions a picture, summarizes the caption and paints it, over HTTP', async () => {
+    const doc = {
+      version: 1,
+      name: 'caption, summarize, paint',
+      nodes: [
+        {
+          id: 'photo',
+          type: 'input',
+          position: { x: 0, y: 0 },
+          data: { name: 'photo', modality: 'image' },
+        },
+        {
+          id: 'caption',
+          type: 'expert',
+          position: { x: 200, y: 0 },
+          data: { module: 'image-captioning' },
+        },
+        {
+          id: 'summary',
+          type: 'expert',
+          position: { x: 400, y: 0 },
+          data: { module: 'text-summarization' },
+        },
+        {
+          id: 'paint',
+          type: 'expert',
+          position: { x: 600, y: 0 },
+          data: { module: 'text-to-image-generation' },
+        },
+        { id: 'picture', type: 'output', position: { x: 800, y: 0 }, data: { name: 'picture' } },
+        { id: 'words', type: 'output', position: { x: 800, y: 100 }, data: { name: 'words' } },
+      ],
+      edges: [
+        {
+          id: 'a',
+          source: 'photo',
+          sourceHandle: 'value',
+          target: 'caption',
+          targetHandle: 'image',
+        },
+        {
+          id: 'b',
+          source: 'caption',
+          sourceHandle: 'text',
+          target: 'summary',
+          targetHandle: 'text',
+        },
+        {
+          id: 'c',
+          source: 'summary',
+          sourceHandle: 'text',
+          target: 'paint',
+          targetHandle: 'prompt',
+        },
+        {
+          id: 'd',
+          source: 'paint',
+          sourceHandle: 'image',
+          target: 'picture',
+          targetHandle: 'value',
+        },
+        {
+          id: 'e',
+          source: 'summary',
+          sourceHandle: 'text',
+          target: 'words',
+          targetHandle: 'value',
+        },
+      ],
+    };
+    const file = join(dir, 'chain.society.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const seen: StubHfRequest[] = [];
+    const own = await startStubHuggingFace({
+      respond: (request) => {
+        seen.push(request);
+        const body = request.json as { inputs?: string } | undefined;
+        if (!body)
+          return { body: [{ generated_text: 'a player in a red jersey with the number 22' }] };
+        if (seen.length === 2) return { body: [{ summary_text: 'a red number 22 jersey' }] };
+        return { body: painted, headers: { 'content-type': 'image/png' } };
+      },
+    });
+    try {
+      const result = await society([
+        'run',
+        file,
+        '--input',
+        `photo=@${photo}`,
+        '--provider',
+        `hf-inference=${own.url},kind=huggingface`,
+        '--db',
+        db,
+        '--json',
+        '-q',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const out = JSON.parse(result.stdout);
+      expect(out.outputs.words).toBe('a red number 22 jersey');
+      expect(out.outputs.picture).toEqual({
+        $image: createHash('sha256').update(painted).digest('hex'),
+        mime: 'image/png',
+      });
+      // The caption request carried the picture's bytes; the others carried the texts.
+      expect(seen[0]!.body.equals(readFileSync(photo))).toBe(true);
+      expect(seen[1]!.json).toEqual({ inputs: 'a player in a red jersey with the number 22' });
+      expect(seen[2]!.json).toMatchObject({ inputs: 'a red number 22 jersey' });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers a visual question with a vision chat model, the picture in the message', async () => {
+    const chat = await startStubOpenAI({ respond: () => ({ text: 'Twenty-two.' }) });
+    const doc = {
+      version: 1,
+      name: 'vqa by chat',
+      models: { eyes: { provider: 'lab', model: 'vision-model', vision: true } },
+      nodes: [
+        {
+          id: 'photo',
+          type: 'input',
+          position: { x: 0, y: 0 },
+          data: { name: 'photo', modality: 'image' },
+        },
+        { id: 'question', type: 'input', position: { x: 0, y: 100 }, data: { name: 'question' } },
+        {
+          id: 'vqa',
+          type: 'expert',
+          position: { x: 200, y: 0 },
+          data: {
+            module: 'visual-question-answering',
+            backend: 'vision-chat',
+            visionModel: 'eyes',
+          },
+        },
+        { id: 'answer', type: 'output', position: { x: 400, y: 0 }, data: { name: 'answer' } },
+      ],
+      edges: [
+        { id: 'a', source: 'photo', sourceHandle: 'value', target: 'vqa', targetHandle: 'image' },
+        {
+          id: 'b',
+          source: 'question',
+          sourceHandle: 'value',
+          target: 'vqa',
+          targetHandle: 'question',
+        },
+        { id: 'c', source: 'vqa', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
+      ],
+    };
+    const file = join(dir, 'vqa-chat.society.json');
+    writeFileSync(file, JSON.stringify(doc));
+    try {
+      const result = await society([
+        'run',
+        file,
+        '--input',
+        `photo=@${photo}`,
+        '--input',
+        'question=What number is on the jersey?',
+        '--provider',
+        `lab=${chat.url}`,
+        '--db',
+        db,
+        '--json',
+        '-q',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).outputs.answer).toBe('Twenty-two.');
+      const [request] = chat.requests;
+      expect(request.model).toBe('vision-model');
+      const parts = request.messages[0].content;
+      expect(parts[0]).toEqual({ type: 'text', text: 'What number is on the jersey?' });
+      expect(parts[1].image_url.url).toBe(
+        `data:image/png;base64,${readFileSync(photo).toString('base64')}`,
+      );
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it('society validate names both ports of a mismatched expert edge', async () => {
+    const doc = {
+      version: 1,
+      name: 'mismatch',
+      nodes: [
+        { id: 'words', type: 'input', position: { x: 0, y: 0 }, data: { name: 'words' } },
+        {
+          id: 'deblur',
+          type: 'expert',
+          position: { x: 200, y: 0 },
+          data: { module: 'image-deblurring', backend: 'local' },
+        },
+        { id: 'out', type: 'output', position: { x: 400, y: 0 }, data: { name: 'out' } },
+      ],
+      edges: [
+        {
+          id: 'a',
+          source: 'words',
+          sourceHandle: 'value',
+          target: 'deblur',
+          targetHandle: 'image',
+        },
+        { id: 'b', source: 'deblur', sourceHandle: 'image', target: 'out', targetHandle: 'value' },
+      ],
+    };
+    const file = join(dir, 'mismatch.society.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const result = await society(['validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain(
+      'modality mismatch: words.value gives text but deblur.image takes image',
+    );
+  });
 });
