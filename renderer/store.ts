@@ -63,6 +63,7 @@ export type RunTab =
   | 'transcript'
   | 'context'
   | 'votes'
+  | 'plans'
   | 'timeline'
   | 'usage'
   | 'outputs'

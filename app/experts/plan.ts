@@ -307,7 +307,7 @@ export function planToDocument(plan: ExpertPlan, options: PlanDocumentOptions): 
   const place = (d: number) => {
     const row = rows.get(d) ?? 0;
     rows.set(d, row + 1);
-    return { x: d * 260, y: row * 160 };
+    return { x: d * 300, y: row * 170 };
   };
   const inputNodeId = (name: string) => `in_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   for (const input of plan.inputs) {

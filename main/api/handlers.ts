@@ -318,8 +318,10 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
   const exampleImage =
     (base: string): ExampleImage =>
     () => {
-      for (const ext of IMAGE_EXTENSIONS) {
-        const file = path.join(templatesDir, `${base}.example.${ext}`);
+      // A template's own example, else its family's: openagi-auto-plan → openagi.example.png.
+      const names = [base, base.split('-')[0]!];
+      for (const ext of names.flatMap((name) => IMAGE_EXTENSIONS.map((e) => `${name}.example.${e}`))) {
+        const file = path.join(templatesDir, ext);
         if (existsSync(file)) {
           // Read synchronously: inputs are read before the run starts, and the file is small.
           return { bytes: new Uint8Array(readFileSync(file)), mime: imageMimeFor(file)! };

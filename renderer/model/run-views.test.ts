@@ -378,3 +378,48 @@ describe('two runs side by side', () => {
     expect(showValue([1, 2])).toBe('[\n  1,\n  2\n]');
   });
 });
+
+describe('plans a planner runs', () => {
+  it("keeps the plan's nodes apart from the document's, even when their ids are the same", () => {
+    seq = 0;
+    const document = {
+      name: 'plan of planner',
+      description: 'Planned by rules',
+      nodes: [
+        { id: 'in_text', type: 'input', data: { name: 'text' } },
+        { id: 'fill_mask', type: 'expert', data: { module: 'fill-mask' } },
+        { id: 'answer', type: 'output', data: { name: 'answer' } },
+      ],
+    };
+    const view = applyEvents(startingRun(['text', 'planner', 'answer']), [
+      ev('run.started', 0),
+      ev('node.started', 1, { node: 'planner', instance: 'planner', nodeType: 'planner' }),
+      ev('subgraph.started', 2, {
+        node: 'planner',
+        instance: 'planner',
+        prefix: 'planner/',
+        document,
+      }),
+      ev('node.started', 3, {
+        node: 'fill_mask',
+        instance: 'planner/fill_mask',
+        nodeType: 'expert',
+      }),
+      ev('node.finished', 4, { node: 'fill_mask', instance: 'planner/fill_mask', outputs: {} }),
+      ev('node.started', 5, { node: 'answer', instance: 'planner/answer', nodeType: 'output' }),
+      ev('node.failed', 6, { node: 'answer', instance: 'planner/answer', error: 'x' }),
+      ev('subgraph.finished', 7, {
+        node: 'planner',
+        instance: 'planner',
+        outputs: { answer: 'a' },
+      }),
+    ]);
+    expect(view.plans).toHaveLength(1);
+    expect(view.plans[0]!.steps).toEqual({ fill_mask: 'done', answer: 'failed' });
+    expect(view.plans[0]!.outputs).toEqual({ answer: 'a' });
+    // The document's own `answer` has not started; the planner is still running.
+    expect(view.nodes.answer?.state).toBe('waiting');
+    expect(view.nodes.planner?.state).toBe('running');
+    expect(view.nodes.fill_mask).toBeUndefined();
+  });
+});

@@ -111,6 +111,20 @@ export interface LiveCall {
   text: string;
 }
 
+/** A graph a node ran as its child (a planner's accepted plan), with its nodes' progress. */
+export interface PlanView {
+  seq: number;
+  node: string;
+  instance: string;
+  /** Instance ids of the plan's nodes start with this. */
+  prefix: string;
+  /** The plan as an ordinary graph document. */
+  document: { name?: string; description?: string; nodes: Array<Record<string, unknown>> };
+  /** The state of each of its nodes, by node id. */
+  steps: Record<string, 'running' | 'done' | 'failed'>;
+  outputs?: Record<string, unknown>;
+}
+
 export interface RunView {
   runId: string | null;
   status: RunStatus;
@@ -139,6 +153,8 @@ export interface RunView {
   endedAt?: number;
   /** The run this one forks, and the last of its parent's events it kept. */
   forkOf?: { runId: string; seq: number };
+  /** Graphs nodes ran as their children (planners' plans), in the order they started. */
+  plans: PlanView[];
 }
 
 const LOG_LIMIT = 500;
@@ -159,6 +175,7 @@ export function idleRun(): RunView {
     rounds: [],
     pauses: [],
     live: {},
+    plans: [],
   };
 }
 
@@ -187,6 +204,7 @@ export function applyEvents(
     usage: { ...view.usage },
     instances: { ...view.instances },
     rounds: view.rounds,
+    plans: view.plans,
     live: { ...view.live },
     log: [...view.log, ...events].slice(-LOG_LIMIT),
   };
@@ -210,11 +228,56 @@ function instanceOf(view: RunView, e: Record<string, unknown>): InstanceRun | un
   return copy;
 }
 
+/**
+ * A node event of a plan's node goes to that plan, not to the canvas: the plan's node ids are
+ * its own and may repeat the document's (both can have an `answer`). True when it was taken.
+ */
+function applyToPlan(view: RunView, type: string | undefined, e: Record<string, unknown>): boolean {
+  if (type !== 'node.started' && type !== 'node.finished' && type !== 'node.failed') return false;
+  const instance = str(e.instance);
+  const index = instance ? view.plans.findIndex((p) => instance.startsWith(p.prefix)) : -1;
+  if (index < 0 || !instance) return false;
+  const plan = view.plans[index]!;
+  const step = instance.slice(plan.prefix.length).split('/')[0]!;
+  const state = type === 'node.started' ? 'running' : type === 'node.finished' ? 'done' : 'failed';
+  view.plans = view.plans.map((p, i) =>
+    i === index ? { ...p, steps: { ...p.steps, [step]: state } } : p,
+  );
+  return true;
+}
+
 function apply(view: RunView, e: Record<string, unknown>): void {
   const type = str(e.type);
   const seq = num(e.seq) ?? 0;
   const time = num(e.time);
+  if (applyToPlan(view, type, e)) return;
   switch (type) {
+    case 'subgraph.started': {
+      const document = e.document as PlanView['document'] | undefined;
+      const prefix = str(e.prefix);
+      if (!document || !Array.isArray(document.nodes) || !prefix) return;
+      view.plans = [
+        ...view.plans,
+        {
+          seq,
+          node: str(e.node) ?? '?',
+          instance: str(e.instance) ?? '',
+          prefix,
+          document,
+          steps: {},
+        },
+      ];
+      return;
+    }
+    case 'subgraph.finished': {
+      const instance = str(e.instance);
+      view.plans = view.plans.map((p) =>
+        p.instance === instance
+          ? { ...p, outputs: (e.outputs as Record<string, unknown> | undefined) ?? {} }
+          : p,
+      );
+      return;
+    }
     case 'run.started':
       view.status = 'running';
       view.startedAt ??= time;

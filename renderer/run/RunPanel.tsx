@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { parseDocument } from '../../app/schema/parse.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import type { TranscriptMessage } from '../model/run.ts';
-import { type RunTab, selectNode, useEditor } from '../store.ts';
+import { loadDocument, type RunTab, selectNode, unlessUnsaved, useEditor } from '../store.ts';
 import { ContextViewer } from './ContextViewer.tsx';
 import {
   control,
@@ -24,6 +25,7 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'transcript', label: 'Transcript' },
   { id: 'context', label: 'Context' },
   { id: 'votes', label: 'Votes' },
+  { id: 'plans', label: 'Plans' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
@@ -39,6 +41,7 @@ export function RunPanel() {
     useShallow((s) => ({
       messages: s.run.messages.length,
       votes: s.run.tallies.length,
+      plans: s.run.plans.length,
       problems: s.problems?.length ?? 0,
     })),
   );
@@ -47,9 +50,11 @@ export function RunPanel() {
       ? counts.messages
       : id === 'votes'
         ? counts.votes
-        : id === 'problems'
-          ? counts.problems
-          : 0;
+        : id === 'plans'
+          ? counts.plans
+          : id === 'problems'
+            ? counts.problems
+            : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -76,6 +81,7 @@ export function RunPanel() {
         {tab === 'transcript' ? <Transcript /> : null}
         {tab === 'context' ? <ContextViewer /> : null}
         {tab === 'votes' ? <Votes /> : null}
+        {tab === 'plans' ? <Plans /> : null}
         {tab === 'timeline' ? <Timeline /> : null}
         {tab === 'usage' ? <UsagePanel /> : null}
         {tab === 'outputs' ? <Outputs /> : null}
@@ -456,6 +462,58 @@ function Votes() {
       {tallies.map((t) => (
         <TallyChart key={t.seq} view={t} />
       ))}
+    </div>
+  );
+}
+
+/** Each plan a planner ran: its steps as they went, and a way to open it as a document. */
+function Plans() {
+  const plans = useEditor((s) => s.run.plans);
+  if (plans.length === 0)
+    return <p className="muted">No planner has run a plan in this run yet.</p>;
+  return (
+    <div className="plans">
+      {plans.map((plan) => {
+        const steps = plan.document.nodes.filter((n) => n.type === 'expert');
+        return (
+          <section key={plan.seq} className="plan" data-testid={`plan-${plan.instance}`}>
+            <header>
+              <strong>{plan.instance}</strong>{' '}
+              <span className="muted">{plan.document.description ?? ''}</span>
+            </header>
+            <ol className="plan-steps">
+              {steps.map((n) => {
+                const id = String(n.id);
+                const data = (n.data ?? {}) as { module?: string; backend?: string };
+                const state = plan.steps[id] ?? 'waiting';
+                return (
+                  <li
+                    key={id}
+                    className={`plan-step step-${state}`}
+                    data-testid={`plan-step-${id}`}
+                  >
+                    <code>{id}</code> {data.module}
+                    {data.backend === 'local' ? <span className="muted"> (local)</span> : null}{' '}
+                    <span className="muted">{state}</span>
+                  </li>
+                );
+              })}
+            </ol>
+            <button
+              type="button"
+              data-testid={`open-plan-${plan.instance}`}
+              onClick={() =>
+                unlessUnsaved('Open this plan as a document?', () => {
+                  const parsed = parseDocument(plan.document);
+                  if (parsed.ok) loadDocument(parsed.doc);
+                })
+              }
+            >
+              Open as a document
+            </button>
+          </section>
+        );
+      })}
     </div>
   );
 }
