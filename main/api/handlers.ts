@@ -319,9 +319,11 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     (base: string): ExampleImage =>
     () => {
       // A template's own example, else its family's: openagi-auto-plan → openagi.example.png.
-      const names = [base, base.split('-')[0]!];
-      for (const ext of names.flatMap((name) => IMAGE_EXTENSIONS.map((e) => `${name}.example.${e}`))) {
-        const file = path.join(templatesDir, ext);
+      const names = [base, base.split('-')[0]!].flatMap((name) =>
+        IMAGE_EXTENSIONS.map((ext) => `${name}.example.${ext}`),
+      );
+      for (const name of names) {
+        const file = path.join(templatesDir, name);
         if (existsSync(file)) {
           // Read synchronously: inputs are read before the run starts, and the file is small.
           return { bytes: new Uint8Array(readFileSync(file)), mime: imageMimeFor(file)! };
