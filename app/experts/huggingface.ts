@@ -32,6 +32,7 @@ import { parseRetryAfterMs } from '../providers/openai.ts';
 import { clip } from '../providers/text.ts';
 import type { CallOptions } from '../providers/types.ts';
 import { abortError, isAbortError, ProviderError } from '../providers/types.ts';
+import { displayUrl, isLocalUrl } from '../providers/urls.ts';
 import type {
   BinaryValue,
   ExpertOutputValue,
@@ -560,28 +561,6 @@ function quietLibraryLogs(): void {
     warn: (message, ...args) => console.warn(message, ...args),
     error: (message, ...args) => console.error(message, ...args),
   });
-}
-
-/** Drop user:password and the query from a URL before it goes into a message. */
-function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
-}
-
-function isLocalUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '0.0.0.0';
-  } catch {
-    return false;
-  }
 }
 
 /** A model id as a URL path, each segment escaped and the slashes kept. */

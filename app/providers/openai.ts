@@ -22,6 +22,7 @@ import type {
   TokenUsage,
 } from './types.ts';
 import { abortError, ProviderError } from './types.ts';
+import { displayUrl, isLocalUrl } from './urls.ts';
 
 /**
  * Local servers ignore the key, but the SDK refuses to start without one; this placeholder
@@ -75,27 +76,6 @@ export function parseRetryAfterMs(
   const date = Date.parse(after);
   if (Number.isFinite(date)) return Math.max(0, date - now);
   return undefined;
-}
-
-/** Drop user:password from a URL before it goes into a message. */
-function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
-}
-
-function isLocalUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '0.0.0.0';
-  } catch {
-    return false;
-  }
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {

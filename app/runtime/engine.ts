@@ -955,19 +955,7 @@ export class Run {
               });
             },
             this.#retry,
-            {
-              signal,
-              ...(this.#options.random ? { random: this.#options.random } : {}),
-              onRetry: ({ attempt, delayMs, error }) =>
-                this.#emit({
-                  type: 'model.retry',
-                  callId,
-                  node: node.id,
-                  attempt,
-                  delayMs: Math.round(delayMs),
-                  error: errorMessage(error),
-                }),
-            },
+            this.#retryOptions(callId, node.id, signal),
           ),
         { signal },
       );
@@ -1008,6 +996,31 @@ export class Run {
       }
       throw error;
     }
+  }
+
+  /** How a call is retried: under the run's signal, each retry reported as an event. */
+  #retryOptions(callId: string, node: string, signal: AbortSignal) {
+    return {
+      signal,
+      ...(this.#options.random ? { random: this.#options.random } : {}),
+      onRetry: ({
+        attempt,
+        delayMs,
+        error,
+      }: {
+        attempt: number;
+        delayMs: number;
+        error: unknown;
+      }) =>
+        this.#emit({
+          type: 'model.retry',
+          callId,
+          node,
+          attempt,
+          delayMs: Math.round(delayMs),
+          error: errorMessage(error),
+        }),
+    };
   }
 
   // ---- child graphs --------------------------------------------------------------------
@@ -1128,19 +1141,7 @@ export class Run {
               return provider.run(request, { signal: attemptSignal });
             },
             this.#retry,
-            {
-              signal,
-              ...(this.#options.random ? { random: this.#options.random } : {}),
-              onRetry: ({ attempt, delayMs, error }) =>
-                this.#emit({
-                  type: 'model.retry',
-                  callId,
-                  node: node.id,
-                  attempt,
-                  delayMs: Math.round(delayMs),
-                  error: errorMessage(error),
-                }),
-            },
+            this.#retryOptions(callId, node.id, signal),
           ),
         { signal },
       );

@@ -611,26 +611,27 @@ export class RunStore {
     if (response.finishReason !== undefined) recorded.finishReason = response.finishReason;
     if (response.simulated) recorded.simulated = true;
     this.#db
-      .transaction(() => {
-        const existing = this.#db
-          .prepare<[string, string], string>(
-            'SELECT responses FROM calls WHERE run_id = ? AND key = ?',
-          )
-          .pluck()
-          .get(runId, key);
-        if (existing === undefined) {
-          this.#db
-            .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
-            .run(runId, key, canonicalJson(normalizeRequest(request)), JSON.stringify([recorded]));
-        } else {
-          const responses = JSON.parse(existing) as RecordedResponse[];
-          responses.push(recorded);
-          this.#db
-            .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
-            .run(JSON.stringify(responses), runId, key);
-        }
-      })
+      .transaction(() =>
+        this.#appendCall(runId, key, canonicalJson(normalizeRequest(request)), recorded),
+      )
       .immediate();
+  }
+
+  /** Adds an answer to a request's row of the record, creating the row on its first answer. */
+  #appendCall(runId: string, key: string, requestJson: string, recorded: unknown): void {
+    const existing = this.#db
+      .prepare<[string, string], string>('SELECT responses FROM calls WHERE run_id = ? AND key = ?')
+      .pluck()
+      .get(runId, key);
+    if (existing === undefined) {
+      this.#db
+        .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
+        .run(runId, key, requestJson, JSON.stringify([recorded]));
+    } else {
+      this.#db
+        .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
+        .run(JSON.stringify([...(JSON.parse(existing) as unknown[]), recorded]), runId, key);
+    }
   }
 
   /**
@@ -646,28 +647,7 @@ export class RunStore {
     this.#db
       .transaction(() => {
         const recorded = toRecordedExpert(result, (blob) => this.putBlob(blob.bytes, blob.mime));
-        const existing = this.#db
-          .prepare<[string, string], string>(
-            'SELECT responses FROM calls WHERE run_id = ? AND key = ?',
-          )
-          .pluck()
-          .get(runId, key);
-        if (existing === undefined) {
-          this.#db
-            .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
-            .run(
-              runId,
-              key,
-              canonicalJson(normalizeExpertRequest(request)),
-              JSON.stringify([recorded]),
-            );
-        } else {
-          const responses = JSON.parse(existing) as RecordedExpertResponse[];
-          responses.push(recorded);
-          this.#db
-            .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
-            .run(JSON.stringify(responses), runId, key);
-        }
+        this.#appendCall(runId, key, canonicalJson(normalizeExpertRequest(request)), recorded);
       })
       .immediate();
   }
