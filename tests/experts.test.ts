@@ -83,7 +83,14 @@ describe('OpenAGI templates against a Hugging Face endpoint', () => {
       '-q',
     ];
     const before = stub.requests.length;
-    const live = await society([...args, '--provider', endpoint(), '--record', cassette]);
+    // Redirected without kind=: hf-inference stays an expert provider.
+    const live = await society([
+      ...args,
+      '--provider',
+      `hf-inference=${stub.url}`,
+      '--record',
+      cassette,
+    ]);
     expect(live.stderr).toBe('');
     expect(live.code).toBe(0);
     expect(JSON.parse(live.stdout).outputs).toEqual({ answer: GERMAN });
@@ -460,6 +467,71 @@ describe('more experts through the node', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
       'modality mismatch: words.value gives text but deblur.image takes image',
+    );
+  });
+});
+
+describe('audio in, text out', () => {
+  it('takes a recording from the command line as a blob and transcribes it (simulated)', async () => {
+    const doc = {
+      version: 1,
+      name: 'transcribe',
+      nodes: [
+        {
+          id: 'rec',
+          type: 'input',
+          position: { x: 0, y: 0 },
+          data: { name: 'rec', modality: 'audio' },
+        },
+        {
+          id: 'asr',
+          type: 'expert',
+          position: { x: 200, y: 0 },
+          data: { module: 'speech-recognition' },
+        },
+        { id: 'words', type: 'output', position: { x: 400, y: 0 }, data: { name: 'words' } },
+      ],
+      edges: [
+        { id: 'a', source: 'rec', sourceHandle: 'value', target: 'asr', targetHandle: 'audio' },
+        { id: 'b', source: 'asr', sourceHandle: 'text', target: 'words', targetHandle: 'value' },
+      ],
+    };
+    const file = join(dir, 'transcribe.society.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const wav = join(dir, 'hello.wav');
+    writeFileSync(wav, Buffer.from('RIFF....WAVEfmt ', 'latin1'));
+    const events = join(dir, 'transcribe.ndjson');
+    const result = await society([
+      'run',
+      file,
+      '--simulate',
+      '--input',
+      `rec=@${wav}`,
+      '--events',
+      events,
+      '--db',
+      db,
+      '--json',
+      '-q',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).outputs.words).toBe(
+      '[simulated] a transcript of the recording',
+    );
+    const request = readFileSync(events, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'expert.request');
+    expect(request.inputs.audio).toEqual({
+      $blob: createHash('sha256').update(readFileSync(wav)).digest('hex'),
+      mime: 'audio/wav',
+    });
+
+    const asText = await society(['run', file, '--simulate', '--input', 'rec=hello', '--db', db]);
+    expect(asText.code).toBe(2);
+    expect(asText.stderr).toContain(
+      'input "rec" is a recording: pass a file with --input rec=@speech.wav',
     );
   });
 });

@@ -3,7 +3,7 @@
  * its own record of model calls, so anyone can read it or replay it with no key and no network.
  */
 import { z } from 'zod';
-import { isImageValue } from '../nodes/template.ts';
+import { blobHashOf } from '../nodes/template.ts';
 import type { CassetteFile } from '../providers/cassette.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord, RunStore } from '../store/index.ts';
@@ -16,17 +16,17 @@ export interface RunExport {
   run: RunRecord;
   events: RunEvent[];
   calls: CassetteFile;
-  /** Image inputs by sha256: MIME type and base64 bytes. */
+  /** Binary inputs (images, audio, 3D assets) by sha256: MIME type and base64 bytes. */
   blobs: Record<string, { mime: string; base64: string }>;
 }
 
 export function exportRun(store: RunStore, run: RunRecord): RunExport {
   const blobs: RunExport['blobs'] = {};
   for (const value of Object.values(run.inputs)) {
-    if (!isImageValue(value)) continue;
-    const blob = store.getBlob(value.$image);
-    if (blob)
-      blobs[value.$image] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
+    const hash = blobHashOf(value);
+    const blob = hash ? store.getBlob(hash) : undefined;
+    if (hash && blob)
+      blobs[hash] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
   }
   return {
     format: EXPORT_FORMAT,

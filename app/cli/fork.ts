@@ -58,6 +58,14 @@ export function planFork(
         `run ${parent.id} has no node instance "${instance}" (messages came from: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})`,
       );
     }
+    // An edit replaces the node's `text` output; a node whose message only reports on its work
+    // (a planner: its outputs are an answer and a plan) has nothing the edit could replace.
+    const finished = events.find((e) => e.type === 'node.finished' && e.instance === instance);
+    if (finished?.type === 'node.finished' && !('text' in finished.outputs)) {
+      throw new UsageError(
+        `${instance} has no text output to edit (its outputs: ${Object.keys(finished.outputs).join(', ') || 'none'})`,
+      );
+    }
     overrides[instance] = { text };
   }
   let at: number;

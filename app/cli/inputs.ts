@@ -67,6 +67,13 @@ function readValue(name: string, raw: string, modality: string, blobs: BlobStore
       throw new UsageError(`input "${name}": "${path}" is not a PNG, JPEG, GIF or WebP file`);
     return blobs.putImage(readBytes(path, name), mime);
   }
+  if (modality === 'audio' || modality === 'asset3d') {
+    if (!fromFile)
+      throw new UsageError(
+        `input "${name}" is ${modality === 'audio' ? 'a recording' : 'a 3D asset'}: pass a file with --input ${name}=@${modality === 'audio' ? 'speech.wav' : 'model.glb'}`,
+      );
+    return blobs.put(readBytes(path, name), binaryMimeFor(path, modality));
+  }
   const text = fromFile ? readText(path, name) : raw;
   if (modality === 'json' || modality.startsWith('list<')) {
     try {
@@ -87,6 +94,26 @@ function readValue(name: string, raw: string, modality: string, blobs: BlobStore
     return text === 'true';
   }
   return text;
+}
+
+const BINARY_MIME: Record<string, string> = {
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  m4a: 'audio/mp4',
+  webm: 'audio/webm',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  obj: 'model/obj',
+  stl: 'model/stl',
+  ply: 'application/ply',
+};
+
+/** The MIME type of an audio or 3D file, from its extension. */
+function binaryMimeFor(path: string, modality: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  return BINARY_MIME[ext] ?? (modality === 'audio' ? 'audio/wav' : 'application/octet-stream');
 }
 
 function readBytes(path: string, name: string): Uint8Array {

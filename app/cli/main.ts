@@ -16,8 +16,10 @@ import { type CompileResult, compileGraph } from '../compiler/index.ts';
 import { estimateRun, formatEstimate } from '../costs/estimate.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../nodes/registry.ts';
+import { blobHashOf } from '../nodes/template.ts';
 import { Cassette, type CassetteMode } from '../providers/cassette.ts';
 import {
+  builtinProfiles,
   listProviderProfiles,
   type ProfileOverride,
   profileOverrides,
@@ -309,7 +311,7 @@ export function buildProgram(): Command {
           if (flags.add) {
             const [name, url] = splitAssignment(flags.add, '--add');
             try {
-              const kind = flags.kind ?? 'openai-compatible';
+              const kind = flags.kind ?? builtinProfiles({})[name]?.kind ?? 'openai-compatible';
               if (kind !== 'openai-compatible' && kind !== 'huggingface') {
                 throw new Error('--kind must be openai-compatible or huggingface');
               }
@@ -683,9 +685,9 @@ async function replayCommand(
   if (!compiled.ok) throw problemsExit(path, compiled.problems);
   const blobs = new BlobStore();
   for (const [hash, blob] of Object.entries(data.blobs)) {
-    const ref = blobs.putImage(Buffer.from(blob.base64, 'base64'), blob.mime);
-    if (ref.$image !== hash)
-      throw new UsageError(`${path}: image ${hash.slice(0, 12)}… does not match its bytes`);
+    const ref = blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+    if (blobHashOf(ref) !== hash)
+      throw new UsageError(`${path}: blob ${hash.slice(0, 12)}… does not match its bytes`);
   }
   const answers = Object.fromEntries(
     data.events.flatMap((e) =>
@@ -904,7 +906,11 @@ function parseProviders(assignments: string[]): Record<string, ProfileOverride> 
     if (!url || !URL.canParse(url))
       throw new UsageError(`--provider ${name}: "${url}" is not a URL`);
     const key = options.find((o) => o.startsWith('key='))?.slice(4);
-    const kind = options.find((o) => o.startsWith('kind='))?.slice(5) ?? 'openai-compatible';
+    // Redirecting a built-in provider keeps its kind (hf-inference stays an expert provider).
+    const kind =
+      options.find((o) => o.startsWith('kind='))?.slice(5) ??
+      builtinProfiles({})[name]?.kind ??
+      'openai-compatible';
     if (kind !== 'openai-compatible' && kind !== 'huggingface') {
       throw new UsageError(`--provider ${name}: kind must be openai-compatible or huggingface`);
     }

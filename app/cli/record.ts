@@ -3,8 +3,7 @@
  * its images, with every key the environment holds scrubbed from what is written.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
-import type { ImageValue } from '../nodes/template.ts';
-import { isImageValue } from '../nodes/template.ts';
+import { blobHashOf } from '../nodes/template.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette.ts';
 import { redact } from '../providers/secrets.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';
@@ -18,15 +17,15 @@ export { redact, secretsIn } from '../providers/secrets.ts';
 import { expertKey } from '../experts/record.ts';
 import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
 
-/** Image inputs go into the store's blobs, so a resume can load them again. */
+/** Binary inputs (images, audio, 3D assets) go into the store's blobs, so a resume can load them again. */
 export function storeImages(
   store: RunStore,
   blobs: BlobStore,
   inputs: Record<string, unknown>,
 ): void {
   for (const value of Object.values(inputs)) {
-    if (!isImageValue(value)) continue;
-    const blob = blobs.get(value.$image);
+    const hash = blobHashOf(value);
+    const blob = hash ? blobs.get(hash) : undefined;
     if (blob) store.putBlob(blob.bytes, blob.mime);
   }
 }
@@ -39,9 +38,10 @@ export function loadImages(
 ): string[] {
   const missing: string[] = [];
   for (const [name, value] of Object.entries(inputs)) {
-    if (!isImageValue(value)) continue;
-    const blob = store.getBlob((value as ImageValue).$image);
-    if (blob) blobs.putImage(blob.bytes, blob.mime);
+    const hash = blobHashOf(value);
+    if (!hash) continue;
+    const blob = store.getBlob(hash);
+    if (blob) blobs.put(blob.bytes, blob.mime);
     else missing.push(name);
   }
   return missing;

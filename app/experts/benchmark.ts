@@ -10,6 +10,7 @@
 import type { MetricKind } from '../../nodes/metric/spec.ts';
 import type { GraphDocument, GraphEdge, GraphNode } from '../schema/document.ts';
 import { OPENAGI_CATEGORIES, type OpenAgiCategory, type OpenAgiTask } from './openagi.ts';
+import { inputNodeId } from './plan.ts';
 
 /** A model profile for the planner: the document's `models` entry it gets. */
 export interface PlannerModel {
@@ -57,8 +58,6 @@ export function taskSlug(task: Pick<OpenAgiTask, 'target'>): string {
 export function taskFileName(task: Pick<OpenAgiTask, 'id' | 'target'>): string {
   return `${task.id}-${taskSlug(task)}.society.json`;
 }
-
-const inputNodeId = (name: string) => `in_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 function edge(
   source: string,

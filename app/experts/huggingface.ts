@@ -43,6 +43,7 @@ import type {
   LabelValue,
 } from './types.ts';
 import { isBinaryValue } from './types.ts';
+import { meanPool } from './vectors.ts';
 
 export interface HuggingFaceExpertProviderOptions {
   /** Provider profile name, used in messages, events and concurrency limits. */
@@ -220,12 +221,7 @@ export function toVector(value: unknown): number[] | undefined {
   const rows = value as number[][];
   const width = rows[0]?.length ?? 0;
   if (rows.some((row) => row.length !== width)) return undefined;
-  if (rows.length === 1) return rows[0];
-  const mean = new Array<number>(width).fill(0);
-  for (const row of rows) {
-    for (let i = 0; i < width; i++) mean[i] = (mean[i] ?? 0) + (row[i] ?? 0) / rows.length;
-  }
-  return mean;
+  return meanPool(rows);
 }
 
 /**

@@ -26,7 +26,9 @@ export function matchExpert(
 ): ExpertMatch | undefined {
   const cleaned = stripStepNoise(text);
   const exact = findExpert(cleaned);
-  if (exact && candidates.includes(exact)) return { entry: exact, score: 1, exact: true };
+  // Named exactly but not offered: unknown here, never swapped for a similar allowed one.
+  if (exact)
+    return candidates.includes(exact) ? { entry: exact, score: 1, exact: true } : undefined;
   const grams = trigrams(normalizeName(cleaned));
   let best: ExpertMatch | undefined;
   for (const entry of candidates) {

@@ -47,6 +47,11 @@ export interface PlanOutline {
   branches: string[][];
   /** The modules after the branches (the first one joins them when there are branches). */
   chain: string[];
+  /**
+   * For each branch, the task input it prepares, when known; otherwise a branch takes the
+   * first unused task input its first module fits.
+   */
+  branchInputs?: Array<string | undefined>;
 }
 
 export class PlanSyntaxError extends Error {
@@ -164,20 +169,39 @@ export function planFromOutline(
     return previous!;
   };
 
-  const ends = branchEntries.map((b) => ({
-    source: runChain(b as CatalogueEntry[], undefined),
-    modality: outputOf(b.at(-1)!),
-  }));
+  // Branches that name their input claim it first, so the others do not take it.
+  for (const name of outline.branchInputs ?? []) if (name) used.add(name);
+  const ends = branchEntries.map((b, i) => {
+    const named = outline.branchInputs?.[i];
+    return {
+      source: runChain(b as CatalogueEntry[], named ? `input:${named}` : undefined),
+      modality: outputOf(b.at(-1)!),
+      input: named,
+    };
+  });
   let last: PlanSource | undefined;
   let tail = chainEntries as CatalogueEntry[];
   if (ends.length > 0) {
     const join = tail[0]!;
     const wired: Record<string, PlanSource> = {};
     const pending = [...ends];
+    // Each branch goes to the first port it fits; a port no branch fits takes the task input
+    // of its modality (in `add`). A branch that fits no port still goes to a free one, so the
+    // mismatch is reported with both ends named rather than the branch silently dropped.
+    // A branch that prepared the input a port is named after goes there first.
     for (const port of join.inputs) {
+      const index = pending.findIndex(
+        (e) => e.input === port.name && modalityFits(e.modality, port.modality),
+      );
+      if (index >= 0) wired[port.name] = pending.splice(index, 1)[0]!.source;
+    }
+    for (const port of join.inputs) {
+      if (wired[port.name]) continue;
       const index = pending.findIndex((e) => modalityFits(e.modality, port.modality));
-      const end = pending.splice(index >= 0 ? index : 0, 1)[0];
-      if (end) wired[port.name] = end.source;
+      if (index >= 0) wired[port.name] = pending.splice(index, 1)[0]!.source;
+    }
+    for (const port of join.inputs) {
+      if (!wired[port.name] && pending.length > 0) wired[port.name] = pending.shift()!.source;
     }
     last = add(join, wired).id;
     tail = tail.slice(1);
@@ -239,6 +263,11 @@ export function planProblems(plan: ExpertPlan): string[] {
       `type mismatch: ${last.id}.${lastEntry.outputs[0]!.name} gives ${outputOf(lastEntry)} but the task's output takes ${plan.outputModality}`,
     );
   }
+  const used = new Set(plan.steps.flatMap((s) => Object.values(s.inputs)));
+  for (const step of plan.steps) {
+    if (step.id !== plan.output && !used.has(step.id))
+      problems.push(`${step.id}'s output is never used`);
+  }
   const unusedInputs = plan.inputs.filter(
     (i) => !plan.steps.some((s) => Object.values(s.inputs).includes(`input:${i.name}`)),
   );
@@ -277,6 +306,11 @@ export function planText(plan: ExpertPlan): string {
   return `${branches.join('')} ${mainChain.map((id) => title(byId.get(id)!.module)).join(', ')}`;
 }
 
+/** The id of the input node that carries a task input in a plan's graph. */
+export function inputNodeId(name: string): string {
+  return `in_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
 /** Options for turning a plan into a document. */
 export interface PlanDocumentOptions {
   name: string;
@@ -309,7 +343,6 @@ export function planToDocument(plan: ExpertPlan, options: PlanDocumentOptions): 
     rows.set(d, row + 1);
     return { x: d * 300, y: row * 170 };
   };
-  const inputNodeId = (name: string) => `in_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   for (const input of plan.inputs) {
     nodes.push({
       id: inputNodeId(input.name),

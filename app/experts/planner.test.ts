@@ -104,7 +104,80 @@ describe('checking a plan against the task and the allowed experts', () => {
   });
 });
 
+describe('joining branches', () => {
+  const task = parseTask(
+    'Given image and English query, how to answer the question in English step by step?',
+    0,
+  );
+
+  it('sends a branch to the port it fits, and the raw input to the port no branch fits', () => {
+    const check = checkOutline(
+      { branches: [['fill-mask']], chain: ['visual-question-answering'] },
+      task,
+      experts,
+    );
+    expect(
+      check.ok && check.plan.steps.find((s) => s.module === 'visual-question-answering')?.inputs,
+    ).toEqual({
+      question: 'fill_mask',
+      image: 'input:image',
+    });
+  });
+
+  it('names the mismatch when two branches give the same kind of value', () => {
+    const check = checkOutline(
+      {
+        branches: [['image-denoising'], ['image-deblurring']],
+        chain: ['visual-question-answering'],
+      },
+      task,
+      experts,
+    );
+    expect(check.ok ? [] : check.problems).toContain(
+      'type mismatch: image_deblurring.image gives image but visual_question_answering.question takes text',
+    );
+  });
+
+  it('takes an exactly named module it was not given as unknown, never as a similar one', () => {
+    const onlyDeblurring = experts.filter(
+      (e) => e.id === 'image-deblurring' || e.id === 'visual-question-answering',
+    );
+    const check = checkOutline(
+      { branches: [['Image Denoising']], chain: ['Visual Question Answering'] },
+      task,
+      onlyDeblurring,
+    );
+    expect(check).toEqual({
+      ok: false,
+      problems: ['branch 1, step 1: "Image Denoising" is not one of the experts you may use'],
+    });
+  });
+});
+
 describe('the rule planner', () => {
+  it('fills the mask only in the input the task says is clozed', () => {
+    const plan = (line: string) => {
+      const check = rulePlan(parseTask(line, 0), experts);
+      return check.ok
+        ? check.plan.steps.map((s) => `${s.module}(${Object.values(s.inputs).join(',')})`)
+        : check.problems;
+    };
+    expect(
+      plan(
+        'Given clozed English document and English query, how to answer the question in English step by step?',
+      ),
+    ).toEqual(['fill-mask(input:context)', 'question-answering(fill_mask,input:question)']);
+    expect(
+      plan(
+        'Given English document and clozed English query, how to answer the question in German step by step?',
+      ),
+    ).toEqual([
+      'fill-mask(input:question)',
+      'question-answering(fill_mask,input:context)',
+      'machine-translation(question_answering)',
+    ]);
+  });
+
   it('plans from the task words', () => {
     const check = rulePlan(
       parseTask(

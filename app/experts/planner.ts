@@ -214,12 +214,15 @@ export function rulePlan(task: PlanningTask, experts: readonly CatalogueEntry[])
   const pick = (ids: string[]) => ids.filter((id) => allowed.has(id));
   const text = task.description;
   const [goalText = text] = text.split(/,\s*how to\s*/i).slice(1);
+  const phrases = inputPhrases(text, task.inputs.length);
   const branches: string[][] = [];
-  for (const input of task.inputs) {
+  for (const [i, input] of task.inputs.entries()) {
+    // What this input's own words say ("clozed English query"), else the whole task's.
+    const words = phrases[i] ?? text;
     const prepare =
       input.modality === 'image'
-        ? pick(RESTORATION.filter((r) => r.words.test(text)).map((r) => r.module))
-        : /clozed|mask/i.test(text)
+        ? pick(RESTORATION.filter((r) => r.words.test(words)).map((r) => r.module))
+        : /clozed|mask/i.test(words)
           ? pick(['fill-mask'])
           : [];
     branches.push(prepare);
@@ -236,14 +239,30 @@ export function rulePlan(task: PlanningTask, experts: readonly CatalogueEntry[])
   }
   if (/\bin (German|Chinese)\b|translate/i.test(goalText))
     chain.push(...pick(['machine-translation']));
+  const prepared = branches.flatMap((b, i) => (b.length > 0 ? [i] : []));
   const outline: PlanOutline =
     task.inputs.length > 1
-      ? { branches: branches.filter((b) => b.length > 0), chain }
+      ? {
+          branches: prepared.map((i) => branches[i]!),
+          branchInputs: prepared.map((i) => task.inputs[i]!.name),
+          chain,
+        }
       : { branches: [], chain: [...(branches[0] ?? []), ...chain] };
   if (outline.chain.length === 0) {
     return { ok: false, problems: ['the rule planner found no expert for this task'] };
   }
   return checkOutline(outline, task, experts);
+}
+
+/**
+ * The words describing each input, when the task lists them as OpenAGI does ("Given clozed
+ * English document and English query, how to …"): one phrase per input, in order, or an empty
+ * list when the description cannot be split that way.
+ */
+function inputPhrases(description: string, count: number): string[] {
+  const given = /^\s*given\s+(.+?),\s*how to\b/i.exec(description)?.[1];
+  const parts = given?.split(/\s+and\s+/i) ?? [];
+  return parts.length === count ? parts : [];
 }
 
 /** The allowed experts as catalogue entries (unknown ids are left out). */

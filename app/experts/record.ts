@@ -3,8 +3,7 @@
  * content hashes (so the key depends on the picture, not on its encoding), and the answer with
  * any bytes it returned stored once as a blob and referenced by hash.
  */
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../providers/cassette.ts';
+import { canonicalJson, sha256Hex } from '../providers/canonical.ts';
 import {
   type BinaryValue,
   type ExpertOutputValue,
@@ -43,9 +42,7 @@ export interface RecordedExpertResponse {
   simulated?: boolean;
 }
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 /** True for a stored expert request (what tells expert calls from chat calls in a record). */
 export function isExpertRequest(value: unknown): value is NormalizedExpertRequest {

@@ -103,6 +103,11 @@ export function isBlobValue(value: unknown): value is BlobValue {
   );
 }
 
+/** The content hash a binary reference (an image or other bytes) points to, else undefined. */
+export function blobHashOf(value: unknown): string | undefined {
+  return isImageValue(value) ? value.$image : isBlobValue(value) ? value.$blob : undefined;
+}
+
 export function isImageValue(value: unknown): value is ImageValue {
   return (
     typeof value === 'object' &&

@@ -4,20 +4,19 @@
  * diffed: entries sorted by key, keys of every object in a fixed order, no keys or headers.
  */
 
-import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import {
   type BlobReference,
   expertKey,
   fromRecordedExpert,
-  sha256Hex as hashBytes,
   type NormalizedExpertRequest,
   normalizeExpertRequest,
   type RecordedExpertResponse,
   toRecordedExpert,
 } from '../experts/record.ts';
 import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
+import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
 import { redact } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
 import type {
@@ -76,10 +75,6 @@ export interface CassetteFile {
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 
-function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /**
  * An image part with its data URL replaced by `sha256:<hex>` of the decoded bytes, so the key
  * depends on the picture and not on how its base64 happened to be wrapped or padded (and a
@@ -133,23 +128,7 @@ export function normalizeRequest(request: ChatRequest | NormalizedRequest): Norm
   return normalized;
 }
 
-/** JSON with object keys sorted at every level, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const source = value as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(source).sort()) {
-      if (source[key] !== undefined) sorted[key] = sortKeys(source[key]);
-    }
-    return sorted;
-  }
-  return value;
-}
+export { canonicalJson } from './canonical.ts';
 
 /** The cassette key of a request: sha256 hex of its normalized form as canonical JSON. */
 export function requestKey(request: ChatRequest | NormalizedRequest): string {
@@ -323,7 +302,7 @@ export class Cassette {
     }
     for (const [hash, blob] of Object.entries(parsed.data.blobs ?? {})) {
       const bytes = new Uint8Array(Buffer.from(blob.base64, 'base64'));
-      if (hashBytes(bytes) !== hash) {
+      if (sha256Hex(bytes) !== hash) {
         throw new Error(`${source}: blob ${hash.slice(0, 12)}… does not match its bytes`);
       }
       cassette.#blobs.set(hash, { bytes, mime: blob.mime });
@@ -420,7 +399,7 @@ export class Cassette {
     const normalized = normalizeExpertRequest(request);
     const key = expertKey(normalized);
     const recorded = toRecordedExpert(result, (blob) => {
-      const hash = hashBytes(blob.bytes);
+      const hash = sha256Hex(blob.bytes);
       this.#blobs.set(hash, blob);
       return hash;
     });

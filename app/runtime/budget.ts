@@ -12,6 +12,7 @@ export class BudgetExceededError extends Error {
 }
 
 export interface BudgetLimits {
+  /** Model and expert calls together. */
   maxCalls?: number;
   maxTokens?: number;
   /** US dollars, at the run's price table; calls to models without a price count as free. */
@@ -28,6 +29,7 @@ export class Budget {
   };
   readonly #limits: BudgetLimits;
   #reservedCalls = 0;
+  #reservedExpertCalls = 0;
   #reservedTokens = 0;
   #reservedCost = 0;
 
@@ -43,12 +45,8 @@ export class Budget {
     tokens: number,
     costUsd = 0,
   ): { settle(prompt: number, completion: number, costUsd?: number): void; release(): void } {
-    const { maxCalls, maxTokens, maxCostUsd } = this.#limits;
-    if (maxCalls !== undefined && this.usage.calls + this.#reservedCalls >= maxCalls) {
-      throw new BudgetExceededError(
-        `budget exceeded: the run may make at most ${maxCalls} model calls`,
-      );
-    }
+    const { maxTokens, maxCostUsd } = this.#limits;
+    this.#checkCalls();
     if (maxTokens !== undefined && this.usage.totalTokens + this.#reservedTokens >= maxTokens) {
       throw new BudgetExceededError(
         `budget exceeded: the run may use at most ${maxTokens} tokens (${this.usage.totalTokens} used)`,
@@ -87,5 +85,43 @@ export class Budget {
         close();
       },
     };
+  }
+
+  /**
+   * Reserves one expert call, or throws if `maxCalls` is spent. Expert calls have no tokens and
+   * no price in the run's table, so only the call limit applies to them.
+   */
+  reserveExpert(): { settle(): void; release(): void } {
+    this.#checkCalls();
+    this.#reservedExpertCalls++;
+    let open = true;
+    const close = () => {
+      if (!open) return false;
+      open = false;
+      this.#reservedExpertCalls--;
+      return true;
+    };
+    return {
+      settle: () => {
+        if (close()) this.usage.expertCalls = (this.usage.expertCalls ?? 0) + 1;
+      },
+      release: () => {
+        close();
+      },
+    };
+  }
+
+  #checkCalls(): void {
+    const { maxCalls } = this.#limits;
+    const calls =
+      this.usage.calls +
+      (this.usage.expertCalls ?? 0) +
+      this.#reservedCalls +
+      this.#reservedExpertCalls;
+    if (maxCalls !== undefined && calls >= maxCalls) {
+      throw new BudgetExceededError(
+        `budget exceeded: the run may make at most ${maxCalls} model calls${this.usage.expertCalls || this.#reservedExpertCalls ? ' (expert calls included)' : ''}`,
+      );
+    }
   }
 }

@@ -299,7 +299,22 @@ export class Run {
       (at) => at.kind === 'message' && at.instance === instance,
     );
     if (!held) throw new Error(`no message from ${instance} is waiting to be delivered`);
+    const node = this.#plannedNode(instance);
+    if (node && !node.ports.outputs.some((p) => p.name === 'text')) {
+      throw new Error(
+        `${instance}'s message reports on its work (its outputs: ${node.ports.outputs.map((p) => p.name).join(', ')}); editing it would change nothing it produces`,
+      );
+    }
     this.#messageEdits.set(instance, text);
+  }
+
+  /** The planned node an instance id belongs to, in the run's graph or a plan it runs. */
+  #plannedNode(instance: string): PlannedNode | undefined {
+    const cut = instance.lastIndexOf('/');
+    const prefix = cut >= 0 ? instance.slice(0, cut + 1) : '';
+    const compiled = this.#children.get(prefix)?.compiled ?? this.#compiled;
+    const id = instance.slice(cut + 1).split(/[#@]/)[0]!;
+    return compiled.plan.nodes.get(id);
   }
 
   get paused(): boolean {
@@ -481,6 +496,12 @@ export class Run {
           `input "${name}" is an image: pass a file, e.g. --input ${name}=@photo.png`,
         );
       }
+      const binary = node.data.modality === 'audio' || node.data.modality === 'asset3d';
+      if (value !== undefined && binary && !isBlobValue(value)) {
+        throw new Error(
+          `input "${name}" is ${node.data.modality === 'audio' ? 'a recording' : 'a 3D asset'}: pass a file, e.g. --input ${name}=@file`,
+        );
+      }
     }
     if (missing.length > 0) {
       throw new Error(
@@ -530,9 +551,11 @@ export class Run {
       }
       await gate;
     }
+    // Inside a plan, checkpoints name the node by its path (`planner/answer`), so a breakpoint
+    // on the document's own `answer` does not stop there too.
     await this.#gate.check({
       kind: 'node',
-      node: id,
+      node: `${context.graph ?? ''}${id}`,
       instance,
       ...(round !== undefined ? { round } : {}),
     });
@@ -592,7 +615,8 @@ export class Run {
       return { outputs, instance };
     } catch (error) {
       if (isAbortError(error) || signal.aborted) throw error;
-      const message = `node "${id}": ${errorMessage(error)}`;
+      // A plan's node is named by its path: `planner/machine_translation`.
+      const message = `node "${context.graph ?? ''}${id}": ${errorMessage(error)}`;
       this.#emit({ type: 'node.failed', node: id, instance, error: errorMessage(error) });
       if (!this.#cancelled) this.#error ??= message;
       throw new Error(message, { cause: error });
@@ -613,7 +637,10 @@ export class Run {
       const bindings = node.inputs[port.name] ?? [];
       if (bindings.length === 0) continue;
       if (!port.multiple) {
-        inputs[port.name] = this.#bindingValue(bindings[0]!, context).value;
+        inputs[port.name] = asPortValue(
+          this.#bindingValue(bindings[0]!, context).value,
+          port.modality,
+        );
         continue;
       }
       const list: unknown[] = [];
@@ -634,7 +661,7 @@ export class Run {
           from.push(who[0] ?? b.source);
         }
       }
-      inputs[port.name] = list;
+      inputs[port.name] = list.map((v) => asPortValue(v, port.modality));
       senders[port.name] = from;
     }
     return { inputs, senders };
@@ -699,7 +726,7 @@ export class Run {
       message: async (proposed) => {
         await this.#gate.check({
           kind: 'message',
-          node: node.id,
+          node: `${context.graph ?? ''}${node.id}`,
           instance: call.instance,
           text: proposed,
           ...(call.round !== undefined ? { round: call.round } : {}),
@@ -1046,7 +1073,21 @@ export class Run {
     if (this.#children.has(prefix)) throw new Error(`${instance} already runs a graph`);
     this.#children.set(prefix, { compiled, inputs });
     this.#emit({ type: 'subgraph.started', node: node.id, instance, document, prefix });
-    const values = await this.#runMachine(compiled, { path: prefix, graph: prefix });
+    let values: Record<string, NodeValues>;
+    try {
+      values = await this.#runMachine(compiled, { path: prefix, graph: prefix });
+    } catch (error) {
+      if (!isAbortError(error)) {
+        this.#emit({
+          type: 'subgraph.finished',
+          node: node.id,
+          instance,
+          outputs: {},
+          error: errorMessage(error),
+        });
+      }
+      throw error;
+    }
     const outputs = this.#collectOutputs(values, compiled);
     this.#emit({
       type: 'subgraph.finished',
@@ -1114,10 +1155,11 @@ export class Run {
         ? { parameters: call.parameters }
         : {}),
     };
+    const provider = this.#expertProvider(call.backend, call.provider);
+    const reservation = this.#budget.reserveExpert();
     const nth = (this.#callsByInstance.get(instance) ?? 0) + 1;
     this.#callsByInstance.set(instance, nth);
     const callId = `${instance}:${nth}`;
-    const provider = this.#expertProvider(call.backend, call.provider);
     const providerName =
       call.backend === 'local' ? 'local' : this.#options.simulate ? 'simulated' : call.provider;
     this.#emit({
@@ -1146,7 +1188,7 @@ export class Run {
         { signal },
       );
       if (result.simulated) this.#simulatedSeen = true;
-      this.#budget.usage.expertCalls = (this.#budget.usage.expertCalls ?? 0) + 1;
+      reservation.settle();
       // Recorded before the response event, as model calls are: a resume serves it again.
       this.#options.onExpertCall?.({ callId, node: node.id, instance, request, result });
       const output = isBinaryValue(result.output)
@@ -1165,6 +1207,7 @@ export class Run {
       });
       return { output, simulated: result.simulated === true };
     } catch (error) {
+      reservation.release();
       if (!isAbortError(error) && !signal.aborted) {
         this.#emit({ type: 'expert.error', callId, node: node.id, error: errorMessage(error) });
       }
@@ -1410,15 +1453,49 @@ export function previewValues(values: Record<string, unknown>): Record<string, u
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, preview(v, 0)]));
 }
 
+/**
+ * A value as a port of this modality takes it: a label (`{ label, score }`) arriving at a text
+ * port, or labels at a list of texts, become their class names, as the modality rules promise.
+ */
+function asPortValue(value: unknown, modality: string): unknown {
+  const isLabel = (v: unknown): v is { label: string } =>
+    typeof v === 'object' && v !== null && typeof (v as { label?: unknown }).label === 'string';
+  if (modality === 'text' && isLabel(value)) return value.label;
+  if (modality === 'list<text>' && Array.isArray(value))
+    return value.map((v) => (isLabel(v) ? v.label : v));
+  return value;
+}
+
+/** Longer runs of numbers (embeddings) are described in events, not copied. */
+const MAX_NUMBERS = 32;
+
 function preview(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return value.length > 4000 ? `${value.slice(0, 4000)}…` : value;
   if (isImageValue(value) || isBlobValue(value)) return value;
+  const shape = numericShape(value);
+  if (shape && shape.reduce((a, b) => a * b, 1) > MAX_NUMBERS) {
+    return { $numbers: shape.join('×') };
+  }
   if (depth > 4) return '…';
   if (Array.isArray(value)) return value.map((v) => preview(v, depth + 1));
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, preview(v, depth + 1)]));
   }
   return value;
+}
+
+/** The dimensions of a vector or matrix of numbers ([n] or [rows, cols]); else undefined. */
+function numericShape(value: unknown): number[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (value.every((v) => typeof v === 'number')) return [value.length];
+  const inner = numericShape(value[0]);
+  if (inner?.length !== 1) return undefined;
+  const width = inner[0]!;
+  return value.every(
+    (row) => Array.isArray(row) && row.length === width && row.every((v) => typeof v === 'number'),
+  )
+    ? [value.length, width]
+    : undefined;
 }
 
 export type { Stage };

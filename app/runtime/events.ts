@@ -127,6 +127,8 @@ export type RunEventBody =
       node: string;
       instance: string;
       outputs: Record<string, unknown>;
+      /** Why the graph stopped, when it failed. */
+      error?: string;
     }
   | {
       type: 'message';

@@ -1,4 +1,5 @@
 import type { ExpertTask } from '../../app/experts/types.ts';
+import { meanPool } from '../../app/experts/vectors.ts';
 import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/nodes/define.ts';
 import { isImageValue } from '../../app/nodes/template.ts';
 import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.ts';
@@ -92,13 +93,6 @@ export function embeddingRows(output: unknown): number[][] {
 }
 
 /** One vector for a whole input: token vectors are mean-pooled. */
-function pooled(rows: number[][]): number[] {
-  if (rows.length === 1) return rows[0]!;
-  const width = rows[0]!.length;
-  const mean = new Array<number>(width).fill(0);
-  for (const row of rows) for (let i = 0; i < width; i++) mean[i]! += row[i]! / rows.length;
-  return mean;
-}
 
 /** The engine's error for a provider whose token is not set (checked by code, not by class). */
 function isMissingToken(error: unknown): error is Error {
@@ -165,7 +159,7 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
     const image = asImage(kind, 'image', ctx.inputs.image);
     const a = await embed('image-feature-extraction', { image });
     const b = await embed('feature-extraction', { text: asText(ctx.inputs.text) });
-    const value = clipScore(pooled(embeddingRows(a.output)), pooled(embeddingRows(b.output)));
+    const value = clipScore(meanPool(embeddingRows(a.output)), meanPool(embeddingRows(b.output)));
     return { score: value, method: 'clip-cosine', answers: [a, b] };
   }
 
@@ -173,7 +167,7 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
   const reference = asImage(kind, 'reference', ctx.inputs.reference);
   const a = await embed('image-feature-extraction', { image: prediction });
   const b = await embed('image-feature-extraction', { image: reference });
-  const value = cosine(pooled(embeddingRows(a.output)), pooled(embeddingRows(b.output)));
+  const value = cosine(meanPool(embeddingRows(a.output)), meanPool(embeddingRows(b.output)));
   return { score: value, method: 'vit-cosine', answers: [a, b] };
 }
 

@@ -31,6 +31,7 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
   const attempts: Attempt[] = [];
   let check: PlanCheck | undefined;
   let source: 'model' | 'rules' | 'rules (the model’s answers were simulated)' = 'model';
+  let simulatedAnswer = false;
   if (!data.model) {
     check = rulePlan(task, experts);
     source = 'rules';
@@ -44,6 +45,7 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
         ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
         responseFormat: planResponseFormat(experts),
       });
+      if (result.simulated) simulatedAnswer = true;
       const read = readPlanAnswer(result.text);
       check =
         'error' in read
@@ -63,16 +65,16 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
     }
   }
   if (!check?.ok) {
-    const last = attempts.at(-1)?.problems ?? (check && !check.ok ? check.problems : []);
+    const problems = check && !check.ok ? check.problems : [];
     throw new Error(
-      data.model
-        ? `no valid plan after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}; the last one: ${last.join('; ')}`
-        : `the rule planner found no valid plan: ${last.join('; ')}`,
+      source === 'model'
+        ? `no valid plan after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}; the last one: ${problems.join('; ')}`
+        : `${source === 'rules' ? '' : 'the model’s answers were simulated, and '}the rule planner found no valid plan: ${problems.join('; ')}`,
     );
   }
 
   const plan = check.plan;
-  const simulated = source.includes('simulated');
+  const simulated = simulatedAnswer;
   const text = `${simulated ? '[simulated] ' : ''}${planText(plan)}`;
   const expertData = (module: string): Record<string, unknown> => ({
     ...data.expert,
@@ -86,7 +88,7 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
   for (const node of document.nodes) {
     if (node.type === 'expert') Object.assign(node.data, expertData(node.data.module as string));
   }
-  await ctx.message(`plan: ${text}`);
+  await ctx.message(simulated ? `[simulated] plan: ${planText(plan)}` : `plan: ${text}`);
   const inputs = Object.fromEntries(data.inputs.map((p) => [p.name, ctx.inputs[p.name]]));
   const outputs = await ctx.runGraph(document, inputs);
   return {

@@ -269,6 +269,10 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       ];
       return;
     }
+    case 'expert.response':
+      // Made-up expert answers (an image the simulator passed through) are labelled like text.
+      if (e.simulated === true) view.simulated = true;
+      return;
     case 'subgraph.finished': {
       const instance = str(e.instance);
       view.plans = view.plans.map((p) =>
