@@ -30,17 +30,29 @@ export function splitAssignment(text: string, flag: string): [string, string] {
 export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: BlobStore): RunInputs {
   const inputNodes = new Map<string, { modality: string }>();
   const humanNames = new Set<string>();
+  /** Seats people take in a dispatcher's game: answered per step as `agent1@t3`. */
+  const seats = new Set<string>();
   for (const node of plan.nodes.values()) {
     if (node.type === 'input')
       inputNodes.set(node.data.name as string, { modality: node.data.modality as string });
     if (node.type === 'human') humanNames.add(node.data.name as string);
+    if (node.type === 'planner' && Array.isArray(node.data.seats))
+      for (const seat of node.data.seats as string[]) seats.add(seat);
   }
+  const isSeatAnswer = (name: string) => {
+    const m = /^(agent\d+)@t\d+$/.exec(name);
+    return m !== null && seats.has(m[1]!);
+  };
   const result: RunInputs = { inputs: {}, humanAnswers: {} };
   for (const assignment of assignments) {
     const [name, raw] = splitAssignment(assignment, '--input');
     const input = inputNodes.get(name);
-    if (!input && !humanNames.has(name)) {
-      const known = [...inputNodes.keys(), ...humanNames];
+    if (!input && !humanNames.has(name) && !isSeatAnswer(name)) {
+      const known = [
+        ...inputNodes.keys(),
+        ...humanNames,
+        ...[...seats].map((seat) => `${seat}@tSTEP`),
+      ];
       throw new UsageError(
         `unknown input "${name}"${known.length ? ` (this graph takes: ${known.join(', ')})` : ' (this graph takes no inputs)'}`,
       );

@@ -36,6 +36,7 @@ import {
   type RunRecord,
   type RunStore,
 } from '../store/index.ts';
+import { addCuisineWorldCommands } from './cuisineworld.ts';
 import { exportRun, parseExport } from './export.ts';
 import { planFork } from './fork.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
@@ -427,6 +428,9 @@ export function buildProgram(): Command {
     });
 
   addOpenAgiCommands(program);
+  addCuisineWorldCommands(program, (code) => {
+    process.exitCode = code;
+  });
   return program;
 }
 

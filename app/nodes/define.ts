@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { VoteTally } from '../../nodes/vote/tally.ts';
 import type { ExpertTask } from '../experts/types.ts';
 import type { ChatMessage, ChatResult } from '../providers/types.ts';
+import type { EnvironmentStepReport } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { ImageValue } from './template.ts';
@@ -148,6 +149,8 @@ export interface NodeContext<D = unknown> {
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */
   callExpert(call: ExpertCall): Promise<ExpertAnswer>;
+  /** Logs one step of an environment episode this node drives (an `environment.step` event). */
+  reportStep(report: EnvironmentStepReport): void;
   /**
    * Runs a graph as this instance's child (a planner's plan) with values for its input nodes
    * by name; resolves with its outputs by name. Its nodes' events are the run's own.

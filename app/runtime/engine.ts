@@ -190,7 +190,7 @@ export class Run {
   /** Identities of the events in `continueFrom` not yet met again (see `eventIdentity`). */
   readonly #logged = new Set<string>();
   readonly #occurrences = new Map<string, number>();
-  /** Answers people gave in the earlier log, by node instance. */
+  /** Answers people gave in the earlier log, by node instance and question name. */
   readonly #loggedAnswers = new Map<string, string>();
   /** Message edits waiting at their checkpoint, and the edits made, by node instance. */
   readonly #messageEdits = new Map<string, string>();
@@ -723,6 +723,8 @@ export class Run {
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
       callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#runChild(node, call.instance, document, inputs),
+      reportStep: (report) =>
+        this.#emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
       message: async (proposed) => {
         await this.#gate.check({
           kind: 'message',
@@ -844,7 +846,10 @@ export class Run {
       name: request.name,
       prompt: request.prompt,
     });
-    let answer = this.#loggedAnswers.get(instance) ?? this.#options.humanAnswers?.[request.name];
+    // One instance may ask several questions (a seat in a game asks every step): by name.
+    let answer =
+      this.#loggedAnswers.get(`${instance}|${request.name}`) ??
+      this.#options.humanAnswers?.[request.name];
     if (answer === undefined) {
       if (!this.#options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
@@ -1351,7 +1356,8 @@ export class Run {
       this.#seq = Math.max(this.#seq, event.seq);
       const identity = eventIdentity(event);
       if (identity) this.#logged.add(occurrence(seen, identity));
-      if (event.type === 'human.response') this.#loggedAnswers.set(event.instance, event.answer);
+      if (event.type === 'human.response')
+        this.#loggedAnswers.set(`${event.instance}|${event.name}`, event.answer);
     }
   }
 
@@ -1530,6 +1536,8 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'subgraph.started':
     case 'subgraph.finished':
       return `${e.type}|${e.instance}`;
+    case 'environment.step':
+      return `${e.type}|${e.instance}|${e.step}`;
     case 'message':
       return `${e.type}|${e.from}`;
     case 'round.started':

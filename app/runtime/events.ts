@@ -4,8 +4,27 @@
  * never their bytes.
  */
 import type { VoteTally } from '../../nodes/vote/tally.ts';
+import type { Rejection } from '../environments/types.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
+
+/** What happened in one step of an environment episode. */
+export interface EnvironmentStepReport {
+  /** The step that was played (0-based). */
+  step: number;
+  /** The commands given, in order, and who gave each (`model`, `person`, `rules`). */
+  commands: Array<{ command: string; by: string }>;
+  /** What validation refused. */
+  rejections: Rejection[];
+  feedback: string[];
+  completed: string[];
+  failed: string[];
+  /** The state after the step, as the environment shows it to the editor. */
+  state: Record<string, unknown>;
+  /** Attempts before the commands were committed (retry-before-commit), 1 otherwise. */
+  attempts: number;
+  done: boolean;
+}
 
 export interface Usage {
   calls: number;
@@ -112,6 +131,12 @@ export type RunEventBody =
       attempts: number;
     }
   | { type: 'expert.error'; callId: string; node: string; error: string }
+  | ({
+      /** One step of an environment episode a node drives (a dispatcher in CuisineWorld). */
+      type: 'environment.step';
+      node: string;
+      instance: string;
+    } & EnvironmentStepReport)
   | {
       /** A node runs a graph of its own (a planner's accepted plan); its nodes follow. */
       type: 'subgraph.started';

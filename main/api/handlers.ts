@@ -156,6 +156,7 @@ const EVENT_TYPES = new Set(
     'expert.error': true,
     'subgraph.started': true,
     'subgraph.finished': true,
+    'environment.step': true,
     message: true,
     'round.started': true,
     'round.finished': true,

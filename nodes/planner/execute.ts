@@ -13,6 +13,7 @@ import {
 } from '../../app/experts/planner.ts';
 import type { NodeExecutor } from '../../app/nodes/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
+import { dispatch } from './dispatch.ts';
 import { allowedExperts, type PlannerData } from './spec.ts';
 
 /** One plan the model proposed, and what was wrong with it. */
@@ -22,6 +23,7 @@ interface Attempt {
 }
 
 export const execute: NodeExecutor<PlannerData> = async (ctx) => {
+  if (ctx.data.mode === 'dispatch') return dispatch(ctx);
   const data = ctx.data;
   const description = data.task ?? String(ctx.inputs.task ?? '');
   if (description.trim() === '') throw new Error('the planner has no task to plan for');

@@ -14,8 +14,11 @@ const portSchema = z.strictObject({
 
 export const plannerData = z.strictObject({
   ...baseData,
-  /** `plan`: compose expert models into a plan and run it (OpenAGI). */
-  mode: z.enum(['plan']).default('plan'),
+  /**
+   * - `plan`: compose expert models into a plan and run it (OpenAGI);
+   * - `dispatch`: play an environment episode, one command per agent per step (MindAgent).
+   */
+  mode: z.enum(['plan', 'dispatch']).default('plan'),
   /**
    * A model profile from the document's `models`. Without one, plans come from the built-in
    * rule planner (no model, no cost): a baseline to compare models against.
@@ -41,6 +44,27 @@ export const plannerData = z.strictObject({
   preferLocal: z.boolean().default(false),
   maxTokens: z.number().int().positive().default(300),
   temperature: z.number().min(0).max(2).optional(),
+  // ---- dispatch mode ----
+  /** Who picks the commands: a model, or the greedy rules (no model, no cost). */
+  controller: z.enum(['model', 'greedy']).default('model'),
+  /**
+   * On refused commands: `feedback` plays the step anyway and tells the model next step (as
+   * the paper does); `retry` asks again with the feedback before committing the step.
+   */
+  behaviour: z.enum(['feedback', 'retry']).default('feedback'),
+  /** Extra attempts per step under `retry`. */
+  retries: z.number().int().min(0).max(10).default(2),
+  /** Put the last step's feedback into the prompt (off: the no-feedback ablation). */
+  feedback: z.boolean().default(true),
+  /** Include the environment's hints (off: the no-hints ablation). */
+  hints: z.boolean().default(true),
+  /** Worked demonstrations in the prompt, and steps in each. */
+  demos: z.number().int().min(0).max(5).default(1),
+  demoSteps: z.number().int().min(1).max(30).default(6),
+  /** Earlier steps kept in the prompt. */
+  history: z.number().int().min(0).max(20).default(2),
+  /** Agents a person plays: their commands are asked of the person each step. */
+  seats: z.array(z.string().regex(/^agent\d+$/)).default([]),
 });
 export type PlannerData = z.infer<typeof plannerData>;
 
@@ -62,6 +86,21 @@ export const spec = defineNode({
     'Asks a model to compose expert models into a plan, repairs invalid plans, and runs the plan as a graph.',
   data: plannerData,
   ports: (data) => {
+    if (data.mode === 'dispatch') {
+      return {
+        inputs: [
+          { name: 'world', modality: 'json', required: true, description: 'an environment' },
+        ],
+        outputs: [
+          {
+            name: 'metrics',
+            modality: 'json',
+            description: 'orders completed, failed and open; refusals',
+          },
+          { name: 'summary', modality: 'text', description: 'the episode in one line' },
+        ],
+      };
+    }
     const inputs: PortSpec[] = [
       ...(data.task ? [] : [{ name: 'task', modality: 'text' as const, required: true }]),
       ...data.inputs.map((p) => ({
@@ -83,9 +122,15 @@ export const spec = defineNode({
       ],
     };
   },
-  models: (data) => (data.model ? [data.model] : []),
+  models: (data) =>
+    data.model && (data.mode === 'plan' || data.controller === 'model') ? [data.model] : [],
   check: (data) => {
     const problems: DataProblem[] = [];
+    if (data.mode === 'dispatch') {
+      if (data.controller === 'model' && !data.model)
+        problems.push({ path: ['model'], message: 'a model controller needs a model profile' });
+      return problems;
+    }
     for (const [i, id] of allowedExperts(data).entries()) {
       if (!catalogueEntry(id))
         problems.push({ path: ['experts', i], message: `unknown expert module "${id}"` });
@@ -100,5 +145,13 @@ export const spec = defineNode({
       });
     return problems;
   },
-  callsPerRun: (data) => (data.model ? data.maxAttempts : 0),
+  // Dispatching calls per step, and the episode length is the environment's: not known here.
+  callsPerRun: (data) =>
+    data.mode === 'dispatch'
+      ? data.controller === 'model'
+        ? 1
+        : 0
+      : data.model
+        ? data.maxAttempts
+        : 0,
 });

@@ -1,0 +1,262 @@
+/**
+ * `society cuisineworld`: MindAgent's kitchen from the command line.
+ * - `levels`: the levels, their class, kitchen and dishes, and what is wrong with any of them;
+ * - `sweep`: episodes over a level × agent-count × order-frequency grid, printed as the paper's
+ *   tables with the collaboration score. Each episode is an ordinary run of a two-node graph
+ *   (an environment and a dispatcher), so models, cassettes and budgets work as in `run`.
+ */
+import type { Command } from 'commander';
+import { compileGraph } from '../compiler/index.ts';
+import {
+  type CellCounts,
+  formatCosTable,
+  type SweepColumn,
+  TAU_ALPHAS,
+} from '../environments/cos.ts';
+import { environmentKind } from '../environments/registry.ts';
+import { loadNodeRegistry } from '../nodes/registry.ts';
+import { startRun } from '../runtime/engine.ts';
+import type { GraphDocument } from '../schema/document.ts';
+import { UsageError } from './inputs.ts';
+
+function list(text: string, what: string): string[] {
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${what}: give a comma-separated list`);
+  return items;
+}
+
+function numbers(text: string, what: string, integer: boolean): number[] {
+  return list(text, what).map((item) => {
+    const n = Number(item);
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+      throw new UsageError(`${what}: "${item}" is not a positive ${integer ? 'whole ' : ''}number`);
+    return n;
+  });
+}
+
+/** The graph one episode runs: an environment and a dispatcher. */
+export function episodeDocument(options: {
+  level: string;
+  agents: number;
+  alpha: number;
+  seed: string | number;
+  maxSteps: number;
+  controller: 'greedy' | 'model';
+  model?: { provider: string; model: string };
+  behaviour: 'feedback' | 'retry';
+}): GraphDocument {
+  return {
+    version: 1,
+    name: `CuisineWorld ${options.level}, ${options.agents} agents, alpha ${options.alpha}`,
+    ...(options.model
+      ? { models: { dispatcher: { ...options.model, temperature: 0.1, maxTokens: 100 } } }
+      : {}),
+    nodes: [
+      {
+        id: 'kitchen',
+        type: 'environment',
+        position: { x: 0, y: 0 },
+        data: {
+          level: options.level,
+          agents: options.agents,
+          seed: options.seed,
+          maxSteps: options.maxSteps,
+          alpha: options.alpha,
+        },
+      },
+      {
+        id: 'dispatcher',
+        type: 'planner',
+        position: { x: 300, y: 0 },
+        data: {
+          mode: 'dispatch',
+          controller: options.controller,
+          behaviour: options.behaviour,
+          ...(options.model ? { model: 'dispatcher' } : {}),
+        },
+      },
+      { id: 'metrics', type: 'output', position: { x: 600, y: 0 }, data: { name: 'metrics' } },
+    ],
+    edges: [
+      {
+        id: 'w',
+        source: 'kitchen',
+        sourceHandle: 'world',
+        target: 'dispatcher',
+        targetHandle: 'world',
+      },
+      {
+        id: 'm',
+        source: 'dispatcher',
+        sourceHandle: 'metrics',
+        target: 'metrics',
+        targetHandle: 'value',
+      },
+    ],
+  };
+}
+
+interface SweepFlags {
+  levels: string;
+  agents: string;
+  alphas?: string;
+  episodes: string;
+  steps: string;
+  seed: string;
+  controller: string;
+  model?: string;
+  behaviour: string;
+  simulate?: boolean;
+  json?: boolean;
+}
+
+async function sweepCommand(flags: SweepFlags): Promise<number> {
+  const kitchen = await environmentKind('cuisineworld');
+  const levels = list(flags.levels, '--levels').map((l) => (/^\d+$/.test(l) ? `level_${l}` : l));
+  for (const level of levels) {
+    if (!kitchen.levels().includes(level))
+      throw new UsageError(
+        `--levels: no level "${level}" (levels: ${kitchen.levels().join(', ')})`,
+      );
+  }
+  const agentCounts = numbers(flags.agents, '--agents', true);
+  const alphas = flags.alphas ? numbers(flags.alphas, '--alphas', false) : [...TAU_ALPHAS];
+  const [episodes] = numbers(flags.episodes, '--episodes', true);
+  const [maxSteps] = numbers(flags.steps, '--steps', true);
+  if (flags.controller !== 'greedy' && flags.controller !== 'model')
+    throw new UsageError('--controller must be greedy or model');
+  if (flags.behaviour !== 'feedback' && flags.behaviour !== 'retry')
+    throw new UsageError('--behaviour must be feedback or retry');
+  let model: { provider: string; model: string } | undefined;
+  if (flags.controller === 'model') {
+    const m = /^([^:]+):(.+)$/.exec(flags.model ?? '');
+    if (!m)
+      throw new UsageError(
+        '--controller model needs --model PROVIDER:MODEL, e.g. openai:gpt-4o-mini',
+      );
+    model = { provider: m[1]!, model: m[2]! };
+  }
+  const registry = await loadNodeRegistry();
+  const total = levels.length * agentCounts.length * alphas.length * episodes!;
+  const live = process.stderr.isTTY === true;
+  let done = 0;
+  const progress = (what: string) => {
+    const width = 24;
+    const filled = Math.round((done / total) * width);
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${what}`;
+    process.stderr.write(live ? `\r${line.padEnd(100)}` : `${line}\n`);
+  };
+  const results: Record<string, Record<number, CellCounts[]>> = {};
+  let simulated = false;
+  for (const agents of agentCounts) {
+    for (const level of levels) {
+      const cells: CellCounts[] = [];
+      for (const alpha of alphas) {
+        const cell: CellCounts = { completed: 0, failed: 0, open: 0 };
+        for (let episode = 0; episode < episodes!; episode++) {
+          progress(`${level} · ${agents} agents · α ${alpha} · episode ${episode + 1}`);
+          const doc = episodeDocument({
+            level,
+            agents,
+            alpha,
+            seed: `${flags.seed}:${episode}`,
+            maxSteps: maxSteps!,
+            controller: flags.controller,
+            ...(model ? { model } : {}),
+            behaviour: flags.behaviour,
+          });
+          const compiled = await compileGraph(doc, registry);
+          if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
+          const run = startRun(compiled, { registry, simulate: flags.simulate === true });
+          const result = await run.result;
+          if (result.status !== 'succeeded') {
+            if (live) process.stderr.write('\n');
+            throw new UsageError(
+              `${level}, ${agents} agents, α ${alpha}: ${result.error ?? result.status}`,
+            );
+          }
+          const metrics = result.outputs.metrics as {
+            completed: number;
+            failed: number;
+            open: number;
+          };
+          cell.completed += metrics.completed;
+          cell.failed += metrics.failed;
+          cell.open += metrics.open;
+          if (result.simulated) simulated = true;
+          done++;
+        }
+        cells.push(cell);
+      }
+      results[level] ??= {};
+      results[level]![agents] = cells;
+    }
+  }
+  progress('done');
+  if (live) process.stderr.write('\n');
+  if (flags.json) {
+    process.stdout.write(
+      `${JSON.stringify({ levels, agents: agentCounts, alphas, episodes, results, simulated })}\n`,
+    );
+    return 0;
+  }
+  const who =
+    flags.controller === 'greedy'
+      ? 'greedy dispatcher (no model)'
+      : `${model!.provider}:${model!.model}`;
+  const tables = agentCounts.map((agents) => {
+    const columns: SweepColumn[] = levels.map((level) => ({
+      level,
+      cells: results[level]![agents]!,
+    }));
+    return formatCosTable(
+      `${simulated ? '[simulated] ' : ''}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
+      columns,
+      alphas,
+    );
+  });
+  process.stdout.write(`${tables.join('\n\n')}\n`);
+  return 0;
+}
+
+function levelsCommand(flags: { json?: boolean }): Promise<void> {
+  return environmentKind('cuisineworld').then((kitchen) => {
+    const rows = kitchen.levels().map((level) => ({ level, problems: kitchen.checkLevel(level) }));
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(rows)}\n`);
+      return;
+    }
+    for (const row of rows) {
+      process.stdout.write(
+        `${row.level}${row.problems.length ? `: ${row.problems.join('; ')}` : ': ok'}\n`,
+      );
+    }
+  });
+}
+
+export function addCuisineWorldCommands(program: Command, exit: (code: number) => void): void {
+  const cw = program
+    .command('cuisineworld')
+    .description("MindAgent's CuisineWorld: levels, and sweeps scored by the collaboration score");
+  cw.command('levels')
+    .description('list the levels and flag dishes a kitchen cannot make')
+    .option('--json', 'print JSON')
+    .action(async (flags: { json?: boolean }) => levelsCommand(flags));
+  cw.command('sweep')
+    .description('play a level × agents × order-frequency grid and print the CoS table')
+    .option('--levels <LIST>', 'levels, e.g. 0,3 or level_0,level_3', '0,3')
+    .option('--agents <LIST>', 'agent counts', '2')
+    .option('--alphas <LIST>', 'order-frequency factors (default: τ1…τ5 = 1,1.5,2,2.5,3)')
+    .option('--episodes <N>', 'episodes per cell (the paper: 3)', '3')
+    .option('--steps <N>', 'steps per episode (the paper: 60)', '60')
+    .option('--seed <S>', 'seed for order arrivals', '0')
+    .option('--controller <C>', 'greedy (no model) or model', 'greedy')
+    .option('--model <PROVIDER:MODEL>', 'with --controller model, e.g. openai:gpt-4o-mini')
+    .option('--behaviour <B>', 'feedback (paper) or retry', 'feedback')
+    .option('--simulate', 'answer model calls with the simulated provider')
+    .option('--json', 'print JSON')
+    .action(async (flags: SweepFlags) => exit(await sweepCommand(flags)));
+}

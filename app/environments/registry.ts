@@ -1,0 +1,43 @@
+/**
+ * The environments a society can act in, by kind. Each kind makes worlds, briefs a dispatcher
+ * about them, reads commands out of text, and has a policy that needs no model.
+ */
+import type { Briefing, DemoStep } from './dispatch.ts';
+import type { Environment } from './types.ts';
+
+export interface EnvironmentKind {
+  kind: string;
+  title: string;
+  /** A fresh, unreset world. */
+  create(): Environment;
+  /** Level ids, in the order a picker shows them. */
+  levels(): string[];
+  /** Problems with a level a person should know of (a dish whose tool the kitchen lacks). */
+  checkLevel(level: string): string[];
+  /** The rules, the level's knowledge and the hints, for a dispatcher's prompt. */
+  briefing(env: Environment): Briefing;
+  /** What one command looks like, for reading commands out of free text. */
+  commandPattern: RegExp;
+  /** A deterministic policy with no model: one valid command per agent. */
+  greedy(env: Environment, agents?: readonly string[]): string[];
+  /**
+   * `count` worked examples of `steps` steps each for a level and agent count, played by the
+   * greedy policy on a different level than the one being played (as the paper's demo is).
+   */
+  demonstrations(level: string, agents: number, count: number, steps: number): DemoStep[][];
+}
+
+const kinds = new Map<string, () => Promise<EnvironmentKind>>([
+  ['cuisineworld', async () => (await import('./cuisineworld/kind.ts')).cuisineWorldKind],
+]);
+
+/** The kinds there are. */
+export const ENVIRONMENT_KINDS = [...kinds.keys()];
+
+/** The environment kind with this name; throws a clear error for an unknown one. */
+export async function environmentKind(kind: string): Promise<EnvironmentKind> {
+  const load = kinds.get(kind);
+  if (!load)
+    throw new Error(`unknown environment "${kind}" (known: ${ENVIRONMENT_KINDS.join(', ')})`);
+  return load();
+}

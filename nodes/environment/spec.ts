@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { baseData } from '../../app/nodes/common.ts';
+import { defineNode } from '../../app/nodes/define.ts';
+
+export const environmentData = z.strictObject({
+  ...baseData,
+  /** Which world: CuisineWorld, MindAgent's kitchen (Gong et al.). */
+  kind: z.enum(['cuisineworld']).default('cuisineworld'),
+  /** The level, e.g. `level_3`. */
+  level: z.string().min(1).default('level_0'),
+  agents: z.number().int().min(1).max(8).default(2),
+  /** Which orders arrive is drawn from this seed: the same seed gives the same episode. */
+  seed: z.union([z.string(), z.number()]).default(0),
+  /** Episode length in steps (the paper's runs: 60). */
+  maxSteps: z.number().int().min(1).max(1000).default(60),
+  /**
+   * Order frequency: orders arrive every ceil(alpha × 0.3 × wait) steps and live 2.5 times as
+   * long; the paper's τ1…τ5 are alpha 1.0, 1.5, 2.0, 2.5, 3.0 (τ1 the busiest kitchen).
+   */
+  alpha: z.number().positive().max(100).default(1),
+  /** At most this many orders open at once (the original engine: 6). */
+  orderCap: z.number().int().min(1).max(100).default(6),
+});
+export type EnvironmentData = z.infer<typeof environmentData>;
+
+/** Declares a world and its episode: a dispatcher wired to `world` plays it. */
+export const spec = defineNode({
+  type: 'environment',
+  title: 'Environment',
+  group: 'Structure',
+  description:
+    'A simulated world (CuisineWorld) with its level, agents, seed and episode length, for a dispatcher to play.',
+  data: environmentData,
+  ports: () => ({
+    inputs: [],
+    outputs: [
+      { name: 'world', modality: 'json', description: 'the episode set-up, for a dispatcher' },
+      { name: 'state', modality: 'text', description: 'the state before the first step' },
+    ],
+  }),
+});
