@@ -64,6 +64,7 @@ export type RunTab =
   | 'context'
   | 'votes'
   | 'plans'
+  | 'episodes'
   | 'timeline'
   | 'usage'
   | 'outputs'

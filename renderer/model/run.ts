@@ -125,6 +125,24 @@ export interface PlanView {
   outputs?: Record<string, unknown>;
 }
 
+/** One step of an environment episode, as the Episode tab lists it. */
+export interface EpisodeStepView {
+  step: number;
+  commands: Array<{ command: string; by: string }>;
+  rejections: Array<{ command: string; reason: string; message: string }>;
+  completed: string[];
+  failed: string[];
+}
+
+/** An episode a dispatcher plays: its steps and the world as the last step left it. */
+export interface EpisodeView {
+  node: string;
+  instance: string;
+  steps: EpisodeStepView[];
+  state: Record<string, unknown>;
+  done: boolean;
+}
+
 export interface RunView {
   runId: string | null;
   status: RunStatus;
@@ -155,6 +173,8 @@ export interface RunView {
   forkOf?: { runId: string; seq: number };
   /** Graphs nodes ran as their children (planners' plans), in the order they started. */
   plans: PlanView[];
+  /** Environment episodes dispatchers played, by instance. */
+  episodes: EpisodeView[];
 }
 
 const LOG_LIMIT = 500;
@@ -176,6 +196,7 @@ export function idleRun(): RunView {
     pauses: [],
     live: {},
     plans: [],
+    episodes: [],
   };
 }
 
@@ -205,6 +226,7 @@ export function applyEvents(
     instances: { ...view.instances },
     rounds: view.rounds,
     plans: view.plans,
+    episodes: view.episodes,
     live: { ...view.live },
     log: [...view.log, ...events].slice(-LOG_LIMIT),
   };
@@ -267,6 +289,27 @@ function apply(view: RunView, e: Record<string, unknown>): void {
           steps: {},
         },
       ];
+      return;
+    }
+    case 'environment.step': {
+      const instance = str(e.instance) ?? '';
+      const step: EpisodeStepView = {
+        step: num(e.step) ?? 0,
+        commands: Array.isArray(e.commands) ? (e.commands as EpisodeStepView['commands']) : [],
+        rejections: Array.isArray(e.rejections)
+          ? (e.rejections as EpisodeStepView['rejections'])
+          : [],
+        completed: Array.isArray(e.completed) ? (e.completed as string[]) : [],
+        failed: Array.isArray(e.failed) ? (e.failed as string[]) : [],
+      };
+      const state = (e.state as Record<string, unknown> | undefined) ?? {};
+      const existing = view.episodes.find((x) => x.instance === instance);
+      const next: EpisodeView = existing
+        ? { ...existing, steps: [...existing.steps, step], state, done: e.done === true }
+        : { node: str(e.node) ?? '?', instance, steps: [step], state, done: e.done === true };
+      view.episodes = existing
+        ? view.episodes.map((x) => (x === existing ? next : x))
+        : [...view.episodes, next];
       return;
     }
     case 'expert.response':

@@ -13,6 +13,7 @@ import {
   toggleBreakpoint,
 } from './controller.ts';
 import { DiffView } from './DiffView.tsx';
+import { Episodes } from './Episodes.tsx';
 import { HeldEditor } from './HeldEditor.tsx';
 import { ForkForm, History, startForkDraft } from './History.tsx';
 import { TallyChart } from './TallyChart.tsx';
@@ -26,6 +27,7 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'context', label: 'Context' },
   { id: 'votes', label: 'Votes' },
   { id: 'plans', label: 'Plans' },
+  { id: 'episodes', label: 'Episodes' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
@@ -42,6 +44,7 @@ export function RunPanel() {
       messages: s.run.messages.length,
       votes: s.run.tallies.length,
       plans: s.run.plans.length,
+      episodes: s.run.episodes.length,
       problems: s.problems?.length ?? 0,
     })),
   );
@@ -52,9 +55,11 @@ export function RunPanel() {
         ? counts.votes
         : id === 'plans'
           ? counts.plans
-          : id === 'problems'
-            ? counts.problems
-            : 0;
+          : id === 'episodes'
+            ? counts.episodes
+            : id === 'problems'
+              ? counts.problems
+              : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -82,6 +87,7 @@ export function RunPanel() {
         {tab === 'context' ? <ContextViewer /> : null}
         {tab === 'votes' ? <Votes /> : null}
         {tab === 'plans' ? <Plans /> : null}
+        {tab === 'episodes' ? <Episodes /> : null}
         {tab === 'timeline' ? <Timeline /> : null}
         {tab === 'usage' ? <UsagePanel /> : null}
         {tab === 'outputs' ? <Outputs /> : null}

@@ -1,0 +1,110 @@
+import { useEditor } from '../store.ts';
+
+interface Snapshot {
+  level?: string;
+  step?: number;
+  maxSteps?: number;
+  orders?: Array<{ id: number; dish: string; lifetime: number }>;
+  agents?: Array<{ id: string; at: string; hold: string | string[] | null; occupied: boolean }>;
+  locations?: Array<{ id: string; contents: string[]; occupied: boolean }>;
+  accomplished?: string[];
+  failed?: string[];
+}
+
+function held(hold: string | string[] | null | undefined): string {
+  if (hold === null || hold === undefined) return '—';
+  return Array.isArray(hold) ? hold.join(' & ') || '—' : hold;
+}
+
+/** Each episode a dispatcher played: the kitchen as the last step left it, and every step. */
+export function Episodes() {
+  const episodes = useEditor((s) => s.run.episodes);
+  if (episodes.length === 0) {
+    return <p className="muted">No environment episode in this run yet.</p>;
+  }
+  return (
+    <div className="episodes">
+      {episodes.map((episode) => {
+        const state = episode.state as Snapshot;
+        const refused = episode.steps.reduce((n, s) => n + s.rejections.length, 0);
+        return (
+          <section
+            key={episode.instance}
+            className="episode"
+            data-testid={`episode-${episode.instance}`}
+          >
+            <header data-testid={`episode-${episode.instance}-summary`}>
+              <strong>{episode.instance}</strong> · {state.level} · step {state.step} of{' '}
+              {state.maxSteps} · {state.accomplished?.length ?? 0} served ·{' '}
+              {state.failed?.length ?? 0} failed · {state.orders?.length ?? 0} open · {refused}{' '}
+              refused{episode.done ? ' · done' : ''}
+            </header>
+            <div className="episode-state">
+              <div>
+                <h4>Orders</h4>
+                <ul>
+                  {(state.orders ?? []).map((o) => (
+                    <li key={o.id}>
+                      {o.dish}{' '}
+                      <span className="muted">
+                        ({o.lifetime} step{o.lifetime === 1 ? '' : 's'} left)
+                      </span>
+                    </li>
+                  ))}
+                  {(state.orders ?? []).length === 0 ? <li className="muted">none open</li> : null}
+                </ul>
+              </div>
+              <div>
+                <h4>Agents</h4>
+                <ul>
+                  {(state.agents ?? []).map((a) => (
+                    <li key={a.id} data-testid={`episode-agent-${a.id}`}>
+                      <code>{a.id}</code> at {a.at}, holds {held(a.hold)}
+                      {a.occupied ? <span className="muted"> (busy)</span> : null}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <div>
+                <h4>Kitchen</h4>
+                <ul>
+                  {(state.locations ?? []).map((l) => (
+                    <li key={l.id}>
+                      <code>{l.id}</code> {l.contents.length > 0 ? l.contents.join(' & ') : '—'}
+                      {l.occupied ? <span className="muted"> (busy)</span> : null}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </div>
+            <ol className="episode-steps" start={0}>
+              {episode.steps.map((s) => (
+                <li key={s.step} data-testid={`episode-step-${s.step}`}>
+                  <span className="muted">t={s.step}</span>{' '}
+                  {s.commands.map((c) => (
+                    <code
+                      key={c.command}
+                      className={
+                        c.by === 'person' ? 'episode-command by-person' : 'episode-command'
+                      }
+                    >
+                      {c.command}
+                    </code>
+                  ))}
+                  {s.rejections.map((r) => (
+                    <span key={`${r.command}:${r.reason}`} className="refused" title={r.message}>
+                      {r.command}: {r.reason}
+                    </span>
+                  ))}
+                  {s.completed.length > 0 ? (
+                    <span className="served">served {s.completed.join(', ')}</span>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
