@@ -136,6 +136,50 @@ describe('the dispatcher against a model that makes mistakes', () => {
     expect(metrics.invalid).toMatchObject({ 'unknown-verb': 1, 'not-at-location': 1 });
   });
 
+  it('refuses an answer with no commands, and one that leaves an agent out, and says so', async () => {
+    script(['I am sorry, I am not sure what to do.', 'goto_agent0_storage0']);
+    const events = join(dir, 'missing.ndjson');
+    const result = await society([
+      'run',
+      episode({}, 3),
+      '--provider',
+      `lab=${llm.url}`,
+      '--events',
+      events,
+      '--db',
+      db,
+      '--json',
+      '-q',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const steps = readEvents(events).filter((e) => e.type === 'environment.step');
+    expect(steps[0].rejections.map((r: { reason: string }) => r.reason)).toEqual(['no-commands']);
+    expect(
+      steps[1].rejections.map((r: { agent: string; reason: string }) => `${r.agent}:${r.reason}`),
+    ).toEqual(['agent1:missing-command']);
+    expect(JSON.stringify(llm.requests.at(-1)!.messages.at(-1))).toContain('agent1 got no command');
+    const metrics = JSON.parse(result.stdout).outputs.metrics;
+    expect(metrics.invalid).toMatchObject({ 'no-commands': 1, 'missing-command': 1 });
+  });
+
+  it('keeps no history with a window of 0', async () => {
+    script([]);
+    const before = llm.requests.length;
+    const result = await society([
+      'run',
+      episode({ history: 0 }, 3),
+      '--provider',
+      `lab=${llm.url}`,
+      '--db',
+      db,
+      '-q',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const last = llm.requests[before + 2]!.messages as Array<{ role: string }>;
+    const first = llm.requests[before]!.messages as Array<{ role: string }>;
+    expect(last.length).toBe(first.length);
+  });
+
   it('asks again before committing under retry, and commits what the second answer gives', async () => {
     script([
       'jump_agent0_storage0 goto_agent1_storage0',
@@ -159,6 +203,8 @@ describe('the dispatcher against a model that makes mistakes', () => {
     const [step] = readEvents(events).filter((e) => e.type === 'environment.step');
     expect(step.attempts).toBe(2);
     expect(step.rejections).toEqual([]);
+    // The refused first attempt still counts.
+    expect(step.retried.map((r: { reason: string }) => r.reason)).toEqual(['unknown-verb']);
     expect(JSON.stringify(llm.requests[before + 1].messages.at(-1))).toContain(
       'jump is not an action',
     );
@@ -231,14 +277,47 @@ describe('the greedy baseline and the templates', () => {
     });
     expect(JSON.stringify(llm.requests[before].messages)).toContain('agent1 is played by a person');
   });
+
+  it("does not let a person's slip cost the model its step, and tells the person", async () => {
+    script(['goto_agent0_storage0', 'get_agent0_salmon_storage0']);
+    const events = join(dir, 'slip.ndjson');
+    const result = await society([
+      'run',
+      episode({ seats: ['agent1'] }, 2),
+      '--provider',
+      `lab=${llm.url}`,
+      '--input',
+      'agent1@t0=goto_agent1_oven0',
+      '--input',
+      'agent1@t1=go to the storage please',
+      '--events',
+      events,
+      '--db',
+      db,
+      '-q',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const log = readEvents(events);
+    const steps = log.filter((e) => e.type === 'environment.step');
+    // The model's command ran although the person named a place the kitchen lacks.
+    expect(steps[0].commands).toEqual([{ command: 'goto_agent0_storage0', by: 'model' }]);
+    expect(
+      steps[0].rejections.map((r: { agent: string; reason: string }) => `${r.agent}:${r.reason}`),
+    ).toEqual(['agent1:unknown-location']);
+    expect(steps[1].rejections.map((r: { reason: string }) => r.reason)).toEqual(['unreadable']);
+    const asked = log.filter((e) => e.type === 'human.request');
+    expect(asked[1].prompt).toMatch(/^Last step: goto_agent1_oven0: /);
+  });
 });
 
 describe('society cuisineworld', () => {
   it('lists the levels and flags a dish the kitchen cannot make', async () => {
     const result = await society(['cuisineworld', 'levels']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/level_12: .*frenchFries needs fryer/);
-    expect(result.stdout).toMatch(/level_0: ok/);
+    expect(result.stdout).toMatch(/level_12: L12, advanced; .*\n {2}! frenchFries needs fryer/);
+    expect(result.stdout).toMatch(
+      /level_0: L0, very-simple; kitchen: 1× blender; dishes: salmonMeatcake\n/,
+    );
   });
 
   it('sweeps a grid with the greedy dispatcher and prints the CoS table', async () => {
@@ -268,14 +347,19 @@ describe('society cuisineworld', () => {
       'τ5 (α 3)',
     ]);
     for (const row of lines.slice(2, 7)) expect(row).toMatch(/\d+\/\d+\s+\d+\/\d+\s+\d\.\d{3}$/);
-    expect(lines[7]).toMatch(/^CoS\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}$/);
-    expect(lines[8]).toMatch(/^CoS \(\+open\)/);
+    expect(lines[7]).toMatch(/^CoS \(\+open\)\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}$/);
+    expect(lines[8]).toMatch(/^CoS\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}$/);
     expect(result.stderr).toMatch(/10\/10/);
   });
 
   it('says what is wrong with a bad grid, in one line', async () => {
-    const result = await society(['cuisineworld', 'sweep', '--levels', '99']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--levels: no level "level_99"/);
+    const bad = async (args: string[], message: RegExp) => {
+      const result = await society(['cuisineworld', 'sweep', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+    };
+    await bad(['--levels', '99'], /--levels: no level "99"/);
+    await bad(['--agents', '9'], /--agents: 9 is too many \(at most 8\)/);
+    await bad(['--episodes', '2,5'], /--episodes: give one number, not a list/);
   });
 });

@@ -3,7 +3,8 @@
  * - `levels`: the levels, their class, kitchen and dishes, and what is wrong with any of them;
  * - `sweep`: episodes over a level × agent-count × order-frequency grid, printed as the paper's
  *   tables with the collaboration score. Each episode is an ordinary run of a two-node graph
- *   (an environment and a dispatcher), so models, cassettes and budgets work as in `run`.
+ *   (an environment and a dispatcher) through the engine: the same prompts, retries, limits and
+ *   `--provider` redirects as `run`. Sweeps are not recorded in the run store.
  */
 import type { Command } from 'commander';
 import { compileGraph } from '../compiler/index.ts';
@@ -18,6 +19,7 @@ import { loadNodeRegistry } from '../nodes/registry.ts';
 import { startRun } from '../runtime/engine.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { UsageError } from './inputs.ts';
+import { parseProviders } from './provider-flags.ts';
 
 function list(text: string, what: string): string[] {
   const items = text
@@ -26,6 +28,13 @@ function list(text: string, what: string): string[] {
     .filter(Boolean);
   if (items.length === 0) throw new UsageError(`${what}: give a comma-separated list`);
   return items;
+}
+
+/** Exactly one positive number. */
+function one(text: string, what: string, integer: boolean): number {
+  const values = numbers(text, what, integer);
+  if (values.length !== 1) throw new UsageError(`${what}: give one number, not a list`);
+  return values[0]!;
 }
 
 function numbers(text: string, what: string, integer: boolean): number[] {
@@ -110,22 +119,25 @@ interface SweepFlags {
   model?: string;
   behaviour: string;
   simulate?: boolean;
+  provider?: string[];
   json?: boolean;
 }
 
 async function sweepCommand(flags: SweepFlags): Promise<number> {
   const kitchen = await environmentKind('cuisineworld');
-  const levels = list(flags.levels, '--levels').map((l) => (/^\d+$/.test(l) ? `level_${l}` : l));
-  for (const level of levels) {
-    if (!kitchen.levels().includes(level))
-      throw new UsageError(
-        `--levels: no level "${level}" (levels: ${kitchen.levels().join(', ')})`,
-      );
-  }
+  const levels = list(flags.levels, '--levels').map((name) => {
+    const level = kitchen.level(name);
+    if (!level)
+      throw new UsageError(`--levels: no level "${name}" (levels: ${kitchen.levels().join(', ')})`);
+    return level;
+  });
   const agentCounts = numbers(flags.agents, '--agents', true);
+  const tooMany = agentCounts.find((n) => n > 8);
+  if (tooMany) throw new UsageError(`--agents: ${tooMany} is too many (at most 8)`);
   const alphas = flags.alphas ? numbers(flags.alphas, '--alphas', false) : [...TAU_ALPHAS];
-  const [episodes] = numbers(flags.episodes, '--episodes', true);
-  const [maxSteps] = numbers(flags.steps, '--steps', true);
+  const episodes = one(flags.episodes, '--episodes', true);
+  const maxSteps = one(flags.steps, '--steps', true);
+  const providerOverrides = parseProviders(flags.provider ?? []);
   if (flags.controller !== 'greedy' && flags.controller !== 'model')
     throw new UsageError('--controller must be greedy or model');
   if (flags.behaviour !== 'feedback' && flags.behaviour !== 'retry')
@@ -140,7 +152,7 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
     model = { provider: m[1]!, model: m[2]! };
   }
   const registry = await loadNodeRegistry();
-  const total = levels.length * agentCounts.length * alphas.length * episodes!;
+  const total = levels.length * agentCounts.length * alphas.length * episodes;
   const live = process.stderr.isTTY === true;
   let done = 0;
   const progress = (what: string) => {
@@ -151,27 +163,35 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
   };
   const results: Record<string, Record<number, CellCounts[]>> = {};
   let simulated = false;
+  const spent = { calls: 0, tokens: 0, costUsd: 0 };
   for (const agents of agentCounts) {
     for (const level of levels) {
       const cells: CellCounts[] = [];
       for (const alpha of alphas) {
         const cell: CellCounts = { completed: 0, failed: 0, open: 0 };
-        for (let episode = 0; episode < episodes!; episode++) {
+        for (let episode = 0; episode < episodes; episode++) {
           progress(`${level} · ${agents} agents · α ${alpha} · episode ${episode + 1}`);
           const doc = episodeDocument({
             level,
             agents,
             alpha,
             seed: `${flags.seed}:${episode}`,
-            maxSteps: maxSteps!,
+            maxSteps: maxSteps,
             controller: flags.controller,
             ...(model ? { model } : {}),
             behaviour: flags.behaviour,
           });
           const compiled = await compileGraph(doc, registry);
           if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
-          const run = startRun(compiled, { registry, simulate: flags.simulate === true });
+          const run = startRun(compiled, {
+            registry,
+            simulate: flags.simulate === true,
+            providerOverrides,
+          });
           const result = await run.result;
+          spent.calls += result.usage.calls;
+          spent.tokens += result.usage.totalTokens;
+          spent.costUsd += result.usage.costUsd;
           if (result.status !== 'succeeded') {
             if (live) process.stderr.write('\n');
             throw new UsageError(
@@ -219,19 +239,26 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
     );
   });
   process.stdout.write(`${tables.join('\n\n')}\n`);
+  process.stderr.write(
+    `${total} episodes · ${spent.calls} model calls · ${spent.tokens.toLocaleString('en-US')} tokens · $${spent.costUsd.toFixed(4)}${simulated ? ' · simulated answers' : ''}\n`,
+  );
   return 0;
 }
 
 function levelsCommand(flags: { json?: boolean }): Promise<void> {
   return environmentKind('cuisineworld').then((kitchen) => {
-    const rows = kitchen.levels().map((level) => ({ level, problems: kitchen.checkLevel(level) }));
+    const rows = kitchen.levels().map((level) => ({
+      level,
+      description: kitchen.describeLevel(level),
+      problems: kitchen.checkLevel(level),
+    }));
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(rows)}\n`);
       return;
     }
     for (const row of rows) {
       process.stdout.write(
-        `${row.level}${row.problems.length ? `: ${row.problems.join('; ')}` : ': ok'}\n`,
+        `${row.level}: ${row.description}${row.problems.length > 0 ? `\n  ! ${row.problems.join('\n  ! ')}` : ''}\n`,
       );
     }
   });
@@ -257,6 +284,12 @@ export function addCuisineWorldCommands(program: Command, exit: (code: number) =
     .option('--model <PROVIDER:MODEL>', 'with --controller model, e.g. openai:gpt-4o-mini')
     .option('--behaviour <B>', 'feedback (paper) or retry', 'feedback')
     .option('--simulate', 'answer model calls with the simulated provider')
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider (append ,key=ENV_VAR)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .option('--json', 'print JSON')
     .action(async (flags: SweepFlags) => exit(await sweepCommand(flags)));
 }

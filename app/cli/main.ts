@@ -42,6 +42,7 @@ import { planFork } from './fork.ts';
 import { readRunInputs, splitAssignment, UsageError } from './inputs.ts';
 import { addOpenAgiCommands } from './openagi.ts';
 import { createProgress } from './progress.ts';
+import { parseProviders } from './provider-flags.ts';
 import {
   callRecorder,
   documentTextOf,
@@ -895,32 +896,6 @@ function applyModelOverrides(doc: Record<string, unknown>, overrides: string[]):
     };
   }
   doc.models = models;
-}
-
-/**
- * `--provider NAME=URL[,key=ENV_VAR][,kind=huggingface]` adds or redirects a provider: an
- * OpenAI-compatible one, or with kind=huggingface an expert-model endpoint (a self-hosted TGI
- * or an Inference Endpoint).
- */
-function parseProviders(assignments: string[]): Record<string, ProfileOverride> {
-  const overrides: Record<string, ProfileOverride> = {};
-  for (const assignment of assignments) {
-    const [name, rest] = splitAssignment(assignment, '--provider');
-    const [url, ...options] = rest.split(',');
-    if (!url || !URL.canParse(url))
-      throw new UsageError(`--provider ${name}: "${url}" is not a URL`);
-    const key = options.find((o) => o.startsWith('key='))?.slice(4);
-    // Redirecting a built-in provider keeps its kind (hf-inference stays an expert provider).
-    const kind =
-      options.find((o) => o.startsWith('kind='))?.slice(5) ??
-      builtinProfiles({})[name]?.kind ??
-      'openai-compatible';
-    if (kind !== 'openai-compatible' && kind !== 'huggingface') {
-      throw new UsageError(`--provider ${name}: kind must be openai-compatible or huggingface`);
-    }
-    overrides[name] = { kind, baseUrl: url, apiKeyEnv: key ?? '' };
-  }
-  return overrides;
 }
 
 function readVersion(): string {

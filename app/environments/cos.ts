@@ -5,8 +5,9 @@
  * labelled.
  */
 
-/** The paper's five settings: alpha for τ1 (the busiest kitchen) to τ5. */
-export const TAU_ALPHAS = [1.0, 1.5, 2.0, 2.5, 3.0] as const;
+import { TAU_ALPHAS } from './cuisineworld/levels.ts';
+
+export { TAU_ALPHAS };
 
 /** Orders counted over the episodes of one cell of a sweep (a level, an agent count, a τ). */
 export interface CellCounts {
@@ -16,25 +17,36 @@ export interface CellCounts {
 }
 
 export interface CosScore {
-  /** completed / (completed + failed), averaged over the τ settings. */
-  cos: number;
-  /** completed / (completed + failed + open), averaged over the τ settings. */
-  cosWithOpen: number;
-  /** The per-τ fractions, paper's denominator. */
-  fractions: number[];
+  /** completed / (completed + failed), averaged over the τ settings: the paper's formula. */
+  cos: number | undefined;
+  /**
+   * completed / (completed + failed + open), averaged over the τ settings: what the paper's
+   * tables report (their denominators count open orders) and its code computes.
+   */
+  cosWithOpen: number | undefined;
+  /** The per-τ fractions, formula's denominator; undefined where no order closed. */
+  fractions: Array<number | undefined>;
 }
 
-function fraction(numerator: number, denominator: number): number {
-  return denominator > 0 ? numerator / denominator : 0;
+/** A fraction, or undefined when there is nothing to divide by (no order to count). */
+export function fraction(numerator: number, denominator: number): number | undefined {
+  return denominator > 0 ? numerator / denominator : undefined;
+}
+
+/** The mean of the defined values; undefined when there are none. */
+function mean(values: ReadonlyArray<number | undefined>): number | undefined {
+  const defined = values.filter((v): v is number => v !== undefined);
+  return defined.length > 0 ? defined.reduce((a, b) => a + b, 0) / defined.length : undefined;
 }
 
 /** The score of one level and agent count from its cells, in τ order. */
 export function cosOf(cells: readonly CellCounts[]): CosScore {
   const fractions = cells.map((c) => fraction(c.completed, c.completed + c.failed));
   const withOpen = cells.map((c) => fraction(c.completed, c.completed + c.failed + c.open));
-  const mean = (xs: number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   return { cos: mean(fractions), cosWithOpen: mean(withOpen), fractions };
 }
+
+const shown = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(3));
 
 export interface SweepColumn {
   level: string;
@@ -56,28 +68,27 @@ export function formatCosTable(
   const pad = (text: string) => text.padStart(width);
   const header = `${''.padEnd(14)}${columns.map((c) => pad(c.level)).join('')}${pad('average')}`;
   const rows: string[] = [title, header];
+  // Rows are the paper's τ1…τ5 when the alphas are its five; otherwise they are named by alpha.
+  const paperTaus =
+    taus.length === TAU_ALPHAS.length && taus.every((alpha, i) => alpha === TAU_ALPHAS[i]);
   taus.forEach((alpha, t) => {
     const cells = columns.map((c) => c.cells[t]!);
-    const avg =
-      cells.reduce((sum, c) => sum + fraction(c.completed, c.completed + c.failed + c.open), 0) /
-      Math.max(1, cells.length);
+    const avg = mean(cells.map((c) => fraction(c.completed, c.completed + c.failed + c.open)));
     rows.push(
-      `${`τ${t + 1} (α ${alpha})`.padEnd(14)}${cells
+      `${(paperTaus ? `τ${t + 1} (α ${alpha})` : `α ${alpha}`).padEnd(14)}${cells
         .map((c) => pad(`${c.completed}/${c.completed + c.failed + c.open}`))
-        .join('')}${pad(avg.toFixed(3))}`,
+        .join('')}${pad(shown(avg))}`,
     );
   });
   const scores = columns.map((c) => cosOf(c.cells));
-  const avg = (pick: (s: CosScore) => number) =>
-    scores.reduce((sum, s) => sum + pick(s), 0) / Math.max(1, scores.length);
   rows.push(
-    `${'CoS'.padEnd(14)}${scores.map((s) => pad(s.cos.toFixed(3))).join('')}${pad(avg((s) => s.cos).toFixed(3))}`,
+    `${'CoS (+open)'.padEnd(14)}${scores.map((s) => pad(shown(s.cosWithOpen))).join('')}${pad(shown(mean(scores.map((s) => s.cosWithOpen))))}`,
   );
   rows.push(
-    `${'CoS (+open)'.padEnd(14)}${scores.map((s) => pad(s.cosWithOpen.toFixed(3))).join('')}${pad(avg((s) => s.cosWithOpen).toFixed(3))}`,
+    `${'CoS'.padEnd(14)}${scores.map((s) => pad(shown(s.cos))).join('')}${pad(shown(mean(scores.map((s) => s.cos))))}`,
   );
   rows.push(
-    'CoS: mean over τ of completed/(completed+failed), as the paper defines it; CoS (+open) also counts the orders open at the end, as its code does.',
+    'CoS (+open): mean of the rows above, completed/(completed+failed+open), as the paper’s tables count; CoS: completed/(completed+failed), the paper’s formula. – where no order closed.',
   );
   return rows.join('\n');
 }

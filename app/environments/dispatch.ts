@@ -130,7 +130,8 @@ export function dispatchMessages(parts: PromptParts): ChatMessage[] {
     ].join(' '),
   });
   messages.push({ role: 'assistant', content: 'Understood.' });
-  for (const turn of parts.history.slice(-Math.max(0, settings.history))) {
+  // slice(-0) would keep everything: a window of 0 keeps nothing.
+  for (const turn of settings.history > 0 ? parts.history.slice(-settings.history) : []) {
     messages.push({ role: 'user', content: turn.user });
     messages.push({ role: 'assistant', content: turn.assistant });
   }

@@ -12,6 +12,10 @@ export interface EnvironmentKind {
   create(): Environment;
   /** Level ids, in the order a picker shows them. */
   levels(): string[];
+  /** The level id a name stands for (`3` and `L3` are `level_3`), or undefined. */
+  level(name: string): string | undefined;
+  /** One line about a level: its class, kitchen and dishes. */
+  describeLevel(level: string): string;
   /** Problems with a level a person should know of (a dish whose tool the kitchen lacks). */
   checkLevel(level: string): string[];
   /** The rules, the level's knowledge and the hints, for a dispatcher's prompt. */

@@ -23,7 +23,11 @@ export interface EnvironmentStepReport {
   state: Record<string, unknown>;
   /** Attempts before the commands were committed (retry-before-commit), 1 otherwise. */
   attempts: number;
+  /** What was refused in the attempts that were not committed (retry-before-commit). */
+  retried?: Rejection[];
   done: boolean;
+  /** True once any of the episode's commands came from made-up (simulated) answers. */
+  simulated: boolean;
 }
 
 export interface Usage {

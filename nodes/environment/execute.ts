@@ -3,11 +3,12 @@ import type { NodeExecutor } from '../../app/nodes/define.ts';
 import type { EnvironmentData } from './spec.ts';
 
 export const execute: NodeExecutor<EnvironmentData> = async (ctx) => {
-  const { kind, level, agents, seed, maxSteps, alpha, orderCap } = ctx.data;
+  const { kind, agents, seed, maxSteps, alpha, orderCap } = ctx.data;
   const world = await environmentKind(kind);
-  if (!world.levels().includes(level)) {
+  const level = world.level(ctx.data.level);
+  if (!level) {
     throw new Error(
-      `${world.title} has no level "${level}" (levels: ${world.levels().join(', ')})`,
+      `${world.title} has no level "${ctx.data.level}" (levels: ${world.levels().join(', ')})`,
     );
   }
   const env = world.create();

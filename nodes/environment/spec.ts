@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findLevel } from '../../app/environments/cuisineworld/levels.ts';
 import { baseData } from '../../app/nodes/common.ts';
 import { defineNode } from '../../app/nodes/define.ts';
 
@@ -31,6 +32,15 @@ export const spec = defineNode({
   description:
     'A simulated world (CuisineWorld) with its level, agents, seed and episode length, for a dispatcher to play.',
   data: environmentData,
+  check: (data) =>
+    findLevel(data.level)?.source === 'final'
+      ? []
+      : [
+          {
+            path: ['level'],
+            message: `CuisineWorld has no level "${data.level}" (level_0 … level_12)`,
+          },
+        ],
   ports: () => ({
     inputs: [],
     outputs: [

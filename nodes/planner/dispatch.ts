@@ -1,4 +1,6 @@
+import { fraction } from '../../app/environments/cos.ts';
 import {
+  agentOf,
   type DispatchSettings,
   dispatchMessages,
   extractCommands,
@@ -45,6 +47,39 @@ function readWorld(value: unknown): World {
   };
 }
 
+/** A refusal for each agent the model left without a command (every agent needs one). */
+function missingCommands(
+  controlled: readonly string[],
+  chosen: readonly string[],
+  nothingRead: boolean,
+): Rejection[] {
+  if (nothingRead) {
+    return [
+      {
+        command: '(no command)',
+        stage: 'syntax',
+        reason: 'no-commands',
+        message: `no command could be read from your answer; write one per agent, like goto_${controlled[0]}_storage0`,
+      },
+    ];
+  }
+  return controlled
+    .filter((agent) => !chosen.some((c) => agentOf(c) === agent))
+    .map((agent) => ({
+      command: `(none for ${agent})`,
+      agent,
+      stage: 'assignment' as const,
+      reason: 'missing-command',
+      message: `${agent} got no command; give every agent one (noop_${agent} to wait)`,
+    }));
+}
+
+function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const merged = { ...a };
+  for (const [k, v] of Object.entries(b)) merged[k] = (merged[k] ?? 0) + v;
+  return merged;
+}
+
 /**
  * Plays one episode: each step the commands come from the model (or the greedy rules) and, for
  * seats people take, from them; they are checked, the world runs them, and the step is logged
@@ -84,32 +119,57 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
   const history: Array<{ user: string; assistant: string }> = [];
   let feedback: string[] = [];
   let suggestions: string[] = [];
+  /** What people were told went wrong with their own commands last step. */
+  let personFeedback = new Map<string, string[]>();
   let simulated = false;
   const label = () => (simulated ? '[simulated] ' : '');
+  const controlled = agents.filter((a) => !data.seats.includes(a));
+  /** Refusals the world never saw: taken seats, missing commands, discarded attempts. */
+  const extraInvalid: Record<string, number> = {};
+  const count = (rejections: readonly Rejection[]) => {
+    for (const r of rejections) extraInvalid[r.reason] = (extraInvalid[r.reason] ?? 0) + 1;
+  };
 
   for (let step = 0; ; step++) {
     const state = env.render();
+
+    // People first: each seat's command, checked on its own so a person's slip never costs
+    // the model its step, and told back to that person next step.
     const people: string[] = [];
+    const personRejections: Rejection[] = [];
     for (const agent of data.seats) {
+      const told = personFeedback.get(agent) ?? [];
       const answer = await ctx.askHuman({
         name: `${agent}@t${step}`,
-        prompt: `${state}\n\nYou play ${agent}. Your command (for example noop_${agent}):`,
+        prompt: `${told.length > 0 ? `Last step: ${told.join('; ')}\n\n` : ''}${state}\n\nYou play ${agent}. Your command (for example noop_${agent}):`,
       });
-      people.push(
-        ...extractCommands(answer, kind.commandPattern)
-          .filter((c) => c.includes(`_${agent}`))
-          .slice(0, 1),
+      const own = extractCommands(answer, kind.commandPattern).find((c) => agentOf(c) === agent);
+      if (!own) {
+        personRejections.push({
+          command: answer.trim().slice(0, 80) || '(nothing)',
+          agent,
+          stage: 'syntax',
+          reason: 'unreadable',
+          message: `no command for ${agent} could be read; write one like goto_${agent}_storage0`,
+        });
+        continue;
+      }
+      const alone = env.validate([own]);
+      const early = alone.rejections.filter(
+        (r) => r.stage === 'syntax' || r.stage === 'vocabulary',
       );
+      if (early.length > 0) personRejections.push(...early);
+      else people.push(own);
     }
-    const controlled = agents.filter((a) => !data.seats.includes(a));
 
-    let chosen: string[];
+    let chosen: string[] = [];
     let refused: Rejection[] = [];
+    const discarded: Rejection[] = [];
     let attempts = 1;
     let answerText = '';
     if (!useModel) {
       chosen = kind.greedy(env, controlled);
-    } else {
+    } else if (controlled.length > 0) {
       const messages: ChatMessage[] = dispatchMessages({
         briefing,
         demos,
@@ -125,22 +185,33 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
         const result = await ctx.callModel({
           profile: data.model!,
           messages,
-          maxTokens: data.maxTokens,
+          ...(data.maxTokens === undefined ? {} : { maxTokens: data.maxTokens }),
           ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
         });
         if (result.simulated) simulated = true;
         answerText = result.text;
-        const split = withoutSeats(extractCommands(result.text, kind.commandPattern), data.seats);
+        const read = extractCommands(result.text, kind.commandPattern);
+        const split = withoutSeats(read, data.seats);
         chosen = split.kept;
-        refused = split.refused;
+        refused = [...split.refused, ...missingCommands(controlled, chosen, read.length === 0)];
         const check: Validation = withRefusals(env.validate([...chosen, ...people]), refused);
-        if (check.ok || settings.behaviour === 'feedback' || attempts > settings.retries) break;
+        // Only the model's own mistakes are worth asking it again about.
+        const modelsFault = check.rejections.filter(
+          (r) => !r.agent || !data.seats.includes(r.agent),
+        );
+        if (
+          modelsFault.length === 0 ||
+          settings.behaviour === 'feedback' ||
+          attempts > settings.retries
+        )
+          break;
         // Retry before committing: the same step, told what was wrong.
+        discarded.push(...modelsFault);
         attempts++;
         messages.push({ role: 'assistant', content: result.text });
         messages.push({
           role: 'user',
-          content: `Those commands cannot all run:\n${feedbackLines(check.rejections)
+          content: `Those commands cannot all run:\n${feedbackLines(modelsFault)
             .map((f) => `- ${f}`)
             .join('\n')}\nGive the commands for this step again.\nCommands:`,
         });
@@ -149,13 +220,21 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
 
     const commands = [...chosen, ...people];
     const result = env.step(commands);
-    const rejections = [...refused, ...result.validation.rejections];
+    const rejections = [...personRejections, ...refused, ...result.validation.rejections];
+    count([...personRejections, ...refused, ...discarded]);
+    const forModel = rejections.filter((r) => !r.agent || !data.seats.includes(r.agent));
     feedback = [
-      ...feedbackLines(rejections),
+      ...feedbackLines(forModel),
       ...result.feedback.filter((f) => !rejections.some((r) => f.includes(r.message))),
     ];
+    personFeedback = new Map(
+      data.seats.map((seat) => [
+        seat,
+        rejections.filter((r) => r.agent === seat).map((r) => `${r.command}: ${r.message}`),
+      ]),
+    );
     suggestions = result.suggestions;
-    if (useModel) {
+    if (useModel && controlled.length > 0) {
       history.push({
         user: stepPrompt({ settings, feedback: [], suggestions: [], state }),
         assistant: answerText,
@@ -167,12 +246,14 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
       step,
       commands: commands.map((command) => ({ command, by: by(command) })),
       rejections,
+      ...(discarded.length > 0 ? { retried: discarded } : {}),
       feedback,
       completed: result.completed,
       failed: result.failed,
       state: env.snapshot(),
       attempts,
       done: result.done,
+      simulated,
     });
     const refusedText =
       rejections.length > 0 ? ` · refused: ${rejections.map((r) => r.reason).join(', ')}` : '';
@@ -197,14 +278,15 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
     completed: m.completed,
     failed: m.failed,
     open: m.open,
-    /** completed / (completed + failed), the paper's per-τ fraction. */
-    completionRate: closed > 0 ? m.completed / closed : 0,
-    /** completed / (completed + failed + open), as the public code counts. */
-    completionRateWithOpen: closed + m.open > 0 ? m.completed / (closed + m.open) : 0,
-    invalid: m.invalid,
+    /** completed / (completed + failed), the paper's formula; null when no order closed. */
+    completionRate: fraction(m.completed, closed) ?? null,
+    /** completed / (completed + failed + open), as the paper's tables and code count. */
+    completionRateWithOpen: fraction(m.completed, closed + m.open) ?? null,
+    invalid: mergeCounts(m.invalid, extraInvalid),
     idleSteps: m.idleSteps,
     simulated,
   };
-  const summary = `${label()}${world.level}, ${world.agents} agents, alpha ${world.alpha}: ${m.completed} completed, ${m.failed} failed, ${m.open} open in ${m.steps} steps; ${Object.values(m.invalid).reduce((a, b) => a + b, 0)} commands refused`;
+  const refusedCount = Object.values(metrics.invalid).reduce((a, b) => a + b, 0);
+  const summary = `${label()}${world.level}, ${world.agents} agents, alpha ${world.alpha}: ${m.completed} completed, ${m.failed} failed, ${m.open} open in ${m.steps} steps; ${refusedCount} command${refusedCount === 1 ? '' : 's'} refused`;
   return { metrics, summary };
 }

@@ -43,7 +43,7 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
       const result = await ctx.callModel({
         profile: data.model,
         messages,
-        maxTokens: data.maxTokens,
+        maxTokens: data.maxTokens ?? 300,
         ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
         responseFormat: planResponseFormat(experts),
       });

@@ -42,7 +42,8 @@ export const plannerData = z.strictObject({
   expert: z.record(z.string(), z.unknown()).optional(),
   /** Run modules that have a local operation (upscale, denoise, deblur) locally. */
   preferLocal: z.boolean().default(false),
-  maxTokens: z.number().int().positive().default(300),
+  /** Per call; when absent, the model profile's (planning: 300). */
+  maxTokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   // ---- dispatch mode ----
   /** Who picks the commands: a model, or the greedy rules (no model, no cost). */
@@ -64,7 +65,10 @@ export const plannerData = z.strictObject({
   /** Earlier steps kept in the prompt. */
   history: z.number().int().min(0).max(20).default(2),
   /** Agents a person plays: their commands are asked of the person each step. */
-  seats: z.array(z.string().regex(/^agent\d+$/)).default([]),
+  seats: z
+    .array(z.string().regex(/^agent(0|[1-9]\d*)$/, 'an agent id such as agent1'))
+    .refine((seats) => new Set(seats).size === seats.length, 'each seat once')
+    .default([]),
 });
 export type PlannerData = z.infer<typeof plannerData>;
 
@@ -145,11 +149,12 @@ export const spec = defineNode({
       });
     return problems;
   },
-  // Dispatching calls per step, and the episode length is the environment's: not known here.
+  // Dispatching calls the model every step, up to 1 + retries times; the episode length is the
+  // environment's and not known here, so the estimate assumes the usual 60 steps.
   callsPerRun: (data) =>
     data.mode === 'dispatch'
       ? data.controller === 'model'
-        ? 1
+        ? 60 * (data.behaviour === 'retry' ? 1 + data.retries : 1)
         : 0
       : data.model
         ? data.maxAttempts

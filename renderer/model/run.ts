@@ -141,6 +141,8 @@ export interface EpisodeView {
   steps: EpisodeStepView[];
   state: Record<string, unknown>;
   done: boolean;
+  /** Some of its commands came from made-up (simulated) answers. */
+  simulated: boolean;
 }
 
 export interface RunView {
@@ -305,8 +307,21 @@ function apply(view: RunView, e: Record<string, unknown>): void {
       const state = (e.state as Record<string, unknown> | undefined) ?? {};
       const existing = view.episodes.find((x) => x.instance === instance);
       const next: EpisodeView = existing
-        ? { ...existing, steps: [...existing.steps, step], state, done: e.done === true }
-        : { node: str(e.node) ?? '?', instance, steps: [step], state, done: e.done === true };
+        ? {
+            ...existing,
+            steps: [...existing.steps, step],
+            state,
+            done: e.done === true,
+            simulated: existing.simulated || e.simulated === true,
+          }
+        : {
+            node: str(e.node) ?? '?',
+            instance,
+            steps: [step],
+            state,
+            done: e.done === true,
+            simulated: e.simulated === true,
+          };
       view.episodes = existing
         ? view.episodes.map((x) => (x === existing ? next : x))
         : [...view.episodes, next];

@@ -34,10 +34,10 @@ export function Episodes() {
             data-testid={`episode-${episode.instance}`}
           >
             <header data-testid={`episode-${episode.instance}-summary`}>
-              <strong>{episode.instance}</strong> · {state.level} · step {state.step} of{' '}
-              {state.maxSteps} · {state.accomplished?.length ?? 0} served ·{' '}
-              {state.failed?.length ?? 0} failed · {state.orders?.length ?? 0} open · {refused}{' '}
-              refused{episode.done ? ' · done' : ''}
+              <strong>{episode.instance}</strong> · {episode.simulated ? '[simulated] ' : ''}
+              {state.level} · step {state.step} of {state.maxSteps} ·{' '}
+              {state.accomplished?.length ?? 0} served · {state.failed?.length ?? 0} failed ·{' '}
+              {state.orders?.length ?? 0} open · {refused} refused{episode.done ? ' · done' : ''}
             </header>
             <div className="episode-state">
               <div>
@@ -81,9 +81,10 @@ export function Episodes() {
               {episode.steps.map((s) => (
                 <li key={s.step} data-testid={`episode-step-${s.step}`}>
                   <span className="muted">t={s.step}</span>{' '}
-                  {s.commands.map((c) => (
+                  {s.commands.map((c, i) => (
                     <code
-                      key={c.command}
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a model may repeat a command
+                      key={`${i}:${c.command}`}
                       className={
                         c.by === 'person' ? 'episode-command by-person' : 'episode-command'
                       }
@@ -91,8 +92,13 @@ export function Episodes() {
                       {c.command}
                     </code>
                   ))}
-                  {s.rejections.map((r) => (
-                    <span key={`${r.command}:${r.reason}`} className="refused" title={r.message}>
+                  {s.rejections.map((r, i) => (
+                    <span
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the same refusal may repeat
+                      key={`${i}:${r.command}:${r.reason}`}
+                      className="refused"
+                      title={r.message}
+                    >
                       {r.command}: {r.reason}
                     </span>
                   ))}

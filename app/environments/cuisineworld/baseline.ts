@@ -17,7 +17,7 @@
  */
 import { type Recipe, TOOLS, type ToolType, WASTE } from './data.ts';
 import { isBaseIngredient } from './levels.ts';
-import type { CuisineWorld, PlaceState, WorldState } from './world.ts';
+import { type CuisineWorld, type PlaceState, type WorldState, without } from './world.ts';
 
 type JobKind = 'deliver' | 'pickup' | 'fetch' | 'activate';
 
@@ -45,18 +45,8 @@ interface Supply {
 
 const KIND_WEIGHT: Record<JobKind, number> = { activate: 0, pickup: 1, deliver: 1, fetch: 2 };
 
-/** Items of `whole` left after taking out `part` (as multisets). */
-function minus(whole: readonly string[], part: readonly string[]): string[] {
-  const rest = [...whole];
-  for (const p of part) {
-    const i = rest.indexOf(p);
-    if (i >= 0) rest.splice(i, 1);
-  }
-  return rest;
-}
-
 function isSubset(part: readonly string[], whole: readonly string[]): boolean {
-  return minus(part, whole).length === 0;
+  return without(part, whole).length === 0;
 }
 
 class Planner {
@@ -165,7 +155,7 @@ class Planner {
   /** Plans filling `place` for `recipe` and switching it on; steps until its product is ready. */
   #load(place: PlaceState, recipe: Recipe, base: number): number {
     this.claimed.add(place.id);
-    const missing = minus(recipe.ingredients, place.contents);
+    const missing = without(recipe.ingredients, place.contents);
     let prep = 0;
     if (missing.length === 0) this.#push({ kind: 'activate', at: place.id }, base);
     for (const ingredient of missing) prep = Math.max(prep, this.need(ingredient, place.id, base));

@@ -4,8 +4,8 @@ import type { EnvironmentKind } from '../registry.ts';
 import type { Environment } from '../types.ts';
 import { greedyCommands } from './baseline.ts';
 import { LEVELS } from './data.ts';
-import { checkLevel, getLevel } from './levels.ts';
-import { CuisineWorld } from './world.ts';
+import { checkLevel, findLevel, getLevel } from './levels.ts';
+import { COMMAND_PATTERN, CuisineWorld } from './world.ts';
 
 function asWorld(env: Environment): CuisineWorld {
   if (!(env instanceof CuisineWorld)) throw new Error(`not a CuisineWorld: ${env.kind}`);
@@ -29,11 +29,30 @@ export const cuisineWorldKind: EnvironmentKind = {
   title: 'CuisineWorld',
   create: () => new CuisineWorld(),
   levels: () => LEVELS.filter((l) => l.source === 'final').map((l) => l.id),
+  level: (name) => {
+    const found = findLevel(name);
+    return found?.source === 'final' ? found.id : undefined;
+  },
+  describeLevel(id) {
+    const level = getLevel(id);
+    const kitchen = Object.entries(level.kitchen)
+      .map(([tool, n]) => `${n}× ${tool}`)
+      .join(', ');
+    return `${level.title}, ${level.class ?? 'in no paper table'}; kitchen: ${kitchen}; dishes: ${level.dishes.join(', ')}`;
+  },
   checkLevel: (level) => checkLevel(getLevel(level)).map((issue) => issue.message),
-  briefing: (env) => asWorld(env).briefing(),
-  // Any verb-shaped word is read, not only the five actions, so an unknown verb reaches the
-  // vocabulary stage and is refused with a reason instead of vanishing silently.
-  commandPattern: /\b[A-Za-z]+_agent\d+(?:_[A-Za-z0-9]+)*/g,
+  briefing(env) {
+    const world = asWorld(env);
+    const briefing = world.briefing();
+    // A dish the kitchen cannot make is said in the prompt too, not only to the person.
+    const missing = checkLevel(world.config.level)
+      .filter((issue) => issue.kind === 'missing-tool')
+      .map((issue) => `Note: ${issue.message}.`);
+    return missing.length > 0
+      ? { ...briefing, knowledge: `${briefing.knowledge}\n${missing.join('\n')}` }
+      : briefing;
+  },
+  commandPattern: COMMAND_PATTERN,
   // Agents a person plays are left out of the plan, so no controlled agent waits on them.
   greedy: (env, agents) => greedyCommands(asWorld(env), agents),
   demonstrations(level, agents, count, steps) {
@@ -41,7 +60,20 @@ export const cuisineWorldKind: EnvironmentKind = {
     for (const [i, demoLevel] of demoLevels(level).slice(0, count).entries()) {
       const world = new CuisineWorld();
       world.reset({ level: demoLevel, agents, seed: `demo:${i}`, maxSteps: Math.max(steps, 1) });
-      demos.push(demonstration(world, (env) => greedyCommands(asWorld(env)), steps));
+      const demo = demonstration(world, (env) => greedyCommands(asWorld(env)), steps);
+      // The demo's own recipes come with it, as the paper's demo dish's recipe does.
+      if (demo[0]) {
+        const recipes = world
+          .briefing()
+          .knowledge.split('\n')
+          .map((line) => `  ${line}`)
+          .join('\n');
+        demo[0] = {
+          ...demo[0],
+          state: `Example game on ${demoLevel}, whose recipes are:\n${recipes}\n\n${demo[0].state}`,
+        };
+      }
+      demos.push(demo);
     }
     return demos;
   },

@@ -293,11 +293,12 @@ describe('CuisineWorld validation: syntax, vocabulary and assignment refuse the 
 
   it('finds commands in chatter with its pattern', () => {
     const text =
-      'Sure! ***\ngoto_agent0_storage0\nget_agent1_flour_storage0, then noop_agent2.\n***';
+      'Sure! ***\ngoto_agent0_storage0\nget_agent1_flour_storage0, then noop_agent2 and fly_agent3.\n***';
     expect(text.match(COMMAND_PATTERN)).toEqual([
       'goto_agent0_storage0',
       'get_agent1_flour_storage0',
       'noop_agent2',
+      'fly_agent3',
     ]);
   });
 });

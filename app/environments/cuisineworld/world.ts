@@ -44,7 +44,12 @@ export const VERBS = ['noop', 'goto', 'get', 'put', 'activate'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** Finds commands in free text (a model's answer): every match, in order, is one command. */
-export const COMMAND_PATTERN = /(?:noop|goto|get|put|activate)_agent\d+(?:_[A-Za-z0-9]+){0,2}/g;
+/**
+ * What a command looks like in free text. Any verb-shaped word is read, not only the five
+ * actions, so an unknown verb reaches the vocabulary stage and is refused with a reason instead
+ * of vanishing silently.
+ */
+export const COMMAND_PATTERN = /\b[A-Za-z]+_agent\d+(?:_[A-Za-z0-9]+)*/g;
 
 /** Where a new order comes from when one is due (for replaying a recorded game). */
 export interface OrderSourceContext {
@@ -181,7 +186,8 @@ function cookKey(contents: readonly string[], tool: ToolType): string {
   return `${[...contents].sort().join('&')}@${tool}`;
 }
 
-function without(items: readonly string[], taken: readonly string[]): string[] {
+/** Items of `items` left after taking out `taken` (as multisets). */
+export function without(items: readonly string[], taken: readonly string[]): string[] {
   const rest = [...items];
   for (const t of taken) {
     const i = rest.indexOf(t);
@@ -295,7 +301,8 @@ export function parseCommand(raw: string, config: WorldConfig): Parse {
     ok: false,
     rejection: { command: raw, ...(agent ? { agent } : {}), stage, reason, message },
   });
-  const m = /^([A-Za-z]+)_agent(\d+)((?:_[A-Za-z0-9]+)*)$/.exec(text);
+  // `agent01` is not agent1: ids are written without leading zeros, so a seat cannot be dodged.
+  const m = /^([A-Za-z]+)_agent(0|[1-9]\d*)((?:_[A-Za-z0-9]+)*)$/.exec(text);
   if (!m) {
     return fail(
       'syntax',
