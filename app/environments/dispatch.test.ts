@@ -16,14 +16,27 @@ describe('reading commands out of a model answer', () => {
 goto_agent0_storage0
 get_agent1_flour_storage0, then activate_agent2_blender0.
 ***
-I hope this works (agent3 rests: noop_agent3).`;
+I hope this works (last time noop_agent3 wasted a step).`;
+    // The block between *** lines is the answer; what is said after it is commentary.
     expect(extractCommands(text, PATTERN)).toEqual([
       'goto_agent0_storage0',
       'get_agent1_flour_storage0',
       'activate_agent2_blender0',
-      'noop_agent3',
     ]);
+    expect(extractCommands('goto_agent0_storage0, and agent3 rests: noop_agent3', PATTERN)).toEqual(
+      ['goto_agent0_storage0', 'noop_agent3'],
+    );
     expect(extractCommands('I will make soup now.', PATTERN)).toEqual([]);
+    // Commands named in the reasoning are not taken when the answer sets its commands apart.
+    expect(
+      extractCommands(
+        'Last time put_agent0_blender0 failed, so now:\n```\nget_agent0_salmon_storage0\nget_agent1_flour_storage0\n```',
+        PATTERN,
+      ),
+    ).toEqual(['get_agent0_salmon_storage0', 'get_agent1_flour_storage0']);
+    expect(extractCommands('Do _goto_agent0_storage0_ now.', PATTERN)).toEqual([
+      'goto_agent0_storage0',
+    ]);
     expect(agentOf('get_agent12_flour_storage0')).toBe('agent12');
   });
 

@@ -42,13 +42,26 @@ export interface DispatchSettings {
   history: number;
 }
 
-/** Reads commands out of text: every match of the environment's command pattern, in order. */
+/**
+ * Reads commands out of text: every match of the environment's command pattern, in order. When
+ * the answer sets its commands apart in a block (between *** lines or in a ``` fence, as the
+ * demonstrations and most models do), only the last block that holds commands is read, so a
+ * command mentioned in the reasoning ("last time put_agent0_blender0 failed") is not taken for
+ * one given. Underscores used for emphasis around a command do not hide it.
+ */
 export function extractCommands(text: string, pattern: RegExp): string[] {
   const global = new RegExp(
     pattern.source,
     pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
   );
-  return [...text.matchAll(global)].map((m) => m[0]);
+  const read = (part: string) =>
+    [...part.replace(/(^|\s)_+|_+(\s|$)/g, '$1 $2').matchAll(global)].map((m) => m[0]);
+  const blocks = [
+    ...text.matchAll(/(?:\*{3,}|`{3,}[\w-]*)[ \t]*\n([\s\S]*?)\n[ \t]*(?:\*{3,}|`{3,})/g),
+  ]
+    .map((m) => read(m[1]!))
+    .filter((commands) => commands.length > 0);
+  return blocks.at(-1) ?? read(text);
 }
 
 /** The agent a command is for (`goto_agent1_storage0` → `agent1`), if it names one. */
