@@ -155,11 +155,21 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
   const total = levels.length * agentCounts.length * alphas.length * episodes;
   const live = process.stderr.isTTY === true;
   let done = 0;
+  // On a terminal the bar redraws in place; in a log, a line every tenth of the way.
+  let logged = -1;
   const progress = (what: string) => {
     const width = 24;
     const filled = Math.round((done / total) * width);
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${what}`;
-    process.stderr.write(live ? `\r${line.padEnd(100)}` : `${line}\n`);
+    if (live) {
+      process.stderr.write(`\r${line.padEnd(100)}`);
+      return;
+    }
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth !== logged || done === total) {
+      logged = tenth;
+      process.stderr.write(`${line}\n`);
+    }
   };
   const results: Record<string, Record<number, CellCounts[]>> = {};
   let simulated = false;
