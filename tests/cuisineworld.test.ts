@@ -78,6 +78,22 @@ function episode(dispatcher: Record<string, unknown> = {}, steps = 6) {
   return file;
 }
 
+/** `society run FILE` against the stub model, its events written to `events` when given. */
+function play(file: string, options: { events?: string; json?: boolean; extra?: string[] } = {}) {
+  return society([
+    'run',
+    file,
+    '--provider',
+    `lab=${llm.url}`,
+    ...(options.events ? ['--events', options.events] : []),
+    ...(options.extra ?? []),
+    '--db',
+    db,
+    ...(options.json ? ['--json'] : []),
+    '-q',
+  ]);
+}
+
 function readEvents(file: string) {
   return readFileSync(file, 'utf8')
     .trim()
@@ -99,18 +115,7 @@ describe('the dispatcher against a model that makes mistakes', () => {
     ]);
     const before = llm.requests.length;
     const events = join(dir, 'mistakes.ndjson');
-    const result = await society([
-      'run',
-      episode(),
-      '--provider',
-      `lab=${llm.url}`,
-      '--events',
-      events,
-      '--db',
-      db,
-      '--json',
-      '-q',
-    ]);
+    const result = await play(episode(), { events, json: true });
     expect(result.code, result.stderr).toBe(0);
     const metrics = JSON.parse(result.stdout).outputs.metrics;
     expect(metrics.steps).toBe(6);
@@ -139,18 +144,7 @@ describe('the dispatcher against a model that makes mistakes', () => {
   it('refuses an answer with no commands, and one that leaves an agent out, and says so', async () => {
     script(['I am sorry, I am not sure what to do.', 'goto_agent0_storage0']);
     const events = join(dir, 'missing.ndjson');
-    const result = await society([
-      'run',
-      episode({}, 3),
-      '--provider',
-      `lab=${llm.url}`,
-      '--events',
-      events,
-      '--db',
-      db,
-      '--json',
-      '-q',
-    ]);
+    const result = await play(episode({}, 3), { events, json: true });
     expect(result.code, result.stderr).toBe(0);
     const steps = readEvents(events).filter((e) => e.type === 'environment.step');
     expect(steps[0].rejections.map((r: { reason: string }) => r.reason)).toEqual(['no-commands']);
@@ -165,15 +159,7 @@ describe('the dispatcher against a model that makes mistakes', () => {
   it('keeps no history with a window of 0', async () => {
     script([]);
     const before = llm.requests.length;
-    const result = await society([
-      'run',
-      episode({ history: 0 }, 3),
-      '--provider',
-      `lab=${llm.url}`,
-      '--db',
-      db,
-      '-q',
-    ]);
+    const result = await play(episode({ history: 0 }, 3));
     expect(result.code, result.stderr).toBe(0);
     const last = llm.requests[before + 2]!.messages as Array<{ role: string }>;
     const first = llm.requests[before]!.messages as Array<{ role: string }>;
@@ -187,17 +173,7 @@ describe('the dispatcher against a model that makes mistakes', () => {
     ]);
     const before = llm.requests.length;
     const events = join(dir, 'retry.ndjson');
-    const result = await society([
-      'run',
-      episode({ behaviour: 'retry', retries: 2 }, 1),
-      '--provider',
-      `lab=${llm.url}`,
-      '--events',
-      events,
-      '--db',
-      db,
-      '-q',
-    ]);
+    const result = await play(episode({ behaviour: 'retry', retries: 2 }, 1), { events });
     expect(result.code, result.stderr).toBe(0);
     expect(llm.requests.length - before).toBe(2);
     const [step] = readEvents(events).filter((e) => e.type === 'environment.step');
@@ -248,21 +224,15 @@ describe('the greedy baseline and the templates', () => {
     script(['goto_agent0_storage0 goto_agent1_storage0']);
     const before = llm.requests.length;
     const events = join(dir, 'seat.ndjson');
-    const result = await society([
-      'run',
-      episode({ seats: ['agent1'] }, 2),
-      '--provider',
-      `lab=${llm.url}`,
-      '--input',
-      'agent1@t0=goto_agent1_storage0',
-      '--input',
-      'agent1@t1=I will fetch flour: get_agent1_flour_storage0',
-      '--events',
+    const result = await play(episode({ seats: ['agent1'] }, 2), {
       events,
-      '--db',
-      db,
-      '-q',
-    ]);
+      extra: [
+        '--input',
+        'agent1@t0=goto_agent1_storage0',
+        '--input',
+        'agent1@t1=I will fetch flour: get_agent1_flour_storage0',
+      ],
+    });
     expect(result.code, result.stderr).toBe(0);
     const steps = readEvents(events).filter((e) => e.type === 'environment.step');
     expect(steps[0].commands).toEqual([
@@ -281,21 +251,15 @@ describe('the greedy baseline and the templates', () => {
   it("does not let a person's slip cost the model its step, and tells the person", async () => {
     script(['goto_agent0_storage0', 'get_agent0_salmon_storage0']);
     const events = join(dir, 'slip.ndjson');
-    const result = await society([
-      'run',
-      episode({ seats: ['agent1'] }, 2),
-      '--provider',
-      `lab=${llm.url}`,
-      '--input',
-      'agent1@t0=goto_agent1_oven0',
-      '--input',
-      'agent1@t1=go to the storage please',
-      '--events',
+    const result = await play(episode({ seats: ['agent1'] }, 2), {
       events,
-      '--db',
-      db,
-      '-q',
-    ]);
+      extra: [
+        '--input',
+        'agent1@t0=goto_agent1_oven0',
+        '--input',
+        'agent1@t1=go to the storage please',
+      ],
+    });
     expect(result.code, result.stderr).toBe(0);
     const log = readEvents(events);
     const steps = log.filter((e) => e.type === 'environment.step');
