@@ -272,8 +272,3 @@ export function localModelFor(module: string): string | undefined {
   const operation = catalogueEntry(module)?.local;
   return operation && localModel(operation);
 }
-
-/** The hash of bytes, for events (which carry references, never bytes). */
-export function bytesHash(value: BinaryValue): string {
-  return sha256Hex(value.bytes);
-}

@@ -234,27 +234,16 @@ function RunBar() {
       {status === 'paused' ? (
         <div className="paused-banner" data-testid="paused-banner" role="status">
           <strong>Paused</strong> {paused?.reason === 'breakpoint' ? 'at a breakpoint' : ''} {where}
-          <button
-            type="button"
-            onClick={() => control('step', 'message')}
-            data-testid="paused-step-message"
-          >
-            Step message
-          </button>
-          <button
-            type="button"
-            onClick={() => control('step', 'node')}
-            data-testid="paused-step-node"
-          >
-            Step node
-          </button>
-          <button
-            type="button"
-            onClick={() => control('step', 'round')}
-            data-testid="paused-step-round"
-          >
-            Step round
-          </button>
+          {(['message', 'node', 'round'] as const).map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              onClick={() => control('step', kind)}
+              data-testid={`paused-step-${kind}`}
+            >
+              Step {kind}
+            </button>
+          ))}
           <button
             type="button"
             className="primary"
