@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -87,8 +87,11 @@ describe.skipIf(!HAVE_CHROMIUM)('building a society from an empty canvas', () =>
     await page.getByTestId('tb-save-as').click();
     await page.getByTestId('save-name').fill('logo-vote-again');
     await page.getByTestId('save-confirm').click();
+    // The reopened document was already clean, so wait for the file itself, not the marker.
+    const againFile = path.join(s.workspace, 'logo-vote-again.society.json');
+    await expect.poll(() => existsSync(againFile)).toBe(true);
     await expect.poll(() => page.getByTestId('dirty-marker').count()).toBe(0);
-    const again = readFileSync(path.join(s.workspace, 'logo-vote-again.society.json'), 'utf8');
+    const again = readFileSync(againFile, 'utf8');
     expect(JSON.parse(again)).toEqual(JSON.parse(saved));
     expect(JSON.parse(saved).nodes).toHaveLength(5);
     expect(JSON.parse(saved).edges).toHaveLength(4);
