@@ -5,6 +5,7 @@
  * never dropped, so a document written by a newer editor survives a round trip.
  */
 import { z } from 'zod';
+import { RunLimitsSchema } from './limits.ts';
 import { isModality } from './modality.ts';
 
 /** The document version this build writes. Older versions are migrated on load. */
@@ -95,6 +96,8 @@ export const RunSettingsSchema = z.looseObject({
       maxMs: z.number().nonnegative().optional(),
     })
     .optional(),
+  /** Bounds on answers and templates (app/runtime/limits.ts has the defaults and ceilings). */
+  limits: RunLimitsSchema.optional(),
   /** Per model call timeout. */
   timeoutMs: z.number().int().positive().optional(),
   /** Seed for everything random in a run (tie-breaks, the simulated provider). */
