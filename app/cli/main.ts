@@ -24,6 +24,7 @@ import {
   type ProfileOverride,
   profileOverrides,
 } from '../providers/registry.ts';
+import { secretsIn } from '../providers/secrets.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
@@ -49,10 +50,9 @@ import {
   expertRecorder,
   loadImages,
   recordEvents,
-  redact,
-  secretsIn,
   storeImages,
 } from './record.ts';
+import { learnProviderKeys, processRedactor, redactStream } from './redaction.ts';
 import { formatDiff, formatRun, formatRunList } from './runs.ts';
 import { attachStepper, parseBreakpoint } from './stepper.ts';
 
@@ -377,7 +377,7 @@ export function buildProgram(): Command {
       try {
         const run = findRun(store, id);
         const target = flags.output ?? `${run.id}.run.json`;
-        const data = redact(exportRun(store, run), secretsIn(process.env));
+        const data = processRedactor.apply(exportRun(store, run));
         try {
           writeFileSync(target, `${JSON.stringify(data)}\n`);
         } catch (error) {
@@ -511,10 +511,6 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
     }
     store.markInterrupted();
     const cassette = await openCassette(flags);
-    const secrets = secretsIn(
-      process.env,
-      Object.values(providerOverrides).map((o) => o.apiKeyEnv ?? ''),
-    );
     const runId = newRunId();
     store.createRun({
       id: runId,
@@ -522,11 +518,11 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       documentText: documentTextOf(compiled),
       compilerVersion: compiled.machines.compilerVersion,
       mode: cassette?.mode ?? (flags.simulate ? 'simulated' : 'live'),
-      inputs: redact(inputs, secrets),
+      inputs,
     });
     storeImages(store, blobs, inputs);
     store.saveGraph(compiled.doc, documentTextOf(compiled));
-    const result = await execute(compiled, store, secrets, flags, {
+    const result = await execute(compiled, store, flags, {
       runId,
       inputs,
       humanAnswers,
@@ -539,8 +535,8 @@ async function runCommand(file: string, flags: RunFlags): Promise<number> {
       startPaused: flags.step === true,
     });
     if (cassette && cassette.mode !== 'replay')
-      await cassette.cassette.save(cassette.path, secrets);
-    printResult(redact(result.result, secrets), result.mode, flags.json === true);
+      await cassette.cassette.save(cassette.path, processRedactor);
+    printResult(result.result, result.mode, flags.json === true);
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();
@@ -554,7 +550,6 @@ const IMAGE_TOKENS = 1105;
 async function execute(
   compiled: Extract<CompileResult, { ok: true }>,
   store: RunStore,
-  secrets: string[],
   flags: Pick<RunFlags, 'quiet' | 'events'>,
   options: Omit<RunOptions, 'registry'> & { runId: string },
   prior: RunEvent[] = [],
@@ -568,8 +563,9 @@ async function execute(
   const run = startRun(compiled, {
     registry: await loadNodeRegistry(),
     ...options,
-    onModelCall: callRecorder(store, options.runId, secrets),
-    onExpertCall: expertRecorder(store, options.runId, secrets),
+    redactor: store.redactor,
+    onModelCall: callRecorder(store, options.runId),
+    onExpertCall: expertRecorder(store, options.runId),
     ...(process.stdin.isTTY
       ? {
           askHuman: async ({ name, prompt }: { name: string; prompt: string }) => {
@@ -588,10 +584,9 @@ async function execute(
   const finish = recordEvents(
     store,
     run,
-    secrets,
     (event) => {
       progress?.onEvent(event);
-      events?.write(`${JSON.stringify(event)}\n`);
+      events?.write(`${processRedactor.text(JSON.stringify(event))}\n`);
     },
     prior,
   );
@@ -642,14 +637,13 @@ async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
     if (missing.length)
       throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
     const { humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
-    const secrets = secretsIn(process.env);
     const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
     const logged = store.events(run.id);
     store.reopenRun(run.id);
     process.stderr.write(
       `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
     );
-    const { result, mode } = await execute(compiled, store, secrets, flags, {
+    const { result, mode } = await execute(compiled, store, flags, {
       runId: run.id,
       inputs: run.inputs,
       humanAnswers,
@@ -660,7 +654,7 @@ async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
       cassette: { cassette: record, mode: 'replay-then-live' },
       continueFrom: logged,
     });
-    printResult(redact(result, secrets), mode, flags.json === true);
+    printResult(result, mode, flags.json === true);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();
@@ -713,7 +707,7 @@ async function replayCommand(
       inputs: data.run.inputs,
     });
     storeImages(store, blobs, data.run.inputs);
-    const { result, mode } = await execute(compiled, store, [], flags, {
+    const { result, mode } = await execute(compiled, store, flags, {
       runId,
       inputs: data.run.inputs,
       humanAnswers: answers,
@@ -756,14 +750,12 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
     const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
     const plan = planFork(store, parent, compiled, { edits, ...(at === undefined ? {} : { at }) });
-    const secrets = secretsIn(process.env);
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });
     process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
     const { result, mode } = await execute(
       compiled,
       store,
-      secrets,
       flags,
       {
         runId,
@@ -774,7 +766,7 @@ async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
       },
       plan.kept,
     );
-    printResult(redact(result, secrets), mode, flags.json === true);
+    printResult(result, mode, flags.json === true);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();
@@ -788,11 +780,15 @@ function storedOverrides(store: RunStore): Record<string, ProfileOverride> {
 
 function openStore(path: string | undefined): RunStore {
   const file = path ?? defaultDatabasePath();
+  let store: RunStore;
   try {
-    return openRunStore(file);
+    store = openRunStore(file, { redactor: processRedactor });
   } catch (error) {
     throw new UsageError(`cannot open the run store ${file}: ${(error as Error).message}`);
   }
+  // The keys of providers added with `society providers --add` are the process's to hide too.
+  learnProviderKeys(store.listProviderProfiles());
+  return store;
 }
 
 function findRun(store: RunStore, id: string): RunRecord {
@@ -912,6 +908,9 @@ function readVersion(): string {
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // Whatever a command prints, and whatever goes wrong, the terminal never shows a key.
+  processRedactor.add(secretsIn(process.env));
+  const restore = [redactStream(process.stdout), redactStream(process.stderr)];
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
@@ -930,5 +929,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`society: ${(error as Error)?.message ?? String(error)}\n`);
     return EXIT.runFailed;
+  } finally {
+    for (const undo of restore) undo();
   }
 }

@@ -1,6 +1,7 @@
 /** The `--provider` flag shared by the commands that run societies. */
 import { builtinProfiles, type ProfileOverride } from '../providers/registry.ts';
 import { splitAssignment, UsageError } from './inputs.ts';
+import { learnProviderKeys } from './redaction.ts';
 
 /**
  * `--provider NAME=URL[,key=ENV_VAR][,kind=huggingface]` adds or redirects a provider: an
@@ -25,5 +26,7 @@ export function parseProviders(assignments: string[]): Record<string, ProfileOve
     }
     overrides[name] = { kind, baseUrl: url, apiKeyEnv: key ?? '' };
   }
+  // The process may now send these keys, so it must hide them everywhere it writes.
+  learnProviderKeys(Object.values(overrides));
   return overrides;
 }

@@ -1,21 +1,17 @@
 /**
- * Recording runs in the store from the CLI: the run's events, its own record of model calls and
- * its images, with every key the environment holds scrubbed from what is written.
+ * Recording runs in the store: the run's events, its own record of model calls and its images.
+ * Every key value is scrubbed by the store's redactor on the way in.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
+import { expertKey } from '../experts/record.ts';
+import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
 import { blobHashOf } from '../nodes/template.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette.ts';
-import { redact } from '../providers/secrets.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunStore } from '../store/index.ts';
-
-export { redact, secretsIn } from '../providers/secrets.ts';
-
-import { expertKey } from '../experts/record.ts';
-import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
 
 /** Binary inputs (images, audio, 3D assets) go into the store's blobs, so a resume can load them again. */
 export function storeImages(
@@ -47,12 +43,14 @@ export function loadImages(
   return missing;
 }
 
-/** Keeps the run's own record of calls: what `society resume` and forks answer from. */
-export function callRecorder(store: RunStore, runId: string, secrets: string[]) {
+/**
+ * Keeps the run's own record of calls: what `society resume` and forks answer from. The store
+ * scrubs key values from everything it writes (`RunStore.redactor`).
+ */
+export function callRecorder(store: RunStore, runId: string) {
   return ({ request, result }: { request: ChatRequest; result: ChatResult }) => {
-    const normalized = redact(normalizeRequest(request), secrets);
-    store.recordCall(runId, requestKey(request), normalized, {
-      text: redact(result.text, secrets),
+    store.recordCall(runId, requestKey(request), normalizeRequest(request), {
+      text: result.text,
       usage: result.usage,
       model: result.model,
       ...(result.finishReason ? { finishReason: result.finishReason } : {}),
@@ -62,31 +60,21 @@ export function callRecorder(store: RunStore, runId: string, secrets: string[]) 
 }
 
 /** Keeps the run's expert answers in its record, keyed by the request as it was sent. */
-export function expertRecorder(store: RunStore, runId: string, secrets: string[]) {
+export function expertRecorder(store: RunStore, runId: string) {
   return ({ request, result }: { request: ExpertRequest; result: ExpertResult }) => {
-    const key = expertKey(request);
-    // Texts only: bytes are kept by hash, and a secret cannot hide in them as text.
-    const inputs = Object.fromEntries(
-      Object.entries(request.inputs).map(([k, v]) => [
-        k,
-        typeof v === 'string' ? redact(v, secrets) : v,
-      ]),
-    );
-    const clean: ExpertRequest = { ...request, inputs };
-    const output =
-      typeof result.output === 'string' ? redact(result.output, secrets) : result.output;
-    store.recordExpertCall(runId, clean, { ...result, output }, key);
+    store.recordExpertCall(runId, request, result, expertKey(request));
   };
 }
 
 /**
  * Writes a run's events as they come, and its end; `prior` (what a fork keeps of its parent's
- * log) is written first. Returns what to call when the run ends.
+ * log) is written first. `onEvent` (an events file, progress) is given each event scrubbed by
+ * the store's redactor, the same one every write passes through. Returns what to call when the
+ * run ends.
  */
 export function recordEvents(
   store: RunStore,
   run: Run,
-  secrets: string[],
   onEvent: (event: RunEvent) => void,
   prior: RunEvent[] = [],
 ) {
@@ -95,7 +83,7 @@ export function recordEvents(
   for (const event of prior) writer.push({ ...event, runId: run.id });
   run.subscribe(
     (event) => {
-      const clean = redact(event, secrets);
+      const clean = store.redactor.apply(event);
       writer.push(clean);
       onEvent(clean);
     },
@@ -105,9 +93,9 @@ export function recordEvents(
     // The run.finished event and the run's final record are stored in one transaction.
     writer.close({
       status: result.status,
-      outputs: redact(result.outputs, secrets),
+      outputs: result.outputs,
       usage: result.usage,
-      ...(result.error ? { error: redact(result.error, secrets) } : {}),
+      ...(result.error ? { error: result.error } : {}),
     });
   };
 }

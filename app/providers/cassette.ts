@@ -17,7 +17,7 @@ import {
 } from '../experts/record.ts';
 import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
 import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
-import { redact } from './secrets.ts';
+import type { Redactor } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
 import type {
   CallOptions,
@@ -367,9 +367,10 @@ export class Cassette {
   }
 
   /** Write the cassette as pretty JSON. */
-  /** Writes the cassette; any of `secrets` found in it (a server echoing a key) is redacted. */
-  async save(path: string, secrets: string[] = []): Promise<void> {
-    await writeFile(path, `${JSON.stringify(redact(this.toJSON(), secrets), null, 2)}\n`, 'utf8');
+  /** Writes the cassette; any key `redactor` knows (a server echoing a key) is scrubbed. */
+  async save(path: string, redactor?: Redactor): Promise<void> {
+    const text = JSON.stringify(this.toJSON(), null, 2);
+    await writeFile(path, `${redactor ? redactor.text(text) : text}\n`, 'utf8');
   }
 
   /** The next recorded response for this request, or undefined when it was never recorded. */

@@ -50,6 +50,7 @@ import {
   resolveProviderProfile,
 } from '../providers/registry.ts';
 import { callWithRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../providers/retry.ts';
+import type { Redactor } from '../providers/secrets.ts';
 import { SimulatedProvider } from '../providers/simulated.ts';
 import { estimatePromptTokens } from '../providers/text.ts';
 import {
@@ -132,6 +133,11 @@ export interface RunOptions {
    * `member#1@r3`): a fork's edit of a message or an output.
    */
   overrides?: Record<string, NodeOutputs>;
+  /**
+   * Scrubs key values from every event and from the result, streamed answers included (a key
+   * a server echoes never leaves the run, even split across deltas).
+   */
+  redactor?: Redactor;
 }
 
 export interface RunResult {
@@ -198,6 +204,7 @@ export class Run {
   /** Outputs set from the debugger for instances held before they start. */
   readonly #overrides = new Map<string, NodeOutputs>();
   #simulatedSeen = false;
+  readonly #redactor: Redactor | undefined;
   #error: string | undefined;
   #cancelled = false;
   /** Aborted when the run ends however it ends, so no task outlives it. */
@@ -206,6 +213,7 @@ export class Run {
   constructor(compiled: CompiledGraph, options: RunOptions) {
     this.#compiled = compiled;
     this.#options = options;
+    this.#redactor = options.redactor?.secrets.length ? options.redactor : undefined;
     this.id = options.runId ?? `run-${Date.now().toString(36)}-${(runCounter++).toString(36)}`;
     this.blobs = options.blobs ?? new BlobStore();
     const settings = compiled.doc.settings ?? {};
@@ -361,7 +369,7 @@ export class Run {
       ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
       ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
     });
-    return {
+    const result: RunResult = {
       runId: this.id,
       status,
       outputs,
@@ -373,6 +381,7 @@ export class Run {
           ? { error: 'cancelled' }
           : {}),
     };
+    return this.#redactor ? this.#redactor.apply(result) : result;
   }
 
   #runMachine(
@@ -977,14 +986,22 @@ export class Run {
       const result = await this.#queue(profile.provider).add(
         () =>
           callWithRetry(
-            (attemptSignal) => {
+            async (attemptSignal) => {
               attempts++;
-              return provider.chat(request, {
-                signal: attemptSignal,
-                ...(call.stream
-                  ? { onDelta: (text: string) => this.#emit({ type: 'model.delta', callId, text }) }
-                  : {}),
-              });
+              if (!call.stream) return provider.chat(request, { signal: attemptSignal });
+              // Each attempt streams afresh; a key split across deltas is still caught.
+              const stream = this.#redactor?.stream();
+              const delta = (text: string) => {
+                if (text) this.#emit({ type: 'model.delta', callId, text });
+              };
+              try {
+                return await provider.chat(request, {
+                  signal: attemptSignal,
+                  onDelta: (text: string) => delta(stream ? stream.push(text) : text),
+                });
+              } finally {
+                if (stream) delta(stream.end());
+              }
             },
             this.#retry,
             this.#retryOptions(callId, node.id, signal),
@@ -1368,7 +1385,8 @@ export class Run {
       // Already in the log this run continues: regenerated, not new.
       if (this.#logged.delete(key)) return;
     }
-    const event = { ...body, runId: this.id, seq: ++this.#seq, time: Date.now() } as RunEvent;
+    const clean = this.#redactor ? this.#redactor.apply(body) : body;
+    const event = { ...clean, runId: this.id, seq: ++this.#seq, time: Date.now() } as RunEvent;
     this.events.push(event);
     if (this.#gate.breakpoints.some((b) => 'event' in b && b.event === event.type))
       this.#gate.pause();

@@ -30,6 +30,7 @@ import {
   normalizeRequest,
   type RecordedResponse,
 } from '../providers/cassette.ts';
+import { Redactor } from '../providers/secrets.ts';
 import type { ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { RunEvent, RunEventType, RunMode, RunStatus, Usage } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -302,10 +303,18 @@ export class RunStore {
     string
   >;
 
+  /**
+   * Scrubs every text the store writes of the key values it knows: events, run records,
+   * recorded calls, snapshots and saved documents. Whoever learns of a key (a run's start, a
+   * key entered in settings) tells it, so nothing written to the database or its WAL holds one.
+   */
+  readonly redactor: Redactor;
+
   /** Use `openRunStore`. */
-  constructor(db: Database.Database, file: string) {
+  constructor(db: Database.Database, file: string, redactor: Redactor = new Redactor()) {
     this.#db = db;
     this.path = file;
+    this.redactor = redactor;
     this.#insertEvent = db.prepare(
       'INSERT INTO events (run_id, seq, type, time, body) VALUES (?, ?, ?, ?, ?)',
     );
@@ -313,7 +322,7 @@ export class RunStore {
       (runId: string, rows: readonly EventRow[], finish?: RunFinish) => {
         for (const row of rows) {
           try {
-            this.#insertEvent.run(runId, row.seq, row.type, row.time, row.body);
+            this.#insertEvent.run(runId, row.seq, row.type, row.time, this.#clean(row.body));
           } catch (error) {
             throw eventWriteError(runId, row, error);
           }
@@ -332,6 +341,11 @@ export class RunStore {
       .pluck();
   }
 
+  /** `text` with every known key value replaced (see `redactor`). */
+  #clean(text: string): string {
+    return this.redactor.text(text);
+  }
+
   /** Records a new run as 'running' and returns it. */
   createRun(run: NewRun): RunRecord {
     const id = run.id ?? newRunId();
@@ -348,10 +362,10 @@ export class RunStore {
           id,
           run.document.name,
           graphHash(run.document),
-          run.documentText,
+          this.#clean(run.documentText),
           run.compilerVersion,
           run.mode,
-          JSON.stringify(run.inputs),
+          this.#clean(JSON.stringify(run.inputs)),
           startedAt,
           run.parentRunId ?? null,
           run.forkSeq ?? null,
@@ -390,10 +404,10 @@ export class RunStore {
       .run(
         finish.status,
         finish.finishedAt ?? Date.now(),
-        finish.outputs === undefined ? null : JSON.stringify(finish.outputs),
+        finish.outputs === undefined ? null : this.#clean(JSON.stringify(finish.outputs)),
         finish.usage === undefined ? null : JSON.stringify(finish.usage),
         finish.costUsd ?? finish.usage?.costUsd ?? null,
-        finish.error ?? null,
+        finish.error === undefined ? null : this.#clean(finish.error),
         id,
       );
     if (result.changes === 0) {
@@ -573,7 +587,7 @@ export class RunStore {
   saveSnapshot(runId: string, seq: number, state: unknown): void {
     this.#db
       .prepare('INSERT INTO snapshots (run_id, seq, state) VALUES (?, ?, ?)')
-      .run(runId, seq, JSON.stringify(state));
+      .run(runId, seq, this.#clean(JSON.stringify(state)));
   }
 
   /** The latest snapshot at or before `atSeq` (default: the latest). */
@@ -626,11 +640,15 @@ export class RunStore {
     if (existing === undefined) {
       this.#db
         .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
-        .run(runId, key, requestJson, JSON.stringify([recorded]));
+        .run(runId, key, this.#clean(requestJson), this.#clean(JSON.stringify([recorded])));
     } else {
       this.#db
         .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
-        .run(JSON.stringify([...(JSON.parse(existing) as unknown[]), recorded]), runId, key);
+        .run(
+          this.#clean(JSON.stringify([...(JSON.parse(existing) as unknown[]), recorded])),
+          runId,
+          key,
+        );
     }
   }
 
@@ -732,7 +750,7 @@ export class RunStore {
         .prepare(
           'INSERT INTO graph_versions (graph_id, version, hash, document, saved_at) VALUES (?, ?, ?, ?, ?)',
         )
-        .run(id, version, hash, text, now);
+        .run(id, version, hash, this.#clean(text), now);
       this.#db.prepare('UPDATE graphs SET updated_at = ? WHERE id = ?').run(now, id);
       return { id, name: document.name, version, hash, changed: true };
     });
@@ -1076,7 +1094,7 @@ function toGraphVersion(row: GraphVersionRow): GraphVersion {
  * WAL, synchronous=FULL, foreign keys and a 5 s busy timeout, and migrates the schema.
  * Throws NewerSchemaError for a database written by a newer build.
  */
-export function openRunStore(file: string): RunStore {
+export function openRunStore(file: string, options: { redactor?: Redactor } = {}): RunStore {
   const memory = file === ':memory:';
   if (!memory && !file.startsWith('file:')) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
@@ -1090,7 +1108,7 @@ export function openRunStore(file: string): RunStore {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, memory ? 'the in-memory run store' : file);
-    return new RunStore(db, file);
+    return new RunStore(db, file, options.redactor);
   } catch (error) {
     db.close();
     throw error;

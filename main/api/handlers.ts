@@ -32,8 +32,6 @@ import {
   documentTextOf,
   expertRecorder,
   recordEvents,
-  redact,
-  secretsIn,
   storeImages,
 } from '../../app/cli/record.ts';
 import { diffRuns } from '../../app/cli/runs.ts';
@@ -47,6 +45,7 @@ import {
   type ProfileOverride,
   profileOverrides,
 } from '../../app/providers/registry.ts';
+import { secretsIn } from '../../app/providers/secrets.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
@@ -197,22 +196,25 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
   const runEnv = (): NodeJS.ProcessEnv => ({ ...baseEnv, ...keys.values() });
 
   /**
-   * The key values to scrub from everything sent to the page. Every pushed event is redacted
-   * with them, so they are worked out once and again only after something that can change them:
-   * a key set or cleared, a provider saved or removed, a run started (a provider added from the
-   * CLI meanwhile is picked up there).
+   * The one redactor of this backend: the store's, which scrubs everything written to the
+   * database, and the same one every event, result and log line sent to the page passes through.
+   * It learns the key values again after anything that can add one: a key set, a provider saved
+   * or removed, a run started (a provider added from the CLI meanwhile is picked up there). It
+   * never forgets one: a run started before a key was cleared may still be echoing it.
    */
-  let knownSecrets: string[] | undefined;
-  const secrets = (): string[] => {
-    knownSecrets ??= secretsIn(runEnv(), [
-      ...KEY_NAMES,
-      ...Object.values(storedOverrides()).map((o) => o.apiKeyEnv ?? ''),
-    ]);
-    return knownSecrets;
-  };
+  const redactor = store.redactor;
   const secretsChanged = () => {
-    knownSecrets = undefined;
+    const env = runEnv();
+    redactor.add(
+      secretsIn(env, [
+        ...KEY_NAMES,
+        ...Object.keys(keys.values()),
+        ...Object.values(storedOverrides()).map((o) => o.apiKeyEnv ?? ''),
+      ]),
+    );
   };
+  secretsChanged();
+  const secrets = (): string[] => [...redactor.secrets];
 
   const prices = (): PriceTable => ({ ...DEFAULT_PRICES, ...store.priceTable() });
 
@@ -278,13 +280,13 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     const push: RunEventPush = {
       push: 'run.event',
       runId,
-      event: redact(event, secrets()) as unknown as Record<string, unknown>,
+      event: redactor.apply(event) as unknown as Record<string, unknown>,
     };
     for (const listener of listeners) {
       try {
         listener(push);
       } catch (error) {
-        log(redact(`society studio: a run event listener failed: ${messageOf(error)}`, secrets()));
+        log(redactor.text(`society studio: a run event listener failed: ${messageOf(error)}`));
       }
     }
   };
@@ -351,7 +353,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
    * Records a started run in the store and pushes its events to the page. `prior` is the part
    * of a parent's log a fork keeps: written first, and pushed first so the page sees it too.
    */
-  const track = (run: Run, keyValues: string[], prior: RunEvent[] = []) => {
+  const track = (run: Run, prior: RunEvent[] = []) => {
     const runId = run.id;
     // The page learns the run id from this method's response, so its events are held until
     // the response has gone out (the server sends it before the next turn of the event loop).
@@ -371,7 +373,6 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     const finish = recordEvents(
       store,
       run,
-      keyValues,
       (event) => {
         if (event.type === 'run.finished') finished = event;
         else deliver(event);
@@ -383,9 +384,8 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         finish(result);
       } catch (error) {
         log(
-          redact(
+          redactor.text(
             `society studio: cannot record the end of run ${runId}: ${messageOf(error)}`,
-            keyValues,
           ),
         );
       }
@@ -525,7 +525,6 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs, example);
       const env = runEnv();
       secretsChanged();
-      const keyValues = secrets();
       const runId = newRunId();
       const overrides = storedOverrides();
       store.markInterrupted();
@@ -535,7 +534,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         documentText: documentTextOf(compiled),
         compilerVersion: compiled.machines.compilerVersion,
         mode: cassette ? 'replay' : params.simulate ? 'simulated' : 'live',
-        inputs: redact(inputs, keyValues),
+        inputs,
       });
       storeImages(store, blobs, inputs);
       store.saveGraph(compiled.doc, documentTextOf(compiled));
@@ -553,11 +552,12 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         env,
         breakpoints,
         startPaused: params.startPaused,
-        onModelCall: callRecorder(store, runId, keyValues),
-        onExpertCall: expertRecorder(store, runId, keyValues),
+        redactor,
+        onModelCall: callRecorder(store, runId),
+        onExpertCall: expertRecorder(store, runId),
       });
 
-      track(run, keyValues);
+      track(run);
       return { runId };
     },
 
@@ -629,7 +629,6 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         throw error;
       }
       secretsChanged();
-      const keyValues = secrets();
       const forkId = newRunId();
       store.markInterrupted();
       store.createRun({ id: forkId, ...plan.record });
@@ -642,10 +641,11 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
         providerOverrides: storedOverrides(),
         env: runEnv(),
         breakpoints: toBreakpoints(breakpoints),
-        onModelCall: callRecorder(store, forkId, keyValues),
-        onExpertCall: expertRecorder(store, forkId, keyValues),
+        redactor,
+        onModelCall: callRecorder(store, forkId),
+        onExpertCall: expertRecorder(store, forkId),
       });
-      track(run, keyValues, plan.kept);
+      track(run, plan.kept);
       return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
     },
 
@@ -809,7 +809,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
             .join('; ')}`,
         );
       }
-      return redact(checked.data, secrets());
+      return redactor.apply(checked.data);
     },
     onRunEvent(listener) {
       listeners.add(listener);

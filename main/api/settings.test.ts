@@ -184,8 +184,9 @@ describe('settings: keys', () => {
     expect(readFileSync(db).includes(LAB_KEY)).toBe(false);
 
     await api.call('settings.providers.remove', { name: 'lab' });
-    expect(api.secrets()).not.toContain(LAB_KEY);
     expect((await api.call('settings.keys', {})) as unknown[]).toHaveLength(2);
+    // Forgotten by the vault, but still scrubbed: a run started before may yet echo it.
+    expect(api.secrets()).toContain(LAB_KEY);
   });
 
   it('never takes a variable the engine reads as configuration, nor an unknown one', async () => {

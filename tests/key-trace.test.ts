@@ -1,0 +1,246 @@
+/**
+ * The key-trace matrix: every source a key can come from (a fixed variable, a stored provider's
+ * key variable, a `--provider ...,key=VAR` key) against every path out of the process (the
+ * database and its WAL, events files, the cassette, the export, `show`, stdout and stderr),
+ * through run → kill -9 → resume → fork → export → replay → show, against a server that
+ * echoes the Authorization header in every answer (streamed in small pieces, so a key is split
+ * across deltas) and in its error bodies. Not one copy of any key may appear anywhere.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, society } from './support/cli.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
+
+const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
+
+// Made up at run time so no key-shaped text is ever committed. The variable names of the
+// stored and flagged providers are deliberately not credential-like (no _KEY or _TOKEN), so
+// only knowing the providers' key variables can hide them.
+const MARKERS = {
+  fixed: `sk-fixed${randomBytes(16).toString('hex')}`,
+  stored: `lab2-${randomBytes(16).toString('hex')}`,
+  flagged: `flag-${randomBytes(16).toString('hex')}`,
+};
+
+const agent = (id: string, model: string, prompt: string) => ({
+  id,
+  type: 'agent',
+  position: { x: 0, y: 0 },
+  data: { model, prompt, stream: true },
+});
+
+/** Three agents in a chain, one per key source; each passes the echoed key on to the next. */
+const doc = {
+  version: 1,
+  name: 'key trace',
+  models: {
+    viaFixed: { provider: 'openai', model: 'model-fixed' },
+    viaStored: { provider: 'lab2', model: 'model-stored' },
+    viaFlag: { provider: 'local', model: 'model-flagged' },
+  },
+  settings: { retry: { attempts: 1 } },
+  nodes: [
+    { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
+    agent('a', 'viaFixed', 'Answer: {{ q }}'),
+    agent('b', 'viaStored', 'Check: {{ x }}'),
+    agent('c', 'viaFlag', 'Summarize: {{ y }}'),
+    { id: 'out', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
+  ],
+  edges: [
+    { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'q' },
+    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'b', targetHandle: 'x' },
+    { id: 'e3', source: 'b', sourceHandle: 'text', target: 'c', targetHandle: 'y' },
+    { id: 'e4', source: 'c', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
+  ],
+};
+
+let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
+/** While set, the call to the third agent hangs, so the run can be killed in the middle. */
+let holdThird = true;
+let dir: string;
+let file: string;
+let db: string;
+let env: Record<string, string>;
+const printed: Array<{ step: string; out: CliResult }> = [];
+
+beforeAll(async () => {
+  stub = await startStubOpenAI({
+    respond: async (body, ctx) => {
+      const said = JSON.stringify(body.messages);
+      const echo = `you sent ${ctx.headers.authorization} (${body.model})`;
+      if (said.includes('FAIL')) {
+        return {
+          status: 401,
+          body: { error: { message: `bad key ${ctx.headers.authorization}` } },
+        };
+      }
+      if (body.model === 'model-flagged' && holdThird) {
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+      }
+      // Seven characters a piece: every key is cut across several deltas.
+      const chunks = echo.match(/.{1,7}/gs) ?? [echo];
+      return { text: echo, chunks };
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), 'society-key-trace-'));
+  file = join(dir, 'doc.json');
+  writeFileSync(file, JSON.stringify(doc));
+  db = join(dir, 'runs.db');
+  env = {
+    OPENAI_API_KEY: MARKERS.fixed,
+    OPENAI_BASE_URL: stub.url,
+    LAB2_ACCESS: MARKERS.stored,
+    BENCH_PASSPHRASE: MARKERS.flagged,
+  };
+});
+afterAll(() => stub.close());
+
+const flagged = () => ['--provider', `local=${stub.url},key=BENCH_PASSPHRASE`];
+
+async function step(name: string, args: string[], extraEnv: Record<string, string> = env) {
+  const out = await society([...args, '--db', db], extraEnv);
+  printed.push({ step: name, out });
+  return out;
+}
+
+/** Every file the commands wrote (the database, its WAL, events, cassette, export), as text. */
+function writtenFiles(): Array<{ name: string; text: string }> {
+  return readdirSync(dir).map((name) => ({
+    name,
+    text: readFileSync(join(dir, name)).toString('latin1'),
+  }));
+}
+
+/** Fails naming the step, file and source of any key copy found. */
+function expectNoKeys() {
+  for (const [source, marker] of Object.entries(MARKERS)) {
+    for (const { name, text } of writtenFiles()) {
+      expect(text.includes(marker), `the ${source} key is in ${name}`).toBe(false);
+    }
+    for (const { step, out } of printed) {
+      expect(out.stdout.includes(marker), `the ${source} key is on stdout of ${step}`).toBe(false);
+      expect(out.stderr.includes(marker), `the ${source} key is on stderr of ${step}`).toBe(false);
+    }
+  }
+}
+
+/** `society run` killed with SIGKILL once the third call is in flight. */
+function runAndKill(): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', file, '--input', 'q=hello', ...flagged(), '--events', join(dir, 'run.ndjson')],
+      { env: { ...process.env, ...env, SOCIETY_DB: db, NO_COLOR: '1' }, stdio: 'pipe' },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const poll = setInterval(() => {
+      if (stub.requests.some((r) => r.model === 'model-flagged')) child.kill('SIGKILL');
+    }, 20);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('keys from every source, through every output', () => {
+  let runId = '';
+
+  it('a run killed mid-way holds no key in its store, events or output', async () => {
+    const added = await step('providers --add', [
+      'providers',
+      '--add',
+      `lab2=${stub.url}`,
+      '--key-env',
+      'LAB2_ACCESS',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+
+    const killed = await runAndKill();
+    printed.push({ step: 'run (killed)', out: killed });
+    expect(killed.code).toBe(null);
+    // The keys did go over the wire: what follows proves they were hidden, not absent.
+    const sent = stub.headers.map((h) => String(h.authorization));
+    expect(sent).toContain(`Bearer ${MARKERS.fixed}`);
+    expect(sent).toContain(`Bearer ${MARKERS.stored}`);
+    expect(sent).toContain(`Bearer ${MARKERS.flagged}`);
+    const runs = await step('runs', ['runs']);
+    runId = /^(\S+)/.exec(runs.stdout.split('\n')[1] ?? '')?.[1] ?? '';
+    expect(runs.stdout).toContain('interrupted');
+    expectNoKeys();
+  });
+
+  it('resume, fork, export, replay and show keep them out too', {
+    timeout: 60_000,
+  }, async () => {
+    holdThird = false;
+    const resumed = await step('resume', [
+      'resume',
+      runId,
+      ...flagged(),
+      '--events',
+      join(dir, 'resume.ndjson'),
+      '--json',
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const result = JSON.parse(resumed.stdout);
+    // The third agent's answer echoed its key: it is there, scrubbed.
+    expect(result.outputs.answer).toContain('[redacted]');
+    expect(stub.headers.at(-1)?.authorization).toBe(`Bearer ${MARKERS.flagged}`);
+
+    const forked = await step('fork', [
+      'fork',
+      runId,
+      '--edit',
+      'a=It is a square',
+      ...flagged(),
+      '--events',
+      join(dir, 'fork.ndjson'),
+      '--json',
+    ]);
+    expect(forked.code, forked.stderr).toBe(0);
+    const exported = await step('export', ['export', runId, '-o', join(dir, 'run.export.json')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    // A replay needs no key at all.
+    const replayed = await step('replay', ['replay', join(dir, 'run.export.json'), '--json'], {});
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(JSON.parse(replayed.stdout).outputs).toEqual(result.outputs);
+    await step('show', ['show', runId]);
+    await step('show --json', ['show', runId, '--json']);
+    expectNoKeys();
+  });
+
+  it('a recorded cassette and a failing call whose error body echoes the key hold none', {
+    timeout: 40_000,
+  }, async () => {
+    const recorded = await step('run --record', [
+      'run',
+      file,
+      '--input',
+      'q=again',
+      ...flagged(),
+      '--record',
+      join(dir, 'calls.cassette.json'),
+      '--json',
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'calls.cassette.json'), 'utf8')).toContain('[redacted]');
+    const failed = await step('run (401)', ['run', file, '--input', 'q=FAIL', ...flagged()]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('[redacted]');
+    expectNoKeys();
+  });
+});
