@@ -68,9 +68,9 @@ export function expertRecorder(store: RunStore, runId: string) {
 
 /**
  * Writes a run's events as they come, and its end; `prior` (what a fork keeps of its parent's
- * log) is written first. `onEvent` (an events file, progress) is given each event scrubbed by
- * the store's redactor, the same one every write passes through. Returns what to call when the
- * run ends.
+ * log) is written first, and `onEvent` (an events file, progress) is told each event. Events
+ * come scrubbed from a run given the store's redactor, and the store scrubs them again as it
+ * writes. Returns what to call when the run ends.
  */
 export function recordEvents(
   store: RunStore,
@@ -83,9 +83,8 @@ export function recordEvents(
   for (const event of prior) writer.push({ ...event, runId: run.id });
   run.subscribe(
     (event) => {
-      const clean = store.redactor.apply(event);
-      writer.push(clean);
-      onEvent(clean);
+      writer.push(event);
+      onEvent(event);
     },
     { replay: false },
   );
