@@ -621,6 +621,78 @@ describe('the studio API', () => {
     }
   });
 
+  it('refuses, to anyone holding the token, to point a key at another server', async () => {
+    const page = await Page.open();
+    const evil = 'http://127.0.0.1:9/v1';
+    try {
+      // Redirecting a built-in provider that uses a key.
+      await expect(
+        page.call('settings.providers.save', { name: 'openai', baseUrl: evil }),
+      ).rejects.toThrow(
+        `changing where provider "openai" points, which uses the key in OPENAI_API_KEY, cannot be done from this page (anything that got hold of its access could send your key to its own server): run \`society providers --add openai=${evil}\` in a terminal, or use the desktop app`,
+      );
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'openai',
+          baseUrl: evil,
+          apiKeyEnv: 'OPENAI_API_KEY',
+        }),
+      ).rejects.toThrow(`society providers --add openai=${evil} --key-env OPENAI_API_KEY`);
+      // A new provider reading an existing key, or any other variable of the backend's.
+      for (const apiKeyEnv of ['OPENAI_API_KEY', 'HF_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
+        await expect(
+          page.call('settings.providers.save', { name: 'mirror', baseUrl: evil, apiKeyEnv }),
+        ).rejects.toThrow(
+          `adding provider "mirror", which sends the key in ${apiKeyEnv}, cannot be done from this page`,
+        );
+      }
+      // A keyless local server is added, but giving it a key afterwards is refused too.
+      await page.call('settings.providers.save', {
+        name: 'lab',
+        baseUrl: 'http://127.0.0.1:8000/v1',
+      });
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'lab',
+          previousName: 'lab',
+          baseUrl: 'http://127.0.0.1:8000/v1',
+          apiKeyEnv: 'OPENAI_API_KEY',
+        }),
+      ).rejects.toThrow(
+        /changing where provider "lab" points, which uses the key in OPENAI_API_KEY/,
+      );
+      // Renaming it onto a built-in name that uses a key is a redirection as well.
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'huggingface',
+          previousName: 'lab',
+          baseUrl: 'http://127.0.0.1:8000/v1',
+        }),
+      ).rejects.toThrow(/changing where provider "huggingface" points/);
+      // What does not move a key still works: calls at once for the built-in openai.
+      await page.call('settings.providers.save', {
+        name: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        apiKeyEnv: 'OPENAI_API_KEY',
+        concurrency: 2,
+      });
+      expect(store.listProviderProfiles()).toEqual([
+        { name: 'lab', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1' },
+        {
+          name: 'openai',
+          kind: 'openai-compatible',
+          baseUrl: 'https://api.openai.com/v1',
+          apiKeyEnv: 'OPENAI_API_KEY',
+          concurrency: 2,
+        },
+      ]);
+      await page.call('settings.providers.remove', { name: 'lab' });
+      await page.call('settings.providers.remove', { name: 'openai' });
+    } finally {
+      page.close();
+    }
+  });
+
   it('sets a key without ever sending or storing it', async () => {
     const page = await Page.open();
     try {

@@ -109,6 +109,61 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio beside a page on another port of 127
     await s.page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
   }, 15_000);
 
+  it('refuses, even to a script holding the token, to point a key at another server', async () => {
+    const s = studio();
+    const { page } = s;
+    const evil = `${otherOrigin}/v1`;
+    // A script on the studio's own origin, with the token this tab keeps: the worst case.
+    const answer = await page.evaluate(
+      async ({ port, url }) =>
+        new Promise<string>((resolve) => {
+          const token = sessionStorage.getItem('society.studio.token') ?? '';
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/api`, [
+            'society-studio',
+            `society-token.${token}`,
+          ]);
+          ws.onopen = () =>
+            ws.send(
+              JSON.stringify({
+                id: 1,
+                method: 'settings.providers.save',
+                params: { name: 'openai', baseUrl: url, apiKeyEnv: 'OPENAI_API_KEY' },
+              }),
+            );
+          ws.onmessage = (event) => {
+            resolve(String(event.data));
+            ws.close();
+          };
+          ws.onerror = () => resolve('refused');
+        }),
+      { port: s.studio.port, url: evil },
+    );
+    expect(JSON.parse(answer)).toEqual({
+      id: 1,
+      error: {
+        message: expect.stringContaining(
+          `run \`society providers --add openai=${evil} --key-env OPENAI_API_KEY\` in a terminal`,
+        ),
+      },
+    });
+
+    // The person sees the same answer in Settings, and why beforehand.
+    await page.getByTestId('settings-button').click();
+    await page.getByTestId('provider-key-note').waitFor();
+    await page.getByTestId('provider-form-name').fill('mirror');
+    await page.getByTestId('provider-form-url').fill(evil);
+    await page.getByTestId('provider-form-key-env').fill('OPENAI_API_KEY');
+    await page.getByTestId('provider-form-save').click();
+    const error = page.getByTestId('provider-form-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain(
+      `adding provider "mirror", which sends the key in OPENAI_API_KEY, cannot be done from this page`,
+    );
+    await s.screenshot('studio-refuses-key-redirect', page);
+    expect(s.store.listProviderProfiles()).toEqual([]);
+    await page.getByTestId('settings-modal-close').click();
+  }, 15_000);
+
   it('opens no API in a studio tab started without the printed address', async () => {
     const s = studio();
     const page = await s.page.context().newPage();
