@@ -206,9 +206,13 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
         <span
           className={`connection connection-${connection}`}
           data-testid="connection-status"
-          title={`studio connection: ${connection}`}
+          title={
+            connection === 'locked'
+              ? 'this tab has no studio token: open the address `npm run studio` printed'
+              : `studio connection: ${connection}`
+          }
         >
-          {connection === 'open' ? 'connected' : connection}
+          {connection === 'open' ? 'connected' : connection === 'locked' ? 'no token' : connection}
         </span>
       </div>
     </header>

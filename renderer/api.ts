@@ -13,9 +13,15 @@ import {
   type ApiResult,
   contract,
 } from '../app/api/contract.ts';
+import { studioProtocols } from '../app/api/studio-auth.ts';
+import { takeStudioToken } from './studio-token.ts';
 import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './transport-ipc.ts';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+/**
+ * `locked`: a studio page opened without the printed address's token, so it does not try to
+ * connect (the studio would refuse it).
+ */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'locked';
 
 export class ApiError extends Error {
   readonly problems: ApiProblem[];
@@ -38,6 +44,8 @@ const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
 
 export class ApiClient {
   readonly #url: string;
+  /** The studio's token, offered as a subprotocol when the socket opens. */
+  readonly #token: string | undefined;
   /** The desktop app's IPC bridge; when set, the socket is never opened. */
   readonly #bridge: SocietyBridge | undefined;
   #stopBridgeEvents: (() => void) | undefined;
@@ -51,9 +59,14 @@ export class ApiClient {
   #runListeners = new Set<RunEventListener>();
   #statusListeners = new Set<(status: ConnectionStatus) => void>();
 
-  constructor(url: string, bridge: SocietyBridge | undefined = desktopBridge()) {
+  constructor(
+    url: string,
+    bridge: SocietyBridge | undefined = desktopBridge(),
+    token: string | undefined = undefined,
+  ) {
     this.#url = url;
     this.#bridge = bridge;
+    this.#token = token;
   }
 
   get status(): ConnectionStatus {
@@ -119,8 +132,14 @@ export class ApiClient {
       return;
     }
     if (this.#socket) return;
+    if (!this.#token) {
+      this.#setStatus('locked');
+      return;
+    }
     this.#setStatus('connecting');
-    const socket = new WebSocket(this.#url);
+    // The token goes in the handshake's Sec-WebSocket-Protocol header, never in a cookie
+    // (app/api/studio-auth.ts says why).
+    const socket = new WebSocket(this.#url, studioProtocols(this.#token));
     this.#socket = socket;
     socket.addEventListener('open', () => {
       this.#attempt = 0;
@@ -132,10 +151,7 @@ export class ApiClient {
       this.#socket = undefined;
       this.#setStatus('closed');
       // Answers to requests in flight are lost with the socket; say so instead of hanging.
-      for (const [id, pending] of this.#pending) {
-        pending.reject(new ApiError(`connection to the studio closed during ${pending.method}`));
-        this.#pending.delete(id);
-      }
+      this.#rejectAll((method) => `connection to the studio closed during ${method}`);
       const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)]!;
       setTimeout(() => this.connect(), delay);
     });
@@ -143,7 +159,10 @@ export class ApiClient {
 
   #send(text: string): void {
     if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(text);
-    else {
+    else if (!this.#bridge && !this.#token) {
+      this.#setStatus('locked');
+      this.#rejectAll('this page has no studio token: open the address the studio printed');
+    } else {
       this.#queue.push(text);
       this.connect();
     }
@@ -182,6 +201,14 @@ export class ApiClient {
     } else pending.resolve(message.result);
   }
 
+  /** Fails every request waiting for an answer with `message`. */
+  #rejectAll(message: string | ((method: ApiMethod) => string)): void {
+    for (const [id, pending] of this.#pending) {
+      pending.reject(new ApiError(typeof message === 'string' ? message : message(pending.method)));
+      this.#pending.delete(id);
+    }
+  }
+
   #setStatus(status: ConnectionStatus): void {
     this.#status = status;
     for (const listener of this.#statusListeners) listener(status);
@@ -191,10 +218,18 @@ export class ApiClient {
 let client: ApiClient | undefined;
 
 /**
- * The page's client, created on first use. The studio serves the page with a per-launch token in
- * its query string; passing the same query to the socket is how the page proves it is that page.
+ * The page's client, created on first use: over the desktop app's IPC bridge when there is one,
+ * else over the studio's socket with the token the printed address gave this tab
+ * (renderer/studio-token.ts).
  */
 export function api(): ApiClient {
-  client ??= new ApiClient(`${location.origin.replace(/^http/, 'ws')}/api${location.search}`);
+  if (!client) {
+    const bridge = desktopBridge();
+    client = new ApiClient(
+      `${location.origin.replace(/^http/, 'ws')}/api`,
+      bridge,
+      bridge ? undefined : takeStudioToken(),
+    );
+  }
   return client;
 }

@@ -25,6 +25,11 @@ import {
   ModelDefaultsSchema,
   type RunEventPush,
 } from '../../app/api/contract.ts';
+import {
+  type ProviderDestination,
+  providerAddCommand,
+  redirectsKey,
+} from '../../app/api/provider-change.ts';
 import { planFork } from '../../app/cli/fork.ts';
 import { UsageError } from '../../app/cli/inputs.ts';
 import {
@@ -51,7 +56,13 @@ import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
 import { type Run, startRun } from '../../app/runtime/engine.ts';
 import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
-import { looksLikeKey, newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
+import {
+  looksLikeKey,
+  newRunId,
+  parseProviderProfile,
+  type RunRecord,
+  type RunStore,
+} from '../../app/store/index.ts';
 import { createMemoryVault, type KeyStatus, type KeyVault, keyStatus } from '../secrets/vault.ts';
 import { ApiError } from './errors.ts';
 import { exportDocument } from './export.ts';
@@ -101,6 +112,14 @@ export interface ApiHandlersOptions {
   registry?: NodeRegistry;
   /** Where to report what the page is not told (bugs, broken templates); lines are redacted. */
   log?: (line: string) => void;
+  /**
+   * Whether a request may change where a key is sent: add or change a provider profile so that
+   * a key goes to a server, a kind or from a variable it does not now (app/api/provider-change.ts).
+   * `allowed` only for a transport that nothing but the person's own window can reach, whose page
+   * asks them first; anywhere a stolen token or cookie would do, one call could otherwise send
+   * the user's key to the thief's server. Default: `refused`, with the command to run instead.
+   */
+  keyRedirects?: 'allowed' | 'refused';
 }
 
 /** A method's parsed params and its result, as its handler sees them. */
@@ -170,7 +189,7 @@ const EVENT_TYPES = new Set(
 
 /** Creates the API's handlers over a store, a workspace folder, the templates and a key vault. */
 export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
-  const { store, workspaceDir } = options;
+  const { store, workspaceDir, keyRedirects = 'refused' } = options;
   const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
   const keys = options.keys ?? createMemoryVault();
   const baseEnv = options.env ?? process.env;
@@ -712,15 +731,25 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
           `provider "${name}": ${apiKeyEnv} configures the openai provider; name the variable that holds the key`,
         );
       }
+      const profile = {
+        name,
+        kind: 'openai-compatible' as const,
+        baseUrl,
+        ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      };
       try {
         // The same validation as `society providers --add` (app/store/secrets.ts).
-        store.saveProviderProfile({
-          name,
-          kind: 'openai-compatible',
-          baseUrl,
-          ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
-          ...(concurrency !== undefined ? { concurrency } : {}),
-        });
+        parseProviderProfile(profile);
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      if (keyRedirects !== 'allowed') {
+        const before = store.getProviderProfile(name) ?? builtinProfiles(baseEnv)[name];
+        if (redirectsKey(before, profile)) throw new ApiError(keyRedirectRefusal(before, profile));
+      }
+      try {
+        store.saveProviderProfile(profile);
       } catch (error) {
         throw new ApiError(messageOf(error));
       }
@@ -849,6 +878,18 @@ function toBreakpoints(
     if ('round' in b) return { round: b.round, ...(b.loop !== undefined ? { loop: b.loop } : {}) };
     return { node: b.node };
   });
+}
+
+/** Why a change of where a key goes is refused here, and how to make it instead. */
+function keyRedirectRefusal(
+  before: ProviderDestination | undefined,
+  after: ProviderDestination & { name: string; concurrency?: number },
+): string {
+  const variable = after.apiKeyEnv ?? before?.apiKeyEnv;
+  const change = before
+    ? `changing where provider "${after.name}" points, which uses the key in ${variable},`
+    : `adding provider "${after.name}", which sends the key in ${variable},`;
+  return `${change} cannot be done from this page (anything that got hold of its access could send your key to its own server): run \`${providerAddCommand(after.name, after)}\` in a terminal, or use the desktop app`;
 }
 
 function messageOf(error: unknown): string {

@@ -21,8 +21,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Handlers over a fresh store (or `db`'s), with no keys from the machine running the tests. */
-function open(db?: string, env: NodeJS.ProcessEnv = {}): Opened {
+/**
+ * Handlers over a fresh store (or `db`'s), with no keys from the machine running the tests. They
+ * allow pointing keys at servers, as the desktop app's do, unless told otherwise.
+ */
+function open(
+  db?: string,
+  env: NodeJS.ProcessEnv = {},
+  keyRedirects: 'allowed' | 'refused' = 'allowed',
+): Opened {
   let file = db;
   if (!file) {
     const dir = mkdtempSync(path.join(tmpdir(), 'society-settings-'));
@@ -36,6 +43,7 @@ function open(db?: string, env: NodeJS.ProcessEnv = {}): Opened {
     keys: createMemoryVault(),
     env,
     log: () => {},
+    keyRedirects,
   });
   cleanups.push(async () => {
     await api.close();
@@ -151,6 +159,26 @@ describe('settings: provider profiles', () => {
     ).rejects.toThrow(/no provider "nope"/);
     expect(await api.call('settings.providers.remove', { name: 'lab2' })).toMatchObject({
       custom: [],
+    });
+  });
+});
+
+describe('settings: where a key goes', () => {
+  it('refuses a change of where a key goes unless the transport allows it, saying how to make it', async () => {
+    const refused = open(undefined, {}, 'refused');
+    const allowed = open(undefined, {}, 'allowed');
+    const redirect = { name: 'openai', baseUrl: 'https://proxy.example/v1' };
+    await expect(refused.api.call('settings.providers.save', redirect)).rejects.toThrow(
+      /changing where provider "openai" points.*run `society providers --add openai=https:\/\/proxy.example\/v1` in a terminal/,
+    );
+    expect(refused.store.listProviderProfiles()).toEqual([]);
+    // What the profile would be is checked first: a key pasted as the variable gets that answer.
+    await expect(
+      refused.api.call('settings.providers.save', { ...redirect, apiKeyEnv: KEY }),
+    ).rejects.toThrow(/refusing to store/);
+
+    expect(await allowed.api.call('settings.providers.save', redirect)).toMatchObject({
+      custom: [{ name: 'openai', baseUrl: 'https://proxy.example/v1' }],
     });
   });
 });

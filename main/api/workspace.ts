@@ -1,54 +1,26 @@
 /**
  * The workspace: one folder of `.society.json` documents the editor may list, open and save.
- * The page names files, never paths (S9): a name is a plain file name ending in `.society.json`,
- * so nothing it sends can reach outside the folder.
+ * Documents are named, never given by path (main/api/document-name.ts), so the only thing under
+ * the folder a name reaches is one directory entry, and that entry must be a regular file: a
+ * symbolic link is refused for reading and writing alike, since a link planted in the folder (an
+ * unpacked archive, a shared drive) would otherwise read or replace a file anywhere the user can.
+ * The folder itself may be reached through links (a symlinked workspace, /tmp on macOS): only the
+ * entry inside it is checked.
  */
-import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { checkDocumentName } from './document-name.ts';
 import { ApiError } from './errors.ts';
 
-/** The extension of every document the workspace holds. */
-export const DOCUMENT_EXTENSION = '.society.json';
-
-/** Longest name accepted; file systems commonly allow 255 bytes. */
-const MAX_NAME_LENGTH = 200;
+export { checkDocumentName, DOCUMENT_EXTENSION } from './document-name.ts';
 
 /**
- * Characters refused in a name: separators and parent references would leave the folder, the
- * rest are invalid on Windows, so a workspace can move between machines.
+ * Flags for opening a document to read: a link is not followed (ELOOP), and a FIFO swapped in
+ * after the check does not block the open. Windows has neither flag; the lstat before the open
+ * is the check there.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-const FORBIDDEN = /[/\\:*?"<>|\u0000-\u001f\u007f]/;
-
-/**
- * Checks a document name from the page and returns it; throws an ApiError saying what is wrong
- * with anything that is not a plain `NAME.society.json` file name.
- */
-export function checkDocumentName(name: string): string {
-  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
-  if (!name.endsWith(DOCUMENT_EXTENSION) || name.length === DOCUMENT_EXTENSION.length) {
-    throw new ApiError(`${shown} is not a document name: it must end in ${DOCUMENT_EXTENSION}`);
-  }
-  if (
-    FORBIDDEN.test(name) ||
-    name.includes('..') ||
-    path.isAbsolute(name) ||
-    path.win32.isAbsolute(name) ||
-    path.basename(name) !== name
-  ) {
-    throw new ApiError(
-      `${shown} is not a plain file name: documents are named, not given by path (no / \\ .. or drive)`,
-    );
-  }
-  if (name.startsWith('.') || name.trim() !== name) {
-    throw new ApiError(`${shown} may not start with a dot or a space, or end with a space`);
-  }
-  if (name.length > MAX_NAME_LENGTH) {
-    throw new ApiError(`a document name may be at most ${MAX_NAME_LENGTH} characters`);
-  }
-  return name;
-}
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** A document in the workspace. */
 export interface WorkspaceFile {
@@ -68,14 +40,19 @@ export async function listDocuments(dir: string): Promise<WorkspaceFile[]> {
   }
   const files: WorkspaceFile[] = [];
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith(DOCUMENT_EXTENSION)) continue;
+    // A link is not a file here (Dirent describes the entry itself), so links are not offered.
+    if (!entry.isFile()) continue;
     try {
       checkDocumentName(entry.name);
     } catch {
       continue; // a name the page could not open again is not offered
     }
-    const info = await stat(path.join(dir, entry.name));
-    files.push({ name: entry.name, modifiedAt: Math.round(info.mtimeMs) });
+    try {
+      const info = await lstat(path.join(dir, entry.name));
+      if (info.isFile()) files.push({ name: entry.name, modifiedAt: Math.round(info.mtimeMs) });
+    } catch {
+      // gone since the listing
+    }
   }
   return files.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -83,30 +60,60 @@ export async function listDocuments(dir: string): Promise<WorkspaceFile[]> {
 /** The text of a document in `dir`. */
 export async function readDocument(dir: string, name: string): Promise<string> {
   const file = path.join(dir, checkDocumentName(name));
+  await refuseNonFile(file, name, 'open');
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    return await readFile(file, 'utf8');
+    handle = await open(file, READ_FLAGS);
+    // Checked again on what was opened: the entry may have changed since the lstat.
+    if (!(await handle.stat()).isFile()) throw notAFile(name, 'open', 'not a regular file');
+    return await handle.readFile('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ApiError(`there is no document "${name}" in the workspace`);
-    }
+    if (error instanceof ApiError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ApiError(`there is no document "${name}" in the workspace`);
+    if (code === 'ELOOP') throw notAFile(name, 'open', 'a symbolic link');
     throw new ApiError(`cannot read "${name}": ${codeOf(error)}`);
+  } finally {
+    await handle?.close();
   }
 }
 
 /**
- * Saves a document in `dir`, creating the folder if needed. The text goes to a temporary file
- * first and is renamed over the old one, so a crash never leaves half a document.
+ * Saves a document in `dir`, creating the folder if needed. The text goes to a new temporary file
+ * first (created exclusively, so nothing planted under its name is followed) and is renamed over
+ * the old one, so a crash never leaves half a document; a rename replaces the entry itself, never
+ * what a link points to.
  */
 export async function writeDocument(dir: string, name: string, text: string): Promise<void> {
   const file = path.join(dir, checkDocumentName(name));
+  await refuseNonFile(file, name, 'save');
   const temporary = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(temporary, text, 'utf8');
+    await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
+    await unlink(temporary).catch(() => {});
     throw new ApiError(`cannot save "${name}": ${codeOf(error)}`);
   }
+}
+
+/** Throws when the entry for `name` exists and is anything but a regular file. */
+async function refuseNonFile(file: string, name: string, action: 'open' | 'save'): Promise<void> {
+  let info: Awaited<ReturnType<typeof lstat>>;
+  try {
+    info = await lstat(file);
+  } catch {
+    return; // missing: reading says so, saving creates it
+  }
+  if (info.isSymbolicLink()) throw notAFile(name, action, 'a symbolic link');
+  if (!info.isFile()) throw notAFile(name, action, 'not a regular file');
+}
+
+function notAFile(name: string, action: 'open' | 'save', what: string): ApiError {
+  return new ApiError(
+    `cannot ${action} "${name}": in the workspace it is ${what}, and documents are only ever plain files in that folder`,
+  );
 }
 
 function codeOf(error: unknown): string {

@@ -279,6 +279,34 @@ describe('the main process', () => {
     expect(callsOf('encryptStringAsync')).toContainEqual([KEY]);
   });
 
+  it("lets the editor window point a provider's key at another server (its page asks first)", async () => {
+    const [window] = electron.BrowserWindow.created;
+    const fromEditor = {
+      sender: window!.webContents,
+      senderFrame: { url: 'app://bundle/index.html', parent: null },
+    };
+    const answer = await handlerOf('api:settings.providers.save')(fromEditor, {
+      name: 'openai',
+      baseUrl: 'https://proxy.example/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+    });
+    expect(answer).toMatchObject({
+      result: {
+        custom: [
+          { name: 'openai', baseUrl: 'https://proxy.example/v1', apiKeyEnv: 'OPENAI_API_KEY' },
+        ],
+      },
+    });
+    // The studio refuses the same request (main/studio/server.test.ts); a subframe here too.
+    const fromSubframe = { ...fromEditor, senderFrame: { ...fromEditor.senderFrame, parent: {} } };
+    expect(
+      await handlerOf('api:settings.providers.remove')(fromSubframe, { name: 'openai' }),
+    ).toMatchObject({ error: { message: expect.stringMatching(/^refused/) } });
+    expect(
+      await handlerOf('api:settings.providers.remove')(fromEditor, { name: 'openai' }),
+    ).toMatchObject({ result: { custom: [] } });
+  });
+
   it('records running runs and closes the store before quitting', async () => {
     const willQuit = fake.listeners.get('will-quit')![0]!;
     const event = { preventDefault: vi.fn() };

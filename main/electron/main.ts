@@ -144,6 +144,9 @@ async function startDesktop(): Promise<void> {
     workspaceDir: path.resolve(defaultWorkspace()),
     keys,
     log,
+    // Only the editor window reaches these handlers (S7), and its page asks the person before
+    // it points a key at another server; no token or cookie exists that another page could use.
+    keyRedirects: 'allowed',
   });
   registerIpc(handlers);
 

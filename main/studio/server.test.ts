@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RunEventPush } from '../../app/api/contract.ts';
+import { STUDIO_PROTOCOL, studioProtocols } from '../../app/api/studio-auth.ts';
 import { main as cli } from '../../app/cli/main.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { contentSecurityPolicy, type Studio, startStudio } from './server.ts';
@@ -53,14 +54,19 @@ interface HttpAnswer {
   body: string;
 }
 
-/** A GET with exactly these headers (fetch will not let a test set Host). */
-function get(pathAndQuery: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+/** A request with exactly these headers (fetch will not let a test set Host). */
+function get(
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port: studio.port,
         path: pathAndQuery,
+        method,
         headers: { host: `127.0.0.1:${studio.port}`, ...headers },
       },
       (res) => {
@@ -77,16 +83,31 @@ function get(pathAndQuery: string, headers: Record<string, string> = {}): Promis
   });
 }
 
+/** How a test offers (or does not offer) the token when it opens the API socket. */
+interface ConnectOptions {
+  origin?: string;
+  /** Subprotocols to offer; default: the page's, with the real token. */
+  protocols?: string[];
+  /** The socket's path and query; default `/api`. */
+  path?: string;
+  cookie?: string;
+  /** The Host header; default the one the URL gives. */
+  host?: string;
+  /** Every response header of an accepted upgrade lands here. */
+  upgradeHeaders?: Record<string, string | string[] | undefined>;
+}
+
 /** Opens the API socket; resolves with the socket, or the status or error that refused it. */
-function connect(
-  options: { origin?: string; token?: string | null; cookie?: string } = {},
-): Promise<WebSocket | { refused: number | string }> {
-  const token = options.token === undefined ? studio.token : options.token;
-  const url = `ws://127.0.0.1:${studio.port}/api${token ? `?token=${token}` : ''}`;
-  const ws = new WebSocket(url, {
+function connect(options: ConnectOptions = {}): Promise<WebSocket | { refused: number | string }> {
+  const url = `ws://127.0.0.1:${studio.port}${options.path ?? '/api'}`;
+  const ws = new WebSocket(url, options.protocols ?? studioProtocols(studio.token), {
     origin: options.origin ?? `http://127.0.0.1:${studio.port}`,
-    ...(options.cookie ? { headers: { cookie: options.cookie } } : {}),
+    headers: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.host ? { host: options.host } : {}),
+    },
   });
+  ws.once('upgrade', (res) => Object.assign(options.upgradeHeaders ?? {}, res.headers));
   return new Promise((resolve) => {
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => resolve({ refused: res.statusCode ?? 0 }));
@@ -209,14 +230,22 @@ describe('the studio server: who may talk to it', () => {
     expect(studio.token).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('refuses a request without the token, or with a wrong one', async () => {
-    for (const url of ['/', '/assets/app.js', `/?token=${'0'.repeat(64)}`, '/?token=']) {
+  it("serves the editor's files without the token, and never sets a cookie", async () => {
+    for (const url of ['/', '/assets/app.js', `/?token=${studio.token}`, '/?token=wrong']) {
       const answer = await get(url);
-      expect(answer.status, url).toBe(403);
-      expect(answer.body).toBe('Forbidden\n');
+      expect(answer.status, url).toBe(200);
+      expect(answer.headers['set-cookie'], url).toBeUndefined();
     }
-    const wrongCookie = await get('/', { cookie: 'studio_token=nope' });
-    expect(wrongCookie.status).toBe(403);
+    // Nor on a refusal of any kind.
+    for (const [url, headers, method] of [
+      ['/missing.js', {}, 'GET'],
+      ['/', { host: 'evil.example' }, 'GET'],
+      ['/', {}, 'POST'],
+    ] as const) {
+      const answer = await get(url, headers, method);
+      expect(answer.status, `${method} ${url}`).toBeGreaterThanOrEqual(400);
+      expect(answer.headers['set-cookie'], `${method} ${url}`).toBeUndefined();
+    }
   });
 
   it('refuses a request whose Host is not 127.0.0.1:PORT or localhost:PORT', async () => {
@@ -234,24 +263,21 @@ describe('the studio server: who may talk to it', () => {
     ).toBe(200);
   });
 
-  it('serves the page with the token, sets the cookie, and sends CSP and nosniff', async () => {
+  it('serves the page with CSP, nosniff and no referrer (the first URL holds the token)', async () => {
     const page = await get(`/?token=${studio.token}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>editor</title>');
     expect(page.headers['content-security-policy']).toBe(contentSecurityPolicy(studio.port));
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
-    expect(page.headers['set-cookie']).toEqual([
-      `studio_token=${studio.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
-    const script = await get('/assets/app.js', { cookie: `studio_token=${studio.token}` });
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
+    const script = await get('/assets/app.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(script.headers['set-cookie']).toBeUndefined();
   });
 
   it('lists no directories and serves nothing outside the renderer', async () => {
-    const cookie = `studio_token=${studio.token}`;
     for (const url of [
       '/assets',
       '/assets/',
@@ -262,7 +288,7 @@ describe('the studio server: who may talk to it', () => {
       '/%00',
       '/%E0%A4%A',
     ]) {
-      const answer = await get(url, { cookie });
+      const answer = await get(url);
       expect(answer.status, url).toBeGreaterThanOrEqual(400);
       expect(answer.body).not.toContain('outside the renderer');
     }
@@ -294,16 +320,51 @@ describe('the studio server: who may talk to it', () => {
     }
   });
 
-  it('refuses a WebSocket from another origin, without the token, or on another path', async () => {
+  it('opens the API socket with the token offered as a subprotocol, answering without it', async () => {
+    const upgradeHeaders: Record<string, string | string[] | undefined> = {};
+    const ws = await connect({ upgradeHeaders });
+    expect(ws).toBeInstanceOf(WebSocket);
+    const socket = ws as WebSocket;
+    expect(socket.protocol).toBe(STUDIO_PROTOCOL);
+    expect(JSON.stringify(upgradeHeaders)).not.toContain(studio.token);
+    expect(upgradeHeaders['set-cookie']).toBeUndefined();
+    socket.close();
+  });
+
+  it('refuses the API socket with the token only in a cookie or the URL, or a wrong one', async () => {
+    const cookie = `studio_token=${studio.token}`;
+    // The cookie the studio used to set, sent as a page on another port would send it.
+    expect(await connect({ protocols: [], cookie })).toEqual({ refused: 403 });
+    expect(await connect({ protocols: [STUDIO_PROTOCOL], cookie })).toEqual({ refused: 403 });
+    expect(await connect({ protocols: [], path: `/api?token=${studio.token}` })).toEqual({
+      refused: 403,
+    });
+    expect(await connect({ protocols: [] })).toEqual({ refused: 403 });
+    expect(await connect({ protocols: studioProtocols('a'.repeat(64)) })).toEqual({
+      refused: 403,
+    });
+    // The token without the studio protocol, or offered twice, is not the page's handshake.
+    expect(await connect({ protocols: [studioProtocols(studio.token)[1]!] })).toEqual({
+      refused: 403,
+    });
+    expect(
+      await connect({
+        protocols: [...studioProtocols(studio.token), studioProtocols('b'.repeat(64))[1]!],
+      }),
+    ).toEqual({ refused: 403 });
+  });
+
+  it('refuses the API socket from another origin or host, or on another path, token or not', async () => {
     expect(await connect({ origin: 'http://evil.example' })).toEqual({ refused: 403 });
     expect(await connect({ origin: `http://evil.example:${studio.port}` })).toEqual({
       refused: 403,
     });
-    expect(await connect({ token: null })).toEqual({ refused: 403 });
-    expect(await connect({ token: 'a'.repeat(64) })).toEqual({ refused: 403 });
-    const viaCookie = await connect({ token: null, cookie: `studio_token=${studio.token}` });
-    expect(viaCookie).toBeInstanceOf(WebSocket);
-    (viaCookie as WebSocket).close();
+    // Another port of 127.0.0.1 is another origin.
+    expect(await connect({ origin: `http://127.0.0.1:${studio.port + 1}` })).toEqual({
+      refused: 403,
+    });
+    expect(await connect({ host: `evil.example:${studio.port}` })).toEqual({ refused: 403 });
+    expect(await connect({ path: '/other' })).toEqual({ refused: 403 });
   });
 
   it('answers malformed messages with an error and keeps serving', async () => {
@@ -555,6 +616,78 @@ describe('the studio API', () => {
           inputs: { question: QUESTION, image: 'example' },
         }),
       ).rejects.toThrow(/there is no template/);
+    } finally {
+      page.close();
+    }
+  });
+
+  it('refuses, to anyone holding the token, to point a key at another server', async () => {
+    const page = await Page.open();
+    const evil = 'http://127.0.0.1:9/v1';
+    try {
+      // Redirecting a built-in provider that uses a key.
+      await expect(
+        page.call('settings.providers.save', { name: 'openai', baseUrl: evil }),
+      ).rejects.toThrow(
+        `changing where provider "openai" points, which uses the key in OPENAI_API_KEY, cannot be done from this page (anything that got hold of its access could send your key to its own server): run \`society providers --add openai=${evil}\` in a terminal, or use the desktop app`,
+      );
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'openai',
+          baseUrl: evil,
+          apiKeyEnv: 'OPENAI_API_KEY',
+        }),
+      ).rejects.toThrow(`society providers --add openai=${evil} --key-env OPENAI_API_KEY`);
+      // A new provider reading an existing key, or any other variable of the backend's.
+      for (const apiKeyEnv of ['OPENAI_API_KEY', 'HF_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
+        await expect(
+          page.call('settings.providers.save', { name: 'mirror', baseUrl: evil, apiKeyEnv }),
+        ).rejects.toThrow(
+          `adding provider "mirror", which sends the key in ${apiKeyEnv}, cannot be done from this page`,
+        );
+      }
+      // A keyless local server is added, but giving it a key afterwards is refused too.
+      await page.call('settings.providers.save', {
+        name: 'lab',
+        baseUrl: 'http://127.0.0.1:8000/v1',
+      });
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'lab',
+          previousName: 'lab',
+          baseUrl: 'http://127.0.0.1:8000/v1',
+          apiKeyEnv: 'OPENAI_API_KEY',
+        }),
+      ).rejects.toThrow(
+        /changing where provider "lab" points, which uses the key in OPENAI_API_KEY/,
+      );
+      // Renaming it onto a built-in name that uses a key is a redirection as well.
+      await expect(
+        page.call('settings.providers.save', {
+          name: 'huggingface',
+          previousName: 'lab',
+          baseUrl: 'http://127.0.0.1:8000/v1',
+        }),
+      ).rejects.toThrow(/changing where provider "huggingface" points/);
+      // What does not move a key still works: calls at once for the built-in openai.
+      await page.call('settings.providers.save', {
+        name: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        apiKeyEnv: 'OPENAI_API_KEY',
+        concurrency: 2,
+      });
+      expect(store.listProviderProfiles()).toEqual([
+        { name: 'lab', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1' },
+        {
+          name: 'openai',
+          kind: 'openai-compatible',
+          baseUrl: 'https://api.openai.com/v1',
+          apiKeyEnv: 'OPENAI_API_KEY',
+          concurrency: 2,
+        },
+      ]);
+      await page.call('settings.providers.remove', { name: 'lab' });
+      await page.call('settings.providers.remove', { name: 'openai' });
     } finally {
       page.close();
     }

@@ -4,13 +4,20 @@
  * contract (app/api/contract.ts). It is the "later debug server" of S19: loopback only, with a
  * per-launch token.
  *
- * Every HTTP request and the WebSocket upgrade must pass three checks, else they get a bare 403:
- * - the Host header is `127.0.0.1:PORT` or `localhost:PORT` (a DNS-rebinding page sends its own
- *   host name);
- * - the token, given as `?token=` (the printed URL) or as the `studio_token` cookie set on the
- *   first authorized load (another local user, or a page guessing the port, has neither);
- * - for the WebSocket, the Origin is this server's (browsers let any site open a WebSocket to
- *   localhost, and send cookies with it).
+ * Who may do what:
+ * - Every request and the WebSocket upgrade must name this server in its Host header
+ *   (`127.0.0.1:PORT` or `localhost:PORT`): a DNS-rebinding page sends its own host name.
+ * - The files of the editor's bundle are served to any such request, token or not: they are the
+ *   same for everyone and hold nothing secret, and the first page load cannot carry a header.
+ *   Another site's page cannot read them (no CORS, `Cross-Origin-Resource-Policy: same-origin`)
+ *   nor frame them (`frame-ancestors 'none'`).
+ * - Everything else (documents, runs, keys, images of runs) goes over the API socket, and the
+ *   socket opens only with the Origin of this server and the token offered as a subprotocol
+ *   (app/api/studio-auth.ts). The printed URL hands the token to the page once, in `?token=`;
+ *   the page keeps it to itself (renderer/studio-token.ts).
+ * - There is no cookie, set or read. Browsers scope cookies by host and not by port, so a cookie
+ *   for 127.0.0.1 would also be sent to every other local server's pages, and a socket offering
+ *   the token only by cookie is refused like one offering nothing.
  *
  * Pages get a strict Content-Security-Policy (S3). The page names files and templates, never
  * paths (S9), and no key ever goes back to it (S12).
@@ -25,15 +32,13 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
+import { STUDIO_PROTOCOL, tokenFromProtocols } from '../../app/api/studio-auth.ts';
 import { redact } from '../../app/providers/secrets.ts';
 import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
 import { mimeTypeOf } from '../renderer-files.ts';
 
 /** Where `vite build` puts the renderer. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
-
-/** The cookie carrying the token after the first load, so the page's own requests pass. */
-export const TOKEN_COOKIE = 'studio_token';
 
 /** Largest WebSocket message accepted: room for an image input sent as a data URL. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -109,20 +114,17 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes);
   };
 
-  /** Whether a request passes the checks, and whether its token came in the URL. */
-  const authorize = (
-    req: IncomingMessage,
-    url: URL | undefined,
-    websocket: boolean,
-  ): { ok: boolean; fromQuery: boolean } => {
-    const denied = { ok: false, fromQuery: false };
-    if (!url || !hosts().has(req.headers.host ?? '')) return denied;
-    if (websocket && !origins().has(req.headers.origin ?? '')) return denied;
-    if (sameToken(url.searchParams.get('token') ?? undefined)) return { ok: true, fromQuery: true };
-    return sameToken(cookie(req.headers.cookie, TOKEN_COOKIE))
-      ? { ok: true, fromQuery: false }
-      : denied;
-  };
+  /** Whether a request names this server in its Host header (not a rebound host name). */
+  const hostAllowed = (req: IncomingMessage): boolean => hosts().has(req.headers.host ?? '');
+
+  /**
+   * Whether an upgrade may open the API socket: this server's Host and Origin, and the token
+   * offered as a subprotocol. Cookies and the URL's query are not looked at.
+   */
+  const socketAllowed = (req: IncomingMessage): boolean =>
+    hostAllowed(req) &&
+    origins().has(req.headers.origin ?? '') &&
+    sameToken(tokenFromProtocols(headerText(req.headers['sec-websocket-protocol'])));
 
   const securityHeaders = (res: ServerResponse) => {
     res.setHeader('Content-Security-Policy', contentSecurityPolicy(port));
@@ -142,14 +144,10 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
 
   const server = createServer((req, res) => {
     const url = parseUrl(req.url);
-    const access = authorize(req, url, false);
-    if (!url || !access.ok) return refuse(res, 403, 'Forbidden');
+    if (!url || !hostAllowed(req)) return refuse(res, 403, 'Forbidden');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return refuse(res, 405, 'Method Not Allowed');
-    }
-    if (access.fromQuery) {
-      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     serveStatic(root, url.pathname, req, res, securityHeaders, refuse).catch((error) => {
       log(`society studio: cannot serve ${url.pathname}: ${(error as Error).message}`);
@@ -162,11 +160,13 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     noServer: true,
     maxPayload: MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
+    // Answer with the plain protocol name: the token is never echoed back.
+    handleProtocols: () => STUDIO_PROTOCOL,
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = parseUrl(req.url);
-    if (url?.pathname !== '/api' || !authorize(req, url, true).ok) {
+    if (url?.pathname !== '/api' || !socketAllowed(req)) {
       socket.on('error', () => {});
       socket.once('finish', () => socket.destroy());
       socket.end(
@@ -340,12 +340,7 @@ function parseUrl(raw: string | undefined): URL | undefined {
   }
 }
 
-/** A cookie's value from a Cookie header. */
-function cookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/** A header's value as one string (Node gives repeated headers as an array). */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import type { ApiResult } from '../../app/api/contract.ts';
+import { currentDestination, redirectsKey } from '../../app/api/provider-change.ts';
 import { api } from '../api.ts';
+import { desktopBridge } from '../transport-ipc.ts';
 
 type ProviderList = ApiResult<'settings.providers.list'>;
 type Profile = ProviderList['custom'][number];
@@ -75,6 +77,18 @@ function ProfileRows({
   );
 }
 
+/** The question the desktop app asks before a provider sends a key somewhere new. */
+function keyRedirectQuestion(
+  name: string,
+  keyBefore: string | undefined,
+  after: { baseUrl: string; apiKeyEnv?: string },
+): string {
+  const key = after.apiKeyEnv ?? keyBefore;
+  return after.apiKeyEnv
+    ? `Provider "${name}" will send your key ${key} to ${after.baseUrl}. Only do this for a server you trust. Continue?`
+    : `Provider "${name}" used your key ${key}; it will now call ${after.baseUrl} instead, without a key. Continue?`;
+}
+
 /**
  * Provider profiles: the built-in ones (read-only) and the user's own OpenAI-compatible servers,
  * which the backend validates exactly as `society providers --add` does (it refuses anything
@@ -112,18 +126,27 @@ export function ProvidersSection({
       setError('concurrency: a whole number of calls at once');
       return;
     }
+    const profile = {
+      name: draft.name.trim(),
+      baseUrl: draft.baseUrl.trim(),
+      ...(draft.apiKeyEnv.trim() ? { apiKeyEnv: draft.apiKeyEnv.trim() } : {}),
+      ...(concurrency ? { concurrency: Number(concurrency) } : {}),
+      ...(editing ? { previousName: editing } : {}),
+    };
+    // Where a key would go somewhere new, the desktop app asks first (app/api/provider-change.ts);
+    // the studio's backend refuses such a change and says which command makes it instead.
+    const before = providers ? currentDestination(profile.name, providers) : undefined;
+    if (
+      desktopBridge() &&
+      redirectsKey(before, { kind: 'openai-compatible', ...profile }) &&
+      !window.confirm(keyRedirectQuestion(profile.name, before?.apiKeyEnv, profile))
+    ) {
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      onChange(
-        await api().call('settings.providers.save', {
-          name: draft.name.trim(),
-          baseUrl: draft.baseUrl.trim(),
-          ...(draft.apiKeyEnv.trim() ? { apiKeyEnv: draft.apiKeyEnv.trim() } : {}),
-          ...(concurrency ? { concurrency: Number(concurrency) } : {}),
-          ...(editing ? { previousName: editing } : {}),
-        }),
-      );
+      onChange(await api().call('settings.providers.save', profile));
       reset();
     } catch (failure) {
       setError((failure as Error).message);
@@ -150,6 +173,13 @@ export function ProvidersSection({
         speaks the OpenAI chat API (Ollama, LM Studio, vLLM, llama.cpp, a lab server). A provider
         names the environment variable holding its key, never the key.
       </p>
+      {desktopBridge() ? null : (
+        <p className="muted small" data-testid="provider-key-note">
+          Here in the browser, a provider that uses a key is added or repointed from a terminal (
+          <code>society providers --add NAME=URL --key-env VAR</code>) or in the desktop app, so no
+          other page can send your key elsewhere.
+        </p>
+      )}
       {providers === null ? <p className="muted">Loading…</p> : null}
       {providers ? (
         <table className="settings-table" data-testid="provider-list">
