@@ -4,7 +4,8 @@
  * database and its WAL, events files, the cassette, the export, `show`, stdout and stderr),
  * through run → kill -9 → resume → fork → export → replay → show, against a server that
  * echoes the Authorization header in every answer (streamed in small pieces, so a key is split
- * across deltas) and in its error bodies. Not one copy of any key may appear anywhere.
+ * across deltas) and in its error bodies; and in the studio, a key entered in Settings against
+ * every frame sent to the page. Not one copy of any key may appear anywhere.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { studioProtocols } from '../app/api/studio-auth.ts';
+import { openRunStore } from '../app/store/index.ts';
+import { startStudio } from '../main/studio/server.ts';
 import { type CliResult, society } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
@@ -159,7 +164,9 @@ function runAndKill(): Promise<CliResult> {
 describe('keys from every source, through every output', () => {
   let runId = '';
 
-  it('a run killed mid-way holds no key in its store, events or output', async () => {
+  it('a run killed mid-way holds no key in its store, events or output', {
+    timeout: 30_000,
+  }, async () => {
     const added = await step('providers --add', [
       'providers',
       '--add',
@@ -242,5 +249,101 @@ describe('keys from every source, through every output', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('[redacted]');
     expectNoKeys();
+  });
+});
+
+describe('keys in the studio', () => {
+  it('reach no frame sent to the page and no byte of its store', { timeout: 30_000 }, async () => {
+    holdThird = false;
+    const studioDir = mkdtempSync(join(tmpdir(), 'society-key-trace-studio-'));
+    const dbFile = join(studioDir, 'studio.db');
+    const store = openRunStore(dbFile);
+    // Providers a user added from the terminal: the studio refuses to redirect keys itself.
+    store.saveProviderProfile({
+      name: 'lab2',
+      kind: 'openai-compatible',
+      baseUrl: stub.url,
+      apiKeyEnv: 'LAB2_ACCESS',
+    });
+    store.saveProviderProfile({
+      name: 'local',
+      kind: 'openai-compatible',
+      baseUrl: stub.url,
+      apiKeyEnv: 'BENCH_PASSPHRASE',
+    });
+    const studio = await startStudio({
+      store,
+      workspaceDir: join(studioDir, 'workspace'),
+      rendererDir: studioDir,
+      env: {
+        OPENAI_API_KEY: MARKERS.fixed,
+        OPENAI_BASE_URL: stub.url,
+        BENCH_PASSPHRASE: MARKERS.flagged,
+      },
+      log: () => {},
+    });
+    const frames: string[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${studio.port}/api`, studioProtocols(studio.token), {
+      origin: `http://127.0.0.1:${studio.port}`,
+    });
+    const answers = new Map<number, (message: Record<string, unknown>) => void>();
+    let finished = 0;
+    const onFinished: Array<() => void> = [];
+    ws.on('message', (data) => {
+      const text = data.toString();
+      frames.push(text);
+      const message = JSON.parse(text);
+      if (message.push === 'run.event' && message.event.type === 'run.finished') {
+        finished++;
+        for (const wake of onFinished.splice(0)) wake();
+      } else answers.get(message.id)?.(message);
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let next = 1;
+    const call = (method: string, params: unknown) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const id = next++;
+        answers.set(id, (m) => resolve(m));
+        ws.send(JSON.stringify({ id, method, params }));
+      });
+    const runEnds = async (count: number) => {
+      while (finished < count) await new Promise<void>((wake) => onFinished.push(wake));
+    };
+    try {
+      // The stored provider's key is entered in Settings (the vault), not in the environment.
+      const set = await call('settings.setKey', { name: 'LAB2_ACCESS', value: MARKERS.stored });
+      expect(set.result).toMatchObject({ configured: true });
+      const sentBefore = stub.headers.length;
+      const started = await call('run.start', { document: doc, inputs: { q: 'hello' } });
+      const runId = (started.result as { runId: string }).runId;
+      await runEnds(1);
+      const forked = await call('runs.fork', {
+        runId,
+        edits: [{ instance: 'a', text: 'A square' }],
+      });
+      expect(forked.error).toBeUndefined();
+      await runEnds(2);
+      const shown = await call('runs.show', { runId });
+      expect(JSON.stringify(shown)).toContain('[redacted]');
+      const sent = stub.headers.slice(sentBefore).map((h) => String(h.authorization));
+      for (const marker of Object.values(MARKERS)) expect(sent).toContain(`Bearer ${marker}`);
+    } finally {
+      ws.close();
+      await studio.close();
+    }
+    expect(frames.join('\n')).toContain('[redacted]');
+    for (const [source, marker] of Object.entries(MARKERS)) {
+      for (const frame of frames)
+        expect(frame.includes(marker), `the ${source} key in a frame`).toBe(false);
+      for (const name of readdirSync(studioDir)) {
+        if (!name.startsWith('studio.db')) continue;
+        const bytes = readFileSync(join(studioDir, name)).toString('latin1');
+        expect(bytes.includes(marker), `the ${source} key in ${name}`).toBe(false);
+      }
+    }
+    store.close();
   });
 });
