@@ -60,6 +60,7 @@ import {
   isAbortError,
 } from '../providers/types.ts';
 import type { GraphDocument, Stage } from '../schema/document.ts';
+import { resolveLimits } from '../schema/limits.ts';
 import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
@@ -175,6 +176,8 @@ export class Run {
     { compiled: CompiledGraph; inputs: Record<string, unknown> }
   >();
   readonly #retry: RetryPolicy;
+  /** Largest answer a model or expert call may bring back (`settings.limits.answerBytes`). */
+  readonly #answerBytes: number;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
   /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
@@ -218,6 +221,7 @@ export class Run {
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
       ...(options.retry ?? {}),
     };
+    this.#answerBytes = resolveLimits(settings.limits).answerBytes;
     this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
     this.#gate = new DebugGate({
       onPause: (reason, at) => this.#emit({ type: 'paused', reason, at }),
@@ -981,6 +985,7 @@ export class Run {
               attempts++;
               return provider.chat(request, {
                 signal: attemptSignal,
+                maxAnswerBytes: this.#answerBytes,
                 ...(call.stream
                   ? { onDelta: (text: string) => this.#emit({ type: 'model.delta', callId, text }) }
                   : {}),
@@ -1185,7 +1190,10 @@ export class Run {
           callWithRetry(
             (attemptSignal) => {
               attempts++;
-              return provider.run(request, { signal: attemptSignal });
+              return provider.run(request, {
+                signal: attemptSignal,
+                maxAnswerBytes: this.#answerBytes,
+              });
             },
             this.#retry,
             this.#retryOptions(callId, node.id, signal),
