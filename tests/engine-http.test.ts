@@ -93,6 +93,19 @@ describe('engine over HTTP', () => {
     expect(error).toMatch(/^node "a0": .*Invalid model/);
   });
 
+  it("fails a call whose answer goes past the document's answer limit, without retrying", async () => {
+    const s = await serve({ respond: () => ({ text: 'word '.repeat(1000) }) });
+    const { status, error } = await run(
+      agents(1, { limits: { answerBytes: 1024 }, retry: { attempts: 3, baseMs: 1 } }),
+      overStub(s),
+    );
+    expect(status).toBe('failed');
+    expect(error).toBe(
+      `node "a0": answer from openai (${s.url}) went past 1 KiB (settings.limits.answerBytes)`,
+    );
+    expect(s.count()).toBe(1);
+  });
+
   it('times out a call that takes too long', async () => {
     const s = await serve({ latencyMs: 5_000 });
     const { status, error } = await run(

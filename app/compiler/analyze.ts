@@ -8,9 +8,11 @@ import type { NodePorts, NodeSpec, PortSpec } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
 import { renderTemplate } from '../nodes/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
+import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { listOf, type Modality, modalityFits } from '../schema/modality.ts';
 import { zodProblems } from '../schema/parse.ts';
 import { formatPath, type Problem } from '../schema/problems.ts';
+import { instanceProblems } from './instances.ts';
 
 /** The id of the top-level scope. */
 export const ROOT = '$root';
@@ -145,6 +147,10 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       });
     }
   }
+  // 2b. Replicas multiplied out: a document refused here is never laid out copy by copy.
+  const tooMany = instanceProblems(nodes, DOCUMENT_BOUNDS.maxInstances);
+  if (tooMany.length > 0) return { ok: false, problems: [...problems, ...tooMany] };
+
   // Inside a replicated group, the group's `as` name is bound for each copy (`{{ style }}` in
   // each artist of a group replicated over styles): a template variable, not an input port.
   for (const node of nodes.values()) {

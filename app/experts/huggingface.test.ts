@@ -486,6 +486,34 @@ describe('Hugging Face expert provider: failures', () => {
     expect(error.message).toContain('Rate limit reached');
   });
 
+  it('an answer past the limit fails the call, once, naming the limit', async () => {
+    responder = () => ({ body: [{ summary_text: 'x'.repeat(2 * 1024 * 1024) }] });
+    const error = await provider
+      .run(summarise, { signal: signal(), maxAnswerBytes: 1024 * 1024 })
+      .then(
+        () => undefined,
+        (e: unknown) => e as ProviderError,
+      );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error?.message).toBe(
+      `answer from hf (${stub.url}) went past 1 MiB (settings.limits.answerBytes)`,
+    );
+    expect(error?.retryable).toBe(false);
+  });
+
+  it("a proxy's HTML page is named as such, not read as the answer", async () => {
+    responder = () => ({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body>Sign in to the network</body></html>',
+    });
+    const error = await failure(summarise);
+    expect(error.message).toBe(
+      `hf (${stub.url}) answered with an HTML page, not the model's output (HTTP 200, text/html)`,
+    );
+    expect(error.retryable).toBe(false);
+  });
+
   it('a server error is retryable', async () => {
     responder = () => ({ status: 500, body: 'upstream exploded' });
     const error = await failure(summarise);

@@ -28,11 +28,13 @@ import {
   type TextGenerationInput,
   type TranslationArgs,
 } from '@huggingface/inference';
+import { type AnswerGuard, guardAnswers } from '../providers/answer-guard.ts';
 import { parseRetryAfterMs } from '../providers/openai.ts';
 import { clip } from '../providers/text.ts';
 import type { CallOptions } from '../providers/types.ts';
 import { abortError, isAbortError, ProviderError } from '../providers/types.ts';
 import { displayUrl, isLocalUrl } from '../providers/urls.ts';
+import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import type {
   BinaryValue,
   ExpertOutputValue,
@@ -674,21 +676,24 @@ export function createHuggingFaceExpertProvider(
   }
 
   /**
-   * The fetch handed to the client for one call: every request carries the call's signal, and a
-   * failed response becomes a ProviderError before the client sees it.
+   * The fetch handed to the client for one call: every request carries the call's signal, goes
+   * through the call's answer guard (size limit, no HTML pages), and a failed response becomes
+   * a ProviderError before the client sees it.
    */
   function guardedFetch(
     request: ExpertRequest,
     signal: AbortSignal,
     seen: { json?: unknown },
+    answers: AnswerGuard,
   ): typeof fetch {
     return async (input, init) => {
       if (signal.aborted) throw abortError(signal.reason);
       let response: Response;
       try {
-        response = await baseFetch(input, { ...init, signal: init?.signal ?? signal });
+        response = await answers.fetch(input, { ...init, signal: init?.signal ?? signal });
       } catch (error) {
         if (signal.aborted || isAbortError(error)) throw abortError(signal.reason ?? error);
+        if (error instanceof ProviderError) throw error;
         const cause = error instanceof Error ? error.cause : undefined;
         const detail =
           cause instanceof Error ? cause.message : error instanceof Error ? error.message : '';
@@ -723,10 +728,17 @@ export function createHuggingFaceExpertProvider(
     };
   }
 
-  function mapError(request: ExpertRequest, error: unknown, signal: AbortSignal): Error {
+  function mapError(
+    request: ExpertRequest,
+    error: unknown,
+    signal: AbortSignal,
+    answers: AnswerGuard,
+  ): Error {
     // Our signal aborted (run cancelled or per-call timeout): a cancellation, whatever shape
     // fetch or the client gave it.
     if (signal.aborted || isAbortError(error)) return abortError(signal.reason);
+    // What the answer guard refused, however the client wrapped it on the way out.
+    if (answers.failure) return answers.failure;
     if (error instanceof ProviderError) return error;
     if (
       error instanceof InferenceClientProviderApiError ||
@@ -763,11 +775,20 @@ export function createHuggingFaceExpertProvider(
       const spec = TASKS[request.task];
       if (!spec) throw invalidRequest(`unknown expert task "${String(request.task)}"`);
       const seen: { json?: unknown } = {};
+      const answers = guardAnswers(baseFetch, {
+        where,
+        maxBytes: callOptions.maxAnswerBytes ?? DEFAULT_LIMITS.answerBytes,
+        expect: 'any',
+      });
       const context: TaskContext = {
         client,
         request,
         target: targetFor(request.model),
-        options: { signal, fetch: guardedFetch(request, signal, seen), retry_on_error: false },
+        options: {
+          signal,
+          fetch: guardedFetch(request, signal, seen, answers),
+          retry_on_error: false,
+        },
         ...(token ? { token } : {}),
       };
       try {
@@ -787,7 +808,7 @@ export function createHuggingFaceExpertProvider(
         if (signal.aborted) throw abortError(signal.reason);
         return { output, model: request.model, source: 'live' };
       } catch (error) {
-        throw mapError(request, error, signal);
+        throw mapError(request, error, signal, answers);
       }
     },
   };

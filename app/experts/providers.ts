@@ -5,6 +5,7 @@
  */
 import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
+import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import { type Env, missingKeyMessage } from '../providers/registry.ts';
 import { clip } from '../providers/text.ts';
@@ -194,6 +195,12 @@ export class ExpertCassetteMissError extends ProviderError {
   }
 }
 
+/** About how many bytes an expert's output took on the wire. */
+function outputBytes(output: ExpertOutputValue): number {
+  if (isBinaryValue(output)) return output.bytes.byteLength;
+  return Buffer.byteLength(typeof output === 'string' ? output : JSON.stringify(output));
+}
+
 /** Replays and/or records a cassette's expert answers around an optional live provider. */
 export class ExpertCassetteProvider implements ExpertProvider {
   readonly id: string;
@@ -215,7 +222,10 @@ export class ExpertCassetteProvider implements ExpertProvider {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     if (this.#mode !== 'record') {
       const recorded = this.#cassette.lookupExpert(request);
-      if (recorded) return recorded;
+      if (recorded) {
+        checkRecordedAnswer(outputBytes(recorded.output), options.maxAnswerBytes);
+        return recorded;
+      }
       if (this.#mode === 'replay') throw new ExpertCassetteMissError(request);
     }
     const result = await this.#live!.run(request, options);

@@ -184,6 +184,27 @@ describe('CassetteProvider', () => {
     expect(deltas.length).toBeGreaterThan(1);
   });
 
+  it('refuses a recorded answer larger than the run allows', async () => {
+    const recorder = new CassetteProvider({
+      cassette: new Cassette(),
+      mode: 'record',
+      live: new SimulatedProvider(),
+    });
+    const request = ask('Simulate me');
+    const original = await recorder.chat(request, call());
+    const replay = new CassetteProvider({ cassette: recorder.cassette, mode: 'replay' });
+    const error = await rejection(
+      replay.chat(request, { ...call(), maxAnswerBytes: original.text.length - 1 }),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toMatch(
+      /^answer from the cassette went past \d+ bytes \(settings\.limits\.answerBytes\)$/,
+    );
+    expect((error as ProviderError).retryable).toBe(false);
+    const fits = await replay.chat(request, { ...call(), maxAnswerBytes: original.text.length });
+    expect(fits.text).toBe(original.text);
+  });
+
   it('needs a live provider unless it only replays', () => {
     expect(() => new CassetteProvider({ cassette: new Cassette(), mode: 'record' })).toThrow(
       "cassette mode 'record' needs a live provider",

@@ -16,6 +16,7 @@ import {
   toRecordedExpert,
 } from '../experts/record.ts';
 import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
+import { checkRecordedAnswer } from './answer-guard.ts';
 import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
 import type { Redactor } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
@@ -486,6 +487,7 @@ function replayed(
   request: ChatRequest,
   options: CallOptions,
 ): ChatResult {
+  checkRecordedAnswer(Buffer.byteLength(recorded.text), options.maxAnswerBytes);
   // Streaming consumers still see deltas, so a replayed run looks like a live one.
   if (request.stream && options.onDelta) {
     for (const fragment of chunkWords(recorded.text)) options.onDelta(fragment);

@@ -3,7 +3,12 @@
  * Hugging Face's router, and local servers (Ollama, LM Studio, vLLM, llama.cpp).
  */
 import { STATUS_CODES } from 'node:http';
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  type ClientOptions,
+} from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -12,6 +17,8 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { DEFAULT_LIMITS } from '../schema/limits.ts';
+import { type AnswerGuard, guardAnswers, wrongBody } from './answer-guard.ts';
 import { clip, estimatePromptTokens, estimateTokens, messageText } from './text.ts';
 import type {
   CallOptions,
@@ -126,7 +133,7 @@ function usageOf(
 export class OpenAICompatibleProvider implements ChatProvider {
   readonly id: string;
   readonly baseUrl: string;
-  readonly #client: OpenAI;
+  readonly #clientOptions: ClientOptions;
   readonly #apiKey: string | undefined;
   readonly #apiKeyEnv: string | undefined;
 
@@ -135,7 +142,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     this.baseUrl = options.baseUrl;
     this.#apiKey = options.apiKey || undefined;
     this.#apiKeyEnv = options.apiKeyEnv;
-    this.#client = new OpenAI({
+    this.#clientOptions = {
       baseURL: options.baseUrl,
       apiKey: this.#apiKey ?? KEYLESS_PLACEHOLDER_KEY,
       // The engine retries (with its own backoff, budget and events), so the SDK must not.
@@ -148,18 +155,37 @@ export class OpenAICompatibleProvider implements ChatProvider {
       project: options.project ?? null,
       adminAPIKey: null,
       webhookSecret: null,
-    });
+      // Every failure reaches the user as one line of ours; the SDK's own notes (a malformed
+      // event, a failed connection) would break into the terminal around it.
+      logLevel: 'off',
+    };
+  }
+
+  /**
+   * A client for one call, its requests going through the call's answer guard. Clients are
+   * cheap (a fraction of a millisecond), and one per call keeps each guard to its own call.
+   */
+  #clientFor(guard: AnswerGuard): OpenAI {
+    return new OpenAI({ ...this.#clientOptions, fetch: guard.fetch });
   }
 
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);
+    const guard = guardAnswers((input, init) => fetch(input, init), {
+      where: this.#where(),
+      maxBytes: options.maxAnswerBytes ?? DEFAULT_LIMITS.answerBytes,
+      expect: request.stream ? 'event-stream' : 'json',
+    });
+    const client = this.#clientFor(guard);
     try {
       const body = toOpenAIBody(request);
-      if (request.stream) return await this.#stream(body, request, options);
-      const completion: ChatCompletion = await this.#client.chat.completions.create(body, {
-        signal,
-      });
+      if (request.stream) return await this.#stream(client, guard, body, request, options);
+      const completion: ChatCompletion = await client.chat.completions.create(body, { signal });
+      if (typeof completion !== 'object' || completion === null) {
+        // The SDK hands back the text of a body that was not JSON.
+        throw wrongBody(this.#where(), guard.seen ?? { status: 200, mediaType: '' }, 'JSON');
+      }
       const choice = completion.choices?.[0];
       if (!choice) {
         throw new ProviderError(`${this.#where()} returned a completion with no choices`, {
@@ -176,11 +202,13 @@ export class OpenAICompatibleProvider implements ChatProvider {
         source: 'live',
       };
     } catch (error) {
-      throw this.#mapError(error, signal);
+      throw this.#mapError(error, signal, guard, request.stream === true);
     }
   }
 
   async #stream(
+    client: OpenAI,
+    guard: AnswerGuard,
     base: ChatCompletionCreateParamsNonStreaming,
     request: ChatRequest,
     options: CallOptions,
@@ -190,7 +218,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       stream: true,
       stream_options: { include_usage: true },
     };
-    const stream = await this.#client.chat.completions.create(body, { signal: options.signal });
+    const stream = await client.chat.completions.create(body, { signal: options.signal });
     let text = '';
     let model = '';
     let finishReason: string | undefined;
@@ -211,6 +239,15 @@ export class OpenAICompatibleProvider implements ChatProvider {
     // The SDK ends an aborted stream quietly, as if it were complete; a partial answer must
     // not pass for a whole one.
     if (options.signal.aborted) throw abortError(options.signal.reason);
+    if (guard.failure) throw guard.failure;
+    // Every server speaking the protocol ends an answer with a finish reason; a stream that
+    // stops without one was cut off (a proxy timing out, a server dying mid-answer).
+    if (!finishReason) {
+      throw new ProviderError(
+        `the event stream from ${this.#where()} ended before the answer was complete`,
+        { retryable: true, code: 'truncated' },
+      );
+    }
     return {
       text,
       usage: usageOf(usage, request, text),
@@ -230,14 +267,22 @@ export class OpenAICompatibleProvider implements ChatProvider {
     return key && key.length >= 4 ? message.split(key).join('[redacted]') : message;
   }
 
-  #mapError(error: unknown, signal: AbortSignal): Error {
+  #mapError(error: unknown, signal: AbortSignal, guard: AnswerGuard, streaming: boolean): Error {
     // Our signal aborted (run cancel or per-call timeout): that is a cancellation, whatever
     // shape the SDK or fetch gave it.
     if (signal.aborted || error instanceof APIUserAbortError) return abortError(signal.reason);
+    // What the guard refused, however the SDK wrapped it on the way out.
+    if (guard.failure) return guard.failure;
     if (error instanceof ProviderError) return error;
     if (error instanceof APIConnectionError) {
       const cause = error.cause instanceof Error ? error.cause : undefined;
       const detail = cause?.cause instanceof Error ? cause.cause.message : cause?.message;
+      if (detail && CLOSED.test(detail)) {
+        return new ProviderError(
+          `${this.#where()} closed the connection before answering (${detail})`,
+          { retryable: true, code: 'connection_closed' },
+        );
+      }
       const hint = isLocalUrl(this.baseUrl) ? ' (is the local server running?)' : '';
       return new ProviderError(
         this.#redact(`cannot reach ${this.#where()}: ${detail || error.message}${hint}`),
@@ -261,14 +306,34 @@ export class OpenAICompatibleProvider implements ChatProvider {
       });
     }
     const message = error instanceof Error ? error.message : String(error);
-    // A body that is not the JSON we expect, or fetch failing oddly mid-stream, is treated
-    // like a network error: transient more often than not.
-    return new ProviderError(this.#redact(`request to ${this.#where()} failed: ${message}`), {
-      retryable: true,
-      code: 'network_error',
-    });
+    // A body cut off or garbled on the way is transient more often than not: all of these are
+    // retried like network errors.
+    if (error instanceof SyntaxError) {
+      const what = streaming
+        ? `the event stream from ${this.#where()} carried an event that is not JSON (cut off or garbled)`
+        : `${this.#where()} answered with JSON that does not parse (${message})`;
+      return new ProviderError(this.#redact(clip(what, 500)), {
+        retryable: true,
+        code: 'bad_response',
+      });
+    }
+    if (error instanceof Error && (TERMINATED.test(message) || CLOSED.test(message))) {
+      return new ProviderError(
+        `${this.#where()} closed the connection in the middle of the answer`,
+        { retryable: true, code: 'connection_closed' },
+      );
+    }
+    return new ProviderError(
+      this.#redact(clip(`request to ${this.#where()} failed: ${message}`, 500)),
+      { retryable: true, code: 'network_error' },
+    );
   }
 }
+
+/** How fetch (undici) says the server dropped the connection before it answered. */
+const CLOSED = /other side closed|socket hang up|ECONNRESET/i;
+/** How it says the body stopped arriving part-way. */
+const TERMINATED = /^terminated$/;
 
 /** The server's own words from an APIError, without the SDK's status prefix, kept short. */
 function apiErrorMessage(error: APIError): string {

@@ -10,6 +10,7 @@ import {
   CallTimeoutError,
   callWithRetry,
   DEFAULT_RETRY_POLICY,
+  RetryAfterTooLongError,
   RetryExhaustedError,
   type RetryInfo,
   type RetryPolicy,
@@ -60,15 +61,48 @@ describe('retry policy', () => {
     });
   });
 
-  it('uses full jitter capped at maxMs, and the server hint when there is one', () => {
+  it('uses full jitter capped at maxMs, and the server hint (also capped) when there is one', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, baseMs: 100, maxMs: 300 };
     const half = () => 0.5;
     const plain = new Error('network');
     expect([1, 2, 3, 4].map((n) => retryDelayMs(n, policy, plain, half))).toEqual([
       50, 100, 150, 150,
     ]);
-    const hinted = new ProviderError('429', { retryable: true, retryAfterMs: 7000 });
-    expect(retryDelayMs(1, policy, hinted, half)).toBe(7000);
+    const hinted = new ProviderError('429', { retryable: true, retryAfterMs: 200 });
+    expect(retryDelayMs(1, policy, hinted, half)).toBe(200);
+    const greedy = new ProviderError('429', { retryable: true, retryAfterMs: 7000 });
+    expect(retryDelayMs(1, policy, greedy, half)).toBe(300);
+  });
+
+  it('gives up at once, saying why, when the server asks to wait longer than maxMs', async () => {
+    const slept: number[] = [];
+    let calls = 0;
+    const error = await rejection(
+      callWithRetry(
+        async () => {
+          calls++;
+          throw new ProviderError('HTTP 429 Too Many Requests: slow down', {
+            retryable: true,
+            status: 429,
+            retryAfterMs: 120_000,
+          });
+        },
+        { attempts: 4, baseMs: 50, maxMs: 200, timeoutMs: 2000 },
+        {
+          signal: new AbortController().signal,
+          sleep: async (ms) => {
+            slept.push(ms);
+          },
+        },
+      ),
+    );
+    expect(error).toBeInstanceOf(RetryAfterTooLongError);
+    expect(error.message).toBe(
+      'HTTP 429 Too Many Requests: slow down; the server asked to wait 120 s before trying again, longer than settings.retry.maxMs (200 ms)',
+    );
+    expect((error as RetryAfterTooLongError).status).toBe(429);
+    expect(calls).toBe(1);
+    expect(slept).toEqual([]);
   });
 
   it('reports each retry and sleeps for the computed delay', async () => {
@@ -135,7 +169,7 @@ describe('retry policy', () => {
         calls++;
         throw new ProviderError('busy', { retryable: true, retryAfterMs: 60_000 });
       },
-      fast,
+      { ...fast, maxMs: 120_000 },
       { signal: controller.signal },
     );
     await waitFor(() => calls === 1);
@@ -183,6 +217,28 @@ describe('callWithRetry against a real HTTP server', () => {
     expect(s.count()).toBe(3);
     expect(retries.map((r) => r.delayMs)).toEqual([0, 0]);
     expect((retries[0]!.error as ProviderError).status).toBe(429);
+  });
+
+  it('ends a 429 with Retry-After: 120 at once when maxMs is 200', async () => {
+    const s = await start({
+      respond: () =>
+        stubError(429, 'Rate limit reached for requests', {
+          code: 'rate_limit_exceeded',
+          headers: { 'retry-after': '120' },
+        }),
+    });
+    const provider = new OpenAICompatibleProvider({ id: 'stub', baseUrl: s.url });
+    const error = await rejection(
+      callWithRetry(
+        (signal) => provider.chat(hello, { signal }),
+        { attempts: 4, baseMs: 50, maxMs: 200, timeoutMs: 2000 },
+        { signal: new AbortController().signal },
+      ),
+    );
+    expect(error.message).toBe(
+      'HTTP 429 Too Many Requests: Rate limit reached for requests; the server asked to wait 120 s before trying again, longer than settings.retry.maxMs (200 ms)',
+    );
+    expect(s.count()).toBe(1);
   });
 
   it('gives up on 500 after the configured attempts with a clear message', async () => {

@@ -10,7 +10,11 @@ export interface RetryPolicy {
   attempts: number;
   /** Backoff base: the jitter ceiling before the second attempt. */
   baseMs: number;
-  /** Backoff cap: the jitter ceiling never grows past this. */
+  /**
+   * Longest wait between two attempts: the jitter ceiling never grows past this, and a server
+   * that asks for a longer wait (Retry-After) ends the call at once rather than holding it.
+   * So a call lasts at most `attempts × timeoutMs + (attempts − 1) × maxMs`.
+   */
   maxMs: number;
   /** Per-attempt timeout; a timed-out attempt is retried like a network error. */
   timeoutMs: number;
@@ -76,6 +80,36 @@ export class RetryExhaustedError extends Error {
 }
 
 /**
+ * Thrown when the server asked to wait longer before the next attempt (Retry-After,
+ * retry-after-ms, a loading model's estimate) than the policy's `maxMs` allows. Waiting less
+ * would only be refused again, and waiting that long is what the run's owner ruled out, so the
+ * call ends at once and says which setting to raise.
+ */
+export class RetryAfterTooLongError extends Error {
+  /** The wait the server asked for. */
+  readonly retryAfterMs: number;
+  /** The longest wait the policy allows. */
+  readonly maxMs: number;
+  /** HTTP status of the failure, when there was one. */
+  readonly status: number | undefined;
+  constructor(lastError: Error, retryAfterMs: number, maxMs: number) {
+    super(
+      `${lastError.message}; the server asked to wait ${formatWait(retryAfterMs)} before trying again, longer than settings.retry.maxMs (${formatWait(maxMs)})`,
+      { cause: lastError },
+    );
+    this.name = 'RetryAfterTooLongError';
+    this.retryAfterMs = retryAfterMs;
+    this.maxMs = maxMs;
+    this.status = lastError instanceof ProviderError ? lastError.status : undefined;
+  }
+}
+
+/** `120 s` or `200 ms`: a wait as a person reads it. */
+function formatWait(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
+}
+
+/**
  * Whether a failed attempt is worth repeating. ProviderErrors say so themselves; anything
  * else a provider throws is, by the provider contract, treated as a network error.
  */
@@ -88,6 +122,7 @@ export function isRetryable(error: unknown): boolean {
  * The wait before the attempt after `attempt` failed: the server's own suggestion when it
  * gave one (it knows its rate limits better than we do), otherwise "full jitter" exponential
  * backoff, which spreads concurrent callers out instead of having them retry in lockstep.
+ * Never more than `policy.maxMs` (callWithRetry gives up rather than wait less than asked).
  */
 export function retryDelayMs(
   attempt: number,
@@ -96,7 +131,7 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number {
   if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
-    return Math.max(0, error.retryAfterMs);
+    return Math.min(policy.maxMs, Math.max(0, error.retryAfterMs));
   }
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 1));
   return Math.floor(random() * ceiling);
@@ -156,8 +191,9 @@ function toError(value: unknown): Error {
  * `policy.timeoutMs`.
  *
  * Rejects with: an AbortError once the run signal aborts (never retried); the error itself
- * when it is not retryable; a `RetryExhaustedError` (message "gave up after N attempts: …",
- * last error as `cause`) when every attempt failed.
+ * when it is not retryable; a `RetryAfterTooLongError` when the server asked to wait longer
+ * than `policy.maxMs`; a `RetryExhaustedError` (message "gave up after N attempts: …", last
+ * error as `cause`) when every attempt failed.
  */
 export async function callWithRetry<T>(
   attempt: (signal: AbortSignal) => Promise<T>,
@@ -185,6 +221,10 @@ export async function callWithRetry<T>(
     }
     if (!isRetryable(error)) throw error;
     if (n >= attempts) throw new RetryExhaustedError(n, error);
+    const asked = error instanceof ProviderError ? error.retryAfterMs : undefined;
+    if (asked !== undefined && asked > policy.maxMs) {
+      throw new RetryAfterTooLongError(error, asked, policy.maxMs);
+    }
 
     const delayMs = retryDelayMs(n, policy, error, random);
     opts.onRetry?.({ attempt: n, delayMs, error });

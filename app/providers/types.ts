@@ -47,6 +47,12 @@ export interface CallOptions {
   signal: AbortSignal;
   /** Called with each streamed text fragment, in order. */
   onDelta?: (text: string) => void;
+  /**
+   * Largest answer accepted, in bytes (the run's `settings.limits.answerBytes`; the default
+   * limit when absent). A provider reading from the network stops reading there and fails the
+   * call; cassettes refuse a recorded answer larger than this.
+   */
+  maxAnswerBytes?: number;
 }
 
 /**

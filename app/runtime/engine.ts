@@ -61,6 +61,7 @@ import {
   isAbortError,
 } from '../providers/types.ts';
 import type { GraphDocument, Stage } from '../schema/document.ts';
+import { resolveLimits } from '../schema/limits.ts';
 import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
@@ -181,6 +182,8 @@ export class Run {
     { compiled: CompiledGraph; inputs: Record<string, unknown> }
   >();
   readonly #retry: RetryPolicy;
+  /** Largest answer a model or expert call may bring back (`settings.limits.answerBytes`). */
+  readonly #answerBytes: number;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
   /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
@@ -226,6 +229,7 @@ export class Run {
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
       ...(options.retry ?? {}),
     };
+    this.#answerBytes = resolveLimits(settings.limits).answerBytes;
     this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
     this.#gate = new DebugGate({
       onPause: (reason, at) => this.#emit({ type: 'paused', reason, at }),
@@ -988,7 +992,8 @@ export class Run {
           callWithRetry(
             async (attemptSignal) => {
               attempts++;
-              if (!call.stream) return provider.chat(request, { signal: attemptSignal });
+              const options = { signal: attemptSignal, maxAnswerBytes: this.#answerBytes };
+              if (!call.stream) return provider.chat(request, options);
               // Each attempt streams afresh; a key split across deltas is still caught.
               const stream = this.#redactor?.stream();
               const delta = (text: string) => {
@@ -996,7 +1001,7 @@ export class Run {
               };
               try {
                 return await provider.chat(request, {
-                  signal: attemptSignal,
+                  ...options,
                   onDelta: (text: string) => delta(stream ? stream.push(text) : text),
                 });
               } finally {
@@ -1202,7 +1207,10 @@ export class Run {
           callWithRetry(
             (attemptSignal) => {
               attempts++;
-              return provider.run(request, { signal: attemptSignal });
+              return provider.run(request, {
+                signal: attemptSignal,
+                maxAnswerBytes: this.#answerBytes,
+              });
             },
             this.#retry,
             this.#retryOptions(callId, node.id, signal),

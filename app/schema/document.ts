@@ -5,7 +5,8 @@
  * never dropped, so a document written by a newer editor survives a round trip.
  */
 import { z } from 'zod';
-import { RunLimitsSchema } from './limits.ts';
+import { tooManyReplicas } from './bounds.ts';
+import { DOCUMENT_BOUNDS, RunLimitsSchema } from './limits.ts';
 import { isModality } from './modality.ts';
 
 /** The document version this build writes. Older versions are migrated on load. */
@@ -22,7 +23,10 @@ export const PositionSchema = z.looseObject({ x: z.number(), y: z.number() });
 
 /** Instantiate a node or a group once per item; each copy sees its item under the name `as`. */
 export const ReplicateSchema = z.strictObject({
-  items: z.array(z.unknown()).min(1, 'needs at least one item'),
+  items: z
+    .array(z.unknown())
+    .min(1, 'needs at least one item')
+    .max(DOCUMENT_BOUNDS.maxReplicas, tooManyReplicas()),
   as: identifier.default('item').optional(),
 });
 export type Replicate = z.infer<typeof ReplicateSchema>;
@@ -96,7 +100,7 @@ export const RunSettingsSchema = z.looseObject({
       maxMs: z.number().nonnegative().optional(),
     })
     .optional(),
-  /** Bounds on answers and templates (app/runtime/limits.ts has the defaults and ceilings). */
+  /** Bounds on answers and templates (app/schema/limits.ts has the defaults and ceilings). */
   limits: RunLimitsSchema.optional(),
   /** Per model call timeout. */
   timeoutMs: z.number().int().positive().optional(),

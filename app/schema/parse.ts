@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { boundsProblems } from './bounds.ts';
 import { DOCUMENT_VERSION, DocumentSchema, type GraphDocument } from './document.ts';
 import { MIGRATIONS, type Migration, migrateDocument } from './migrations.ts';
 import { formatPath, type Problem } from './problems.ts';
@@ -33,6 +34,9 @@ export function parseDocument(
       problems: [{ path: '(document)', message: 'a society document must be a JSON object' }],
     };
   }
+  // Before anything recursive (migrations, the schema, key ordering) touches the value.
+  const outOfBounds = boundsProblems(raw as Record<string, unknown>);
+  if (outOfBounds.length > 0) return { ok: false, problems: outOfBounds };
   const migrated = migrateDocument(raw as Record<string, unknown>, migrations, DOCUMENT_VERSION);
   if (!migrated.ok)
     return { ok: false, problems: [{ path: 'version', message: migrated.message }] };

@@ -21,9 +21,22 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(document)';
 }
 
-/** One line per problem, naming the node first when there is one. */
+/**
+ * One line per problem, naming the node first when there is one. Ids, keys and values quoted
+ * from a broken document may hold line breaks or control characters; they are escaped, so a
+ * problem never takes more than its line.
+ */
 export function formatProblem(p: Problem): string {
-  return p.node ? `node "${p.node}" (${p.path}): ${p.message}` : `${p.path}: ${p.message}`;
+  const line = p.node ? `node "${p.node}" (${p.path}): ${p.message}` : `${p.path}: ${p.message}`;
+  return line.replace(LINE_BREAKERS, escapeChar);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const LINE_BREAKERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeChar(c: string): string {
+  return ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** An error carrying problems, thrown where a caller cannot continue. */

@@ -82,6 +82,13 @@ describe('document problems', () => {
     expect(problem?.message).toMatch(/not valid JSON/);
   });
 
+  it('keeps a problem on one line whatever the document quotes back', () => {
+    const doc = graph([{ id: 'a\nb', type: 'input', position: { x: 0, y: 0 }, data: {} }]);
+    const lines = problemsOf(doc).map(formatProblem);
+    expect(lines).toContainEqual(expect.stringMatching(/^node "a\\nb" \(nodes\[0\]\.id\): /));
+    for (const line of lines) expect(line).not.toContain('\n');
+  });
+
   it('reports a document that is not an object', () => {
     expect(problemsOf('[1, 2]')[0]?.message).toMatch(/must be a JSON object/);
   });

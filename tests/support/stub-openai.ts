@@ -40,7 +40,15 @@ export interface StubRawReply {
   body?: unknown;
 }
 
-export type StubReply = StubTextReply | StubRawReply;
+/**
+ * Full control of the response, for faults the protocol has no words for: an event stream cut
+ * off, a connection reset, a body far too large, a server that never answers.
+ */
+export interface StubFaultReply {
+  fault: (res: ServerResponse) => void;
+}
+
+export type StubReply = StubTextReply | StubRawReply | StubFaultReply;
 
 export interface StubContext {
   /** 0-based number of this chat request. */
@@ -131,6 +139,10 @@ function promptTokens(body: StubRequestBody): number {
 
 function isRaw(reply: StubReply): reply is StubRawReply {
   return 'status' in reply;
+}
+
+function isFault(reply: StubReply): reply is StubFaultReply {
+  return 'fault' in reply;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -229,6 +241,10 @@ export async function startStubOpenAI(options: StubOptions = {}): Promise<StubOp
     }
     if (signal.aborted) return;
 
+    if (isFault(reply)) {
+      reply.fault(res);
+      return;
+    }
     if (isRaw(reply)) {
       writeRaw(res, reply);
       return;
