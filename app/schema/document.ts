@@ -96,14 +96,14 @@ export const RunSettingsSchema = z.looseObject({
   retry: z
     .looseObject({
       attempts: z.number().int().min(1).max(20).optional(),
-      baseMs: z.number().nonnegative().optional(),
-      maxMs: z.number().nonnegative().optional(),
+      baseMs: z.number().nonnegative().max(MAX_WAIT_MS).optional(),
+      maxMs: z.number().nonnegative().max(MAX_WAIT_MS).optional(),
     })
     .optional(),
   /** Bounds on answers and templates (app/schema/limits.ts has the defaults and ceilings). */
   limits: RunLimitsSchema.optional(),
-  /** Per model call timeout. */
-  timeoutMs: z.number().int().positive().optional(),
+  /** Per model call timeout: a shared document cannot keep a run waiting on one call for ever. */
+  timeoutMs: z.number().int().positive().max(MAX_CALL_MS).optional(),
   /** Seed for everything random in a run (tie-breaks, the simulated provider). */
   seed: z.union([z.number(), z.string()]).optional(),
 });

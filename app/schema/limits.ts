@@ -44,6 +44,12 @@ export const LIMIT_CEILINGS: Readonly<RunLimits> = Object.freeze({
   templateIterations: 5_000_000,
 });
 
+/** Longest wait between two attempts of a call a document may ask for (`settings.retry.maxMs`). */
+export const MAX_WAIT_MS = 5 * 60_000;
+
+/** Longest a document may let one call attempt take (`settings.timeoutMs`). */
+export const MAX_CALL_MS = 10 * 60_000;
+
 /** Structural bounds checked when a document is parsed, before anything recursive reads it. */
 export const DOCUMENT_BOUNDS = Object.freeze({
   /** Deepest nesting of objects and arrays anywhere in a document. */
