@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { tooManyReplicas } from './bounds.ts';
-import { DOCUMENT_BOUNDS, RunLimitsSchema } from './limits.ts';
+import { DOCUMENT_BOUNDS, MAX_CALL_MS, MAX_WAIT_MS, RunLimitsSchema } from './limits.ts';
 import { isModality } from './modality.ts';
 
 /** The document version this build writes. Older versions are migrated on load. */
