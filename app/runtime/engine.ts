@@ -41,7 +41,7 @@ import {
   type TranscriptEntry,
 } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
-import { isBlobValue, isImageValue, renderTemplate } from '../nodes/template.ts';
+import { isBlobValue, isImageValue } from '../nodes/template.ts';
 import { type Cassette, type CassetteMode, CassetteProvider } from '../providers/cassette.ts';
 import {
   createChatProvider,
@@ -60,6 +60,7 @@ import {
   isAbortError,
 } from '../providers/types.ts';
 import type { GraphDocument, Stage } from '../schema/document.ts';
+import { type RunLimits, resolveLimits } from '../schema/limits.ts';
 import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
@@ -74,6 +75,7 @@ import {
   type TaskEvent,
 } from './machine-runtime.ts';
 import { seededRandom } from './random.ts';
+import { renderNodeTemplate } from './template-pool.ts';
 
 export interface RunOptions {
   registry: NodeRegistry;
@@ -184,6 +186,8 @@ export class Run {
   readonly #roundInputs = new Map<string, Record<string, unknown>>();
   readonly #roundGates = new Map<string, Promise<void>>();
   readonly #seed: string;
+  /** Template bounds from `settings.limits`, within their ceilings. */
+  readonly #limits: RunLimits;
   readonly #started = performance.now();
   #seq = 0;
   readonly #callsByInstance = new Map<string, number>();
@@ -210,6 +214,7 @@ export class Run {
     this.blobs = options.blobs ?? new BlobStore();
     const settings = compiled.doc.settings ?? {};
     this.#seed = String(settings.seed ?? 0);
+    this.#limits = resolveLimits(settings.limits);
     this.#budget = new Budget(settings.budget ?? {});
     this.#prices = options.prices ?? DEFAULT_PRICES;
     this.#retry = {
@@ -720,6 +725,8 @@ export class Run {
       random,
       memory,
       imageUrl: (image) => this.blobs.dataUrl(image),
+      renderTemplate: (template, vars, field) =>
+        renderNodeTemplate(template, vars, field, this.#limits, call.signal),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
       callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#runChild(node, call.instance, document, inputs),
@@ -1303,7 +1310,15 @@ export class Run {
     const leader = this.#compiled.plan.nodes.get(data.leader!)!;
     const leaderData = leader.data as unknown as AgentData;
     const { inputs } = this.#resolveInputs(leader, context);
-    const prompt = renderTemplate(leaderData.prompt, { ...context.bindings, ...inputs });
+    const prompt = await renderNodeTemplate(
+      leaderData.prompt,
+      { ...context.bindings, ...inputs },
+      'prompt',
+      this.#limits,
+      signal,
+    ).catch((error) => {
+      throw isAbortError(error) ? error : new Error(`node "${leader.id}": ${errorMessage(error)}`);
+    });
     const stageContext: ScopeContext = { ...context, loop: { id: loop, stage: 'decide' } };
     const ballots: Array<{ voter: string; value: unknown }> = [];
     /** Each ballot as the member's agent read it, simulated label included. */
