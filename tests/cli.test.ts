@@ -114,6 +114,18 @@ describe('society validate', () => {
       doc([node('a', 'agent', { prompt: 'Answer {{ question }}', model: 'm' })], []),
       /node "a" \(nodes\[0\]\): required input "question" \(text\) is not connected/,
     ],
+    [
+      'a template that includes a file',
+      doc(
+        [
+          node('q', 'input', { name: 'q' }),
+          node('agent1', 'agent', { prompt: "{{ q }} {% include '.env' %}", model: 'm' }),
+        ],
+        [edge('e1', 'q', 'value', 'agent1', 'q')],
+      ),
+      // One line: the refusal is the only problem (its slot still takes the edge).
+      /^[^\n]*: node "agent1" \(nodes\[1\]\.data\.prompt\): templates cannot include other files \(\{% include %\}\)\n$/,
+    ],
   ];
 
   for (const [what, body, message] of broken) {
@@ -170,6 +182,26 @@ describe('society run', () => {
     expect(a.mode).toBe('replay');
     expect(JSON.stringify(a.outputs)).toBe(JSON.stringify(b.outputs));
     expect(a.usage).toEqual(b.usage);
+  });
+
+  it('fails a run whose template loops 10^8 times, in one line', async () => {
+    const file = write(
+      'loop.json',
+      doc(
+        [
+          node('q', 'input', { name: 'q' }),
+          node('t', 'transform', { template: '{{ q }}{% for i in (1..100000000) %}{% endfor %}' }),
+          node('o', 'output', { name: 'o' }),
+        ],
+        [edge('e1', 'q', 'value', 't', 'q'), edge('e2', 't', 'value', 'o', 'value')],
+      ),
+    );
+    const result = await society(['run', file, '--simulate', '--input', 'q=hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n').at(-1)).toBe(
+      'society: node "t": its template went past the 100,000-iteration loop limit (settings.limits.templateIterations)',
+    );
+    expectNoStackTrace(result.stderr);
   });
 
   it('fails a replay that misses the cassette, naming the node', async () => {

@@ -6,7 +6,7 @@
  */
 import type { NodePorts, NodeSpec, PortSpec } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
-import { renderTemplate } from '../nodes/template.ts';
+import { documentRenderer } from '../nodes/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
 import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { listOf, type Modality, modalityFits } from '../schema/modality.ts';
@@ -268,9 +268,10 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
 
   // 5. Model profiles.
   const profiles = doc.models ?? {};
+  const render = documentRenderer();
   for (const node of nodes.values()) {
     for (const name of node.spec.models?.(node.data) ?? []) {
-      for (const resolved of expandTemplated(name, node, nodes)) {
+      for (const resolved of expandTemplated(name, node, nodes, render)) {
         if (!(resolved in profiles)) {
           const knownProfiles = Object.keys(profiles);
           problems.push({
@@ -430,6 +431,7 @@ function expandTemplated(
   name: string,
   node: PlannedNode,
   nodes: Map<string, PlannedNode>,
+  render: ReturnType<typeof documentRenderer>,
 ): string[] {
   if (!name.includes('{{')) return [name];
   let scopes: Array<Record<string, unknown>> = [{}];
@@ -444,11 +446,7 @@ function expandTemplated(
   }
   const out = new Set<string>();
   for (const vars of scopes) {
-    try {
-      out.add(renderTemplate(name, vars).trim());
-    } catch {
-      out.add(name);
-    }
+    out.add(render(name, vars)?.trim() ?? name);
   }
   return [...out];
 }

@@ -27,7 +27,7 @@ import {
   scopeDependencies,
   topInScope,
 } from '../compiler/analyze.ts';
-import { isImageValue, renderTemplate } from '../nodes/template.ts';
+import { documentRenderer, isImageValue } from '../nodes/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
 import { callCost, type PriceTable } from './prices.ts';
@@ -111,6 +111,8 @@ class Estimator {
   readonly #copies = new Map<string, Array<Record<string, unknown>>>();
   readonly #senders = new Map<string, string[]>();
   readonly #deps = new Map<string, Map<string, Set<string>>>();
+  /** Templates render within small limits here: an estimate must not wait on a slow one. */
+  readonly #reading = documentRenderer();
 
   constructor(plan: GraphPlan, options: EstimateOptions) {
     this.#plan = plan;
@@ -274,11 +276,19 @@ class Estimator {
     return count;
   }
 
+  /**
+   * A template rendered with the given variables (inputs not given render empty); as written
+   * when it cannot be.
+   */
+  #render(template: string, vars: Record<string, unknown>): string {
+    return this.#reading(template, vars) ?? template;
+  }
+
   // ---- models ---------------------------------------------------------------------------
 
   #profileName(node: PlannedNode, bindings: Record<string, unknown>): string {
     const name = node.spec.models?.(node.data)[0] ?? '';
-    return name.includes('{{') ? render(name, bindings).trim() : name;
+    return name.includes('{{') ? this.#render(name, bindings).trim() : name;
   }
 
   #profile(node: PlannedNode, bindings: Record<string, unknown>): ModelProfile | undefined {
@@ -306,7 +316,7 @@ class Estimator {
 
   #systemTokens(node: PlannedNode, bindings: Record<string, unknown>): number {
     const role = node.type === 'agent' ? String(node.data.role ?? '') : '';
-    return role ? estimateTokens(render(role, bindings)) : 0;
+    return role ? estimateTokens(this.#render(role, bindings)) : 0;
   }
 
   /** The user message of a node's call at a point of its loop. */
@@ -314,7 +324,7 @@ class Estimator {
     const loop = this.#loopOf(node.id);
     if (node.type === 'agent') {
       const prompt = String(node.data.prompt ?? '');
-      let tokens = estimateTokens(render(prompt, bindings)) + this.#inputTokens(node);
+      let tokens = estimateTokens(this.#render(prompt, bindings)) + this.#inputTokens(node);
       if (loop && readsTranscript(`${node.data.role ?? ''}${prompt}`)) {
         tokens += this.#transcriptTokens(loop, node.id, at);
       }
@@ -333,7 +343,7 @@ class Estimator {
       return tokens;
     }
     if (node.type === 'summarize') {
-      const instructions = render(String(node.data.instructions ?? ''), bindings);
+      const instructions = this.#render(String(node.data.instructions ?? ''), bindings);
       const own = estimateTokens(`${instructions}\n\nRecord:\n`);
       if ((node.inputs.text ?? []).length > 0) return own + this.#inputTokens(node);
       return own + (loop ? this.#transcriptTokens(loop, node.id, at) : 0);
@@ -374,7 +384,7 @@ class Estimator {
     const leader = this.#node(this.#loopData(loop).leader!);
     const prompt = String(leader.data.prompt ?? '');
     const bindings = this.#copiesOf(leader)[0] ?? {};
-    let tokens = estimateTokens(render(prompt, bindings)) + this.#inputTokens(leader);
+    let tokens = estimateTokens(this.#render(prompt, bindings)) + this.#inputTokens(leader);
     if (readsTranscript(prompt)) {
       tokens += this.#transcriptTokens(loop, leader.id, {
         stage: 'decide',
@@ -465,7 +475,7 @@ class Estimator {
     if (node.type === 'transform') {
       const template = String(data.template ?? '');
       const bindings = this.#copiesOf(node)[0] ?? {};
-      let tokens = estimateTokens(render(template, bindings)) + this.#inputTokens(node);
+      let tokens = estimateTokens(this.#render(template, bindings)) + this.#inputTokens(node);
       if (loop && readsTranscript(template)) tokens += this.#transcriptTokens(loop, node.id, at);
       return tokens;
     }
@@ -558,15 +568,6 @@ class Estimator {
     }
     if (top === reader) waiting.add(top);
     return waiting;
-  }
-}
-
-/** A template rendered with the given variables; inputs not given render empty. */
-function render(template: string, vars: Record<string, unknown>): string {
-  try {
-    return renderTemplate(template, vars);
-  } catch {
-    return template;
   }
 }
 

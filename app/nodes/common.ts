@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ReplicateSchema, STAGES } from '../schema/document.ts';
 import { isModality, type Modality } from '../schema/modality.ts';
 import type { DataProblem, PortSpec } from './define.ts';
-import { TemplateError, templateSlots } from './template.ts';
+import { TemplateError, templateRefusal, templateSlots } from './template.ts';
 
 /** Fields shared by all node data: a display label, replication, a mindstorm stage, UI state. */
 export const baseData = {
@@ -51,13 +51,18 @@ export function slotPorts(
   return names.map((name) => ({ name, modality: data.slots?.[name] ?? 'text', required: true }));
 }
 
-/** Reports template syntax errors for the given data fields. */
+/**
+ * Reports, for the given data fields, template syntax errors and the tags a shared document may
+ * not use (`{% include %}` and the others that read files).
+ */
 export function templateProblems(fields: Record<string, string | undefined>): DataProblem[] {
   const problems: DataProblem[] = [];
   for (const [field, template] of Object.entries(fields)) {
     if (!template) continue;
     try {
       templateSlots(template);
+      const refusal = templateRefusal(template);
+      if (refusal) problems.push({ path: [field], message: refusal.message });
     } catch (error) {
       problems.push({ path: [field], message: `template error: ${(error as Error).message}` });
     }

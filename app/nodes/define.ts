@@ -145,6 +145,11 @@ export interface NodeContext<D = unknown> {
   signal: AbortSignal;
   /** Seeded per run and node: the same seed gives the same draws. */
   random(): number;
+  /**
+   * Renders one of the node's templates (`field` names it in a failure: "its prompt template
+   * went past …"). The engine renders within the run's limits and off the event loop.
+   */
+  renderTemplate(template: string, vars: Record<string, unknown>, field: string): Promise<string>;
   /** Everything about the call (budget, limits, retries, cassettes, events) is the engine's job. */
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */

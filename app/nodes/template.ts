@@ -2,14 +2,35 @@
  * Prompt and transform templates: Liquid syntax (`{{ question }}`, `{% for m in loop.transcript %}`),
  * rendered by liquidjs, which interprets templates and never evaluates JavaScript. A template's
  * root variables are its slots; nodes turn slots into input ports.
+ *
+ * Templates are data: the engine has no file system (a template with `{% include %}`,
+ * `{% render %}` or `{% layout %}` is reported when its node is checked and never rendered) and
+ * every render is bounded by the run's limits (app/nodes/template-bounds.ts). A run renders off
+ * the event loop through app/runtime/template-pool.ts; this module renders on the caller's
+ * thread.
  */
-import { Liquid } from 'liquidjs';
+import { Liquid, type Template, toValueSync } from 'liquidjs';
+import {
+  BoundedContext,
+  BoundedEmitter,
+  bound,
+  checkedOutput,
+  NO_FILE_OPTIONS,
+  noteRefusals,
+  TemplateError,
+  TemplateLimitError,
+  type TemplateLimits,
+  TemplateRefusedError,
+} from './template-bounds.ts';
+
+export { TemplateError, TemplateLimitError, type TemplateLimits, TemplateRefusedError };
 
 const engine = new Liquid({
   strictFilters: true,
   ownPropertyOnly: true,
-  cache: 256,
+  ...NO_FILE_OPTIONS,
 });
+bound(engine);
 
 /** `{{ answers | numbered }}` → "1. first\n2. second". */
 engine.registerFilter('numbered', (value: unknown) =>
@@ -24,20 +45,26 @@ engine.registerFilter('lettered', (value: unknown) =>
     .join(' '),
 );
 
-export class TemplateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TemplateError';
+/**
+ * The root variables a template reads, in first-use order. Throws TemplateError on bad syntax;
+ * a template that uses a refused tag still has its variables (see `templateRefusal`).
+ */
+export function templateVariables(template: string): string[] {
+  const { templates } = parse(template);
+  try {
+    return engine.globalVariablesSync(templates);
+  } catch (error) {
+    throw templateError(error);
   }
 }
 
-/** The root variables a template reads, in first-use order. Throws TemplateError on bad syntax. */
-export function templateVariables(template: string): string[] {
-  try {
-    return engine.globalVariablesSync(engine.parse(template));
-  } catch (error) {
-    throw new TemplateError(firstLine((error as Error).message));
-  }
+/**
+ * Why a template may not be used as it is (`{% include %}` and the other tags that read
+ * files), or undefined. Throws TemplateError on bad syntax.
+ */
+export function templateRefusal(template: string): TemplateRefusedError | undefined {
+  const tag = parse(template).refused[0];
+  return tag === undefined ? undefined : new TemplateRefusedError(tag);
 }
 
 /** The variables that become input ports: all roots minus names the runtime provides. */
@@ -49,12 +76,117 @@ export function templateSlots(template: string, provided: readonly string[] = []
 /** Names every template can read without an input port. */
 export const RESERVED_VARIABLES = ['loop', 'run', 'replica'] as const;
 
-export function renderTemplate(template: string, vars: Record<string, unknown>): string {
+/**
+ * Renders a template on this thread within `limits`; throws TemplateError (a TemplateLimitError
+ * when it goes past one). liquidjs checks the clock at every block, so a render stops close to
+ * its time limit, but only a worker can be stopped whatever it is doing: runs render through
+ * app/runtime/template-pool.ts.
+ */
+export function renderTemplate(
+  template: string,
+  vars: Record<string, unknown>,
+  limits: TemplateLimits,
+): string {
+  const { templates, refused } = parse(template);
+  if (refused[0] !== undefined) throw new TemplateRefusedError(refused[0]);
+  const ctx = new BoundedContext(prepare(vars) as object, engine, limits, true);
+  const emitter = new BoundedEmitter(limits.templateBytes);
   try {
-    return engine.parseAndRenderSync(template, prepare(vars) as Record<string, unknown>);
+    toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
   } catch (error) {
-    throw new TemplateError(firstLine((error as Error).message));
+    throw templateError(error);
   }
+  return checkedOutput(emitter.buffer, limits.templateBytes);
+}
+
+/**
+ * Limits for renders made while reading a document rather than running it (model names at
+ * validation, prompts in estimates): small, because they happen on the caller's thread.
+ */
+export const READING_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+  templateMs: 50,
+  templateBytes: 64 * 1024,
+  templateIterations: 10_000,
+});
+
+/**
+ * A renderer for one reading of a document: it renders within READING_LIMITS and answers
+ * undefined (the caller then reads the template as written) for a template that fails, for one
+ * that failed before, and for everything once the reading has spent its allowance: `slackMs`
+ * plus `perRenderMs` for each render asked for. Real prompts render in a few hundredths of a
+ * millisecond, so they never meet it; a document of slow templates costs its reader little more
+ * than a document of fast ones.
+ */
+export function documentRenderer(
+  slackMs = 250,
+  perRenderMs = 0.5,
+): (template: string, vars: Record<string, unknown>) => string | undefined {
+  let left = slackMs;
+  const failed = new Set<string>();
+  return (template, vars) => {
+    left += perRenderMs;
+    if (left <= 0 || failed.has(template)) return undefined;
+    const started = performance.now();
+    try {
+      return renderTemplate(template, vars, {
+        ...READING_LIMITS,
+        templateMs: Math.max(1, Math.min(READING_LIMITS.templateMs, left)),
+      });
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      failed.add(template);
+      return undefined;
+    } finally {
+      left -= performance.now() - started;
+    }
+  };
+}
+
+/**
+ * One line for a node whose template failed, naming the field: "its prompt template went past
+ * the 2,000 ms render limit (settings.limits.templateMs)".
+ */
+export function templateFailure(field: string, error: unknown): string {
+  const its = field === 'template' ? 'its template' : `its ${field} template`;
+  if (error instanceof TemplateLimitError) return `${its} ${error.message}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${its}: ${firstLine(message)}`;
+}
+
+interface Parsed {
+  templates: Template[];
+  /** Refused tags the template uses, in order. */
+  refused: string[];
+}
+
+/** Parsed templates by text: a run renders the same prompt for every replica and round. */
+const parsedCache = new Map<string, Parsed>();
+const PARSED_KEPT = 256;
+
+function parse(template: string): Parsed {
+  let parsed = parsedCache.get(template);
+  if (!parsed) {
+    try {
+      const { parsed: templates, refused } = noteRefusals(() => engine.parse(template));
+      parsed = { templates, refused };
+    } catch (error) {
+      throw templateError(error);
+    }
+    if (parsedCache.size >= PARSED_KEPT) parsedCache.delete(parsedCache.keys().next().value!);
+    parsedCache.set(template, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * Our own errors come back from liquidjs wrapped (with the line and column); they are the
+ * message. Anything else is liquidjs's or JavaScript's, reduced to its first line.
+ */
+function templateError(error: unknown): TemplateError {
+  for (let e: unknown = error; e; e = (e as { originalError?: unknown }).originalError) {
+    if (e instanceof TemplateError) return e;
+  }
+  return new TemplateError(firstLine(error instanceof Error ? error.message : String(error)));
 }
 
 /** Images render as a short marker rather than a data URL; everything else prints naturally. */

@@ -473,9 +473,20 @@ describe('failures', () => {
       node('team', 'group', { replicate: { items: [1, 2, 3] } }),
       agent('worker', 'Job {{ item }}', {}, { parentId: 'team' }),
     ]);
-    const fake = new FakeProvider((call) =>
-      call.user === 'Job 2' ? fatal('no') : { text: 'ok', delayMs: 50 },
-    );
+    // Copy 2 fails once the other two are waiting on their answers, which never come.
+    let waiting = 0;
+    let othersWaiting!: () => void;
+    const othersStarted = new Promise<void>((resolve) => {
+      othersWaiting = resolve;
+    });
+    const fake = new FakeProvider(async (call) => {
+      if (call.user === 'Job 2') {
+        await othersStarted;
+        return fatal('no');
+      }
+      if (++waiting === 2) othersWaiting();
+      return { text: 'ok', after: new Promise(() => {}) };
+    });
     const { error } = await run(doc, { providerFor: fake.providerFor });
     expect(error).toBe('node "worker": no');
     expect(fake.aborted).toBe(2);

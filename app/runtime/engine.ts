@@ -41,7 +41,7 @@ import {
   type TranscriptEntry,
 } from '../nodes/define.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
-import { isBlobValue, isImageValue, renderTemplate } from '../nodes/template.ts';
+import { isBlobValue, isImageValue } from '../nodes/template.ts';
 import { type Cassette, type CassetteMode, CassetteProvider } from '../providers/cassette.ts';
 import {
   createChatProvider,
@@ -61,7 +61,7 @@ import {
   isAbortError,
 } from '../providers/types.ts';
 import type { GraphDocument, Stage } from '../schema/document.ts';
-import { resolveLimits } from '../schema/limits.ts';
+import { type RunLimits, resolveLimits } from '../schema/limits.ts';
 import { parseModality } from '../schema/modality.ts';
 import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
@@ -76,6 +76,7 @@ import {
   type TaskEvent,
 } from './machine-runtime.ts';
 import { seededRandom } from './random.ts';
+import { renderNodeTemplate } from './template-pool.ts';
 
 export interface RunOptions {
   registry: NodeRegistry;
@@ -182,8 +183,6 @@ export class Run {
     { compiled: CompiledGraph; inputs: Record<string, unknown> }
   >();
   readonly #retry: RetryPolicy;
-  /** Largest answer a model or expert call may bring back (`settings.limits.answerBytes`). */
-  readonly #answerBytes: number;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
   /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
@@ -193,6 +192,8 @@ export class Run {
   readonly #roundInputs = new Map<string, Record<string, unknown>>();
   readonly #roundGates = new Map<string, Promise<void>>();
   readonly #seed: string;
+  /** Answer and template bounds from `settings.limits`, within their ceilings. */
+  readonly #limits: RunLimits;
   readonly #started = performance.now();
   #seq = 0;
   readonly #callsByInstance = new Map<string, number>();
@@ -221,6 +222,7 @@ export class Run {
     this.blobs = options.blobs ?? new BlobStore();
     const settings = compiled.doc.settings ?? {};
     this.#seed = String(settings.seed ?? 0);
+    this.#limits = resolveLimits(settings.limits);
     this.#budget = new Budget(settings.budget ?? {});
     this.#prices = options.prices ?? DEFAULT_PRICES;
     this.#retry = {
@@ -229,7 +231,6 @@ export class Run {
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
       ...(options.retry ?? {}),
     };
-    this.#answerBytes = resolveLimits(settings.limits).answerBytes;
     this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
     this.#gate = new DebugGate({
       onPause: (reason, at) => this.#emit({ type: 'paused', reason, at }),
@@ -733,6 +734,8 @@ export class Run {
       random,
       memory,
       imageUrl: (image) => this.blobs.dataUrl(image),
+      renderTemplate: (template, vars, field) =>
+        renderNodeTemplate(template, vars, field, this.#limits, call.signal),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
       callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#runChild(node, call.instance, document, inputs),
@@ -992,7 +995,7 @@ export class Run {
           callWithRetry(
             async (attemptSignal) => {
               attempts++;
-              const options = { signal: attemptSignal, maxAnswerBytes: this.#answerBytes };
+              const options = { signal: attemptSignal, maxAnswerBytes: this.#limits.answerBytes };
               if (!call.stream) return provider.chat(request, options);
               // Each attempt streams afresh; a key split across deltas is still caught.
               const stream = this.#redactor?.stream();
@@ -1209,7 +1212,7 @@ export class Run {
               attempts++;
               return provider.run(request, {
                 signal: attemptSignal,
-                maxAnswerBytes: this.#answerBytes,
+                maxAnswerBytes: this.#limits.answerBytes,
               });
             },
             this.#retry,
@@ -1328,7 +1331,15 @@ export class Run {
     const leader = this.#compiled.plan.nodes.get(data.leader!)!;
     const leaderData = leader.data as unknown as AgentData;
     const { inputs } = this.#resolveInputs(leader, context);
-    const prompt = renderTemplate(leaderData.prompt, { ...context.bindings, ...inputs });
+    const prompt = await renderNodeTemplate(
+      leaderData.prompt,
+      { ...context.bindings, ...inputs },
+      'prompt',
+      this.#limits,
+      signal,
+    ).catch((error) => {
+      throw isAbortError(error) ? error : new Error(`node "${leader.id}": ${errorMessage(error)}`);
+    });
     const stageContext: ScopeContext = { ...context, loop: { id: loop, stage: 'decide' } };
     const ballots: Array<{ voter: string; value: unknown }> = [];
     /** Each ballot as the member's agent read it, simulated label included. */

@@ -452,6 +452,48 @@ describe('the studio API', () => {
     }
   });
 
+  it('answers another page while a run renders a slow template, and stops it at once', async () => {
+    // Nine million loop passes: seconds of rendering within the limits this document sets.
+    const slow = {
+      version: 1,
+      name: 'slow template',
+      settings: { limits: { templateMs: 10_000, templateIterations: 5_000_000 } },
+      nodes: [
+        {
+          id: 't',
+          type: 'transform',
+          position: { x: 0, y: 0 },
+          data: {
+            template: '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}',
+          },
+        },
+        { id: 'o', type: 'output', position: { x: 200, y: 0 }, data: { name: 'o' } },
+      ],
+      edges: [{ id: 'e', source: 't', sourceHandle: 'value', target: 'o', targetHandle: 'value' }],
+    };
+    const runner = await Page.open();
+    const other = await Page.open();
+    try {
+      const { runId } = await runner.call<{ runId: string }>('run.start', {
+        document: slow,
+        simulate: true,
+      });
+      await runner.event(runId, (e) => e.type === 'node.started' && e.node === 't');
+      const checked = await other.call<{ ok: boolean }>('document.validate', {
+        document: vqaDocument(),
+      });
+      expect(checked.ok).toBe(true);
+      // The other page was answered while the template was still rendering.
+      expect(runner.eventsOf(runId).some((e) => e.type === 'run.finished')).toBe(false);
+      await runner.call('run.control', { runId, action: 'cancel' });
+      const finished = await runner.event(runId, (e) => e.type === 'run.finished');
+      expect(finished.status).toBe('cancelled');
+    } finally {
+      runner.close();
+      other.close();
+    }
+  });
+
   it('writes and reads workspace files by name, and refuses paths', async () => {
     const page = await Page.open();
     try {

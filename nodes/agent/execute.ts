@@ -1,5 +1,5 @@
 import type { NodeExecutor } from '../../app/nodes/define.ts';
-import { isImageValue, renderTemplate } from '../../app/nodes/template.ts';
+import { isImageValue } from '../../app/nodes/template.ts';
 import type { ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
 import { parseAnswer } from './parse.ts';
 import type { AgentData } from './spec.ts';
@@ -7,9 +7,11 @@ import type { AgentData } from './spec.ts';
 export const execute: NodeExecutor<AgentData> = async (ctx) => {
   const data = ctx.data;
   const vars = { ...ctx.bindings, ...ctx.inputs, loop: ctx.loop };
-  const profile = data.model.includes('{{') ? renderTemplate(data.model, vars).trim() : data.model;
-  const system = data.role ? renderTemplate(data.role, vars) : '';
-  const user = userPrompt(ctx.loop, () => renderTemplate(data.prompt, vars));
+  const profile = data.model.includes('{{')
+    ? (await ctx.renderTemplate(data.model, vars, 'model')).trim()
+    : data.model;
+  const system = data.role ? await ctx.renderTemplate(data.role, vars, 'role') : '';
+  const user = await userPrompt(ctx.loop, () => ctx.renderTemplate(data.prompt, vars, 'prompt'));
 
   const messages: ChatMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
@@ -43,7 +45,10 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
  * question and every member's answer first; the right to change and the right to execute
  * replace the prompt with a revision or a ballot (NLSOM, App. E.5; our wording).
  */
-function userPrompt(loop: Parameters<NodeExecutor>[0]['loop'], render: () => string): string {
+async function userPrompt(
+  loop: Parameters<NodeExecutor>[0]['loop'],
+  render: () => Promise<string>,
+): Promise<string> {
   const phase = loop?.phase;
   if (phase?.kind === 'ballot') return phase.prompt;
   if (phase?.kind === 'revise') {
@@ -54,7 +59,7 @@ function userPrompt(loop: Parameters<NodeExecutor>[0]['loop'], render: () => str
       'You may keep your answer or adopt a better one. Reply with the answer itself, nothing else.'
     );
   }
-  const prompt = render();
+  const prompt = await render();
   if (!loop?.peers) return prompt;
   const question = Object.values(loop.peers.inputs)
     .filter((v) => typeof v === 'string')

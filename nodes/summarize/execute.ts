@@ -1,5 +1,4 @@
 import { formatTranscript, type NodeExecutor } from '../../app/nodes/define.ts';
-import { renderTemplate } from '../../app/nodes/template.ts';
 import type { SummarizeData } from './spec.ts';
 
 export const execute: NodeExecutor<SummarizeData> = async (ctx) => {
@@ -13,7 +12,11 @@ export const execute: NodeExecutor<SummarizeData> = async (ctx) => {
     await ctx.message(record);
     return { summary: record };
   }
-  const instructions = renderTemplate(data.instructions, { ...ctx.bindings, loop: ctx.loop });
+  const instructions = await ctx.renderTemplate(
+    data.instructions,
+    { ...ctx.bindings, loop: ctx.loop },
+    'instructions',
+  );
   const result = await ctx.callModel({
     profile: data.model!,
     messages: [{ role: 'user', content: `${instructions}\n\nRecord:\n${record}` }],

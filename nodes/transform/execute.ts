@@ -1,13 +1,12 @@
 import type { NodeExecutor } from '../../app/nodes/define.ts';
-import { renderTemplate } from '../../app/nodes/template.ts';
 import type { TransformData } from './spec.ts';
 
 export const execute: NodeExecutor<TransformData> = async (ctx) => {
-  const text = renderTemplate(ctx.data.template, {
-    ...ctx.bindings,
-    ...ctx.inputs,
-    loop: ctx.loop,
-  });
+  const text = await ctx.renderTemplate(
+    ctx.data.template,
+    { ...ctx.bindings, ...ctx.inputs, loop: ctx.loop },
+    'template',
+  );
   return { value: readAs(text, ctx.data.output) };
 };
 
