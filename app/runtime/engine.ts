@@ -194,6 +194,8 @@ export class Run {
   readonly #seed: string;
   /** Answer and template bounds from `settings.limits`, within their ceilings. */
   readonly #limits: RunLimits;
+  /** Settles when the run's latest render has (see `#render`). */
+  #rendered: Promise<unknown> = Promise.resolve();
   readonly #started = performance.now();
   #seq = 0;
   readonly #callsByInstance = new Map<string, number>();
@@ -734,8 +736,7 @@ export class Run {
       random,
       memory,
       imageUrl: (image) => this.blobs.dataUrl(image),
-      renderTemplate: (template, vars, field) =>
-        renderNodeTemplate(template, vars, field, this.#limits, call.signal),
+      renderTemplate: (template, vars, field) => this.#render(template, vars, field, call.signal),
       callModel: (request) => this.#callModel(node, call.instance, request, call.signal),
       callExpert: (request) => this.#callExpert(node, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#runChild(node, call.instance, document, inputs),
@@ -1331,11 +1332,10 @@ export class Run {
     const leader = this.#compiled.plan.nodes.get(data.leader!)!;
     const leaderData = leader.data as unknown as AgentData;
     const { inputs } = this.#resolveInputs(leader, context);
-    const prompt = await renderNodeTemplate(
+    const prompt = await this.#render(
       leaderData.prompt,
       { ...context.bindings, ...inputs },
       'prompt',
-      this.#limits,
       signal,
     ).catch((error) => {
       throw isAbortError(error) ? error : new Error(`node "${leader.id}": ${errorMessage(error)}`);
@@ -1395,6 +1395,27 @@ export class Run {
       if (event.type === 'human.response')
         this.#loggedAnswers.set(`${event.instance}|${event.name}`, event.answer);
     }
+  }
+
+  /**
+   * Renders a node's template within the run's limits, off the event loop. Renders run in
+   * parallel on the template threads, but each one's result is handed back only after the one
+   * asked for before it: the run goes on in the same order whichever thread finishes first, so
+   * replicas reach the debugger's checkpoints, and the log, in a stable order.
+   */
+  #render(
+    template: string,
+    vars: Record<string, unknown>,
+    field: string,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const rendering = renderNodeTemplate(template, vars, field, this.#limits, signal);
+    const inTurn = this.#rendered.then(
+      () => rendering,
+      () => rendering,
+    );
+    this.#rendered = inTurn.catch(() => undefined);
+    return inTurn;
   }
 
   #emit(body: RunEventBody): void {
