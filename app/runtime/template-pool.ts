@@ -6,9 +6,11 @@
  * render at its time limit; a render that outlives its limit anyway (one slow step, such as a
  * sort of a large list) fails at the limit all the same, and its thread is terminated.
  *
- * A few threads are kept and reused: a render costs a message each way, a small fraction of a
- * millisecond for a short prompt (bench/template-render.ts), and the threads hold the process
- * open only while they work. Where a worker cannot start, renders happen on this thread,
+ * Most renders never come here: `renderNodeTemplate` first renders on the caller's thread within
+ * small limits, and only a template that goes past them is rendered on a thread. A few threads
+ * are kept and reused: a render costs a message each way, a small fraction of a millisecond for
+ * a short prompt (bench/template-render.ts), and the threads hold the process open only while
+ * they work. Where a worker cannot start, renders happen on this thread,
  * bounded by liquidjs's own checks.
  */
 import { Worker } from 'node:worker_threads';
@@ -120,8 +122,22 @@ export function renderOffThread(
 }
 
 /**
+ * How much a render may do on the caller's thread before it is handed to a rendering thread:
+ * real prompts render in hundredths of a millisecond, so nearly every render ends here, and
+ * neither a thread's start-up nor a message each way is paid for them.
+ */
+export const QUICK_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+  templateMs: 20,
+  templateBytes: 64 * 1024,
+  templateIterations: 10_000,
+});
+
+/**
  * A node's template rendered for a run, within the run's limits; a failure becomes one line that
- * names the field ("its prompt template went past the 2,000 ms render limit (…)").
+ * names the field ("its prompt template went past the 2,000 ms render limit (…)"). It is first
+ * tried on this thread within QUICK_LIMITS (or the run's own, where smaller); only a template
+ * that goes past them — a long transcript, a large loop, a hostile document — is rendered again
+ * on a rendering thread, within the run's limits.
  */
 export async function renderNodeTemplate(
   template: string,
@@ -131,11 +147,29 @@ export async function renderNodeTemplate(
   signal?: AbortSignal,
 ): Promise<string> {
   try {
+    const quick = quickLimits(limits);
+    try {
+      if (signal?.aborted) throw signal.reason;
+      return renderTemplate(template, vars, quick);
+    } catch (error) {
+      // Past a quick limit that is smaller than the run's: the run allows more, off this thread.
+      if (!(error instanceof TemplateLimitError) || quick[error.limit] >= limits[error.limit]) {
+        throw error;
+      }
+    }
     return await renderOffThread(template, vars, limits, signal);
   } catch (error) {
     if (error instanceof TemplateError) throw new TemplateError(templateFailure(field, error));
     throw error;
   }
+}
+
+function quickLimits(limits: TemplateLimits): TemplateLimits {
+  return {
+    templateMs: Math.min(QUICK_LIMITS.templateMs, limits.templateMs),
+    templateBytes: Math.min(QUICK_LIMITS.templateBytes, limits.templateBytes),
+    templateIterations: Math.min(QUICK_LIMITS.templateIterations, limits.templateIterations),
+  };
 }
 
 function pump(): void {
