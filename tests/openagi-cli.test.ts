@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { society } from './support/cli.ts';
+import { society, societyHere } from './support/cli.ts';
 
 const TASK_FILE = fileURLToPath(
   new URL('../../shared/external-data/openagi/task_description.txt', import.meta.url),
@@ -255,11 +255,11 @@ describe('society openagi build', () => {
       [['--ids', '2', '--category', 'text->text'], /no task matches/],
     ];
     for (const [flags, message] of cases) {
-      const result = await society(['openagi', 'build', smallFile, '--out', out, ...flags]);
+      const result = await societyHere(['openagi', 'build', smallFile, '--out', out, ...flags]);
       expect(result.code, flags.join(' ')).toBe(2);
       expect(result.stderr).toMatch(message);
     }
-    const noOut = await society(['openagi', 'build', smallFile]);
+    const noOut = await societyHere(['openagi', 'build', smallFile]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain("required option '--out <DIR>'");
   });
@@ -429,8 +429,9 @@ describe('society openagi degrade', () => {
         /cannot read the task file/,
       ],
     ];
+    // In this process: twelve refusals need not pay twelve start-ups.
     for (const [args, message] of cases) {
-      const result = await society(['openagi', 'degrade', ...args]);
+      const result = await societyHere(['openagi', 'degrade', ...args]);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);

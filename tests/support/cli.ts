@@ -46,3 +46,41 @@ export function society(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/**
+ * Runs `society args…` in this process, for tests that check many refusals: the same `main` the
+ * command runs, without a process start-up each. Output is captured as the terminal would see it
+ * (scrubbed of keys), and the exit code is returned.
+ */
+export async function societyHere(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../app/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const capture = (stream: NodeJS.WriteStream, append: (text: string) => void) => {
+    const original = stream.write;
+    stream.write = ((chunk: unknown) => {
+      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString());
+      return true;
+    }) as NodeJS.WriteStream['write'];
+    return () => {
+      stream.write = original;
+    };
+  };
+  const restore = [
+    capture(process.stdout, (t) => {
+      stdout += t;
+    }),
+    capture(process.stderr, (t) => {
+      stderr += t;
+    }),
+  ];
+  const previous = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.exitCode = previous;
+    for (const undo of restore) undo();
+  }
+}
