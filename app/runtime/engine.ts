@@ -219,7 +219,8 @@ export class Run {
   constructor(compiled: CompiledGraph, options: RunOptions) {
     this.#compiled = compiled;
     this.#options = options;
-    this.#redactor = options.redactor?.secrets.length ? options.redactor : undefined;
+    // Kept even with no key known yet: the studio's learns keys entered while a run goes on.
+    this.#redactor = options.redactor;
     this.id = options.runId ?? `run-${Date.now().toString(36)}-${(runCounter++).toString(36)}`;
     this.blobs = options.blobs ?? new BlobStore();
     const settings = compiled.doc.settings ?? {};
