@@ -586,7 +586,7 @@ async function execute(
     run,
     (event) => {
       progress?.onEvent(event);
-      events?.write(`${processRedactor.text(JSON.stringify(event))}\n`);
+      events?.write(`${JSON.stringify(event)}\n`);
     },
     prior,
   );

@@ -160,9 +160,3 @@ export class StreamRedactor {
     return 0;
   }
 }
-
-/** Replaces every occurrence of a secret in any string inside `value`. */
-export function redact<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  return new Redactor(secrets).apply(value);
-}

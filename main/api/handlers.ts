@@ -50,7 +50,7 @@ import {
   type ProfileOverride,
   profileOverrides,
 } from '../../app/providers/registry.ts';
-import { secretsIn } from '../../app/providers/secrets.ts';
+import { type Redactor, secretsIn } from '../../app/providers/secrets.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore, imageMimeFor } from '../../app/runtime/blobs.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
@@ -144,6 +144,8 @@ export interface ApiHandlers {
   onRunEvent(listener: (push: RunEventPush) => void): () => void;
   /** The key values to scrub from anything leaving the process, longest first. */
   secrets(): string[];
+  /** What scrubs them: the store's redactor, for everything a transport sends or logs. */
+  readonly redactor: Redactor;
   /** Ids of the runs still going. */
   running(): string[];
   /** Cancels the runs still going and waits until they are recorded. */
@@ -845,6 +847,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
       return () => listeners.delete(listener);
     },
     secrets,
+    redactor,
     running: () => [...live.keys()],
     async close() {
       const runs = [...live.values()];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contract } from '../../app/api/contract.ts';
+import { Redactor } from '../../app/providers/secrets.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { ApiError, createApiHandlers } from '../api/handlers.ts';
 import {
@@ -26,7 +27,7 @@ const KEY = 'sk-test-abcdefghijklmnop1234';
 function fakeHandlers(answer: (method: string, params: unknown) => unknown) {
   return {
     call: vi.fn(async (method: string, params: unknown) => answer(method, params)),
-    secrets: () => [KEY],
+    redactor: new Redactor([KEY]),
   };
 }
 

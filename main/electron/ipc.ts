@@ -17,7 +17,6 @@ import {
   contract,
   type RunEventPush,
 } from '../../app/api/contract.ts';
-import { redact } from '../../app/providers/secrets.ts';
 import { ApiError } from '../api/errors.ts';
 import type { ApiHandlers } from '../api/handlers.ts';
 import { isTrustedSender } from './policy.ts';
@@ -66,14 +65,13 @@ export const REFUSED_SENDER_MESSAGE = 'refused: the request did not come from th
  * the page is not told (refused senders, bugs with their stacks), with keys redacted.
  */
 export function createIpcDispatcher(
-  handlers: Pick<ApiHandlers, 'call' | 'secrets'>,
+  handlers: Pick<ApiHandlers, 'call' | 'redactor'>,
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): IpcDispatch {
   const fail = (message: string, problems?: ApiProblem[]): IpcResponse =>
-    redact(
-      { error: { message, ...(problems && problems.length > 0 ? { problems } : {}) } },
-      handlers.secrets(),
-    );
+    handlers.redactor.apply({
+      error: { message, ...(problems && problems.length > 0 ? { problems } : {}) },
+    });
 
   return async (method, sender, params) => {
     if (!sender.fromAppWindow || !isTrustedSender(sender.frameUrl, sender.topFrame)) {
@@ -102,9 +100,8 @@ export function createIpcDispatcher(
       // A bug: the log gets the stack, the page one line; neither gets a key.
       const message = error instanceof Error ? error.message : String(error);
       log(
-        redact(
+        handlers.redactor.text(
           `society desktop: ${method} failed: ${(error as Error)?.stack ?? message}`,
-          handlers.secrets(),
         ),
       );
       return fail(`${method} failed: ${firstLine(message)}`);
@@ -117,7 +114,7 @@ export function createIpcDispatcher(
       );
       return fail(`${method} failed: the backend's answer does not match the contract`);
     }
-    return { result: toWire(redact(checked.data, handlers.secrets())) };
+    return { result: toWire(handlers.redactor.apply(checked.data)) };
   };
 }
 

@@ -33,7 +33,6 @@ import { fileURLToPath } from 'node:url';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
 import { STUDIO_PROTOCOL, tokenFromProtocols } from '../../app/api/studio-auth.ts';
-import { redact } from '../../app/providers/secrets.ts';
 import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
 import { mimeTypeOf } from '../renderer-files.ts';
 
@@ -179,7 +178,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
 
   const send = (ws: WebSocket, message: ResponseMessage | object) => {
     if (ws.readyState !== ws.OPEN) return;
-    ws.send(JSON.stringify(redact(message, api.secrets())));
+    ws.send(api.redactor.text(JSON.stringify(message)));
   };
 
   wss.on('connection', (ws: WebSocket) => {
@@ -223,9 +222,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       // A bug: the page gets the message, the log gets the stack; both without keys.
       const message = error instanceof Error ? error.message : String(error);
       log(
-        redact(
+        api.redactor.text(
           `society studio: ${method} failed: ${(error as Error)?.stack ?? message}`,
-          api.secrets(),
         ),
       );
       send(ws, { id, error: { message } });
