@@ -100,17 +100,19 @@ export function renderTemplate(
 }
 
 /**
- * Limits for renders made while reading a document rather than running it (model names at
- * validation, prompts in estimates): small, because they happen on the caller's thread.
+ * Limits for renders on the caller's thread: a document being read (model names at validation,
+ * prompts in estimates), and a run's first try at each template before it is handed to a
+ * rendering thread (app/runtime/template-pool.ts). Small, because nothing else runs meanwhile;
+ * real prompts render in hundredths of a millisecond, well within them.
  */
-export const READING_LIMITS: Readonly<TemplateLimits> = Object.freeze({
-  templateMs: 50,
+export const CALLER_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+  templateMs: 20,
   templateBytes: 64 * 1024,
   templateIterations: 10_000,
 });
 
 /**
- * A renderer for one reading of a document: it renders within READING_LIMITS and answers
+ * A renderer for one reading of a document: it renders within CALLER_LIMITS and answers
  * undefined (the caller then reads the template as written) for a template that fails, for one
  * that failed before, and for everything once the reading has spent its allowance: `slackMs`
  * plus `perRenderMs` for each render asked for. Real prompts render in a few hundredths of a
@@ -129,8 +131,8 @@ export function documentRenderer(
     const started = performance.now();
     try {
       return renderTemplate(template, vars, {
-        ...READING_LIMITS,
-        templateMs: Math.max(1, Math.min(READING_LIMITS.templateMs, left)),
+        ...CALLER_LIMITS,
+        templateMs: Math.max(1, Math.min(CALLER_LIMITS.templateMs, left)),
       });
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;

@@ -1399,9 +1399,9 @@ export class Run {
   }
 
   /**
-   * Renders a node's template within the run's limits, off the event loop. Renders run in
-   * parallel on the template threads, but each one's result is handed back only after the one
-   * asked for before it: the run goes on in the same order whichever thread finishes first, so
+   * Renders a node's template within the run's limits (on a rendering thread when it takes more
+   * than a moment; see renderNodeTemplate). Renders may finish out of order, but each one's
+   * result is handed back only after the one asked for before it: the run goes on in the same order whichever thread finishes first, so
    * replicas reach the debugger's checkpoints, and the log, in a stable order.
    */
   #render(

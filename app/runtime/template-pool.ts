@@ -16,6 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import {
+  CALLER_LIMITS,
   renderTemplate,
   TemplateError,
   TemplateLimitError,
@@ -122,20 +123,9 @@ export function renderOffThread(
 }
 
 /**
- * How much a render may do on the caller's thread before it is handed to a rendering thread:
- * real prompts render in hundredths of a millisecond, so nearly every render ends here, and
- * neither a thread's start-up nor a message each way is paid for them.
- */
-export const QUICK_LIMITS: Readonly<TemplateLimits> = Object.freeze({
-  templateMs: 20,
-  templateBytes: 64 * 1024,
-  templateIterations: 10_000,
-});
-
-/**
  * A node's template rendered for a run, within the run's limits; a failure becomes one line that
  * names the field ("its prompt template went past the 2,000 ms render limit (…)"). It is first
- * tried on this thread within QUICK_LIMITS (or the run's own, where smaller); only a template
+ * tried on this thread within CALLER_LIMITS (or the run's own, where smaller); only a template
  * that goes past them — a long transcript, a large loop, a hostile document — is rendered again
  * on a rendering thread, within the run's limits.
  */
@@ -166,9 +156,9 @@ export async function renderNodeTemplate(
 
 function quickLimits(limits: TemplateLimits): TemplateLimits {
   return {
-    templateMs: Math.min(QUICK_LIMITS.templateMs, limits.templateMs),
-    templateBytes: Math.min(QUICK_LIMITS.templateBytes, limits.templateBytes),
-    templateIterations: Math.min(QUICK_LIMITS.templateIterations, limits.templateIterations),
+    templateMs: Math.min(CALLER_LIMITS.templateMs, limits.templateMs),
+    templateBytes: Math.min(CALLER_LIMITS.templateBytes, limits.templateBytes),
+    templateIterations: Math.min(CALLER_LIMITS.templateIterations, limits.templateIterations),
   };
 }
 
