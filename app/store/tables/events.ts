@@ -1,0 +1,143 @@
+/**
+ * The `events` table: each run's append-only event log, written in batches through one
+ * `BufferedEventWriter` per run (../writer.ts) and read back exactly as it was pushed.
+ */
+
+import type Database from 'better-sqlite3';
+import type { RunEvent, RunEventType } from '../../runtime/events.ts';
+import {
+  BufferedEventWriter,
+  type EventRow,
+  type EventWriter,
+  type EventWriterOptions,
+} from '../writer.ts';
+import type { RunFinish } from './run-record.ts';
+import type { RunsTable } from './runs.ts';
+import { type Clean, SQLITE_DUPLICATE, sqliteCode } from './sql.ts';
+
+/** Which events to read; bounds are inclusive. */
+export interface EventQuery {
+  fromSeq?: number;
+  toSeq?: number;
+  types?: readonly RunEventType[];
+}
+
+/** The event log, and the open writers that append to it. */
+export class EventLog {
+  readonly #db: Database.Database;
+  readonly #runs: RunsTable;
+  readonly #writers: Map<string, BufferedEventWriter>;
+  readonly #writeBatch: (runId: string, rows: readonly EventRow[], finish?: RunFinish) => void;
+  readonly #readEvents: Database.Statement<
+    [string, number, number, string | null, string | null],
+    string
+  >;
+
+  /**
+   * `writers` is the store's map of open writers by run id, which this log fills and empties;
+   * the runs table reads it (a run being written is live and cannot be deleted).
+   */
+  constructor(
+    db: Database.Database,
+    clean: Clean,
+    runs: RunsTable,
+    writers: Map<string, BufferedEventWriter>,
+  ) {
+    this.#db = db;
+    this.#runs = runs;
+    this.#writers = writers;
+    const insertEvent = db.prepare<[string, number, string, number, string]>(
+      'INSERT INTO events (run_id, seq, type, time, body) VALUES (?, ?, ?, ?, ?)',
+    );
+    const insertRows = db.transaction(
+      (runId: string, rows: readonly EventRow[], finish?: RunFinish) => {
+        for (const row of rows) {
+          try {
+            insertEvent.run(runId, row.seq, row.type, row.time, clean(row.body));
+          } catch (error) {
+            throw eventWriteError(runId, row, error);
+          }
+        }
+        if (finish) runs.recordFinish(runId, finish);
+      },
+    );
+    this.#writeBatch = (runId, rows, finish) => insertRows(runId, rows, finish);
+    this.#readEvents = db
+      .prepare<[string, number, number, string | null, string | null], string>(
+        `SELECT body FROM events
+         WHERE run_id = ? AND seq >= ? AND seq <= ?
+           AND (? IS NULL OR type IN (SELECT value FROM json_each(?)))
+         ORDER BY seq`,
+      )
+      .pluck();
+  }
+
+  /** The writer that appends a run's events (see `RunStore.eventWriter`). */
+  eventWriter(runId: string, options: EventWriterOptions = {}): EventWriter {
+    if (!this.#runs.runById(runId)) {
+      throw new Error(`run ${runId} is not in the store; create it first`);
+    }
+    if (this.#writers.has(runId)) throw new Error(`run ${runId} already has an open event writer`);
+    const writer = new BufferedEventWriter(
+      runId,
+      (rows, finish) => this.#writeBatch(runId, rows, finish),
+      options,
+      () => this.#writers.delete(runId),
+    );
+    this.#writers.set(runId, writer);
+    return writer;
+  }
+
+  /** A run's events in seq order, exactly as they were pushed. */
+  events(runId: string, query: EventQuery = {}): RunEvent[] {
+    const types = query.types ? JSON.stringify(query.types) : null;
+    const bodies = this.#readEvents.all(
+      runId,
+      query.fromSeq ?? 0,
+      query.toSeq ?? Number.MAX_SAFE_INTEGER,
+      types,
+      types,
+    );
+    return bodies.map((body) => JSON.parse(body) as RunEvent);
+  }
+
+  /** The highest stored seq of a run, or 0 when it has no events. */
+  lastSeq(runId: string): number {
+    return (
+      this.#db
+        .prepare<[string], number | null>('SELECT max(seq) FROM events WHERE run_id = ?')
+        .pluck()
+        .get(runId) ?? 0
+    );
+  }
+
+  /** Flushes and closes every open writer; throws the first failure once all were tried. */
+  closeWriters(): void {
+    let failure: unknown;
+    for (const writer of [...this.#writers.values()]) {
+      try {
+        writer.close();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure) throw failure;
+  }
+}
+
+function eventWriteError(runId: string, row: EventRow, error: unknown): Error {
+  const code = sqliteCode(error);
+  if (code && SQLITE_DUPLICATE.has(code)) {
+    return new Error(
+      `event ${row.seq} (${row.type}) of run ${runId} is already stored; the event log is append-only`,
+      { cause: error },
+    );
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new Error(`run ${runId} is not in the store (was it deleted?)`, { cause: error });
+  }
+  return new Error(
+    `cannot store event ${row.seq} (${row.type}) of run ${runId}: ${(error as Error).message}`,
+    { cause: error },
+  );
+}
