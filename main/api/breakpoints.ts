@@ -1,0 +1,63 @@
+/** The contract's breakpoints as the debugger's (app/runtime/debugger.ts). */
+import type { z } from 'zod';
+import type { ApiContract } from '../../app/api/contract.ts';
+import type { Breakpoint } from '../../app/runtime/debugger.ts';
+import type { RunEventType } from '../../app/runtime/events.ts';
+import { ApiError } from './errors.ts';
+
+/** Every event type, for checking `{ event }` breakpoints (a missing or extra type fails tsc). */
+const EVENT_TYPES = new Set(
+  Object.keys({
+    'run.started': true,
+    'run.finished': true,
+    'node.started': true,
+    'node.finished': true,
+    'node.failed': true,
+    'model.request': true,
+    'model.delta': true,
+    'model.response': true,
+    'model.retry': true,
+    'model.error': true,
+    'expert.request': true,
+    'expert.response': true,
+    'expert.error': true,
+    'subgraph.started': true,
+    'subgraph.finished': true,
+    'environment.step': true,
+    message: true,
+    'round.started': true,
+    'round.finished': true,
+    vote: true,
+    'human.request': true,
+    'human.response': true,
+    paused: true,
+    resumed: true,
+    error: true,
+  } satisfies Record<RunEventType, true>),
+);
+
+/** The contract's breakpoints as the debugger's; an unknown event type is refused. */
+export function toBreakpoints(
+  breakpoints: z.output<ApiContract['run.breakpoints']['params']>['breakpoints'],
+): Breakpoint[] {
+  return breakpoints.map((b) => {
+    if ('event' in b) {
+      if (!EVENT_TYPES.has(b.event)) {
+        throw new ApiError(
+          `breakpoint event "${b.event}" is not a run event type (one of: ${[...EVENT_TYPES].join(', ')})`,
+        );
+      }
+      return { event: b.event as RunEventType };
+    }
+    if ('message' in b) {
+      return {
+        message: {
+          ...(b.message.from !== undefined ? { from: b.message.from } : {}),
+          ...(b.message.contains !== undefined ? { contains: b.message.contains } : {}),
+        },
+      };
+    }
+    if ('round' in b) return { round: b.round, ...(b.loop !== undefined ? { loop: b.loop } : {}) };
+    return { node: b.node };
+  });
+}

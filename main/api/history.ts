@@ -1,0 +1,112 @@
+/**
+ * The runs the store holds: listing, showing, comparing and deleting them, and forking one
+ * from a point of its log with edits (`runs.*`).
+ */
+import { planFork } from '../../app/cli/fork.ts';
+import { UsageError } from '../../app/cli/inputs.ts';
+import { callRecorder, expertRecorder } from '../../app/cli/record.ts';
+import { diffRuns } from '../../app/cli/runs.ts';
+import { compileGraph } from '../../app/compiler/index.ts';
+import { startRun } from '../../app/runtime/engine.ts';
+import { newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
+import { toBreakpoints } from './breakpoints.ts';
+import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
+import { ApiError } from './errors.ts';
+import type { LiveRuns } from './live-runs.ts';
+
+/** A stored run by id or unique prefix; a refusal the page can show otherwise. */
+export function storedRun(store: RunStore, runId: string): RunRecord {
+  let run: RunRecord | undefined;
+  try {
+    run = store.getRun(runId);
+  } catch (error) {
+    throw new ApiError(messageOf(error));
+  }
+  if (!run) throw new ApiError(`there is no run "${runId}"`);
+  return run;
+}
+
+/** The `runs.*` methods. */
+export function historyMethods(
+  ctx: ApiContext,
+  live: LiveRuns,
+): ApiMethods<'runs.list' | 'runs.fork' | 'runs.diff' | 'runs.delete' | 'runs.show'> {
+  const { store, redactor } = ctx;
+  return {
+    async 'runs.list'({ limit }) {
+      return store.listRuns({ limit }).map((r) => ({
+        id: r.id,
+        graph: r.graph,
+        status: r.status,
+        startedAt: r.startedAt,
+        calls: r.calls,
+        tokens: r.tokens,
+        ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
+        mode: r.mode,
+        ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
+      }));
+    },
+
+    async 'runs.fork'({ runId, edits, at, simulate, breakpoints }) {
+      const parent = storedRun(store, runId);
+      if (live.has(parent.id)) {
+        throw new ApiError(`run ${parent.id} is still going: fork it once it has ended`);
+      }
+      const registry = await ctx.nodeRegistry();
+      const compiled = await compileGraph(parent.documentText, registry);
+      if (!compiled.ok) {
+        throw new ApiError(`run ${parent.id} no longer compiles`, compiled.problems);
+      }
+      let plan: ReturnType<typeof planFork>;
+      try {
+        plan = planFork(store, parent, compiled, {
+          edits: Object.fromEntries(edits.map((e) => [e.instance, e.text])),
+          ...(at === undefined ? {} : { at }),
+        });
+      } catch (error) {
+        if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
+        throw error;
+      }
+      ctx.secretsChanged();
+      const forkId = newRunId();
+      store.markInterrupted();
+      store.createRun({ id: forkId, ...plan.record });
+      const run = startRun(compiled, {
+        registry,
+        runId: forkId,
+        ...plan.options,
+        prices: ctx.prices(),
+        simulate: simulate || plan.simulated,
+        providerOverrides: ctx.storedOverrides(),
+        env: ctx.runEnv(),
+        breakpoints: toBreakpoints(breakpoints),
+        redactor,
+        onModelCall: callRecorder(store, forkId),
+        onExpertCall: expertRecorder(store, forkId),
+      });
+      live.track(run, plan.kept);
+      return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
+    },
+
+    async 'runs.diff'({ a, b }) {
+      const left = storedRun(store, a);
+      const right = storedRun(store, b);
+      return diffRuns(left, store.events(left.id), right, store.events(right.id));
+    },
+
+    async 'runs.delete'({ runId }) {
+      if (live.has(runId)) {
+        throw new ApiError(`run ${runId} is still going: stop it before deleting it`);
+      }
+      return { deleted: store.deleteRun(runId) };
+    },
+
+    async 'runs.show'({ runId }) {
+      const run = storedRun(store, runId);
+      return {
+        run: { ...run } as Record<string, unknown>,
+        events: store.events(run.id) as unknown as Array<Record<string, unknown>>,
+      };
+    },
+  };
+}

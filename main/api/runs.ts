@@ -1,0 +1,130 @@
+/**
+ * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
+ * replay), `run.control`, `run.breakpoints`, `run.editHeld` and `run.context`. Runs are
+ * recorded in the store exactly as `society run` records them (app/cli/main.ts): the document,
+ * inputs and images, every event, the run's own record of calls, and how it ended.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { callRecorder, documentTextOf, expertRecorder, storeImages } from '../../app/cli/record.ts';
+import { compileGraph } from '../../app/compiler/index.ts';
+import { Cassette } from '../../app/providers/cassette.ts';
+import { agentContext } from '../../app/runtime/agent-context.ts';
+import { BlobStore } from '../../app/runtime/blobs.ts';
+import { startRun } from '../../app/runtime/engine.ts';
+import { newRunId } from '../../app/store/index.ts';
+import { toBreakpoints } from './breakpoints.ts';
+import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
+import { ApiError } from './errors.ts';
+import { storedRun } from './history.ts';
+import type { LiveRuns } from './live-runs.ts';
+import { type ExampleImage, readPageInputs } from './run-inputs.ts';
+import type { TemplateShelf } from './templates.ts';
+
+/** The `run.*` methods. */
+export function runMethods(
+  ctx: ApiContext,
+  live: LiveRuns,
+  templates: TemplateShelf,
+): ApiMethods<'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context'> {
+  const { store, redactor } = ctx;
+  return {
+    async 'run.start'(params) {
+      if (params.simulate && params.replayTemplate) {
+        throw new ApiError(
+          'simulate and replayTemplate exclude each other: a replay answers from the cassette',
+        );
+      }
+      const registry = await ctx.nodeRegistry();
+      const compiled = await compileGraph(params.document, registry);
+      if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
+      const breakpoints = toBreakpoints(params.breakpoints);
+
+      let cassette: Cassette | undefined;
+      let example: ExampleImage | undefined;
+      if (params.replayTemplate !== undefined) {
+        const base = await templates.base(params.replayTemplate);
+        const file = path.join(ctx.templatesDir, `${base}.cassette.json`);
+        if (!existsSync(file)) throw new ApiError(`template "${base}" ships no cassette to replay`);
+        try {
+          cassette = await Cassette.load(file);
+        } catch (error) {
+          throw new ApiError(`cannot replay template "${base}": ${messageOf(error)}`);
+        }
+        example = templates.exampleImage(base);
+      }
+
+      const blobs = new BlobStore();
+      const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs, example);
+      const env = ctx.runEnv();
+      ctx.secretsChanged();
+      const runId = newRunId();
+      const overrides = ctx.storedOverrides();
+      store.markInterrupted();
+      store.createRun({
+        id: runId,
+        document: compiled.doc,
+        documentText: documentTextOf(compiled),
+        compilerVersion: compiled.machines.compilerVersion,
+        mode: cassette ? 'replay' : params.simulate ? 'simulated' : 'live',
+        inputs,
+      });
+      storeImages(store, blobs, inputs);
+      store.saveGraph(compiled.doc, documentTextOf(compiled));
+
+      const run = startRun(compiled, {
+        registry,
+        runId,
+        inputs,
+        humanAnswers,
+        blobs,
+        prices: ctx.prices(),
+        simulate: params.simulate,
+        ...(cassette ? { cassette: { cassette, mode: 'replay' as const } } : {}),
+        providerOverrides: overrides,
+        env,
+        breakpoints,
+        startPaused: params.startPaused,
+        redactor,
+        onModelCall: callRecorder(store, runId),
+        onExpertCall: expertRecorder(store, runId),
+      });
+
+      live.track(run);
+      return { runId };
+    },
+
+    async 'run.control'({ runId, action, step }) {
+      const { run } = live.find(runId);
+      if (action === 'pause') run.pause();
+      else if (action === 'resume') run.resume();
+      else if (action === 'step') run.step(step ?? 'node');
+      else run.cancel();
+      return { paused: run.paused };
+    },
+
+    async 'run.breakpoints'({ runId, breakpoints }) {
+      const { run } = live.find(runId);
+      run.setBreakpoints(toBreakpoints(breakpoints));
+      return {};
+    },
+
+    async 'run.editHeld'(params) {
+      const { run } = live.find(params.runId);
+      try {
+        if (params.kind === 'message') run.editMessage(params.instance, params.text);
+        else run.overrideOutput(params.instance, params.outputs);
+      } catch (error) {
+        // Nothing of that instance is held (any more): the page's view is behind the run.
+        throw new ApiError(messageOf(error));
+      }
+      return { kind: params.kind, instance: params.instance };
+    },
+
+    async 'run.context'({ runId, instance, callId }) {
+      // A running run's own log (a fork's includes what it kept), else the stored one.
+      const events = live.get(runId)?.run.events ?? store.events(storedRun(store, runId).id);
+      return agentContext(events, instance, callId);
+    },
+  };
+}
