@@ -1,0 +1,90 @@
+/** The editor benchmark's report (bench/editor.ts): one table of figures, ours against the peer. */
+import type { EditorBenchResult } from './editor.ts';
+import type { PageFigures, PanFigures } from './editor-measure.ts';
+import type { RendererBuild } from './editor-setup.ts';
+import { pad } from './support.ts';
+
+const ratio = (ours: number, peer: number) => `${(ours / peer).toFixed(1)}×`;
+const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+const minute = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ');
+
+function rendererLine(b: RendererBuild): string {
+  switch (b.origin) {
+    case 'dist':
+      return b.stale
+        ? `dist/renderer of ${minute(b.builtAt)}, OLDER THAN THE SOURCES (BENCH_EDITOR_BUILD=1 builds afresh)`
+        : `dist/renderer of ${minute(b.builtAt)}`;
+    case 'built':
+      return 'dist/renderer, built now';
+    case 'fresh':
+      return 'this checkout, built now';
+    case 'given':
+      return `${b.dir} of ${minute(b.builtAt)}`;
+    default:
+      return b.origin satisfies never;
+  }
+}
+
+/** The benchmark's result as lines of text. */
+export function formatEditor(r: EditorBenchResult): string[] {
+  if ('skipped' in r) return [`Editor canvas: skipped: ${r.skipped}`];
+  const gpu = r.flags.includes('--disable-gpu') ? '--disable-gpu' : 'GPU allowed';
+  const lines = [
+    `Editor canvas: the studio's editor (ours) vs plain React Flow with default nodes (peer), same graph`,
+    `  headless ${r.browser}, ${gpu}; window ${r.window.width}×${r.window.height}, canvas ` +
+      `${r.canvas.width}×${r.canvas.height}; median of ${r.trials}; renderer: ${rendererLine(r.renderer)}`,
+    '  load: click on the file in Open… → every node measured and shown',
+    `  pan: ${r.panMs / 1000} s mouse drag on the pane; fps = frames in which the view moved, p95 = time between them`,
+    '',
+    `  ${pad('nodes', 7)}${pad('edges', 7)}${pad('in DOM', 11)}${pad('load ours / peer', 27)}` +
+      `${pad('pan @100%: fps, p95 ms', 28)}${pad('pan @fit: fps, p95 ms', 28)}in view @fit`,
+  ];
+  const pan = (a: PanFigures, b: PanFigures) =>
+    `${a.fps.toFixed(0)} / ${b.fps.toFixed(0)} (${ratio(a.fps, b.fps)}), ` +
+    `${a.p95FrameMs.toFixed(0)} / ${b.p95FrameMs.toFixed(0)}`;
+  const load = (f: PageFigures) =>
+    f.timedOut ? `> ${whole(f.timedOut.afterMs / 1000)} s` : `${whole(f.load.visibleMs)}`;
+  for (const s of r.sizes) {
+    const o = s.ours;
+    const p = s.peer;
+    const stuck = o.timedOut ?? p.timedOut;
+    lines.push(
+      `  ${pad(whole(s.nodes), 7)}${pad(whole(s.edges), 7)}${pad(`${Number.isNaN(o.renderedNodes) ? '?' : o.renderedNodes}/${s.nodes}`, 11)}` +
+        pad(
+          `${load(o)} / ${load(p)} ms` +
+            (stuck ? '' : ` (${ratio(o.load.visibleMs, p.load.visibleMs)})`),
+          27,
+        ) +
+        (stuck
+          ? 'not measured: a page did not show every node in time'
+          : pad(pan(o.atWorkingZoom, p.atWorkingZoom), 28) +
+            pad(pan(o.atFit, p.atFit), 28) +
+            `${o.atFit.inView} at ${Math.round(o.atFit.zoom * 100)}%`),
+    );
+  }
+  lines.push(
+    '',
+    '  details, ours | peer: load phases; panning @100% and @fit: all frames/s, main thread busy (js, style, layout)',
+  );
+  const details = (f: PageFigures) => {
+    if (f.timedOut) {
+      const after = whole(f.timedOut.afterMs / 1000);
+      return f.timedOut.inDom === undefined
+        ? `the page was still busy after ${after} s and did not answer`
+        : `${f.timedOut.inDom} nodes in the DOM after ${after} s, not all shown`;
+    }
+    const busy = (a: PanFigures) =>
+      `${a.rafFps.toFixed(0)} f/s, busy ${pct(a.busy.task)} (${pct(a.busy.script)}, ` +
+      `${pct(a.busy.style)}, ${pct(a.busy.layout)})`;
+    return (
+      `in DOM ${whole(f.load.domMs)}, framed ${whole(f.load.framedMs)} ms; ` +
+      `@${Math.round(f.atWorkingZoom.zoom * 100)}% ${busy(f.atWorkingZoom)}; @fit ${busy(f.atFit)}`
+    );
+  };
+  for (const s of r.sizes) {
+    lines.push(`  ${pad(whole(s.nodes), 7)}ours ${details(s.ours)}`);
+    lines.push(`  ${pad('', 7)}peer ${details(s.peer)}`);
+  }
+  return lines;
+}
