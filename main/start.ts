@@ -12,12 +12,14 @@
  * The install script runs in a worker thread and Electron starts through its own launcher,
  * `electron/cli.js` (what `npx electron .` runs), so this file starts no process itself (S18).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { type ElectronState, electronState } from './electron-program.ts';
 import { runStudio } from './studio/start.ts';
+
+export { type ElectronState, electronState } from './electron-program.ts';
 
 /** The app folder Electron is started on: its package.json names the shell's entry. */
 const APP_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -30,47 +32,6 @@ export const ELECTRON_FETCH_TIMEOUT_MS = 90_000;
 export const NO_ELECTRON_VARIABLE = 'SOCIETY_NO_ELECTRON';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** Whether the `electron` package and its program are here. */
-export type ElectronState =
-  | { kind: 'no-package' }
-  | { kind: 'no-binary'; packageDir: string; version: string }
-  | { kind: 'ready'; packageDir: string; binary: string };
-
-/**
- * Finds the `electron` package and its program without loading the package: under Node, its
- * index.js downloads the program when it is missing, synchronously and with no time limit.
- * The lookup is the one index.js makes (path.txt names the program inside dist/).
- */
-export function electronState(
-  env: Env = process.env,
-  resolve: (specifier: string) => string = createRequire(import.meta.url).resolve,
-): ElectronState {
-  let packageDir: string;
-  let version = '';
-  try {
-    const manifest = resolve('electron/package.json');
-    packageDir = path.dirname(manifest);
-    version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '';
-  } catch {
-    return { kind: 'no-package' };
-  }
-  let relative: string | undefined;
-  try {
-    relative = readFileSync(path.join(packageDir, 'path.txt'), 'utf8');
-  } catch {
-    relative = undefined;
-  }
-  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
-  const binary = override
-    ? path.join(override, relative || 'electron')
-    : relative
-      ? path.join(packageDir, 'dist', relative)
-      : undefined;
-  return binary && existsSync(binary)
-    ? { kind: 'ready', packageDir, binary }
-    : { kind: 'no-binary', packageDir, version };
-}
 
 /** How running an install script ended. */
 export type InstallOutcome = { ok: true } | { ok: false; reason: string };
