@@ -1,10 +1,10 @@
 /** New, Open, Save, Import and templates: the document's way in and out of the editor. */
 
 import type { ApiResult } from '../../app/api/contract.ts';
-import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
+import { serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
-import { fileNameFor, newDocument } from '../model/document.ts';
+import { fileNameFor, newDocument, readDocument } from '../model/document.ts';
 import { documentModels, modelDefaults } from '../settings/defaults.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { rememberRecent } from './recent.ts';
@@ -58,7 +58,7 @@ export function openFile(name: string): void {
   unlessUnsaved(`Open ${name}?`, async () => {
     try {
       const { text } = await api().call('files.read', { name });
-      const result = parseDocument(text);
+      const result = readDocument(text);
       if (!result.ok) {
         showProblems(name, result.problems);
         return;
@@ -77,7 +77,7 @@ export function openTemplate(file: string, hasCassette: boolean): void {
   unlessUnsaved('Open this template?', async () => {
     try {
       const { text } = await api().call('templates.open', { file });
-      const result = parseDocument(text);
+      const result = readDocument(text);
       if (!result.ok) {
         showProblems(file, result.problems);
         return;
@@ -101,7 +101,7 @@ export function importFile(file: File): void {
   const reader = new FileReader();
   reader.addEventListener('load', () => {
     const text = typeof reader.result === 'string' ? reader.result : '';
-    const result = parseDocument(text);
+    const result = readDocument(text);
     if (!result.ok) {
       showProblems(file.name, result.problems);
       return;

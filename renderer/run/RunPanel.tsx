@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { parseDocument } from '../../app/schema/parse.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
+import { readDocument } from '../model/document.ts';
 import type { TranscriptMessage } from '../model/run.ts';
 import { loadDocument, type RunTab, selectNode, unlessUnsaved, useEditor } from '../store.ts';
 import { ContextViewer } from './ContextViewer.tsx';
@@ -499,7 +499,7 @@ function Plans() {
               data-testid={`open-plan-${plan.instance}`}
               onClick={() =>
                 unlessUnsaved('Open this plan as a document?', () => {
-                  const parsed = parseDocument(plan.document);
+                  const parsed = readDocument(plan.document);
                   if (parsed.ok) loadDocument(parsed.doc);
                 })
               }
