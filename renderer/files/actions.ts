@@ -1,6 +1,7 @@
 /** New, Open, Save, Import and templates: the document's way in and out of the editor. */
 
 import type { ApiResult } from '../../app/api/contract.ts';
+import type { NodeMigration } from '../../app/schema/node-versions.ts';
 import { serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
@@ -63,13 +64,26 @@ export function openFile(name: string): void {
         showProblems(name, result.problems);
         return;
       }
-      loadDocument(result.doc, { fileName: name });
+      // Data brought up to date is not on disk yet: the document opens unsaved, and says why.
+      const upgraded = result.migratedNodes;
+      loadDocument(result.doc, { fileName: name, dirty: upgraded.length > 0 });
+      if (upgraded.length > 0) notify('info', upgradeNote(name, upgraded));
       rememberRecent(name);
       set({ modal: null });
     } catch (error) {
       notify('error', `Could not open ${name}: ${(error as Error).message}`);
     }
   });
+}
+
+/** "Upgraded shout1 (shout data v1 → v2) in old.society.json; save to keep it." */
+export function upgradeNote(name: string, upgraded: readonly NodeMigration[]): string {
+  const first = upgraded
+    .slice(0, 3)
+    .map((m) => `${m.node} (${m.type} data v${m.from} → v${m.to})`)
+    .join(', ');
+  const more = upgraded.length > 3 ? ` and ${upgraded.length - 3} more` : '';
+  return `Upgraded ${first}${more} in ${name}; save to keep it.`;
 }
 
 /** Opens a copy of a template; its cassette, if any, stays available for Run. */
