@@ -26,12 +26,9 @@ export type Checkpoint = EventOf<'paused'>['at'];
 /** A message as the transcript lists it. */
 export type TranscriptMessage = Omit<EventOf<'message'>, 'type' | 'runId' | 'time'>;
 
-/** A vote's full tally, as the engine publishes it. */
-export type VoteTally = EventOf<'vote'>['tally'];
-
 /**
  * A tally as the charts read it: any part may be missing (a run stored by an older build), and
- * names are plain strings. `VoteTally` fits it (checked below).
+ * names are plain strings. A `vote` event's tally must fit it: runEvents.ts keeps it as one.
  */
 export interface TallyLike {
   rule?: string;
@@ -53,8 +50,6 @@ export interface TallyLike {
   /** How a tie at the top was broken. */
   tieBreak?: { rule?: string; chosen?: string; reason?: string };
 }
-const tallyFits = (tally: VoteTally): TallyLike => tally;
-void tallyFits;
 
 export interface TallyView {
   seq: number;
