@@ -16,6 +16,9 @@ import {
   typeInEditor,
 } from './support.ts';
 
+/** Room for a loaded machine: the page answers well within it. */
+const WAIT = { timeout: 10_000 };
+
 /** A document saved before `shout` data had a template (data version 1). */
 const OLD_DOCUMENT = {
   version: 1,
@@ -40,16 +43,16 @@ describe.skipIf(!HAVE_CHROMIUM)('a node type added by its folder alone', () => {
     const card = page.getByTestId('node-shout1');
     // Its starting data is valid and its card speaks in the type's words.
     await expect
-      .poll(() => card.locator('.node-summary').first().textContent())
+      .poll(() => card.locator('.node-summary').first().textContent(), WAIT)
       .toBe('hello world!');
     expect(await card.getAttribute('class')).not.toMatch(/\binvalid\b/);
-    await expect.poll(() => page.getByTestId('shout-volume-shout1').textContent()).toBe('volume 1');
+    expect(await page.getByTestId('shout-volume-shout1').textContent()).toBe('volume 1');
 
     // The template field is the code editor its schema declares.
     await card.click();
     await typeInEditor(page, 'field-template', 'hello studio');
     await expect
-      .poll(() => card.locator('.node-summary').first().textContent())
+      .poll(() => card.locator('.node-summary').first().textContent(), WAIT)
       .toBe('hello studio!');
 
     await dropFromPalette(page, 'output', { x: 420, y: 60 });
@@ -58,7 +61,9 @@ describe.skipIf(!HAVE_CHROMIUM)('a node type added by its folder alone', () => {
     await page.getByTestId('problems-none').waitFor();
 
     await page.getByTestId('tb-run-simulated').click();
-    await expect.poll(() => page.getByTestId('run-status').textContent()).toMatch(/succeeded/i);
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), WAIT)
+      .toMatch(/succeeded/i);
     await page.getByTestId('run-tab-outputs').click();
     expect(await page.getByTestId('output-output1').textContent()).toContain('HELLO STUDIO!');
   }, 30_000);
@@ -72,18 +77,20 @@ describe.skipIf(!HAVE_CHROMIUM)('a node type added by its folder alone', () => {
 
     await page.getByTestId('tb-open').click();
     await page.getByTestId('file-old-shout.society.json').click();
-    // Loud in version 1 is three marks in version 2; the document opens unsaved, saying why.
+    // The document opens unsaved, saying why; loud in version 1 is three marks in version 2.
+    await expect
+      .poll(() => page.getByTestId('notice').textContent(), WAIT)
+      .toContain('past (shout data v1 → v2)');
+    await page.getByTestId('dirty-marker').waitFor();
     const card = page.getByTestId('node-past');
     await expect
-      .poll(() => card.locator('.node-summary').first().textContent())
+      .poll(() => card.locator('.node-summary').first().textContent(), WAIT)
       .toBe('from the past!!!');
-    expect(await page.getByTestId('notice').textContent()).toContain('past (shout data v1 → v2)');
-    await page.getByTestId('dirty-marker').waitFor();
     await page.getByTestId('run-tab-problems').click();
     await page.getByTestId('problems-none').waitFor();
 
     await page.getByTestId('tb-save').click();
-    await expect.poll(() => page.getByTestId('dirty-marker').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('dirty-marker').count(), WAIT).toBe(0);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     expect(saved.nodes[0]).toMatchObject({
       id: 'past',
