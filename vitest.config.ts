@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { NODES_ALIAS, NODES_DIR } from './vite.config.ts';
 
 export default defineConfig({
+  // The editor's node types, as its build finds them (vite.config.ts).
+  resolve: { alias: { [NODES_ALIAS]: NODES_DIR } },
   test: {
     include: [
       'app/**/*.test.ts',

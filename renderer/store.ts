@@ -21,6 +21,7 @@ import {
   CONTAINER_SIZE,
   copySelection,
   type DocMeta,
+  dataVersionOf,
   type FlowEdge,
   type FlowNode,
   fromDocument,
@@ -306,12 +307,16 @@ export function addNode(
   parent?: FlowNode,
 ): string {
   const state = get();
-  const id = nextNodeId(type, new Set(state.nodes.map((n) => n.id)));
+  const ids = new Set(state.nodes.map((n) => n.id));
+  const id = nextNodeId(type, ids);
+  const profile = profileForNewNode(state.meta.models, modelDefaults());
+  const version = dataVersionOf(type);
   const node: FlowNode = {
     id,
     type,
+    ...(version ? { version } : {}),
     position,
-    data: initialData(type, id, state.meta, profileForNewNode(state.meta.models, modelDefaults())),
+    data: initialData(type, id, state.meta, profile, ids),
     selected: true,
   };
   if (parent) {

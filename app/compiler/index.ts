@@ -22,9 +22,10 @@ export async function compileGraph(
   input: string | unknown,
   registry?: NodeRegistry,
 ): Promise<CompileResult> {
-  const parsed = parseDocument(input);
+  const nodes = registry ?? (await loadNodeRegistry());
+  const parsed = parseDocument(input, { nodes });
   if (!parsed.ok) return parsed;
-  const analysis = analyzeGraph(parsed.doc, registry ?? (await loadNodeRegistry()));
+  const analysis = analyzeGraph(parsed.doc, nodes);
   if (!analysis.ok) return analysis;
   return { ok: true, doc: parsed.doc, plan: analysis.plan, machines: buildMachines(analysis.plan) };
 }

@@ -12,8 +12,13 @@ export const baseData = {
   /** Inside a mindstorm: when the node runs (default `round`: once per round). */
   stage: z.enum(STAGES).optional(),
   /** Editor-only state (collapsed, colour…); ignored by the engine. */
-  ui: z.record(z.string(), z.unknown()).optional(),
+  ui: z.record(z.string(), z.unknown()).optional().meta({ editor: 'hidden' }),
 };
+
+/** The first line of a text, cut to `max` characters: what a card's summary quotes. */
+export function firstLine(text: string | undefined, max = 60): string | undefined {
+  return text?.split('\n')[0]?.slice(0, max);
+}
 
 export const modalitySchema = z
   .string()

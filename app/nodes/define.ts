@@ -53,6 +53,87 @@ export interface NodeSpec<D = unknown> {
   check?(data: D): DataProblem[];
   /** Worst-case model calls per execution (for estimates); 0 when it never calls a model. */
   callsPerRun?(data: D): number;
+
+  // Editor hooks: how the editor starts, shows and upgrades this type's data. They run in the
+  // page as well as in the engine, so they stay pure (no I/O) and cheap. Field editors are not
+  // here but on the data schema itself, with zod's `.meta()` (see `FieldEditorMeta`).
+
+  /**
+   * The card's one-line summary of valid data, e.g. an agent's model and the first line of its
+   * prompt. Absent (or `undefined`): the card shows none.
+   */
+  summary?(data: D): string | undefined;
+  /**
+   * Data for a node just dropped on the canvas. Whatever it returns must pass `data` and
+   * `check`, so a new node is valid at once; fields it leaves out take the schema's defaults.
+   * Absent: the schema's defaults alone (which then must be valid on their own).
+   */
+  initialData?(context: InitialDataContext): Partial<D>;
+  /**
+   * The version of this type's data (default 1). Raise it when the data's shape changes and add
+   * the step from the previous version to `migrations`; documents record each node's version
+   * and are brought up to date when they are read (app/schema/node-versions.ts).
+   */
+  version?: number;
+  /**
+   * Steps between data versions, by the version they start from: `{ 1: (data) => … }` turns
+   * version-1 data into version 2. Each gets a copy of the stored data (before defaults) and
+   * returns the next version's; one that throws fails the document's loading with a line
+   * naming the node.
+   */
+  migrations?: Readonly<Record<number, NodeDataMigration>>;
+}
+
+/** What a node type's `initialData` may know about the document a node is dropped into. */
+export interface InitialDataContext {
+  /** The new node's id (`agent2`). */
+  id: string;
+  /** The model profile a new node should use: the settings' default model, else the first. */
+  profile: string;
+  /** Every model profile name in the document, in document order. */
+  profiles: readonly string[];
+  /** Ids already taken in the document. */
+  ids: ReadonlySet<string>;
+}
+
+/** One step of a node type's data migrations: version N's data in, version N+1's out. */
+export type NodeDataMigration = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * How the inspector edits one field of a node's data. Declared on the field's schema:
+ * `prompt: z.string().meta({ editor: 'code', language: 'liquid' })`. A field with no editor
+ * gets the default for its type (a one-line box for a string, a select for an enum, JSON for
+ * lists and records).
+ */
+export interface FieldEditorMeta {
+  /**
+   * - `text`: a one-line box (the default for strings);
+   * - `multiline`: a plain text area;
+   * - `code`: a code editor in `language`;
+   * - `model-profile`: a box suggesting the document's model profiles;
+   * - `expert-module`: a box suggesting the expert catalogue's modules;
+   * - `expert-model`: a box suggesting the catalogue's models for the node's `module`;
+   * - `hidden`: not in the form (editor-only state).
+   */
+  editor?:
+    | 'text'
+    | 'multiline'
+    | 'code'
+    | 'model-profile'
+    | 'expert-module'
+    | 'expert-model'
+    | 'hidden';
+  /** For `code`: `liquid` is a template (slots highlighted and completed); default `liquid`. */
+  language?: 'liquid' | 'json';
+  /** For `code` and `multiline`: the lines shown before it scrolls. */
+  lines?: number;
+  /** Shown in the empty field. */
+  placeholder?: string;
+}
+
+declare module 'zod' {
+  /** zod's global metadata (`.meta()`) also carries a field's editor. */
+  interface GlobalMeta extends FieldEditorMeta {}
 }
 
 /** Identity helper that keeps the data type through inference. */

@@ -41,6 +41,11 @@ export const NodeSchema = z.looseObject({
   position: PositionSchema,
   data: z.record(z.string(), z.unknown()),
   parentId: z.string().optional(),
+  /**
+   * The version of `data`, as its node type numbers them (absent: 1). Reading a document
+   * migrates older data to the type's current version (node-versions.ts).
+   */
+  version: z.number().int().positive().optional(),
 });
 export type GraphNode = z.infer<typeof NodeSchema>;
 

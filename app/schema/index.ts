@@ -1,5 +1,6 @@
 export * from './document.ts';
 export * from './migrations.ts';
 export * from './modality.ts';
+export * from './node-versions.ts';
 export * from './parse.ts';
 export * from './problems.ts';

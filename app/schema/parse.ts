@@ -2,21 +2,30 @@ import type { z } from 'zod';
 import { boundsProblems } from './bounds.ts';
 import { DOCUMENT_VERSION, DocumentSchema, type GraphDocument } from './document.ts';
 import { MIGRATIONS, type Migration, migrateDocument } from './migrations.ts';
+import { migrateNodeData, type NodeMigration, type NodeTypes } from './node-versions.ts';
 import { formatPath, type Problem } from './problems.ts';
 
 export type ParseResult =
-  | { ok: true; doc: GraphDocument; migrated: Migration[] }
+  | { ok: true; doc: GraphDocument; migrated: Migration[]; migratedNodes: NodeMigration[] }
   | { ok: false; problems: Problem[] };
 
+export interface ParseOptions {
+  /**
+   * Node types, to bring each node's data up to its type's version (a node registry, or the
+   * editor's specs). Without them node data is read as it is stored.
+   */
+  nodes?: NodeTypes;
+  /** Document migrations (default: this build's). */
+  migrations?: readonly Migration[];
+}
+
 /**
- * Reads a document from JSON text or an already-parsed value: JSON syntax, migrations, then the
- * schema. Never throws on bad input; every problem carries a JSON path and, where it points
- * into a node, that node's id.
+ * Reads a document from JSON text or an already-parsed value: JSON syntax, document migrations,
+ * the schema, then node data migrations. Never throws on bad input; every problem carries a
+ * JSON path and, where it points into a node, that node's id.
  */
-export function parseDocument(
-  input: string | unknown,
-  migrations: readonly Migration[] = MIGRATIONS,
-): ParseResult {
+export function parseDocument(input: string | unknown, options: ParseOptions = {}): ParseResult {
+  const { nodes, migrations = MIGRATIONS } = options;
   let raw: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -45,7 +54,14 @@ export function parseDocument(
   // zod lists an object's known keys first; keep the document's own order so saving an
   // unchanged document gives back the same text.
   const doc = inKeyOrderOf(result.data, migrated.doc) as GraphDocument;
-  return { ok: true, doc, migrated: migrated.applied };
+  const upgraded = nodes ? migrateNodeData(doc, nodes) : { ok: true as const, doc, migrated: [] };
+  if (!upgraded.ok) return upgraded;
+  return {
+    ok: true,
+    doc: upgraded.doc,
+    migrated: migrated.applied,
+    migratedNodes: upgraded.migrated,
+  };
 }
 
 /** Returns `value` with each object's keys in the order `original` has them (new keys last). */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import {
+  baseData,
+  firstLine,
+  slotPorts,
+  slotsSchema,
+  templateProblems,
+} from '../../app/nodes/common.ts';
 import { defineNode, type PortSpec } from '../../app/nodes/define.ts';
 import type { Modality } from '../../app/schema/modality.ts';
 
@@ -17,13 +23,18 @@ const OUTPUT_MODALITY: Record<(typeof PARSE_MODES)[number], Modality> = {
 export const agentData = z.strictObject({
   ...baseData,
   /** The system message: who the agent is. A template, so replicas can differ (`{{ item }}`). */
-  role: z.string().default(''),
+  role: z.string().default('').meta({ editor: 'code', language: 'liquid', lines: 3 }),
   /** The user message, with named slots (`{{ question }}`) that become input ports. */
-  prompt: z.string().min(1, 'an agent needs a prompt'),
+  prompt: z.string().min(1, 'an agent needs a prompt').meta({
+    editor: 'code',
+    language: 'liquid',
+    lines: 6,
+    placeholder: 'Write the prompt; {{ name }} makes an input.',
+  }),
   /** Modalities of slots that are not plain text, e.g. `{ "answers": "list<text>" }`. */
   slots: slotsSchema,
   /** A model profile name from the document's `models`; may be a template such as `{{ item }}`. */
-  model: z.string().min(1),
+  model: z.string().min(1).meta({ editor: 'model-profile' }),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().optional(),
   /** Adds an `image` input sent with the prompt (vision-language models). */
@@ -58,4 +69,7 @@ export const spec = defineNode({
   models: (data) => [data.model],
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
+
+  summary: (data) => [data.model, firstLine(data.prompt)].filter(Boolean).join(' · '),
+  initialData: ({ profile }) => ({ prompt: '{{ question }}', model: profile }),
 });

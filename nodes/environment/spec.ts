@@ -48,4 +48,6 @@ export const spec = defineNode({
       { name: 'state', modality: 'text', description: 'the state before the first step' },
     ],
   }),
+
+  summary: (data) => `${data.kind} ${data.level} · ${data.agents} agents`,
 });

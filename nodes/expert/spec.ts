@@ -10,7 +10,7 @@ export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioni
 export const expertData = z.strictObject({
   ...baseData,
   /** A catalogue id (app/experts/catalogue.ts), e.g. `image-captioning`. */
-  module: z.string().min(1),
+  module: z.string().min(1).meta({ editor: 'expert-module' }),
   /**
    * How it runs:
    * - `huggingface`: a Hugging Face model, hosted (Inference Providers) or at the provider
@@ -20,11 +20,11 @@ export const expertData = z.strictObject({
    */
   backend: z.enum(['huggingface', 'local', 'vision-chat']).default('huggingface'),
   /** A Hub model id; defaults to the catalogue's. */
-  model: z.string().min(1).optional(),
+  model: z.string().min(1).optional().meta({ editor: 'expert-model' }),
   /** The provider profile that reaches Hugging Face (its token and endpoint). */
   provider: z.string().min(1).default('hf-inference'),
   /** For `vision-chat`: a model profile name from the document's `models`. */
-  visionModel: z.string().min(1).optional(),
+  visionModel: z.string().min(1).optional().meta({ editor: 'model-profile' }),
   /** For `vision-chat` captioning: what to ask the model. */
   instruction: z.string().min(1).default('Describe this picture in one sentence.'),
   /** Task parameters passed to the backend unchanged (merged over the catalogue's). */
@@ -93,4 +93,11 @@ export const spec = defineNode({
     return problems;
   },
   callsPerRun: (data) => (data.backend === 'local' ? 0 : 1),
+
+  summary: (data) =>
+    [data.module, data.backend === 'vision-chat' ? data.visionModel : data.model]
+      .filter(Boolean)
+      .join(' · '),
+  // Captioning needs only a picture, so a new expert runs as soon as one is wired in.
+  initialData: () => ({ module: 'image-captioning' }),
 });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import {
+  baseData,
+  firstLine,
+  slotPorts,
+  slotsSchema,
+  templateProblems,
+} from '../../app/nodes/common.ts';
 import { defineNode } from '../../app/nodes/define.ts';
 
 export const humanData = z.strictObject({
@@ -7,7 +13,7 @@ export const humanData = z.strictObject({
   /** The answer's name: `society run --input NAME=VALUE` answers without a prompt. */
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
   /** What the person is asked; a template whose slots are inputs. */
-  prompt: z.string().min(1),
+  prompt: z.string().min(1).meta({ editor: 'code', language: 'liquid', lines: 6 }),
   slots: slotsSchema,
 });
 export type HumanData = z.infer<typeof humanData>;
@@ -24,4 +30,7 @@ export const spec = defineNode({
     outputs: [{ name: 'text', modality: 'text' }],
   }),
   check: (data) => templateProblems({ prompt: data.prompt }),
+
+  summary: (data) => [data.name, firstLine(data.prompt)].filter(Boolean).join(' · '),
+  initialData: ({ id }) => ({ name: id, prompt: 'Your answer to: {{ question }}' }),
 });

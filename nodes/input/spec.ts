@@ -13,9 +13,12 @@ export const spec = defineNode({
     /** The name used on the command line (`--input question=...`). */
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
     modality: modalitySchema.default('text'),
-    description: z.string().optional(),
+    description: z.string().optional().meta({ editor: 'multiline', lines: 3 }),
     /** Used when no value is given; without one the input is required. */
     default: z.unknown().optional(),
   }),
   ports: (data) => ({ inputs: [], outputs: [{ name: 'value', modality: data.modality }] }),
+
+  summary: (data) => `${data.name} (${data.modality})`,
+  initialData: ({ id }) => ({ name: id }),
 });

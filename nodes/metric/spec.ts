@@ -92,4 +92,6 @@ export const spec = defineNode({
   data: metricData,
   ports: (data) => metricPorts(data.kind),
   callsPerRun: () => 2,
+
+  summary: (data) => data.kind,
 });

@@ -23,7 +23,7 @@ export const plannerData = z.strictObject({
    * A model profile from the document's `models`. Without one, plans come from the built-in
    * rule planner (no model, no cost): a baseline to compare models against.
    */
-  model: z.string().min(1).optional(),
+  model: z.string().min(1).optional().meta({ editor: 'model-profile' }),
   /** The task; when absent it comes from the `task` input. */
   task: z.string().min(1).optional(),
   /** The values the plan starts from: each becomes an input port and a plan input. */
@@ -159,4 +159,9 @@ export const spec = defineNode({
       : data.model
         ? data.maxAttempts
         : 0,
+
+  summary: (data) =>
+    data.mode === 'dispatch'
+      ? `dispatch · ${data.controller === 'model' ? (data.model ?? 'model') : 'greedy rules'}`
+      : `plan · ${data.model ?? 'rule planner'}`,
 });

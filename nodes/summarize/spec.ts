@@ -11,8 +11,11 @@ export const summarizeData = z.strictObject({
   ...baseData,
   mode: z.enum(['model', 'concatenate']).default('model'),
   /** Required in `model` mode: a profile name from the document's `models`. */
-  model: z.string().optional(),
-  instructions: z.string().default(DEFAULT_INSTRUCTIONS),
+  model: z.string().optional().meta({ editor: 'model-profile' }),
+  instructions: z
+    .string()
+    .default(DEFAULT_INSTRUCTIONS)
+    .meta({ editor: 'code', language: 'liquid', lines: 3 }),
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   separator: z.string().default('\n'),
@@ -42,4 +45,7 @@ export const spec = defineNode({
     ...templateProblems({ instructions: data.instructions }),
   ],
   callsPerRun: (data) => (data.mode === 'model' ? 1 : 0),
+
+  summary: (data) => (data.mode === 'concatenate' ? 'concatenate' : (data.model ?? 'model')),
+  initialData: ({ profile }) => ({ model: profile }),
 });

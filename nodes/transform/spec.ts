@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { baseData, slotPorts, slotsSchema, templateProblems } from '../../app/nodes/common.ts';
+import {
+  baseData,
+  firstLine,
+  slotPorts,
+  slotsSchema,
+  templateProblems,
+} from '../../app/nodes/common.ts';
 import { defineNode } from '../../app/nodes/define.ts';
 import type { Modality } from '../../app/schema/modality.ts';
 
@@ -13,7 +19,7 @@ const OUTPUT: Record<'text' | 'json' | 'number' | 'lines', Modality> = {
 export const transformData = z.strictObject({
   ...baseData,
   /** A Liquid template; each root variable is an input. Rendered, never evaluated as code. */
-  template: z.string().min(1),
+  template: z.string().min(1).meta({ editor: 'code', language: 'liquid', lines: 6 }),
   slots: slotsSchema,
   /** How the rendered text is read: as is, as JSON, as a number, or one list item per line. */
   output: z.enum(['text', 'json', 'number', 'lines']).default('text'),
@@ -33,4 +39,7 @@ export const spec = defineNode({
     outputs: [{ name: 'value', modality: OUTPUT[data.output] }],
   }),
   check: (data) => templateProblems({ template: data.template }),
+
+  summary: (data) => firstLine(data.template),
+  initialData: () => ({ template: '{{ value }}' }),
 });

@@ -38,4 +38,6 @@ export const spec = defineNode({
     data.tieBreak === 'chair' && !data.chair
       ? [{ path: ['chair'], message: 'tie-break "chair" needs a chair (a voter id)' }]
       : [],
+
+  summary: (data) => `${data.rule}, ties: ${data.tieBreak}`,
 });

@@ -1,34 +1,24 @@
 import type { NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import type { NodeSpec } from '../../app/nodes/define.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
+import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
 import { ReplicaBadge } from './ReplicaBadge.tsx';
 import { usePorts } from './usePorts.ts';
 
-/** A short line under the title: what the node will do, read from its data. */
-function summary(type: string, data: Record<string, unknown>): string | undefined {
-  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const firstLine = (v: unknown) => s(v)?.split('\n')[0]?.slice(0, 60);
-  switch (type) {
-    case 'agent':
-      return [s(data.model), firstLine(data.prompt)].filter(Boolean).join(' · ');
-    case 'input':
-      return `${s(data.name) ?? '?'} (${s(data.modality) ?? 'text'})`;
-    case 'output':
-      return s(data.name);
-    case 'human':
-      return [s(data.name), firstLine(data.prompt)].filter(Boolean).join(' · ');
-    case 'vote':
-      return `${s(data.rule) ?? 'plurality'}, ties: ${s(data.tieBreak) ?? 'first'}`;
-    case 'summarize':
-      return s(data.mode) === 'concatenate' ? 'concatenate' : (s(data.model) ?? 'model');
-    case 'transform':
-      return firstLine(data.template);
-    default:
-      return firstLine(data.prompt) ?? firstLine(data.template) ?? s(data.model);
+/**
+ * The type's own words for what the node will do (its spec's `summary`), from valid data only.
+ * A summary that throws shows nothing rather than taking the canvas down.
+ */
+function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): string | undefined {
+  try {
+    return spec?.summary?.(data) || undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -41,6 +31,8 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const replicate = replicateOf({ id, data });
   const label = typeof data.label === 'string' && data.label ? data.label : id;
   const stage = typeof data.stage === 'string' ? data.stage : undefined;
+  const summary = parsed.ok ? summaryOf(spec, parsed.data) : undefined;
+  const Card = viewOf(type)?.card;
   const classes = [
     'society-node',
     `type-${type}`,
@@ -72,10 +64,8 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
         {label}
         {label !== id ? <span className="node-id">{id}</span> : null}
       </div>
-      {(() => {
-        const text = summary(type, data);
-        return text ? <div className="node-summary">{text}</div> : null;
-      })()}
+      {summary ? <div className="node-summary">{summary}</div> : null}
+      {Card && parsed.ok ? <Card id={id} data={parsed.data} /> : null}
       {!spec ? <div className="node-problem">unknown node type "{type}"</div> : null}
       {spec && !parsed.ok ? (
         <div

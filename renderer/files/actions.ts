@@ -1,10 +1,11 @@
 /** New, Open, Save, Import and templates: the document's way in and out of the editor. */
 
 import type { ApiResult } from '../../app/api/contract.ts';
-import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
+import type { NodeMigration } from '../../app/schema/node-versions.ts';
+import { serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
-import { fileNameFor, newDocument } from '../model/document.ts';
+import { fileNameFor, newDocument, readDocument } from '../model/document.ts';
 import { documentModels, modelDefaults } from '../settings/defaults.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { rememberRecent } from './recent.ts';
@@ -58,12 +59,15 @@ export function openFile(name: string): void {
   unlessUnsaved(`Open ${name}?`, async () => {
     try {
       const { text } = await api().call('files.read', { name });
-      const result = parseDocument(text);
+      const result = readDocument(text);
       if (!result.ok) {
         showProblems(name, result.problems);
         return;
       }
-      loadDocument(result.doc, { fileName: name });
+      // Data brought up to date is not on disk yet: the document opens unsaved, and says why.
+      const upgraded = result.migratedNodes;
+      loadDocument(result.doc, { fileName: name, dirty: upgraded.length > 0 });
+      if (upgraded.length > 0) notify('info', upgradeNote(name, upgraded));
       rememberRecent(name);
       set({ modal: null });
     } catch (error) {
@@ -72,12 +76,22 @@ export function openFile(name: string): void {
   });
 }
 
+/** "Upgraded shout1 (shout data v1 → v2) in old.society.json; save to keep it." */
+export function upgradeNote(name: string, upgraded: readonly NodeMigration[]): string {
+  const first = upgraded
+    .slice(0, 3)
+    .map((m) => `${m.node} (${m.type} data v${m.from} → v${m.to})`)
+    .join(', ');
+  const more = upgraded.length > 3 ? ` and ${upgraded.length - 3} more` : '';
+  return `Upgraded ${first}${more} in ${name}; save to keep it.`;
+}
+
 /** Opens a copy of a template; its cassette, if any, stays available for Run. */
 export function openTemplate(file: string, hasCassette: boolean): void {
   unlessUnsaved('Open this template?', async () => {
     try {
       const { text } = await api().call('templates.open', { file });
-      const result = parseDocument(text);
+      const result = readDocument(text);
       if (!result.ok) {
         showProblems(file, result.problems);
         return;
@@ -101,7 +115,7 @@ export function importFile(file: File): void {
   const reader = new FileReader();
   reader.addEventListener('load', () => {
     const text = typeof reader.result === 'string' ? reader.result : '';
-    const result = parseDocument(text);
+    const result = readDocument(text);
     if (!result.ok) {
       showProblems(file.name, result.problems);
       return;

@@ -1,8 +1,7 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { parseDocument } from '../../app/schema/parse.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
-import { type FlowNode, isContainer, toDocument } from '../model/document.ts';
+import { type FlowNode, isContainer, readDocument, toDocument } from '../model/document.ts';
 import { specOf } from '../model/registry.ts';
 import { currentDocument, replaceDocument, replaceNode, updateMeta, useEditor } from '../store.ts';
 import { JsonEditor } from './JsonEditor.tsx';
@@ -155,7 +154,7 @@ function DocumentTab() {
     const doc: Record<string, unknown> = { ...currentDocument() };
     if (value === undefined) delete doc[key];
     else doc[key] = value;
-    const result = parseDocument(doc);
+    const result = readDocument(doc);
     if (!result.ok) {
       const mine = result.problems.filter((p) => p.path.startsWith(key));
       return (mine.length ? mine : result.problems).map(formatProblem);
@@ -223,7 +222,7 @@ function WholeDocument() {
       testId="doc-json"
       rows={20}
       onApply={(_parsed, text) => {
-        const result = parseDocument(text);
+        const result = readDocument(text);
         if (!result.ok) return result.problems.map(formatProblem);
         replaceDocument(result.doc);
         return null;

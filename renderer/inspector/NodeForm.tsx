@@ -9,20 +9,20 @@ import {
   useState,
 } from 'react';
 import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
+import type { FieldEditorMeta } from '../../app/nodes/define.ts';
+import { viewOf } from '../editor/nodeViews.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, slotSourcesOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { describeFields, type FieldDesc, getIn, setIn } from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
 
-/** Which datalist offers values for a text field: model profiles, expert modules or models. */
-function suggestionsFor(name: string, data: unknown): string | undefined {
-  const isExpert = typeof (data as { module?: unknown } | undefined)?.module === 'string';
-  if (name === 'module') return 'expert-modules';
-  if (name === 'model') return isExpert ? 'expert-models' : 'model-profiles';
-  if (name === 'visionModel') return 'model-profiles';
-  return undefined;
-}
+/** The datalist that offers values for a text field, by the editor it declares. */
+const SUGGESTIONS: Partial<Record<NonNullable<FieldEditorMeta['editor']>, string>> = {
+  'model-profile': 'model-profiles',
+  'expert-module': 'expert-modules',
+  'expert-model': 'expert-models',
+};
 
 /** The catalogue's models for an expert node's module: its default first. */
 function expertModels(data: unknown): string[] {
@@ -40,6 +40,9 @@ export function NodeForm({ node }: { node: FlowNode }) {
   const fields = useMemo(() => (spec ? describeFields(spec.data) : []), [spec]);
   const parsed = parseNodeData(node.type, node.data);
   const profiles = useEditor((s) => Object.keys(s.meta.models ?? {}).join('\u0000'));
+
+  // The node type's own part of the inspector (its view.tsx), when it has one.
+  const Section = viewOf(node.type)?.inspector;
 
   if (!spec) return <p className="muted">No form: the node type "{node.type}" is unknown.</p>;
 
@@ -87,6 +90,7 @@ export function NodeForm({ node }: { node: FlowNode }) {
             <option key={p} value={p} />
           ))}
       </datalist>
+      {Section && parsed.ok ? <Section id={node.id} data={parsed.data} /> : null}
       {fields.map((f) => (
         <Field
           key={f.name}
@@ -158,25 +162,40 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
     case 'string': {
       const text = typeof value === 'string' ? value : '';
       const set = (t: string) => write(path, t === '' && desc.optional ? undefined : t);
-      input = field.multiline ? (
-        <TemplateField
-          testId={testId}
-          nodeId={nodeId}
-          path={path}
-          value={text}
-          onChange={set}
-          label={name}
-        />
-      ) : (
-        <input
-          id={id}
-          type="text"
-          data-testid={testId}
-          value={text}
-          onChange={(e: ChangeEvent<HTMLInputElement>) => set(e.target.value)}
-          list={suggestionsFor(name, parsed)}
-        />
-      );
+      const { editor = 'text', lines = 3, placeholder } = desc.meta;
+      input =
+        editor === 'code' ? (
+          <CodeField
+            testId={testId}
+            nodeId={nodeId}
+            path={path}
+            value={text}
+            onChange={set}
+            label={name}
+            language={desc.meta.language ?? 'liquid'}
+            lines={lines}
+            placeholder={placeholder}
+          />
+        ) : editor === 'multiline' ? (
+          <textarea
+            id={id}
+            rows={lines}
+            data-testid={testId}
+            value={text}
+            placeholder={placeholder}
+            onChange={(e: ChangeEvent<HTMLTextAreaElement>) => set(e.target.value)}
+          />
+        ) : (
+          <input
+            id={id}
+            type="text"
+            data-testid={testId}
+            value={text}
+            placeholder={placeholder}
+            onChange={(e: ChangeEvent<HTMLInputElement>) => set(e.target.value)}
+            list={SUGGESTIONS[editor]}
+          />
+        );
       break;
     }
     case 'number':
@@ -359,16 +378,19 @@ function JsonField({
 }
 
 /**
- * A prompt, role or template in Monaco: `{{ slot }}` highlighted, and `{{` completing to the
- * node's slots, what is wired into it, run inputs and replica names.
+ * A field in Monaco. A Liquid template (a prompt, a role) gets `{{ slot }}` highlighted, and
+ * `{{` completing to the node's slots, what is wired into it, run inputs and replica names.
  */
-function TemplateField({
+function CodeField({
   testId,
   nodeId,
   path,
   value,
   onChange,
   label,
+  language,
+  lines,
+  placeholder = '',
 }: {
   testId: string;
   nodeId: string;
@@ -376,12 +398,15 @@ function TemplateField({
   value: string;
   onChange: (text: string) => void;
   label: string;
+  language: NonNullable<FieldEditorMeta['language']>;
+  lines: number;
+  placeholder?: string | undefined;
 }) {
   const sources = useCallback(() => {
     const { nodes, edges } = useEditor.getState();
     return slotSourcesOf(nodeId, nodes, edges);
   }, [nodeId]);
-  const lines = label === 'prompt' || label === 'template' ? 6 : 3;
+  const liquid = language === 'liquid';
   return (
     <div className="template-field" data-testid={testId} data-value={value}>
       <Suspense
@@ -394,12 +419,12 @@ function TemplateField({
         <CodeEditor
           value={value}
           onChange={onChange}
-          language="society-template"
-          path={`node/${nodeId}/${path.join('.')}.tpl`}
-          slotSources={sources}
+          language={liquid ? 'society-template' : language}
+          path={`node/${nodeId}/${path.join('.')}.${liquid ? 'tpl' : language}`}
+          slotSources={liquid ? sources : undefined}
           minLines={lines}
           ariaLabel={`${label} of ${nodeId}`}
-          placeholder={label === 'prompt' ? 'Write the prompt; {{ name }} makes an input.' : ''}
+          placeholder={placeholder}
         />
       </Suspense>
     </div>

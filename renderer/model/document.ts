@@ -5,8 +5,17 @@
  */
 import type { Edge, Node } from '@xyflow/react';
 import { DOCUMENT_VERSION, type GraphDocument } from '../../app/schema/document.ts';
-import { objectShape, specPorts } from './ports.ts';
-import { specOf } from './registry.ts';
+import { type ParseResult, parseDocument } from '../../app/schema/parse.ts';
+import { specPorts } from './ports.ts';
+import { SPECS, specOf } from './registry.ts';
+
+/**
+ * Reads a document (JSON text or a value) as the editor opens it: checked, and each node's data
+ * brought up to its type's version by the same code the CLI and the studio use.
+ */
+export function readDocument(input: string | unknown): ParseResult {
+  return parseDocument(input, { nodes: SPECS });
+}
 
 export type FlowNode = Node<Record<string, unknown>>;
 export type FlowEdge = Edge<Record<string, unknown>>;
@@ -195,43 +204,37 @@ export function nextNodeId(type: string, taken: ReadonlySet<string>): string {
 }
 
 /**
- * Starting data for a new node: the spec's defaults, plus a sensible value for each field that
- * has none and must be set (a prompt, a model profile, a name), so a new node is valid at once.
- * A node that needs a model profile gets `profile` (settings' default model), else the first.
+ * Starting data for a new node: what its spec's `initialData` gives (a prompt, the model profile
+ * `profile` or else the document's first, its id as a name), with the schema's defaults filled.
  */
 export function initialData(
   type: string,
   id: string,
   meta: DocMeta,
   profile?: string,
+  ids: ReadonlySet<string> = new Set(),
 ): Record<string, unknown> {
   const spec = specOf(type);
   if (!spec) return {};
-  const firstProfile = profile ?? Object.keys(meta.models ?? {})[0] ?? 'default';
-  const seeds: Record<string, unknown> = {
-    prompt: type === 'human' ? 'Your answer to: {{ question }}' : '{{ question }}',
-    model: firstProfile,
-    name: id,
-    template: '{{ value }}',
-  };
-  const fields = objectShape(spec.data) ?? {};
-  const data: Record<string, unknown> = {};
-  // Two passes: first what the schema requires, then what the spec's own checks ask for
-  // (a summarize node in model mode needs a model even though the field is optional).
-  for (let pass = 0; pass < 3; pass++) {
-    const result = spec.data.safeParse(data);
-    const missing = result.success
-      ? (spec.check?.(result.data) ?? []).map((p) => p.path[0])
-      : result.error.issues.map((i) => i.path[0]);
-    const fill = missing.filter(
-      (k): k is string => typeof k === 'string' && k in seeds && k in fields && !(k in data),
-    );
-    if (fill.length === 0) {
-      return result.success ? { ...(result.data as Record<string, unknown>) } : data;
-    }
-    for (const k of fill) data[k] = seeds[k];
-  }
-  return data;
+  const profiles = Object.keys(meta.models ?? {});
+  const start = spec.initialData?.({
+    id,
+    profile: profile ?? profiles[0] ?? 'default',
+    profiles,
+    ids,
+  });
+  const data = { ...(start as Record<string, unknown> | undefined) };
+  const result = spec.data.safeParse(data);
+  return result.success ? { ...(result.data as Record<string, unknown>) } : data;
+}
+
+/**
+ * The data version a new node of `type` is written with: absent at version 1, so documents
+ * that never met a versioned type do not change.
+ */
+export function dataVersionOf(type: string): number | undefined {
+  const version = specOf(type)?.version ?? 1;
+  return version > 1 ? version : undefined;
 }
 
 /** Where a node is on the canvas, adding up its containers' positions. */

@@ -3,7 +3,7 @@
  * (app/compiler/analyze.ts) closely enough to refuse a bad edge while it is being drawn; the
  * backend's validation stays the authority.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { NodePorts, NodeSpec, PortSpec } from '../../app/nodes/define.ts';
 import {
   listOf,
@@ -74,8 +74,7 @@ function lenientData(spec: NodeSpec<unknown>, data: Record<string, unknown>) {
 
 /** The fields of an object schema, or undefined when the schema is not an object. */
 export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  const def = (schema as unknown as { _zod: { def: { type: string; shape?: unknown } } })._zod.def;
-  return def.type === 'object' ? (def.shape as Record<string, z.ZodType>) : undefined;
+  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
 }
 
 const NO_PORTS: NodePorts = { inputs: [], outputs: [] };

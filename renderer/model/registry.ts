@@ -5,14 +5,15 @@
  */
 import type { NodeSpec } from '../../app/nodes/define.ts';
 
-const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('../../nodes/*/spec.ts', {
+// `@nodes` is the nodes/ folder (vite.config.ts), or a test's folder with fixture types too.
+const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('@nodes/*/spec.ts', {
   eager: true,
 });
 
 function discover(): Map<string, NodeSpec<unknown>> {
   const specs = new Map<string, NodeSpec<unknown>>();
   for (const [path, mod] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
-    const folder = /nodes\/([^/]+)\/spec\.ts$/.exec(path)?.[1];
+    const folder = /([^/]+)\/spec\.ts$/.exec(path)?.[1];
     // The engine refuses a folder whose spec names another type; the editor just skips it so
     // one broken node type does not take the whole page down.
     if (!folder || !mod.spec || mod.spec.type !== folder) {

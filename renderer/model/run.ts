@@ -1,9 +1,12 @@
 /**
- * What the editor shows of a run, folded from the pushed event stream. The event shapes are the
- * engine's (app/runtime/events.ts); they are restated here, loosely, because the page may not
- * import the runtime, and every field is read defensively so an older or newer backend degrades
- * to missing details rather than a crash.
+ * What the editor shows of a run, folded from the pushed event stream. The events are the
+ * engine's own `RunEvent` union (app/runtime/events.ts, imported for its types only: the page
+ * bundles no runtime); `applyEvents` is where pushed JSON becomes typed events, and
+ * runEvents.ts folds each one with an exhaustive switch.
  */
+import type { EnvironmentStepReport, RunEvent, RunEventType } from '../../app/runtime/events.ts';
+import type { GraphDocument } from '../../app/schema/document.ts';
+import { foldEvent } from './runEvents.ts';
 
 export type NodeRunState = 'waiting' | 'running' | 'done' | 'failed' | 'paused';
 export type RunStatus =
@@ -15,27 +18,18 @@ export type RunStatus =
   | 'failed'
   | 'cancelled';
 
-export interface Checkpoint {
-  kind: 'node' | 'message' | 'round';
-  node?: string;
-  instance?: string;
-  loop?: string;
-  round?: number;
-  text?: string;
-}
+type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
 
-export interface TranscriptMessage {
-  seq: number;
-  from: string;
-  node: string;
-  to: string[];
-  text: string;
-  loop?: string;
-  round?: number;
-  stage?: string;
-  simulated: boolean;
-}
+/** Where the debugger stopped. */
+export type Checkpoint = EventOf<'paused'>['at'];
 
+/** A message as the transcript lists it. */
+export type TranscriptMessage = Omit<EventOf<'message'>, 'type' | 'runId' | 'time'>;
+
+/**
+ * A tally as the charts read it: any part may be missing (a run stored by an older build), and
+ * names are plain strings. A `vote` event's tally must fit it: runEvents.ts keeps it as one.
+ */
 export interface TallyLike {
   rule?: string;
   candidates?: string[];
@@ -119,20 +113,17 @@ export interface PlanView {
   /** Instance ids of the plan's nodes start with this. */
   prefix: string;
   /** The plan as an ordinary graph document. */
-  document: { name?: string; description?: string; nodes: Array<Record<string, unknown>> };
+  document: GraphDocument;
   /** The state of each of its nodes, by node id. */
   steps: Record<string, 'running' | 'done' | 'failed'>;
   outputs?: Record<string, unknown>;
 }
 
 /** One step of an environment episode, as the Episode tab lists it. */
-export interface EpisodeStepView {
-  step: number;
-  commands: Array<{ command: string; by: string }>;
-  rejections: Array<{ command: string; reason: string; message: string }>;
-  completed: string[];
-  failed: string[];
-}
+export type EpisodeStepView = Pick<
+  EnvironmentStepReport,
+  'step' | 'commands' | 'rejections' | 'completed' | 'failed'
+>;
 
 /** An episode a dispatcher plays: its steps and the world as the last step left it. */
 export interface EpisodeView {
@@ -160,7 +151,7 @@ export interface RunView {
   /** Any answer in this run came from the simulated provider. */
   simulated: boolean;
   /** Recent events, newest last, for the raw event log. */
-  log: Array<Record<string, unknown>>;
+  log: RunEvent[];
   /** Node instances by id, in the order they started. */
   instances: Record<string, InstanceRun>;
   rounds: RoundMark[];
@@ -210,367 +201,67 @@ export function startingRun(nodeIds: readonly string[]): RunView {
   return run;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+/**
+ * Every event type, so a pushed event can be told from anything else. Typed as a record over
+ * the union, so an event type added to the engine fails the page's type check here until the
+ * page knows it (and runEvents.ts folds it).
+ */
+const EVENT_TYPES: Record<RunEventType, true> = {
+  'run.started': true,
+  'run.finished': true,
+  'node.started': true,
+  'node.finished': true,
+  'node.failed': true,
+  'model.request': true,
+  'model.delta': true,
+  'model.response': true,
+  'model.retry': true,
+  'model.error': true,
+  'expert.request': true,
+  'expert.response': true,
+  'expert.error': true,
+  'environment.step': true,
+  'subgraph.started': true,
+  'subgraph.finished': true,
+  message: true,
+  'round.started': true,
+  'round.finished': true,
+  vote: true,
+  'human.request': true,
+  'human.response': true,
+  paused: true,
+  resumed: true,
+  error: true,
+};
+
+/**
+ * A pushed event as a `RunEvent`, or undefined when it is not one this page knows (a newer
+ * backend's): those are left out of the view rather than guessed at. The studio and the desktop
+ * app send the engine's events as the engine wrote them, so the type tells the shape.
+ */
+export function asRunEvent(raw: Record<string, unknown>): RunEvent | undefined {
+  const type = raw.type;
+  return typeof type === 'string' && Object.hasOwn(EVENT_TYPES, type)
+    ? (raw as unknown as RunEvent)
+    : undefined;
+}
 
 /** Folds a batch of events into the view; returns a new view (the old one is not changed). */
 export function applyEvents(
   view: RunView,
   events: ReadonlyArray<Record<string, unknown>>,
 ): RunView {
+  const known = events.flatMap((raw) => asRunEvent(raw) ?? []);
   const next: RunView = {
     ...view,
     nodes: { ...view.nodes },
-    messages: view.messages,
-    tallies: view.tallies,
-    human: view.human,
     usage: { ...view.usage },
     instances: { ...view.instances },
-    rounds: view.rounds,
-    plans: view.plans,
-    episodes: view.episodes,
     live: { ...view.live },
-    log: [...view.log, ...events].slice(-LOG_LIMIT),
+    log: [...view.log, ...known].slice(-LOG_LIMIT),
   };
-  for (const e of events) apply(next, e);
+  for (const e of known) foldEvent(next, e);
   return next;
-}
-
-function node(view: RunView, id: string): NodeRun {
-  const current = view.nodes[id] ?? { state: 'waiting', active: 0, finished: 0 };
-  const copy = { ...current };
-  view.nodes[id] = copy;
-  return copy;
-}
-
-function instanceOf(view: RunView, e: Record<string, unknown>): InstanceRun | undefined {
-  const id = str(e.instance);
-  const current = id ? view.instances[id] : undefined;
-  if (!id || !current) return undefined;
-  const copy = { ...current };
-  view.instances[id] = copy;
-  return copy;
-}
-
-/**
- * A node event of a plan's node goes to that plan, not to the canvas: the plan's node ids are
- * its own and may repeat the document's (both can have an `answer`). True when it was taken.
- */
-function applyToPlan(view: RunView, type: string | undefined, e: Record<string, unknown>): boolean {
-  if (type !== 'node.started' && type !== 'node.finished' && type !== 'node.failed') return false;
-  const instance = str(e.instance);
-  const index = instance ? view.plans.findIndex((p) => instance.startsWith(p.prefix)) : -1;
-  if (index < 0 || !instance) return false;
-  const plan = view.plans[index]!;
-  const step = instance.slice(plan.prefix.length).split('/')[0]!;
-  const state = type === 'node.started' ? 'running' : type === 'node.finished' ? 'done' : 'failed';
-  view.plans = view.plans.map((p, i) =>
-    i === index ? { ...p, steps: { ...p.steps, [step]: state } } : p,
-  );
-  return true;
-}
-
-function apply(view: RunView, e: Record<string, unknown>): void {
-  const type = str(e.type);
-  const seq = num(e.seq) ?? 0;
-  const time = num(e.time);
-  if (applyToPlan(view, type, e)) return;
-  switch (type) {
-    case 'subgraph.started': {
-      const document = e.document as PlanView['document'] | undefined;
-      const prefix = str(e.prefix);
-      if (!document || !Array.isArray(document.nodes) || !prefix) return;
-      view.plans = [
-        ...view.plans,
-        {
-          seq,
-          node: str(e.node) ?? '?',
-          instance: str(e.instance) ?? '',
-          prefix,
-          document,
-          steps: {},
-        },
-      ];
-      return;
-    }
-    case 'environment.step': {
-      const instance = str(e.instance) ?? '';
-      const step: EpisodeStepView = {
-        step: num(e.step) ?? 0,
-        commands: Array.isArray(e.commands) ? (e.commands as EpisodeStepView['commands']) : [],
-        rejections: Array.isArray(e.rejections)
-          ? (e.rejections as EpisodeStepView['rejections'])
-          : [],
-        completed: Array.isArray(e.completed) ? (e.completed as string[]) : [],
-        failed: Array.isArray(e.failed) ? (e.failed as string[]) : [],
-      };
-      const state = (e.state as Record<string, unknown> | undefined) ?? {};
-      const existing = view.episodes.find((x) => x.instance === instance);
-      const next: EpisodeView = existing
-        ? {
-            ...existing,
-            steps: [...existing.steps, step],
-            state,
-            done: e.done === true,
-            simulated: existing.simulated || e.simulated === true,
-          }
-        : {
-            node: str(e.node) ?? '?',
-            instance,
-            steps: [step],
-            state,
-            done: e.done === true,
-            simulated: e.simulated === true,
-          };
-      view.episodes = existing
-        ? view.episodes.map((x) => (x === existing ? next : x))
-        : [...view.episodes, next];
-      return;
-    }
-    case 'expert.response':
-      // Made-up expert answers (an image the simulator passed through) are labelled like text.
-      if (e.simulated === true) view.simulated = true;
-      return;
-    case 'subgraph.finished': {
-      const instance = str(e.instance);
-      view.plans = view.plans.map((p) =>
-        p.instance === instance
-          ? { ...p, outputs: (e.outputs as Record<string, unknown> | undefined) ?? {} }
-          : p,
-      );
-      return;
-    }
-    case 'run.started':
-      view.status = 'running';
-      view.startedAt ??= time;
-      view.mode = str(e.mode);
-      if (view.mode === 'simulated') view.simulated = true;
-      return;
-    case 'run.finished': {
-      const status = str(e.status);
-      view.status =
-        status === 'succeeded' || status === 'failed' || status === 'cancelled' ? status : 'failed';
-      view.outputs = (e.outputs as Record<string, unknown> | undefined) ?? {};
-      view.error = str(e.error);
-      view.paused = undefined;
-      view.endedAt = time;
-      view.live = {};
-      for (const [id, i] of Object.entries(view.instances)) {
-        if (i.state === 'running') {
-          view.instances[id] = {
-            ...i,
-            state: view.status === 'succeeded' ? 'done' : 'failed',
-            end: time,
-          };
-        }
-      }
-      view.rounds = view.rounds.map((r) => (r.end === undefined ? { ...r, end: time } : r));
-      closePause(view, time);
-      const usage = e.usage as
-        | { calls?: number; totalTokens?: number; costUsd?: number }
-        | undefined;
-      if (usage) {
-        view.usage = {
-          calls: usage.calls ?? view.usage.calls,
-          tokens: usage.totalTokens ?? view.usage.tokens,
-          costUsd: usage.costUsd ?? view.usage.costUsd,
-        };
-      }
-      // Whatever was still under way when the run ended did not finish.
-      for (const [id, n] of Object.entries(view.nodes)) {
-        if (n.state === 'running' || n.state === 'paused') {
-          view.nodes[id] = { ...n, state: view.status === 'succeeded' ? 'done' : 'failed' };
-        }
-      }
-      return;
-    }
-    case 'node.started': {
-      const id = str(e.node);
-      if (!id) return;
-      const n = node(view, id);
-      n.active++;
-      n.state = 'running';
-      const instance = str(e.instance) ?? id;
-      view.instances[instance] = {
-        instance,
-        node: id,
-        nodeType: str(e.nodeType),
-        round: num(e.round),
-        stage: str(e.stage),
-        start: time ?? 0,
-        state: 'running',
-        calls: 0,
-        tokens: 0,
-        costUsd: 0,
-      };
-      return;
-    }
-    case 'node.finished': {
-      const id = str(e.node);
-      if (!id) return;
-      const n = node(view, id);
-      n.active = Math.max(0, n.active - 1);
-      n.finished++;
-      if (n.state !== 'failed') n.state = n.active > 0 ? 'running' : 'done';
-      const i = instanceOf(view, e);
-      if (i) {
-        i.state = 'done';
-        i.end = time;
-      }
-      return;
-    }
-    case 'node.failed': {
-      const id = str(e.node);
-      if (!id) return;
-      const n = node(view, id);
-      n.active = Math.max(0, n.active - 1);
-      n.state = 'failed';
-      n.error = str(e.error);
-      const i = instanceOf(view, e);
-      if (i) {
-        i.state = 'failed';
-        i.end = time;
-        i.error = n.error;
-      }
-      return;
-    }
-    case 'model.request': {
-      const callId = str(e.callId);
-      if (callId) {
-        view.live[callId] = {
-          node: str(e.node) ?? '?',
-          instance: str(e.instance) ?? '',
-          text: '',
-        };
-      }
-      return;
-    }
-    case 'model.delta': {
-      const callId = str(e.callId);
-      const call = callId ? view.live[callId] : undefined;
-      if (callId && call) view.live[callId] = { ...call, text: call.text + (str(e.text) ?? '') };
-      return;
-    }
-    case 'model.error': {
-      const callId = str(e.callId);
-      if (callId) delete view.live[callId];
-      return;
-    }
-    case 'model.response': {
-      view.usage.calls++;
-      view.usage.tokens += (num(e.promptTokens) ?? 0) + (num(e.completionTokens) ?? 0);
-      view.usage.costUsd += num(e.costUsd) ?? 0;
-      if (e.simulated === true) view.simulated = true;
-      const callId = str(e.callId);
-      if (callId) delete view.live[callId];
-      const i = instanceOf(view, e);
-      if (i) {
-        i.calls++;
-        i.tokens += (num(e.promptTokens) ?? 0) + (num(e.completionTokens) ?? 0);
-        i.costUsd += num(e.costUsd) ?? 0;
-      }
-      return;
-    }
-    case 'message': {
-      const message: TranscriptMessage = {
-        seq,
-        from: str(e.from) ?? str(e.node) ?? '?',
-        node: str(e.node) ?? '?',
-        to: Array.isArray(e.to) ? e.to.filter((t): t is string => typeof t === 'string') : [],
-        text: str(e.text) ?? '',
-        loop: str(e.loop),
-        round: num(e.round),
-        stage: str(e.stage),
-        simulated: e.simulated === true,
-      };
-      if (message.simulated) view.simulated = true;
-      view.messages = [...view.messages, message];
-      return;
-    }
-    case 'round.started': {
-      const loop = str(e.loop);
-      if (!loop) return;
-      const n = node(view, loop);
-      n.state = 'running';
-      n.round = num(e.round);
-      n.maxRounds = num(e.maxRounds);
-      const round = num(e.round);
-      if (round !== undefined) {
-        view.rounds = [
-          ...view.rounds,
-          { loop, round, maxRounds: num(e.maxRounds), start: time ?? 0 },
-        ];
-      }
-      return;
-    }
-    case 'round.finished': {
-      const loop = str(e.loop);
-      const round = num(e.round);
-      view.rounds = view.rounds.map((r) =>
-        r.loop === loop && r.round === round && r.end === undefined ? { ...r, end: time } : r,
-      );
-      return;
-    }
-    case 'vote': {
-      const tally = e.tally as TallyLike | undefined;
-      if (!tally || typeof tally !== 'object') return;
-      view.tallies = [
-        ...view.tallies,
-        { seq, node: str(e.node) ?? '?', instance: str(e.instance) ?? '', tally },
-      ];
-      return;
-    }
-    case 'human.request':
-      view.human = [
-        ...view.human,
-        { node: str(e.node) ?? '?', name: str(e.name) ?? '', prompt: str(e.prompt) ?? '' },
-      ];
-      return;
-    case 'human.response': {
-      const name = str(e.name);
-      view.human = view.human.map((h) =>
-        h.name === name && h.answer === undefined ? { ...h, answer: str(e.answer) ?? '' } : h,
-      );
-      return;
-    }
-    case 'paused': {
-      const at = (e.at ?? {}) as Checkpoint;
-      view.status = 'paused';
-      view.paused = { reason: str(e.reason) ?? 'user', at };
-      const open = view.pauses.at(-1);
-      if (time !== undefined && (!open || open.end !== undefined)) {
-        view.pauses = [...view.pauses, { start: time }];
-      }
-      const id = at.kind === 'round' ? at.loop : at.node;
-      if (id) {
-        const n = node(view, id);
-        if (n.state !== 'paused') n.before = n.state;
-        n.state = 'paused';
-      }
-      return;
-    }
-    case 'resumed': {
-      view.status = 'running';
-      view.paused = undefined;
-      closePause(view, time);
-      for (const [id, n] of Object.entries(view.nodes)) {
-        if (n.state === 'paused') view.nodes[id] = { ...n, state: n.before ?? 'waiting' };
-      }
-      return;
-    }
-    case 'error':
-      view.error = str(e.message) ?? view.error;
-      return;
-    default:
-      return;
-  }
-}
-
-function closePause(view: RunView, time: number | undefined): void {
-  const last = view.pauses.at(-1);
-  if (last && last.end === undefined && time !== undefined) {
-    view.pauses = [...view.pauses.slice(0, -1), { ...last, end: time }];
-  }
 }
 
 /** "vlm#2@r3" → "vlm": the node an instance id belongs to. */

@@ -1,12 +1,15 @@
 /**
  * Reads a node's zod data schema to build its inspector form: which fields there are, what kind
- * of input each needs, and their defaults. Anything the form cannot show as a simple input
- * (lists, records, unions of shapes) is edited as JSON.
+ * of input each needs, their defaults, and the editor each field declares with `.meta()`
+ * (FieldEditorMeta in app/nodes/define.ts). Anything the form cannot show as a simple input
+ * (lists, records, unions of shapes) is edited as JSON. Only zod's public API is read: schema
+ * classes, `.def`, `.unwrap()`, `.shape`, `.options` and `.meta()`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { FieldEditorMeta } from '../../app/nodes/define.ts';
 
 export type FieldKind =
-  | { kind: 'string'; multiline: boolean }
+  | { kind: 'string' }
   | { kind: 'number'; integer: boolean; min?: number; max?: number }
   | { kind: 'boolean' }
   | { kind: 'enum'; options: string[] }
@@ -22,51 +25,47 @@ export interface FieldDesc {
   hasDefault: boolean;
   defaultValue?: unknown;
   field: FieldKind;
+  /** The editor the field declares (merged from its wrappers, the outermost winning). */
+  meta: FieldEditorMeta;
 }
 
-/** Fields shown as text areas: prompts and templates are long and multi-line. */
-const MULTILINE = new Set(['prompt', 'role', 'template', 'instructions', 'description']);
-/** Editor-only state has no place in the form. */
-const HIDDEN = new Set(['ui']);
-
-interface Def {
-  type: string;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  entries?: Record<string, string>;
-  options?: z.ZodType[];
-  values?: unknown[];
-  defaultValue?: unknown;
-}
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
+/** The fields of an object schema, in declaration order, leaving out `hidden` ones. */
 export function describeFields(schema: z.ZodType, prefix: string[] = []): FieldDesc[] {
-  const def = defOf(schema);
-  if (def.type !== 'object' || !def.shape) return [];
-  return Object.entries(def.shape)
-    .filter(([name]) => !HIDDEN.has(name))
-    .map(([name, field]) => describeField(name, field, [...prefix, name]));
+  if (!(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>)
+    .map(([name, field]) => describeField(name, field, [...prefix, name]))
+    .filter((f) => f.meta.editor !== 'hidden');
+}
+
+function editorMeta(schema: z.ZodType): FieldEditorMeta {
+  const meta = schema.meta();
+  if (!meta) return {};
+  const { editor, language, lines, placeholder } = meta;
+  return Object.fromEntries(
+    Object.entries({ editor, language, lines, placeholder }).filter(([, v]) => v !== undefined),
+  );
 }
 
 function describeField(name: string, schema: z.ZodType, path: string[]): FieldDesc {
   let optional = false;
   let hasDefault = false;
   let defaultValue: unknown;
+  let meta: FieldEditorMeta = {};
   let current = schema;
-  // Peel wrappers down to the value's own type.
+  // Peel wrappers down to the value's own type; metadata may sit on any of them.
   for (let i = 0; i < 10; i++) {
-    const def = defOf(current);
-    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'readonly') {
-      if (def.type === 'optional') optional = true;
-      current = def.innerType!;
-    } else if (def.type === 'default' || def.type === 'prefault') {
+    meta = { ...editorMeta(current), ...meta };
+    if (current instanceof z.ZodOptional) {
+      optional = true;
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodNullable || current instanceof z.ZodReadonly) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault) {
       hasDefault = true;
-      defaultValue = def.defaultValue;
-      current = def.innerType!;
-    } else if (def.type === 'pipe') current = def.in!;
-    else if (def.type === 'catch') current = def.innerType!;
+      defaultValue = current.def.defaultValue;
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodCatch) current = current.unwrap() as z.ZodType;
+    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
     else break;
   }
   return {
@@ -75,53 +74,42 @@ function describeField(name: string, schema: z.ZodType, path: string[]): FieldDe
     optional,
     hasDefault,
     defaultValue,
-    field: kindOf(name, current, optional, path),
+    field: kindOf(current, optional, path),
+    meta,
   };
 }
 
-function kindOf(name: string, schema: z.ZodType, optional: boolean, path: string[]): FieldKind {
-  const def = defOf(schema);
-  switch (def.type) {
-    case 'string':
-      return { kind: 'string', multiline: MULTILINE.has(name) };
-    case 'number': {
-      const n = schema as unknown as {
-        isInt?: boolean;
-        minValue?: number | null;
-        maxValue?: number | null;
-      };
-      return {
-        kind: 'number',
-        integer: n.isInt === true,
-        min: n.minValue ?? undefined,
-        max: n.maxValue ?? undefined,
-      };
-    }
-    case 'boolean':
-      return { kind: 'boolean' };
-    case 'enum':
-      return { kind: 'enum', options: Object.values(def.entries ?? {}) };
-    case 'literal':
-      return { kind: 'enum', options: (def.values ?? []).map(String) };
-    case 'union': {
-      const options: string[] = [];
-      let number = false;
-      for (const option of def.options ?? []) {
-        const d = defOf(option);
-        if (d.type === 'enum') options.push(...Object.values(d.entries ?? {}));
-        else if (d.type === 'literal' && typeof d.values?.[0] === 'string')
-          options.push(String(d.values[0]));
-        else if (d.type === 'number') number = true;
-        else return { kind: 'json' };
-      }
-      return number ? { kind: 'choice-or-number', options } : { kind: 'enum', options };
-    }
-    case 'object':
-      // An optional object (replication) is absent until someone writes it: JSON says that best.
-      return optional ? { kind: 'json' } : { kind: 'object', fields: describeFields(schema, path) };
-    default:
-      return { kind: 'json' };
+function kindOf(schema: z.ZodType, optional: boolean, path: string[]): FieldKind {
+  if (schema instanceof z.ZodString) return { kind: 'string' };
+  if (schema instanceof z.ZodNumber) {
+    return {
+      kind: 'number',
+      integer: schema.isInt,
+      min: schema.minValue ?? undefined,
+      max: schema.maxValue ?? undefined,
+    };
   }
+  if (schema instanceof z.ZodBoolean) return { kind: 'boolean' };
+  if (schema instanceof z.ZodEnum) return { kind: 'enum', options: schema.options.map(String) };
+  if (schema instanceof z.ZodLiteral)
+    return { kind: 'enum', options: [...schema.values].map(String) };
+  if (schema instanceof z.ZodUnion) {
+    const options: string[] = [];
+    let number = false;
+    for (const option of schema.options as z.ZodType[]) {
+      if (option instanceof z.ZodEnum) options.push(...option.options.map(String));
+      else if (option instanceof z.ZodLiteral && typeof [...option.values][0] === 'string')
+        options.push(String([...option.values][0]));
+      else if (option instanceof z.ZodNumber) number = true;
+      else return { kind: 'json' };
+    }
+    return number ? { kind: 'choice-or-number', options } : { kind: 'enum', options };
+  }
+  if (schema instanceof z.ZodObject) {
+    // An optional object (replication) is absent until someone writes it: JSON says that best.
+    return optional ? { kind: 'json' } : { kind: 'object', fields: describeFields(schema, path) };
+  }
+  return { kind: 'json' };
 }
 
 /** A copy of `data` with the value at `path` set, or removed when `value` is undefined. */

@@ -30,7 +30,12 @@ function ContextViewerView() {
   const callId = useDebug((s) => s.contextCall);
   const options = useMemo(() => contextOptions({ instances, live }), [instances, live]);
   const instance =
-    chosen ?? preferredInstance(options, { held: pausedAt?.instance, selectedNode }) ?? null;
+    chosen ??
+    preferredInstance(options, {
+      held: pausedAt && pausedAt.kind !== 'round' ? pausedAt.instance : undefined,
+      selectedNode,
+    }) ??
+    null;
   // Refetch when the instance makes or finishes a call.
   const calls = instance ? (instances[instance]?.calls ?? 0) : 0;
   const streaming = useMemo(

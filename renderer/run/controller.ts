@@ -4,9 +4,8 @@
  * costs one render per frame, not one per event.
  */
 import type { ApiParams } from '../../app/api/contract.ts';
-import { parseDocument } from '../../app/schema/parse.ts';
 import { ApiError, api } from '../api.ts';
-import type { FlowNode } from '../model/document.ts';
+import { type FlowNode, readDocument } from '../model/document.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { useDebug } from './debugState.ts';
@@ -268,7 +267,7 @@ export function openRunGraph(runId: string): void {
   unlessUnsaved('Open the graph of this run?', async () => {
     try {
       const { run } = await api().call('runs.show', { runId });
-      const result = parseDocument(String(run.documentText ?? ''));
+      const result = readDocument(String(run.documentText ?? ''));
       if (!result.ok) {
         notify('error', `run ${runId}: its graph does not parse (${result.problems[0]?.message})`);
         return;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { NodeRegistry } from '../../app/nodes/registry.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
 
@@ -58,7 +59,7 @@ export interface StudioSession {
 
 /** Starts a studio with its own workspace and run store, and a Chromium page on it. */
 export async function openStudio(
-  options: { env?: NodeJS.ProcessEnv } = {},
+  options: { env?: NodeJS.ProcessEnv; registry?: NodeRegistry } = {},
 ): Promise<StudioSession> {
   // Built once per test run by tests/e2e/global-setup.ts.
   const rendererDir = inject('rendererDir');
@@ -74,6 +75,8 @@ export async function openStudio(
     rendererDir,
     // No keys from the machine running the tests.
     env: options.env ?? {},
+    // Default: the built-in node types (tests/e2e/fixture-nodes.ts adds the fixture ones).
+    ...(options.registry ? { registry: options.registry } : {}),
     log: () => {},
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -127,10 +130,12 @@ export async function openStudio(
  * A studio for the tests of one `describe`: opened before them, closed after. The tests get it
  * from the returned function.
  */
-export function studioForSuite(): () => StudioSession {
+export function studioForSuite(
+  options: () => Promise<Parameters<typeof openStudio>[0]> = async () => ({}),
+): () => StudioSession {
   let session: StudioSession | undefined;
   beforeAll(async () => {
-    session = await openStudio();
+    session = await openStudio(await options());
   }, 60_000);
   afterAll(async () => {
     await session?.close();

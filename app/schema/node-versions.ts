@@ -1,0 +1,77 @@
+/**
+ * Node data versions. Beside the document's own version, each node records the version of its
+ * `data` (`node.version`, absent = 1), and its type (`nodes/<type>/spec.ts`) carries the current
+ * version with the steps up to it, as tldraw versions each shape's props. Reading a document
+ * runs the steps for every node behind its type, so the CLI, the studio and the editor all see
+ * today's shape; saving then writes the current version.
+ */
+import type { GraphDocument } from './document.ts';
+import { formatPath, type Problem } from './problems.ts';
+
+/** What reading a document needs of a node type: a NodeSpec has both. */
+export interface NodeDataVersioning {
+  /** The current version of the type's data; default 1. */
+  version?: number;
+  /** Steps by the version they start from: `{ 1: (data) => … }` turns version 1 into 2. */
+  migrations?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>>;
+}
+
+/** Node types by name (a node registry, or the editor's map of specs). */
+export interface NodeTypes {
+  get(type: string): NodeDataVersioning | undefined;
+}
+
+/** A node whose data was brought up to date. */
+export interface NodeMigration {
+  node: string;
+  type: string;
+  from: number;
+  to: number;
+}
+
+export type NodeMigrationResult =
+  | { ok: true; doc: GraphDocument; migrated: NodeMigration[] }
+  | { ok: false; problems: Problem[] };
+
+/**
+ * Brings every node's data up to its type's current version. Nodes of unknown types are left
+ * as they are (analysis reports the type). The document given is not changed.
+ */
+export function migrateNodeData(doc: GraphDocument, types: NodeTypes): NodeMigrationResult {
+  const problems: Problem[] = [];
+  const migrated: NodeMigration[] = [];
+  const nodes = doc.nodes.map((node, index) => {
+    const spec = types.get(node.type);
+    const current = spec?.version ?? 1;
+    const from = node.version ?? 1;
+    if (!spec || from === current) return node;
+    const problem = (message: string) => {
+      problems.push({ path: formatPath(['nodes', index, 'version']), node: node.id, message });
+      return node;
+    };
+    if (from > current) {
+      return problem(
+        `its data is version ${from}, but this build's "${node.type}" node type reads up to version ${current}`,
+      );
+    }
+    let data: Record<string, unknown> = structuredClone(node.data);
+    for (let v = from; v < current; v++) {
+      const step = spec.migrations?.[v];
+      if (!step) return problem(`the "${node.type}" node type has no migration from version ${v}`);
+      try {
+        const next: unknown = step(data);
+        if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+          return problem(`migrating its data from version ${v} to ${v + 1} gave no object`);
+        }
+        data = next as Record<string, unknown>;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return problem(`migrating its data from version ${v} to ${v + 1} failed: ${reason}`);
+      }
+    }
+    migrated.push({ node: node.id, type: node.type, from, to: current });
+    return { ...node, data, version: current };
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, doc: migrated.length > 0 ? { ...doc, nodes } : doc, migrated };
+}

@@ -1,0 +1,78 @@
+import { useMemo } from 'react';
+import { useEditor } from '../store.ts';
+import { runInputFields } from './controller.ts';
+
+/** The run's inputs: a value for each input node, an answer for each person asked. */
+export function InputsForm() {
+  const nodes = useEditor((s) => s.nodes);
+  const inputs = useMemo(() => runInputFields(nodes), [nodes]);
+  const values = useEditor((s) => s.inputValues);
+  const template = useEditor((s) => s.template);
+  const setValue = (name: string, value: string) =>
+    useEditor.setState((s) => ({ inputValues: { ...s.inputValues, [name]: value } }));
+  if (inputs.length === 0) {
+    return <p className="muted">This society takes no inputs. Add an Input node to ask for one.</p>;
+  }
+  return (
+    <form className="inputs-form" data-testid="inputs-form" onSubmit={(e) => e.preventDefault()}>
+      {inputs.map((input) => {
+        const value = values[input.name] ?? '';
+        const id = `run-input-${input.name}`;
+        return (
+          <div key={input.id} className="field">
+            <label htmlFor={id}>
+              {input.name}{' '}
+              <span className="field-hint">
+                {input.human ? `answer for ${input.id} (else the run waits)` : input.modality}
+              </span>
+              {input.hasDefault ? <span className="field-hint">has a default</span> : null}
+            </label>
+            {input.description ? <p className="muted small">{input.description}</p> : null}
+            {input.modality === 'image' ? (
+              <div className="row">
+                {template?.hasCassette ? (
+                  <label className="inline">
+                    <input
+                      type="checkbox"
+                      data-testid={`input-${input.name}-example`}
+                      checked={value === 'example'}
+                      onChange={(e) => setValue(input.name, e.target.checked ? 'example' : '')}
+                    />
+                    use the example image (with Run, replaying the cassette)
+                  </label>
+                ) : null}
+                <input
+                  id={id}
+                  type="file"
+                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  data-testid={`input-${input.name}`}
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    if (!file) return;
+                    const reader = new FileReader();
+                    reader.addEventListener('load', () => {
+                      if (typeof reader.result === 'string') setValue(input.name, reader.result);
+                    });
+                    reader.readAsDataURL(file);
+                  }}
+                />
+                {value && value !== 'example' ? (
+                  <img className="input-preview" src={value} alt={`${input.name} preview`} />
+                ) : null}
+              </div>
+            ) : (
+              <textarea
+                id={id}
+                rows={2}
+                data-testid={`input-${input.name}`}
+                value={value}
+                placeholder={input.modality === 'text' ? '' : `${input.modality} (JSON)`}
+                onChange={(e) => setValue(input.name, e.target.value)}
+              />
+            )}
+          </div>
+        );
+      })}
+    </form>
+  );
+}

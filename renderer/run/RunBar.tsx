@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useEditor } from '../store.ts';
+import { control, setBreakRound, toggleBreakpoint } from './controller.ts';
+import { HeldEditor } from './HeldEditor.tsx';
+
+/** Status, live usage, the debugger's pause point and breakpoints. */
+export function RunBar() {
+  const { status, usage, simulated, paused, error, mode, runId } = useEditor(
+    useShallow((s) => ({
+      status: s.run.status,
+      usage: s.run.usage,
+      simulated: s.run.simulated,
+      paused: s.run.paused,
+      error: s.run.error,
+      mode: s.run.mode,
+      runId: s.run.runId,
+    })),
+  );
+  const selected = useEditor((s) => {
+    const sel = s.nodes.filter((n) => n.selected);
+    return sel.length === 1 ? sel[0]!.id : null;
+  });
+  const breakpoints = useEditor((s) => s.breakpoints);
+  const [roundText, setRoundText] = useState(breakpoints.round ? String(breakpoints.round) : '');
+  const at = paused?.at;
+  const where = at
+    ? at.kind === 'round'
+      ? `before round ${at.round ?? '?'} of ${at.loop ?? '?'}`
+      : at.kind === 'message'
+        ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
+        : `before ${at.instance ?? at.node} starts`
+    : '';
+  return (
+    <div className="run-bar">
+      <span className={`run-status run-status-${status}`} data-testid="run-status">
+        {status}
+      </span>
+      {mode ? <span className="muted small">{mode}</span> : null}
+      {simulated ? (
+        <span
+          className="simulated-label"
+          title="Answers come from the simulated provider, not a model"
+        >
+          simulated
+        </span>
+      ) : null}
+      <span className="usage" data-testid="run-usage">
+        {usage.calls} calls · {usage.tokens.toLocaleString()} tokens · ${usage.costUsd.toFixed(4)}
+      </span>
+      {runId ? <code className="muted small">{runId}</code> : null}
+      {error ? (
+        <span className="run-error" data-testid="run-error" title={error}>
+          {error}
+        </span>
+      ) : null}
+      <span className="spacer" />
+      <label className="inline" title="Pause before the selected node starts">
+        <input
+          type="checkbox"
+          data-testid="breakpoint-toggle"
+          disabled={!selected}
+          checked={selected ? breakpoints.nodes.includes(selected) : false}
+          onChange={() => selected && toggleBreakpoint(selected)}
+        />
+        Break before {selected ? <code>{selected}</code> : 'the selected node'}
+      </label>
+      <label className="inline">
+        Break at round
+        <input
+          type="number"
+          min={1}
+          step={1}
+          className="narrow"
+          data-testid="break-round"
+          value={roundText}
+          onChange={(e) => {
+            setRoundText(e.target.value);
+            const n = Number(e.target.value);
+            setBreakRound(e.target.value.trim() && Number.isInteger(n) && n >= 1 ? n : null);
+          }}
+        />
+      </label>
+      {breakpoints.nodes.length ? (
+        <span className="muted small" data-testid="breakpoint-list">
+          breakpoints: {breakpoints.nodes.join(', ')}
+        </span>
+      ) : null}
+      {status === 'paused' ? (
+        <div className="paused-banner" data-testid="paused-banner" role="status">
+          <strong>Paused</strong> {paused?.reason === 'breakpoint' ? 'at a breakpoint' : ''} {where}
+          {(['message', 'node', 'round'] as const).map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              onClick={() => control('step', kind)}
+              data-testid={`paused-step-${kind}`}
+            >
+              Step {kind}
+            </button>
+          ))}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => control('resume')}
+            data-testid="paused-continue"
+          >
+            Continue
+          </button>
+          <button type="button" onClick={() => control('cancel')} data-testid="paused-stop">
+            Stop
+          </button>
+          <HeldEditor />
+        </div>
+      ) : null}
+    </div>
+  );
+}
