@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
-import { type Env, missingKeyMessage } from '../providers/registry.ts';
+import { type Env, missingKeyMessage } from '../providers/profiles.ts';
 import { clip } from '../providers/text.ts';
 import {
   abortError,
