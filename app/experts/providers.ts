@@ -7,6 +7,15 @@ import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
+import { expertKey, sha256Hex } from '../providers/expert-record.ts';
+import {
+  type BinaryValue,
+  type ExpertOutputValue,
+  type ExpertProvider,
+  type ExpertRequest,
+  type ExpertResult,
+  isBinaryValue,
+} from '../providers/expert-types.ts';
 import { type Env, missingKeyMessage } from '../providers/profiles.ts';
 import { clip } from '../providers/text.ts';
 import {
@@ -17,15 +26,6 @@ import {
 } from '../providers/types.ts';
 import { catalogueEntry, type LocalOperation } from './catalogue.ts';
 import { createHuggingFaceExpertProvider } from './huggingface.ts';
-import { expertKey, sha256Hex } from './record.ts';
-import {
-  type BinaryValue,
-  type ExpertOutputValue,
-  type ExpertProvider,
-  type ExpertRequest,
-  type ExpertResult,
-  isBinaryValue,
-} from './types.ts';
 
 /** The label every made-up answer carries. */
 export const SIMULATED = '[simulated]';

@@ -6,6 +6,8 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { checkRecordedAnswer } from './answer-guard.ts';
+import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
 import {
   type BlobReference,
   expertKey,
@@ -14,10 +16,8 @@ import {
   normalizeExpertRequest,
   type RecordedExpertResponse,
   toRecordedExpert,
-} from '../experts/record.ts';
-import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
-import { checkRecordedAnswer } from './answer-guard.ts';
-import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
+} from './expert-record.ts';
+import type { BinaryValue, ExpertRequest, ExpertResult } from './expert-types.ts';
 import type { Redactor } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
 import type {
