@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
-import { imageMimeFor } from '../runtime/blobs.ts';
+import { imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 
 export { UsageError };

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
+import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { defaultDatabasePath } from '../store/paths.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
@@ -68,7 +69,7 @@ export function buildProgram(): Command {
     .option('--record <CASSETTE>', 'call the models and record every call into a cassette')
     .option(
       '--simulate',
-      'use the simulated provider: deterministic, labelled "[simulated]", no key needed (with --record, records its answers)',
+      `use the simulated provider: deterministic, labelled "${SIMULATED_LABEL}", no key needed (with --record, records its answers)`,
     )
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')

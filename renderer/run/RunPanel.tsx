@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { parseDocument } from '../../app/schema/parse.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import type { TranscriptMessage } from '../model/run.ts';
@@ -303,7 +304,7 @@ function InputsForm() {
                 <input
                   id={id}
                   type="file"
-                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  accept={IMAGE_MIMES.join(',')}
                   data-testid={`input-${input.name}`}
                   onChange={(e) => {
                     const file = e.target.files?.[0];

@@ -15,6 +15,7 @@ import { environmentKind } from '../../../environments/registry.ts';
 import { loadNodeRegistry } from '../../../nodes/registry.ts';
 import { startRun } from '../../../runtime/engine.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
+import { simulatedPrefix } from '../../../schema/simulated.ts';
 import { UsageError } from '../../errors.ts';
 import { parseProviders } from '../../provider-flags.ts';
 
@@ -240,7 +241,7 @@ export async function sweepCommand(flags: SweepFlags): Promise<number> {
       cells: results[level]![agents]!,
     }));
     return formatCosTable(
-      `${simulated ? '[simulated] ' : ''}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
+      `${simulatedPrefix(simulated)}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
       columns,
       alphas,
     );
