@@ -4,7 +4,7 @@
  */
 import type { CompiledGraph } from '../compiler/index.ts';
 import { blobHashOf } from '../nodes/template.ts';
-import { normalizeRequest, requestKey } from '../providers/cassette.ts';
+import { normalizeRequest, requestKey } from '../providers/cassette-file.ts';
 import { expertKey } from '../providers/expert-record.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { SIMULATED_PREFIX } from '../schema/simulated.ts';
-import { canonicalJson, normalizeRequest } from './cassette.ts';
+import { canonicalJson } from './canonical.ts';
+import { normalizeRequest } from './cassette-file.ts';
 import { abortableSleep } from './retry.ts';
 import {
   chunkWords,
