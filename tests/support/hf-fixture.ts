@@ -6,7 +6,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createHuggingFaceExpertProvider } from '../../app/experts/huggingface.ts';
-import type { BinaryValue, ExpertProvider, ExpertRequest } from '../../app/experts/types.ts';
+import type {
+  BinaryValue,
+  ExpertProvider,
+  ExpertRequest,
+} from '../../app/providers/expert-types.ts';
 import { ProviderError } from '../../app/providers/types.ts';
 import {
   type StubHf,

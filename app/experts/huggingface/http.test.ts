@@ -9,9 +9,9 @@ import {
   withStubHuggingFace,
 } from '../../../tests/support/hf-fixture.ts';
 import { startStubHuggingFace, untilDisconnected } from '../../../tests/support/stub-hf.ts';
+import type { ExpertRequest } from '../../providers/expert-types.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { createHuggingFaceExpertProvider } from '../huggingface.ts';
-import type { ExpertRequest } from '../types.ts';
 
 let responder: Responder;
 withStubHuggingFace((request) => responder(request));

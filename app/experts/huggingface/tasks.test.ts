@@ -9,8 +9,8 @@ import {
   TOKEN,
   withStubHuggingFace,
 } from '../../../tests/support/hf-fixture.ts';
+import type { BinaryValue } from '../../providers/expert-types.ts';
 import { createHuggingFaceExpertProvider } from '../huggingface.ts';
-import type { BinaryValue } from '../types.ts';
 
 let responder: Responder;
 withStubHuggingFace((request) => responder(request));
