@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
- * `node bench/store.ts`, `node bench/editor.ts`.
+ * `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`.
  *
  * The editor benchmark needs a Chromium (it says so and is skipped when there is none) and takes
  * a few minutes; `npm run bench -- --no-editor` leaves it out.
@@ -9,6 +9,7 @@
 import { benchEditor, type EditorBenchResult, formatEditor } from './editor.ts';
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
+import { benchStartup, formatStartup } from './startup.ts';
 import { benchStore, formatStore } from './store.ts';
 import { machineLine } from './support.ts';
 
@@ -22,6 +23,8 @@ progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('run store…');
 const store = await benchStore();
+progress('CLI start-up…');
+const startup = await benchStartup({ log: progress });
 let editor: EditorBenchResult = { skipped: 'left out (--no-editor)' };
 if (withEditor) {
   progress('editor in headless Chromium…');
@@ -37,6 +40,8 @@ console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
+console.log(rule);
+for (const line of formatStartup(startup)) console.log(line);
 console.log(rule);
 for (const line of formatEditor(editor)) console.log(line);
 console.log(rule);

@@ -2,7 +2,13 @@
 // The `society` command. It runs the TypeScript sources directly: Node 22.18+ and 24 strip
 // types by default; Node 22.12 to 22.17 need a flag, so there we start Node again with it.
 import { spawnSync } from 'node:child_process';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node keeps the compiled (and type-stripped) sources on disk, keyed by their content, so a
+// command after the first skips stripping and parsing: start-up roughly halves. NODE_COMPILE_CACHE
+// chooses the folder (default: the system's temporary one), NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 if (process.features.typescript) {
   const { main } = await import('../app/cli/main.ts');

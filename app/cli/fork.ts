@@ -9,7 +9,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import type { RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
-import { UsageError } from './inputs.ts';
+import { UsageError } from './errors.ts';
 import { loadImages } from './record.ts';
 
 /** Where to fork and what to change: texts by node instance id, e.g. `member#1@r2`. */

@@ -2,14 +2,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
-import { imageMimeFor } from '../runtime/blobs.ts';
+import { imageMimeFor } from '../schema/mime.ts';
+import { UsageError } from './errors.ts';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export interface RunInputs {
   inputs: Record<string, unknown>;

@@ -3,10 +3,10 @@
  * Every key value is scrubbed by the store's redactor on the way in.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
-import { expertKey } from '../experts/record.ts';
-import type { ExpertRequest, ExpertResult } from '../experts/types.ts';
 import { blobHashOf } from '../nodes/template.ts';
-import { normalizeRequest, requestKey } from '../providers/cassette.ts';
+import { normalizeRequest, requestKey } from '../providers/cassette-file.ts';
+import { expertKey } from '../providers/expert-record.ts';
+import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';

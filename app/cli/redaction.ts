@@ -5,7 +5,7 @@
  * store (its writes), events files, cassettes, exports, and the terminal (stdout and stderr are
  * scrubbed as they are written, so no printing or error path can forget).
  */
-import type { ProfileOverride } from '../providers/registry.ts';
+import type { ProfileOverride } from '../providers/profiles.ts';
 import { Redactor, secretsIn } from '../providers/secrets.ts';
 import type { ProviderProfile } from '../providers/types.ts';
 

@@ -17,7 +17,7 @@ import { agentContext } from '../runtime/agent-context.ts';
 import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
 import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
-import { UsageError } from './inputs.ts';
+import { UsageError } from './errors.ts';
 
 const EVENT_TYPES: RunEventType[] = [
   'run.started',

@@ -7,17 +7,7 @@ import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
-import { type Env, missingKeyMessage } from '../providers/registry.ts';
-import { clip } from '../providers/text.ts';
-import {
-  abortError,
-  type CallOptions,
-  ProviderError,
-  type ProviderProfile,
-} from '../providers/types.ts';
-import { catalogueEntry, type LocalOperation } from './catalogue.ts';
-import { createHuggingFaceExpertProvider } from './huggingface.ts';
-import { expertKey, sha256Hex } from './record.ts';
+import { expertKey, sha256Hex } from '../providers/expert-record.ts';
 import {
   type BinaryValue,
   type ExpertOutputValue,
@@ -25,10 +15,18 @@ import {
   type ExpertRequest,
   type ExpertResult,
   isBinaryValue,
-} from './types.ts';
-
-/** The label every made-up answer carries. */
-export const SIMULATED = '[simulated]';
+} from '../providers/expert-types.ts';
+import { type Env, missingKeyMessage } from '../providers/profiles.ts';
+import { clip } from '../providers/text.ts';
+import {
+  abortError,
+  type CallOptions,
+  ProviderError,
+  type ProviderProfile,
+} from '../providers/types.ts';
+import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import { catalogueEntry, type LocalOperation } from './catalogue.ts';
+import { createHuggingFaceExpertProvider } from './huggingface.ts';
 
 /**
  * Made-up answers in each task's shape, the same for the same request: text says what a real
@@ -57,29 +55,29 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
   const seed = (offset: number) => Number.parseInt(hash.slice(offset, offset + 6), 16);
   switch (request.task) {
     case 'image-to-text':
-      return `${SIMULATED} a caption of the picture`;
+      return `${SIMULATED_LABEL} a caption of the picture`;
     case 'visual-question-answering':
-      return `${SIMULATED} an answer to "${text('question')}"`;
+      return `${SIMULATED_LABEL} an answer to "${text('question')}"`;
     case 'question-answering':
-      return `${SIMULATED} an answer to "${text('question')}" from the context`;
+      return `${SIMULATED_LABEL} an answer to "${text('question')}" from the context`;
     case 'translation':
-      return `${SIMULATED} a translation of "${text('text')}"`;
+      return `${SIMULATED_LABEL} a translation of "${text('text')}"`;
     case 'summarization':
-      return `${SIMULATED} a summary of "${text('text')}"`;
+      return `${SIMULATED_LABEL} a summary of "${text('text')}"`;
     case 'fill-mask':
-      return `${SIMULATED} ${(request.inputs.text as string | undefined)?.replace(/\[MASK\]|<mask>/g, 'something') ?? ''}`;
+      return `${SIMULATED_LABEL} ${(request.inputs.text as string | undefined)?.replace(/\[MASK\]|<mask>/g, 'something') ?? ''}`;
     case 'text-generation':
-      return `${SIMULATED} a continuation of "${text('text')}"`;
+      return `${SIMULATED_LABEL} a continuation of "${text('text')}"`;
     case 'automatic-speech-recognition':
-      return `${SIMULATED} a transcript of the recording`;
+      return `${SIMULATED_LABEL} a transcript of the recording`;
     case 'text-classification':
     case 'image-classification':
     case 'object-detection': {
       // Above the detectors' usual 0.9 threshold, so a simulated detection finds something.
       const first = 0.9 + (seed(0) % 100) / 1000;
       return [
-        { label: `${SIMULATED} class A`, score: first },
-        { label: `${SIMULATED} class B`, score: 1 - first },
+        { label: `${SIMULATED_LABEL} class A`, score: first },
+        { label: `${SIMULATED_LABEL} class B`, score: 1 - first },
       ];
     }
     case 'feature-extraction': {
@@ -104,7 +102,7 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
       return isBinaryValue(image) ? image : tile(seed(0), seed(6), seed(12));
     }
     case 'text-to-speech':
-      return { bytes: new TextEncoder().encode(`${SIMULATED} audio`), mime: 'text/plain' };
+      return { bytes: new TextEncoder().encode(`${SIMULATED_LABEL} audio`), mime: 'text/plain' };
   }
 }
 

@@ -2,10 +2,22 @@
  * Cassettes: recorded model answers keyed by a normalized request, so a society can be re-run
  * offline, deterministically and for free. A cassette is plain JSON meant to be committed and
  * diffed: entries sorted by key, keys of every object in a fixed order, no keys or headers.
+ * The file format and the request keys are in cassette-file.ts (re-exported here).
  */
 
 import { readFile, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { checkRecordedAnswer } from './answer-guard.ts';
+import { sha256Hex, sortKeys } from './canonical.ts';
+import {
+  type CassetteEntry,
+  type CassetteFile,
+  cassetteSchema,
+  type ExpertCassetteEntry,
+  type NormalizedRequest,
+  normalizeRequest,
+  type RecordedResponse,
+  requestKey,
+} from './cassette-file.ts';
 import {
   type BlobReference,
   expertKey,
@@ -14,220 +26,15 @@ import {
   normalizeExpertRequest,
   type RecordedExpertResponse,
   toRecordedExpert,
-} from '../experts/record.ts';
-import type { BinaryValue, ExpertRequest, ExpertResult } from '../experts/types.ts';
-import { checkRecordedAnswer } from './answer-guard.ts';
-import { canonicalJson, sha256Hex, sortKeys } from './canonical.ts';
+} from './expert-record.ts';
+import type { BinaryValue, ExpertRequest, ExpertResult } from './expert-types.ts';
 import type { Redactor } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
-import type {
-  CallOptions,
-  ChatContentPart,
-  ChatMessage,
-  ChatProvider,
-  ChatRequest,
-  ChatResult,
-  TokenUsage,
-} from './types.ts';
+import type { CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
 import { abortError, ProviderError } from './types.ts';
 
-/** The part of a request that decides its answer, with images reduced to content hashes. */
-export interface NormalizedRequest {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  maxTokens?: number;
-  extra?: Record<string, unknown>;
-}
-
-/** One recorded answer. */
-export interface RecordedResponse {
-  text: string;
-  usage: TokenUsage;
-  model: string;
-  finishReason?: string;
-  /** Present (true) when the recorded answer came from the simulated provider. */
-  simulated?: boolean;
-}
-
-export interface CassetteEntry {
-  key: string;
-  request: NormalizedRequest;
-  responses: RecordedResponse[];
-}
-
-/** One recorded expert request with its answers. */
-export interface ExpertCassetteEntry {
-  key: string;
-  request: NormalizedExpertRequest;
-  responses: RecordedExpertResponse[];
-}
-
-/** The file format. */
-export interface CassetteFile {
-  format: 'society-cassette';
-  version: 1;
-  entries: CassetteEntry[];
-  /** Expert model calls (Hugging Face, local operations), when there are any. */
-  experts?: ExpertCassetteEntry[];
-  /** Bytes the expert answers returned (images, audio), by sha256: MIME type and base64. */
-  blobs?: Record<string, { mime: string; base64: string }>;
-}
-
-const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
-
-/**
- * An image part with its data URL replaced by `sha256:<hex>` of the decoded bytes, so the key
- * depends on the picture and not on how its base64 happened to be wrapped or padded (and a
- * cassette does not carry megabytes of base64). http(s) URLs are kept as they are.
- */
-function normalizeImage(part: Extract<ChatContentPart, { type: 'image' }>): ChatContentPart {
-  const match = DATA_URL.exec(part.url);
-  if (!match) {
-    return part.mime
-      ? { type: 'image', url: part.url, mime: part.mime }
-      : { type: 'image', url: part.url };
-  }
-  const [, mimeType = '', params = '', payload = ''] = match;
-  const bytes = /;base64/i.test(params)
-    ? Buffer.from(payload.replace(/\s+/g, ''), 'base64')
-    : Buffer.from(percentDecode(payload), 'utf8');
-  const mime = (mimeType || part.mime || 'application/octet-stream').toLowerCase();
-  return { type: 'image', url: `sha256:${sha256Hex(bytes)}`, mime };
-}
-
-function percentDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text; // malformed escapes: hash the text as it stands
-  }
-}
-
-function normalizeMessage(message: ChatMessage): ChatMessage {
-  if (typeof message.content === 'string') return { role: message.role, content: message.content };
-  const content = message.content.map(
-    (part): ChatContentPart =>
-      part.type === 'text' ? { type: 'text', text: part.text } : normalizeImage(part),
-  );
-  return { role: message.role, content };
-}
-
-/**
- * The request as a cassette sees it: model, messages (images as `sha256:` of their bytes plus
- * mime), temperature, maxTokens and extra. `stream` is dropped: streaming does not change the
- * answer. Normalizing an already normalized request changes nothing.
- */
-export function normalizeRequest(request: ChatRequest | NormalizedRequest): NormalizedRequest {
-  const normalized: NormalizedRequest = {
-    model: request.model,
-    messages: request.messages.map(normalizeMessage),
-  };
-  if (request.temperature !== undefined) normalized.temperature = request.temperature;
-  if (request.maxTokens !== undefined) normalized.maxTokens = request.maxTokens;
-  if (request.extra && Object.keys(request.extra).length > 0) normalized.extra = request.extra;
-  return normalized;
-}
-
 export { canonicalJson } from './canonical.ts';
-
-/** The cassette key of a request: sha256 hex of its normalized form as canonical JSON. */
-export function requestKey(request: ChatRequest | NormalizedRequest): string {
-  return sha256Hex(canonicalJson(normalizeRequest(request)));
-}
-
-const contentPartSchema = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({
-    type: z.literal('image'),
-    url: z.string(),
-    mime: z.string().optional(),
-    sha256: z.string().optional(),
-  }),
-]);
-
-const cassetteSchema = z.object({
-  format: z.literal('society-cassette'),
-  version: z.literal(1),
-  entries: z.array(
-    z.object({
-      key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex key'),
-      request: z.object({
-        model: z.string(),
-        messages: z.array(
-          z.object({
-            role: z.enum(['system', 'user', 'assistant']),
-            content: z.union([z.string(), z.array(contentPartSchema)]),
-          }),
-        ),
-        temperature: z.number().optional(),
-        maxTokens: z.number().int().optional(),
-        extra: z.record(z.string(), z.unknown()).optional(),
-      }),
-      responses: z
-        .array(
-          z.object({
-            text: z.string(),
-            usage: z.object({
-              promptTokens: z.number().nonnegative(),
-              completionTokens: z.number().nonnegative(),
-            }),
-            model: z.string(),
-            finishReason: z.string().optional(),
-            simulated: z.boolean().optional(),
-          }),
-        )
-        .min(1, 'an entry needs at least one response'),
-    }),
-  ),
-  experts: z
-    .array(
-      z.object({
-        key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex key'),
-        request: z.object({
-          kind: z.literal('expert'),
-          task: z.string(),
-          model: z.string(),
-          inputs: z.record(
-            z.string(),
-            z.union([z.string(), z.object({ sha256: z.string(), mime: z.string() })]),
-          ),
-          parameters: z.record(z.string(), z.unknown()).optional(),
-        }),
-        responses: z
-          .array(
-            z.object({
-              output: z.union([
-                z.string(),
-                z.object({ $blob: z.string().regex(/^[0-9a-f]{64}$/), mime: z.string() }),
-                z.array(z.number()),
-                // Token vectors: feature extraction with `pooling: 'none'`.
-                z.array(z.array(z.number())),
-                z.array(
-                  z.object({
-                    label: z.string(),
-                    score: z.number(),
-                    box: z
-                      .object({
-                        xmin: z.number(),
-                        ymin: z.number(),
-                        xmax: z.number(),
-                        ymax: z.number(),
-                      })
-                      .optional(),
-                  }),
-                ),
-              ]),
-              model: z.string(),
-              simulated: z.boolean().optional(),
-            }),
-          )
-          .min(1, 'an entry needs at least one response'),
-      }),
-    )
-    .optional(),
-  blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })).optional(),
-});
+export * from './cassette-file.ts';
 
 /** A response with its fields in a fixed order and nothing we did not mean to store. */
 function toRecorded(result: RecordedResponse | ChatResult): RecordedResponse {

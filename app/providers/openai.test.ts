@@ -8,7 +8,8 @@ import {
   startStubOpenAI,
   stubError,
 } from '../../tests/support/stub-openai.ts';
-import { OpenAICompatibleProvider, parseRetryAfterMs } from './openai.ts';
+import { OpenAICompatibleProvider } from './openai.ts';
+import { parseRetryAfterMs } from './retry.ts';
 import type { ChatRequest } from './types.ts';
 import { ProviderError } from './types.ts';
 

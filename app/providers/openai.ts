@@ -19,6 +19,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { type AnswerGuard, guardAnswers, wrongBody } from './answer-guard.ts';
+import { parseRetryAfterMs } from './retry.ts';
 import { clip, estimatePromptTokens, estimateTokens, messageText } from './text.ts';
 import type {
   CallOptions,
@@ -60,29 +61,6 @@ export interface OpenAICompatibleProviderOptions {
   /** OpenAI organization / project ids; never read from the environment by this class. */
   organization?: string;
   project?: string;
-}
-
-/**
- * Parse a server's wait hint: `retry-after-ms` (OpenAI's precise header) first, then the
- * standard `Retry-After`, which is either delay-seconds or an HTTP date.
- */
-export function parseRetryAfterMs(
-  headers: Headers | undefined,
-  now: number = Date.now(),
-): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '') {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const after = headers.get('retry-after');
-  if (after === null || after.trim() === '') return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(after);
-  if (Number.isFinite(date)) return Math.max(0, date - now);
-  return undefined;
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {

@@ -4,7 +4,9 @@
  * and every result says `simulated: true`, so it can never pass for a real model's words.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson, normalizeRequest } from './cassette.ts';
+import { SIMULATED_PREFIX } from '../schema/simulated.ts';
+import { canonicalJson } from './canonical.ts';
+import { normalizeRequest } from './cassette-file.ts';
 import { abortableSleep } from './retry.ts';
 import {
   chunkWords,
@@ -15,9 +17,6 @@ import {
 } from './text.ts';
 import type { CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
 import { abortError } from './types.ts';
-
-/** The prefix of every simulated text. */
-export const SIMULATED_PREFIX = '[simulated] ';
 
 const OPENERS = ['I think', 'On balance,', 'My view is that', 'Frankly,', 'It seems'];
 const SUBJECTS = [

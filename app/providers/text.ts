@@ -2,6 +2,7 @@
  * Small text helpers shared by the providers: flattening message content, rough token
  * estimates for servers that report no usage, and word chunking for simulated streaming.
  */
+import { CHARS_PER_TOKEN } from './tokens.ts';
 import type { ChatMessage, ChatRequest } from './types.ts';
 
 /** The text of a message, with the text parts of a multimodal message joined by newlines. */
@@ -27,7 +28,7 @@ export function lastUserText(request: ChatRequest): string {
  * server sends no usage, so budgets still move instead of silently staying at zero.
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
 /** Estimated prompt tokens of a request: the text of every message, images not counted. */

@@ -10,6 +10,7 @@
 import type { GraphPlan } from '../../app/compiler/analyze.ts';
 import { isImageValue } from '../../app/nodes/template.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
+import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { ApiError } from './errors.ts';
 
 /** The value of an image input that means "the template's example image". */
@@ -18,7 +19,7 @@ export const EXAMPLE_IMAGE = 'example';
 /** Largest image accepted as a data URL (decoded bytes). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
-const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const ACCEPTED_IMAGES = new Set(IMAGE_MIMES);
 
 /** The engine's inputs and human answers for a run. */
 export interface PageRunInputs {
@@ -122,7 +123,7 @@ function readImage(
     );
   }
   const mime = match[1]!.toLowerCase();
-  if (!IMAGE_MIMES.has(mime))
+  if (!ACCEPTED_IMAGES.has(mime))
     throw new ApiError(`input "${name}": ${mime} is not a PNG, JPEG, GIF or WebP image`);
   const bytes = Buffer.from(value.slice(match[0].length), 'base64');
   if (bytes.length === 0) throw new ApiError(`input "${name}": the image is empty`);

@@ -1,3 +1,4 @@
+import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { useEditor } from '../store.ts';
 
 interface Snapshot {
@@ -34,7 +35,7 @@ export function Episodes() {
             data-testid={`episode-${episode.instance}`}
           >
             <header data-testid={`episode-${episode.instance}-summary`}>
-              <strong>{episode.instance}</strong> · {episode.simulated ? '[simulated] ' : ''}
+              <strong>{episode.instance}</strong> · {simulatedPrefix(episode.simulated)}
               {state.level} · step {state.step} of {state.maxSteps} ·{' '}
               {state.accomplished?.length ?? 0} served · {state.failed?.length ?? 0} failed ·{' '}
               {state.orders?.length ?? 0} open · {refused} refused{episode.done ? ' · done' : ''}

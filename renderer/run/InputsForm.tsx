@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { useEditor } from '../store.ts';
 import { runInputFields } from './controller.ts';
 
@@ -44,7 +45,7 @@ export function InputsForm() {
                 <input
                   id={id}
                   type="file"
-                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  accept={IMAGE_MIMES.join(',')}
                   data-testid={`input-${input.name}`}
                   onChange={(e) => {
                     const file = e.target.files?.[0];

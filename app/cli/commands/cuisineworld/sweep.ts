@@ -1,25 +1,23 @@
 /**
- * `society cuisineworld`: MindAgent's kitchen from the command line.
- * - `levels`: the levels, their class, kitchen and dishes, and what is wrong with any of them;
- * - `sweep`: episodes over a level × agent-count × order-frequency grid, printed as the paper's
- *   tables with the collaboration score. Each episode is an ordinary run of a two-node graph
- *   (an environment and a dispatcher) through the engine: the same prompts, retries, limits and
- *   `--provider` redirects as `run`. Sweeps are not recorded in the run store.
+ * `society cuisineworld sweep`: episodes over a level × agent-count × order-frequency grid,
+ * printed as MindAgent's tables with the collaboration score. Each episode is an ordinary run of
+ * a two-node graph (an environment and a dispatcher) through the engine: the same prompts,
+ * retries, limits and `--provider` redirects as `run`. Sweeps are not recorded in the run store.
  */
-import type { Command } from 'commander';
-import { compileGraph } from '../compiler/index.ts';
+import { compileGraph } from '../../../compiler/index.ts';
 import {
   type CellCounts,
   formatCosTable,
   type SweepColumn,
   TAU_ALPHAS,
-} from '../environments/cos.ts';
-import { environmentKind } from '../environments/registry.ts';
-import { loadNodeRegistry } from '../nodes/registry.ts';
-import { startRun } from '../runtime/engine.ts';
-import type { GraphDocument } from '../schema/document.ts';
-import { UsageError } from './inputs.ts';
-import { parseProviders } from './provider-flags.ts';
+} from '../../../environments/cos.ts';
+import { environmentKind } from '../../../environments/registry.ts';
+import { loadNodeRegistry } from '../../../nodes/registry.ts';
+import { startRun } from '../../../runtime/engine.ts';
+import type { GraphDocument } from '../../../schema/document.ts';
+import { simulatedPrefix } from '../../../schema/simulated.ts';
+import { UsageError } from '../../errors.ts';
+import { parseProviders } from '../../provider-flags.ts';
 
 function list(text: string, what: string): string[] {
   const items = text
@@ -108,7 +106,7 @@ export function episodeDocument(options: {
   };
 }
 
-interface SweepFlags {
+export interface SweepFlags {
   levels: string;
   agents: string;
   alphas?: string;
@@ -123,7 +121,7 @@ interface SweepFlags {
   json?: boolean;
 }
 
-async function sweepCommand(flags: SweepFlags): Promise<number> {
+export async function sweepCommand(flags: SweepFlags): Promise<number> {
   const kitchen = await environmentKind('cuisineworld');
   const levels = list(flags.levels, '--levels').map((name) => {
     const level = kitchen.level(name);
@@ -243,7 +241,7 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
       cells: results[level]![agents]!,
     }));
     return formatCosTable(
-      `${simulated ? '[simulated] ' : ''}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
+      `${simulatedPrefix(simulated)}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
       columns,
       alphas,
     );
@@ -253,53 +251,4 @@ async function sweepCommand(flags: SweepFlags): Promise<number> {
     `${total} episodes · ${spent.calls} model calls · ${spent.tokens.toLocaleString('en-US')} tokens · $${spent.costUsd.toFixed(4)}${simulated ? ' · simulated answers' : ''}\n`,
   );
   return 0;
-}
-
-function levelsCommand(flags: { json?: boolean }): Promise<void> {
-  return environmentKind('cuisineworld').then((kitchen) => {
-    const rows = kitchen.levels().map((level) => ({
-      level,
-      description: kitchen.describeLevel(level),
-      problems: kitchen.checkLevel(level),
-    }));
-    if (flags.json) {
-      process.stdout.write(`${JSON.stringify(rows)}\n`);
-      return;
-    }
-    for (const row of rows) {
-      process.stdout.write(
-        `${row.level}: ${row.description}${row.problems.length > 0 ? `\n  ! ${row.problems.join('\n  ! ')}` : ''}\n`,
-      );
-    }
-  });
-}
-
-export function addCuisineWorldCommands(program: Command, exit: (code: number) => void): void {
-  const cw = program
-    .command('cuisineworld')
-    .description("MindAgent's CuisineWorld: levels, and sweeps scored by the collaboration score");
-  cw.command('levels')
-    .description('list the levels and flag dishes a kitchen cannot make')
-    .option('--json', 'print JSON')
-    .action(async (flags: { json?: boolean }) => levelsCommand(flags));
-  cw.command('sweep')
-    .description('play a level × agents × order-frequency grid and print the CoS table')
-    .option('--levels <LIST>', 'levels, e.g. 0,3 or level_0,level_3', '0,3')
-    .option('--agents <LIST>', 'agent counts', '2')
-    .option('--alphas <LIST>', 'order-frequency factors (default: τ1…τ5 = 1,1.5,2,2.5,3)')
-    .option('--episodes <N>', 'episodes per cell (the paper: 3)', '3')
-    .option('--steps <N>', 'steps per episode (the paper: 60)', '60')
-    .option('--seed <S>', 'seed for order arrivals', '0')
-    .option('--controller <C>', 'greedy (no model) or model', 'greedy')
-    .option('--model <PROVIDER:MODEL>', 'with --controller model, e.g. openai:gpt-4o-mini')
-    .option('--behaviour <B>', 'feedback (paper) or retry', 'feedback')
-    .option('--simulate', 'answer model calls with the simulated provider')
-    .option(
-      '--provider <NAME=URL>',
-      'add or redirect a provider (append ,key=ENV_VAR)',
-      (value: string, previous: string[]) => [...previous, value],
-      [],
-    )
-    .option('--json', 'print JSON')
-    .action(async (flags: SweepFlags) => exit(await sweepCommand(flags)));
 }

@@ -1,0 +1,62 @@
+/**
+ * `society fork RUN --edit INSTANCE=TEXT` / `--at SEQ`: a new run that keeps the parent's
+ * events before the fork point, answers every unchanged call from the parent's record, and
+ * goes live only where the edit changes what is asked.
+ */
+import { compileGraph } from '../../compiler/index.ts';
+import { DEFAULT_PRICES } from '../../costs/prices.ts';
+import { loadNodeRegistry } from '../../nodes/registry.ts';
+import { newRunId } from '../../store/index.ts';
+import { problemsExit } from '../document-file.ts';
+import { EXIT } from '../errors.ts';
+import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
+import { planFork } from '../fork.ts';
+import { splitAssignment } from '../inputs.ts';
+import { parseProviders } from '../provider-flags.ts';
+import { findRun, openStore, storedOverrides } from '../run-store.ts';
+
+export interface ForkFlags extends DisplayFlags {
+  at?: string;
+  edit: string[];
+  db?: string;
+  simulate?: boolean;
+  provider: string[];
+  json?: boolean;
+}
+
+/** Forks run `id` as the flags say; resolves to the exit code. */
+export async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
+  const store = openStore(flags.db);
+  try {
+    const parent = findRun(store, id);
+    const edits: Record<string, string> = {};
+    for (const assignment of flags.edit) {
+      const [instance, text] = splitAssignment(assignment, '--edit');
+      edits[instance] = text;
+    }
+    const at = flags.at === undefined ? undefined : Number(flags.at);
+    const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
+    if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
+    const plan = planFork(store, parent, compiled, { edits, ...(at === undefined ? {} : { at }) });
+    const runId = newRunId();
+    store.createRun({ id: runId, ...plan.record });
+    process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
+    const { result, mode } = await executeRun(
+      compiled,
+      store,
+      flags,
+      {
+        runId,
+        ...plan.options,
+        prices: { ...DEFAULT_PRICES, ...store.priceTable() },
+        simulate: flags.simulate === true || plan.simulated,
+        providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+      },
+      plan.kept,
+    );
+    printResult(result, mode, flags.json === true);
+    return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,76 @@
+/** `society replay EXPORT`: the export's document and inputs, answered strictly by its calls. */
+import { readFileSync } from 'node:fs';
+import { compileGraph } from '../../compiler/index.ts';
+import { loadNodeRegistry } from '../../nodes/registry.ts';
+import { blobHashOf } from '../../nodes/template.ts';
+import { Cassette } from '../../providers/cassette.ts';
+import { BlobStore } from '../../runtime/blobs.ts';
+import { newRunId } from '../../store/index.ts';
+import { problemsExit } from '../document-file.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
+import { parseExport } from '../export.ts';
+import { storeImages } from '../record.ts';
+import { openStore } from '../run-store.ts';
+
+export interface ReplayFlags extends DisplayFlags {
+  json?: boolean;
+  db?: string;
+}
+
+/** Replays the exported run in `path` with no key and no network; resolves to the exit code. */
+export async function replayCommand(path: string, flags: ReplayFlags): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  let data: ReturnType<typeof parseExport>;
+  try {
+    data = parseExport(text, path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const compiled = await compileGraph(data.run.documentText, await loadNodeRegistry());
+  if (!compiled.ok) throw problemsExit(path, compiled.problems);
+  const blobs = new BlobStore();
+  for (const [hash, blob] of Object.entries(data.blobs)) {
+    const ref = blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+    if (blobHashOf(ref) !== hash)
+      throw new UsageError(`${path}: blob ${hash.slice(0, 12)}… does not match its bytes`);
+  }
+  const answers = Object.fromEntries(
+    data.events.flatMap((e) =>
+      e.type === 'human.response'
+        ? [[(e as { name: string }).name, (e as { answer: string }).answer]]
+        : [],
+    ),
+  );
+  const store = openStore(flags.db);
+  try {
+    const runId = newRunId();
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: data.run.documentText,
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: 'replay',
+      inputs: data.run.inputs,
+    });
+    storeImages(store, blobs, data.run.inputs);
+    const { result, mode } = await executeRun(compiled, store, flags, {
+      runId,
+      inputs: data.run.inputs,
+      humanAnswers: answers,
+      blobs,
+      cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
+    });
+    printResult(result, mode, flags.json === true);
+    return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,137 @@
+/** `society run FILE`: runs a society (live, simulated, or from a cassette) and prints its outputs. */
+import { existsSync } from 'node:fs';
+import { estimateRun, formatEstimate } from '../../costs/estimate.ts';
+import { DEFAULT_PRICES } from '../../costs/prices.ts';
+import { Cassette, type CassetteMode } from '../../providers/cassette.ts';
+import { IMAGE_TOKENS } from '../../providers/tokens.ts';
+import { BlobStore } from '../../runtime/blobs.ts';
+import { newRunId } from '../../store/index.ts';
+import { compileFile, problemsExit } from '../document-file.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
+import { readRunInputs, splitAssignment } from '../inputs.ts';
+import { parseProviders } from '../provider-flags.ts';
+import { documentTextOf, storeImages } from '../record.ts';
+import { processRedactor } from '../redaction.ts';
+import { openStore, storedOverrides } from '../run-store.ts';
+import { parseBreakpoint } from '../stepper.ts';
+
+export interface RunFlags extends DisplayFlags {
+  input: string[];
+  replay?: string;
+  replayThenLive?: string;
+  record?: string;
+  simulate?: boolean;
+  json?: boolean;
+  db?: string;
+  model: string[];
+  provider: string[];
+  estimate?: boolean;
+  step?: boolean;
+  break: string[];
+}
+
+/** Runs `file` as the flags say; resolves to the exit code. */
+export async function runCommand(file: string, flags: RunFlags): Promise<number> {
+  const cassetteFlags = [flags.replay, flags.replayThenLive, flags.record].filter(Boolean);
+  if (cassetteFlags.length > 1)
+    throw new UsageError('use only one of --replay, --replay-then-live and --record');
+  if (flags.simulate && (flags.replay || flags.replayThenLive)) {
+    throw new UsageError('--simulate cannot be combined with --replay (it can with --record)');
+  }
+
+  const providerOverrides = parseProviders(flags.provider);
+  const breakpoints = flags.break.map(parseBreakpoint);
+  const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
+  if (!compiled.ok) throw problemsExit(file, compiled.problems);
+  const blobs = new BlobStore();
+  const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+  const store = openStore(flags.db);
+  try {
+    const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
+    if (flags.estimate) {
+      const estimate = estimateRun(compiled.plan, prices, { inputs, imageTokens: IMAGE_TOKENS });
+      process.stdout.write(`${formatEstimate(estimate)}\n`);
+      process.stdout.write(
+        `(worst case before any call: every round runs, every answer uses its max tokens; images count ${IMAGE_TOKENS} tokens)\n`,
+      );
+      return EXIT.ok;
+    }
+    store.markInterrupted();
+    const cassette = await openCassette(flags);
+    const runId = newRunId();
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: documentTextOf(compiled),
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: cassette?.mode ?? (flags.simulate ? 'simulated' : 'live'),
+      inputs,
+    });
+    storeImages(store, blobs, inputs);
+    store.saveGraph(compiled.doc, documentTextOf(compiled));
+    const result = await executeRun(compiled, store, flags, {
+      runId,
+      inputs,
+      humanAnswers,
+      blobs,
+      prices,
+      simulate: flags.simulate === true,
+      ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
+      providerOverrides: { ...storedOverrides(store), ...providerOverrides },
+      breakpoints,
+      startPaused: flags.step === true,
+    });
+    if (cassette && cassette.mode !== 'replay')
+      await cassette.cassette.save(cassette.path, processRedactor);
+    printResult(result.result, result.mode, flags.json === true);
+    return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    store.close();
+  }
+}
+
+async function openCassette(
+  flags: RunFlags,
+): Promise<{ cassette: Cassette; mode: CassetteMode; path: string } | undefined> {
+  const path = flags.replay ?? flags.replayThenLive ?? flags.record;
+  if (!path) return undefined;
+  const mode: CassetteMode = flags.replay
+    ? 'replay'
+    : flags.replayThenLive
+      ? 'replay-then-live'
+      : 'record';
+  if (mode === 'record' && !existsSync(path))
+    return {
+      cassette: Cassette.fromJSON({ format: 'society-cassette', version: 1, entries: [] }),
+      mode,
+      path,
+    };
+  try {
+    return { cassette: await Cassette.load(path), mode, path };
+  } catch (error) {
+    throw new UsageError(`cannot use cassette ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** `--model vlm-1=ollama:llava` points an existing profile at another provider and model. */
+function applyModelOverrides(doc: Record<string, unknown>, overrides: string[]): void {
+  if (overrides.length === 0) return;
+  const models = (doc.models ?? {}) as Record<string, Record<string, unknown>>;
+  for (const assignment of overrides) {
+    const [profile, target] = splitAssignment(assignment, '--model');
+    const colon = target.indexOf(':');
+    if (colon <= 0 || colon === target.length - 1)
+      throw new UsageError(`--model expects PROFILE=PROVIDER:MODEL, got "${assignment}"`);
+    if (!(profile in models))
+      throw new UsageError(
+        `--model: the graph has no model profile "${profile}" (profiles: ${Object.keys(models).join(', ') || 'none'})`,
+      );
+    models[profile] = {
+      ...models[profile],
+      provider: target.slice(0, colon),
+      model: target.slice(colon + 1),
+    };
+  }
+  doc.models = models;
+}

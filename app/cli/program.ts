@@ -1,0 +1,339 @@
+/**
+ * The `society` command line: every command with its arguments, options and help. A command's
+ * code is imported only when it runs, so `--version`, `--help` and a mistyped flag answer at once
+ * and `validate` loads no model client, image library or database.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
+import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import { defaultDatabasePath } from '../store/paths.ts';
+import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
+import type { ForkFlags } from './commands/fork.ts';
+import type { BuildFlags } from './commands/openagi/build.ts';
+import type { DegradeFlags } from './commands/openagi/degrade.ts';
+import type { PricesFlags } from './commands/prices.ts';
+import type { ProvidersFlags } from './commands/providers.ts';
+import type { ReplayFlags } from './commands/replay.ts';
+import type { ResumeFlags } from './commands/resume.ts';
+import type { RunFlags } from './commands/run.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The program; `main` parses with it. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('society')
+    .description(
+      'Build, validate and run societies of AI minds (graphs of agents, votes and mindstorms).',
+    )
+    .version(readVersion(), '-v, --version')
+    .showHelpAfterError('(run "society --help" for usage)')
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) => write(text.replace(/^error: /, 'society: ')),
+    });
+
+  program
+    .command('validate')
+    .description('check society documents; exit 0 if valid, 2 with one line per problem')
+    .argument('<files...>', '*.society.json documents')
+    .action(async (files: string[]) =>
+      (await import('./commands/validate.ts')).validateCommand(files),
+    );
+
+  program
+    .command('inspect')
+    .description('print the compiled XState machine configs as JSON')
+    .argument('<file>', 'a *.society.json document')
+    .action(async (file: string) => (await import('./commands/inspect.ts')).inspectCommand(file));
+
+  program
+    .command('run')
+    .description('run a society and print its outputs')
+    .argument('<file>', 'a *.society.json document')
+    .option(
+      '-i, --input <NAME=VALUE>',
+      'a value for an input or human node; NAME=@PATH reads a file (images by extension)',
+      collect,
+      [],
+    )
+    .option(
+      '--replay <CASSETTE>',
+      'answer every model call from a cassette; a call it lacks is an error',
+    )
+    .option(
+      '--replay-then-live <CASSETTE>',
+      'answer from a cassette, call the model for what it lacks, and add those calls to it',
+    )
+    .option('--record <CASSETTE>', 'call the models and record every call into a cassette')
+    .option(
+      '--simulate',
+      `use the simulated provider: deterministic, labelled "${SIMULATED_LABEL}", no key needed (with --record, records its answers)`,
+    )
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
+    .option(
+      '--model <PROFILE=PROVIDER:MODEL>',
+      'point a model profile elsewhere, e.g. vlm-1=ollama:llava',
+      collect,
+      [],
+    )
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider, e.g. local=http://localhost:8000/v1 (append ,key=ENV_VAR if it needs a key, ,kind=huggingface for an expert-model endpoint)',
+      collect,
+      [],
+    )
+    .option('-q, --quiet', 'no progress display')
+    .option(
+      '--estimate',
+      'print the worst-case calls, tokens and cost, and exit without calling anything',
+    )
+    .option(
+      '--step',
+      'debug in the terminal: start held, then n(ext), c(ontinue), p(rint), e(dit), b(reak), q(uit)',
+    )
+    .option(
+      '--break <SPEC>',
+      'stop at node:ID, round:N, event:TYPE, message:TEXT or from:INSTANCE (opens the terminal debugger)',
+      collect,
+      [],
+    )
+    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
+    .action(async (file: string, flags: RunFlags) => {
+      process.exitCode = await (await import('./commands/run.ts')).runCommand(file, flags);
+    });
+
+  executionOptions(program.command('resume'))
+    .description('finish an interrupted run from its log; calls it already made are not paid again')
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '-i, --input <NAME=VALUE>',
+      'an answer for a human node the run has not reached yet',
+      collect,
+      [],
+    )
+    .action(async (id: string, flags: ResumeFlags) => {
+      process.exitCode = await (await import('./commands/resume.ts')).resumeCommand(id, flags);
+    });
+
+  executionOptions(program.command('fork'))
+    .description(
+      'run again from a point of an earlier run, optionally with an edited message; unchanged calls come from its record',
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '--edit <INSTANCE=TEXT>',
+      'what a node instance says instead, e.g. "member#1@r2=It is a square"',
+      collect,
+      [],
+    )
+    .option(
+      '--at <SEQ>',
+      "keep the parent's events before this one (default: where the first edited instance started)",
+    )
+    .action(async (id: string, flags: ForkFlags) => {
+      process.exitCode = await (await import('./commands/fork.ts')).forkCommand(id, flags);
+    });
+
+  program
+    .command('diff')
+    .description('compare two runs: outputs, messages, votes and usage')
+    .argument('<a>', 'a run id or prefix')
+    .argument('<b>', 'another run id or prefix')
+    .option('--db <FILE>', 'the run store')
+    .action(async (a: string, b: string, flags: { db?: string }) =>
+      (await import('./commands/diff.ts')).diffCommand(a, b, flags),
+    );
+
+  program
+    .command('prices')
+    .description('show or edit the price table used for costs, estimates and money budgets')
+    .option(
+      '--set <MODEL=IN/OUT>',
+      'US dollars per million input/output tokens, e.g. gpt-4o-mini=0.15/0.60',
+      collect,
+      [],
+    )
+    .option('--unset <MODEL>', 'go back to the built-in price (or none)', collect, [])
+    .option('--db <FILE>', 'the run store')
+    .action(async (flags: PricesFlags) =>
+      (await import('./commands/prices.ts')).pricesCommand(flags),
+    );
+
+  program
+    .command('providers')
+    .description(
+      'list provider profiles, or add one (a base URL and the variable holding its key; never a key)',
+    )
+    .option('--add <NAME=URL>', 'add or change an OpenAI-compatible provider')
+    .option('--kind <KIND>', 'with --add: openai-compatible (default) or huggingface (experts)')
+    .option('--key-env <VAR>', 'with --add: the environment variable that holds its key')
+    .option('--concurrency <N>', 'with --add: calls at once')
+    .option('--remove <NAME>', 'forget a provider you added')
+    .option('--db <FILE>', 'the run store')
+    .action(async (flags: ProvidersFlags) =>
+      (await import('./commands/providers.ts')).providersCommand(flags),
+    );
+
+  program
+    .command('runs')
+    .description('list recorded runs, newest first')
+    .option('-n, --limit <N>', 'how many', '20')
+    .option('--db <FILE>', 'the run store')
+    .action(async (flags: { limit: string; db?: string }) =>
+      (await import('./commands/runs.ts')).runsCommand(flags),
+    );
+
+  program
+    .command('export')
+    .description(
+      'write a run as one self-contained JSON file (document, inputs, events, its calls)',
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option('-o, --output <FILE>', 'where to write it (default: <run id>.run.json)')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: { output?: string; db?: string }) =>
+      (await import('./commands/export.ts')).exportCommand(id, flags),
+    );
+
+  program
+    .command('replay')
+    .description('run an exported run again from its recorded calls, with no key and no network')
+    .argument('<export>', 'a file written by `society export`')
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('-q, --quiet', 'no progress display')
+    .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
+    .option('--db <FILE>', 'the run store the replay is recorded in')
+    .action(async (path: string, flags: ReplayFlags) => {
+      process.exitCode = await (await import('./commands/replay.ts')).replayCommand(path, flags);
+    });
+
+  program
+    .command('show')
+    .description('print a run: its transcript by round, votes, usage and outputs')
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option('--json', 'print the run record and its events as JSON')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: { json?: boolean; db?: string }) =>
+      (await import('./commands/show.ts')).showCommand(id, flags),
+    );
+
+  addOpenAgiCommands(program);
+  addCuisineWorldCommands(program);
+  return program;
+}
+
+/** Options shared by the commands that execute a run again (resume, fork). */
+function executionOptions(command: Command): Command {
+  return command
+    .option('--simulate', 'answer new calls with the simulated provider')
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider (append ,key=ENV_VAR, ,kind=huggingface)',
+      collect,
+      [],
+    )
+    .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store');
+}
+
+/** Adds `society openagi` and its subcommands to the program. */
+function addOpenAgiCommands(program: Command): void {
+  const openagi = program
+    .command('openagi')
+    .description("OpenAGI's benchmark: list its tasks, build scored graphs, degrade inputs");
+
+  openagi
+    .command('tasks')
+    .description('read a task_description.txt and count its tasks by category')
+    .argument('<file>', "OpenAGI's task_description.txt (one task per line)")
+    .option('--json', 'print the counts, the unreadable lines and every task as JSON')
+    .action(async (file: string, flags: { json?: boolean }) =>
+      (await import('./commands/openagi/tasks.ts')).tasksCommand(file, flags),
+    );
+
+  openagi
+    .command('build')
+    .description(
+      'write one graph per task: inputs, a reference, a planner, its answer and a metric',
+    )
+    .argument('<file>', "OpenAGI's task_description.txt")
+    .requiredOption('--out <DIR>', 'where to write <id>-<slug>.society.json files')
+    .option(
+      '--model <PROFILE>',
+      'the planner model, PROVIDER:MODEL or NAME=PROVIDER:MODEL (default: the rule planner)',
+    )
+    .option('--category <CAT>', `only one category: ${OPENAGI_CATEGORIES.join(', ')}`)
+    .option('--ids <IDS>', 'only these task ids, e.g. 0,5,7')
+    .action(async (file: string, flags: BuildFlags) =>
+      (await import('./commands/openagi/build.ts')).buildCommand(file, flags),
+    );
+
+  openagi
+    .command('degrade')
+    .description('degrade an image as a benchmark input (offline, deterministic for a seed)')
+    .argument('<image>', 'the clean image')
+    .option(
+      '--steps <LIST>',
+      'degradations in order: low-resolution, noise, blur, grayscale (or noisy, blurry…); noise=30 sets a value',
+    )
+    .option('--from-task <N>', "take the steps from task N's description (needs --tasks)")
+    .option('--tasks <FILE>', 'the task_description.txt for --from-task')
+    .option('--seed <S>', 'the noise seed', '0')
+    .option('--out <FILE.png>', 'where to write the PNG')
+    .action(async (image: string, flags: DegradeFlags) =>
+      (await import('./commands/openagi/degrade.ts')).degradeCommand(image, flags),
+    );
+}
+
+/** Adds `society cuisineworld` and its subcommands to the program. */
+function addCuisineWorldCommands(program: Command): void {
+  const cw = program
+    .command('cuisineworld')
+    .description("MindAgent's CuisineWorld: levels, and sweeps scored by the collaboration score");
+  cw.command('levels')
+    .description('list the levels and flag dishes a kitchen cannot make')
+    .option('--json', 'print JSON')
+    .action(async (flags: { json?: boolean }) =>
+      (await import('./commands/cuisineworld/levels.ts')).levelsCommand(flags),
+    );
+  cw.command('sweep')
+    .description('play a level × agents × order-frequency grid and print the CoS table')
+    .option('--levels <LIST>', 'levels, e.g. 0,3 or level_0,level_3', '0,3')
+    .option('--agents <LIST>', 'agent counts', '2')
+    .option('--alphas <LIST>', 'order-frequency factors (default: τ1…τ5 = 1,1.5,2,2.5,3)')
+    .option('--episodes <N>', 'episodes per cell (the paper: 3)', '3')
+    .option('--steps <N>', 'steps per episode (the paper: 60)', '60')
+    .option('--seed <S>', 'seed for order arrivals', '0')
+    .option('--controller <C>', 'greedy (no model) or model', 'greedy')
+    .option('--model <PROVIDER:MODEL>', 'with --controller model, e.g. openai:gpt-4o-mini')
+    .option('--behaviour <B>', 'feedback (paper) or retry', 'feedback')
+    .option('--simulate', 'answer model calls with the simulated provider')
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider (append ,key=ENV_VAR)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
+    .option('--json', 'print JSON')
+    .action(async (flags: SweepFlags) => {
+      process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
+        flags,
+      );
+    });
+}
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * MIME types of the bytes a run handles: images read from files or picked on the page, and the
+ * images and sounds expert models send back. Pure data and functions, usable in the page too.
+ */
+
+/** The image types a run takes as input, by file extension (lower case, no dot). */
+export const IMAGE_MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** The image types a run takes as input. */
+export const IMAGE_MIMES: readonly string[] = [...new Set(Object.values(IMAGE_MIME_BY_EXTENSION))];
+
+/** The image MIME type for a file name, from its extension; undefined if not an image. */
+export function imageMimeFor(path: string): string | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext ? IMAGE_MIME_BY_EXTENSION[ext] : undefined;
+}
+
+/** Recognises common image and audio formats from their first bytes. */
+export function sniffMime(bytes: Uint8Array): string | undefined {
+  const ascii = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
+  if (bytes[0] === 0x89 && ascii(1, 4) === 'PNG') return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (ascii(0, 4) === 'GIF8') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'audio/wav';
+  if (ascii(0, 4) === 'fLaC') return 'audio/flac';
+  if (ascii(0, 4) === 'OggS') return 'audio/ogg';
+  if (ascii(0, 3) === 'ID3' || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0)) {
+    return 'audio/mpeg';
+  }
+  return undefined;
+}
