@@ -55,11 +55,8 @@ export type ApiImplementation = { [M in ApiMethod]: Handler<M> };
 /** The handlers of some of the contract's methods: one concern's share of `ApiImplementation`. */
 export type ApiMethods<M extends ApiMethod> = Pick<ApiImplementation, M>;
 
-/**
- * Images are billed by size: the worst-case figure the CLI's `--estimate` uses for a large
- * image at high detail, so the editor shows the same estimate.
- */
-export const IMAGE_TOKENS = 1105;
+/** The worst-case tokens of one image, the figure the CLI's `--estimate` uses too. */
+export { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 
 /**
  * Variables the engine reads as configuration rather than as keys (app/providers/registry.ts):

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { loadNodeRegistry } from '../../app/nodes/registry.ts';
+import { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 import { ApiError } from './errors.ts';
 import { exportDocument } from './export.ts';
 
@@ -15,7 +16,7 @@ const options = {
   prices: DEFAULT_PRICES,
   customProviders: [],
   secrets: [],
-  imageTokens: 1105,
+  imageTokens: IMAGE_TOKENS,
   now: new Date('2026-11-22T10:00:00Z'),
 };
 

@@ -10,7 +10,7 @@ import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
 import type { PriceTable } from '../../app/costs/prices.ts';
 import type { NodeRegistry } from '../../app/nodes/registry.ts';
-import { builtinProfiles } from '../../app/providers/registry.ts';
+import { builtinProfiles } from '../../app/providers/profiles.ts';
 import type { ProviderProfile } from '../../app/providers/types.ts';
 import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
 import { looksLikeKey } from '../../app/store/index.ts';

@@ -1,7 +1,7 @@
 /**
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
  * replay), `run.control`, `run.breakpoints`, `run.editHeld` and `run.context`. Runs are
- * recorded in the store exactly as `society run` records them (app/cli/main.ts): the document,
+ * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
 import { existsSync } from 'node:fs';

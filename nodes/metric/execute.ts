@@ -2,6 +2,7 @@ import type { ExpertTask } from '../../app/experts/types.ts';
 import { meanPool } from '../../app/experts/vectors.ts';
 import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/nodes/define.ts';
 import { isImageValue } from '../../app/nodes/template.ts';
+import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.ts';
 
 /**
@@ -188,8 +189,6 @@ export const execute: NodeExecutor<MetricData> = async (ctx) => {
   const simulated = answers.some((a) => a.simulated);
   const report: MetricReport = { kind, ...rest, model, ...(simulated ? { simulated: true } : {}) };
   const shown = rest.score === null ? 'none' : rest.score.toFixed(4);
-  await ctx.message(
-    `${simulated ? '[simulated] ' : ''}${kind} ${shown} (${rest.method}, ${model})`,
-  );
+  await ctx.message(`${simulatedPrefix(simulated)}${kind} ${shown} (${rest.method}, ${model})`);
   return { score: rest.score, report };
 };

@@ -13,6 +13,7 @@ import { environmentKind } from '../../app/environments/registry.ts';
 import type { Rejection, Validation } from '../../app/environments/types.ts';
 import type { NodeContext, NodeOutputs } from '../../app/nodes/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
+import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import type { PlannerData } from './spec.ts';
 
 /** The episode set-up an environment node outputs. */
@@ -122,7 +123,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
   /** What people were told went wrong with their own commands last step. */
   let personFeedback = new Map<string, string[]>();
   let simulated = false;
-  const label = () => (simulated ? '[simulated] ' : '');
+  const label = () => simulatedPrefix(simulated);
   const controlled = agents.filter((a) => !data.seats.includes(a));
   /** Refusals the world never saw: taken seats, missing commands, discarded attempts. */
   const extraInvalid: Record<string, number> = {};

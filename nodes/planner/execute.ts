@@ -13,6 +13,7 @@ import {
 } from '../../app/experts/planner.ts';
 import type { NodeExecutor } from '../../app/nodes/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
+import { SIMULATED_PREFIX, simulatedPrefix } from '../../app/schema/simulated.ts';
 import { dispatch } from './dispatch.ts';
 import { allowedExperts, type PlannerData } from './spec.ts';
 
@@ -77,20 +78,20 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
 
   const plan = check.plan;
   const simulated = simulatedAnswer;
-  const text = `${simulated ? '[simulated] ' : ''}${planText(plan)}`;
+  const text = `${simulatedPrefix(simulated)}${planText(plan)}`;
   const expertData = (module: string): Record<string, unknown> => ({
     ...data.expert,
     ...(data.preferLocal && catalogueEntry(module)?.local ? { backend: 'local' } : {}),
   });
   const document = planToDocument(plan, {
     name: `plan of ${ctx.nodeId}`,
-    description: `${simulated ? '[simulated] ' : ''}Planned by ${source} for: ${description}`,
+    description: `${simulatedPrefix(simulated)}Planned by ${source} for: ${description}`,
     expert: data.expert,
   });
   for (const node of document.nodes) {
     if (node.type === 'expert') Object.assign(node.data, expertData(node.data.module as string));
   }
-  await ctx.message(simulated ? `[simulated] plan: ${planText(plan)}` : `plan: ${text}`);
+  await ctx.message(simulated ? `${SIMULATED_PREFIX}plan: ${planText(plan)}` : `plan: ${text}`);
   const inputs = Object.fromEntries(data.inputs.map((p) => [p.name, ctx.inputs[p.name]]));
   const outputs = await ctx.runGraph(document, inputs);
   return {

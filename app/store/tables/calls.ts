@@ -5,15 +5,6 @@
 
 import type Database from 'better-sqlite3';
 import {
-  expertKey,
-  isExpertRequest,
-  type NormalizedExpertRequest,
-  normalizeExpertRequest,
-  type RecordedExpertResponse,
-  toRecordedExpert,
-} from '../../experts/record.ts';
-import type { ExpertRequest, ExpertResult } from '../../experts/types.ts';
-import {
   Cassette,
   type CassetteFile,
   canonicalJson,
@@ -21,6 +12,15 @@ import {
   normalizeRequest,
   type RecordedResponse,
 } from '../../providers/cassette.ts';
+import {
+  expertKey,
+  isExpertRequest,
+  type NormalizedExpertRequest,
+  normalizeExpertRequest,
+  type RecordedExpertResponse,
+  toRecordedExpert,
+} from '../../providers/expert-record.ts';
+import type { ExpertRequest, ExpertResult } from '../../providers/expert-types.ts';
 import type { ChatRequest, ChatResult } from '../../providers/types.ts';
 import type { BlobsTable } from './blobs.ts';
 import type { Clean } from './sql.ts';
