@@ -22,7 +22,7 @@ import type { Stage } from '../schema/document.ts';
 import { type GraphPlan, type PlannedNode, ROOT, scopeDependencies } from './analyze.ts';
 
 /** Bumped when the machine shape changes, so stored runs can refuse an incompatible resume. */
-export const COMPILER_VERSION = 2;
+export const COMPILER_VERSION = 3;
 
 // biome-ignore lint/suspicious/noExplicitAny: XState configs are open-ended JSON.
 export type StateConfig = Record<string, any>;
@@ -235,5 +235,11 @@ function loopMachine(
       states.done = { type: 'final', entry: { type: 'loopFinish', params: { loop } } };
     }
   });
-  return { id: `loop:${loop}`, initial: first, states };
+  // Entered again (inside another loop), a loop starts from round 1 with an empty history.
+  return {
+    id: `loop:${loop}`,
+    initial: first,
+    entry: { type: 'loopEnter', params: { loop } },
+    states,
+  };
 }

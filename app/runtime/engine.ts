@@ -67,6 +67,7 @@ import { BlobStore } from './blobs.ts';
 import { Budget } from './budget.ts';
 import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
 import type { Checkpoint, RunEvent, RunEventBody, RunMode, RunStatus, Usage } from './events.ts';
+import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
 import {
   buildRunMachine,
   type LoopState,
@@ -486,11 +487,11 @@ export class Run {
         const data = this.#loopData(loop);
         const leaderText = data.leader ? context.values[data.leader]?.text : undefined;
         return {
-          transcript: formatTranscript(this.#transcripts.get(context.path + loop) ?? []),
+          transcript: formatTranscript(this.#transcripts.get(this.#loopKey(loop, context)) ?? []),
           rounds: state.round,
           verdict: typeof leaderText === 'string' ? leaderText : '',
           tally: state.tally ?? null,
-          $instances: [context.path + loop],
+          $instances: [this.#loopKey(loop, context)],
         };
       },
       fail: (node: string, error: unknown) => {
@@ -554,13 +555,12 @@ export class Run {
     const frame = context.loop;
     const round = frame ? context.loops[frame.id]?.round : undefined;
     const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
-    const instance = frame
-      ? `${base}@${frame.stage === 'round' ? `r${round}` : frame.stage}${phase ? `:${phase.kind}` : ''}`
-      : base;
+    const at = frame ? this.#position(node, context, round) : '';
+    const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
     const signal = AbortSignal.any([this.#abort.signal, actorSignal]);
 
     if (frame?.stage === 'round' && round !== undefined && !phase) {
-      const key = `${context.path}${frame.id}@${round}`;
+      const key = `${this.#loopKey(frame.id, context)}|${round}`;
       let gate = this.#roundGates.get(key);
       if (!gate) {
         gate = this.#gate.check({ kind: 'round', loop: context.path + frame.id, round });
@@ -586,7 +586,7 @@ export class Run {
     const { inputs, senders } = this.#resolveInputs(node, context);
     if (node.type === 'input')
       inputs.value = child ? child.inputs[node.data.name as string] : this.#inputValue(node);
-    if (frame?.stage === 'round' && !phase) this.#roundInputs.set(`${base}@r${round}`, inputs);
+    if (frame?.stage === 'round' && !phase) this.#roundInputs.set(`${base}@${at}`, inputs);
 
     this.#emit({
       type: 'node.started',
@@ -770,7 +770,7 @@ export class Run {
           ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
         });
         if (frame && !call.phase) {
-          const key = context.path + frame.id;
+          const key = this.#loopKey(frame.id, context);
           const transcript = this.#transcripts.get(key) ?? [];
           const entry = {
             round: call.round ?? 0,
@@ -806,6 +806,27 @@ export class Run {
     return ((entry.round * 8 + stage) * 100_000 + node.index) * 10_000 + replica;
   }
 
+  /** The plan of the graph a scope belongs to: the run's own, or a plan a node runs. */
+  #planOf(context: Pick<ScopeContext, 'graph'>) {
+    const child = context.graph ? this.#children.get(context.graph) : undefined;
+    return (child?.compiled ?? this.#compiled).plan;
+  }
+
+  /**
+   * Where a node runs in the loops around it (`r3`, `gather`, `r2.3`): the innermost loop's
+   * stage from the scope, its round `round` when that stage is `round`.
+   */
+  #position(node: PlannedNode, context: ScopeContext, round: number | undefined): string {
+    const frame = context.loop!;
+    const outer = outerSegments(this.#planOf(context).nodes, node.id, context.loops, frame.id);
+    return formatPosition([...outer, frame.stage === 'round' ? (round ?? 0) : frame.stage]);
+  }
+
+  /** A loop's transcript and round-checkpoint key: `storm`, or `inner@r2` inside another loop. */
+  #loopKey(loop: string, context: ScopeContext): string {
+    return loopKey(this.#planOf(context).nodes, context.path, loop, context.loops);
+  }
+
   #loopData(loop: string): MindstormData {
     return this.#compiled.plan.nodes.get(loop)!.data as unknown as MindstormData;
   }
@@ -826,7 +847,7 @@ export class Run {
       round: state.round,
       maxRounds: data.maxRounds,
       stage: frame.stage,
-      transcript: [...(this.#transcripts.get(context.path + frame.id) ?? [])],
+      transcript: [...(this.#transcripts.get(this.#loopKey(frame.id, context)) ?? [])],
       structure: data.structure,
       rights,
       member,
@@ -845,7 +866,9 @@ export class Run {
         for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
       }
       view.peers = {
-        inputs: this.#roundInputs.get(`${memoryKey}@r${state.round - 1}`) ?? {},
+        inputs:
+          this.#roundInputs.get(`${memoryKey}@${this.#position(node, context, state.round - 1)}`) ??
+          {},
         answers,
       };
     }
@@ -1285,7 +1308,7 @@ export class Run {
     const data = this.#loopData(loop);
     const state = structuredClone(context.loops[loop]!);
     const frameContext: ScopeContext = { ...context, loop: { id: loop, stage: 'round' } };
-    const key = context.path + loop;
+    const key = this.#loopKey(loop, context);
     const transcript = this.#transcripts.get(key) ?? [];
     for (let r = 1; r <= state.round; r++) {
       const roundValues = state.history[r - 1]!;
@@ -1299,7 +1322,8 @@ export class Run {
         for (let i = 0; i < (count ?? 1); i++) {
           const replica = count === undefined ? undefined : i;
           const base = `${context.path}${m}${replica === undefined ? '' : `#${replica}`}`;
-          const asked = this.#roundInputs.get(`${base}@r${r}`) ?? {};
+          const at = this.#position(member, frameContext, r);
+          const asked = this.#roundInputs.get(`${base}@${at}`) ?? {};
           const question = Object.values(asked)
             .filter((v) => typeof v === 'string')
             .join(' ');
@@ -1314,7 +1338,7 @@ export class Run {
           });
           const text = resolveOption(String(outputs.text), options);
           revised.push(text);
-          const entry = transcript.find((e) => e.round === r && e.from === `${base}@r${r}`);
+          const entry = transcript.find((e) => e.round === r && e.from === `${base}@${at}`);
           if (entry) entry.text = text;
         }
         roundValues[m] = { ...roundValues[m], text: count === undefined ? revised[0] : revised };
@@ -1367,7 +1391,7 @@ export class Run {
       tieBreak: data.tieBreak,
       seed: `${this.#seed}:${context.path}${loop}`,
     });
-    this.#emit({ type: 'vote', node: loop, instance: context.path + loop, tally });
+    this.#emit({ type: 'vote', node: loop, instance: this.#loopKey(loop, context), tally });
     // The tally names candidates in a normalised form ("a" for "(a)"). The verdict is the first
     // ballot for the winner as its member answered it, as the leader's own answer would have
     // been (simulated label included), so what reads it sees the same shape under monarchy
@@ -1376,7 +1400,7 @@ export class Run {
     return {
       leader: {
         text: cast >= 0 ? answers[cast] : (tally.winner ?? ''),
-        $instances: [`${context.path}${loop}:vote`],
+        $instances: [`${this.#loopKey(loop, context)}:vote`],
       },
       tally,
     };

@@ -167,6 +167,9 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       },
     },
     actions: {
+      loopEnter: update(({ context }, params: { loop: string }) => ({
+        loops: { ...context.loops, [params.loop]: { round: 0, history: [] } },
+      })),
       loopBegin: update(({ context }, params: { loop: string }) => {
         const previous = loopState(context, params.loop);
         const state: LoopState = { ...previous, round: previous.round + 1 };
