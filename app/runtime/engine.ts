@@ -6,14 +6,6 @@
  */
 import PQueue from 'p-queue';
 import { createActor } from 'xstate';
-import { parseAnswer } from '../../nodes/agent/parse.ts';
-import type { AgentData } from '../../nodes/agent/spec.ts';
-import {
-  effectiveRights,
-  type MindstormData,
-  type StopCondition,
-} from '../../nodes/mindstorm/spec.ts';
-import { tallyVotes, type VoteTally } from '../../nodes/vote/tally.ts';
 import type { InputBinding, PlannedNode } from '../compiler/analyze.ts';
 import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
 import { DEFAULT_MAX_TOKENS } from '../costs/estimate.ts';
@@ -30,16 +22,16 @@ import {
   type ExpertResult,
   isBinaryValue,
 } from '../experts/types.ts';
-import {
-  type ExpertAnswer,
-  type ExpertCall,
-  formatTranscript,
-  type LoopView,
-  type ModelCall,
-  type NodeContext,
-  type NodeOutputs,
-  type TranscriptEntry,
+import type {
+  ExpertAnswer,
+  ExpertCall,
+  LoopView,
+  ModelCall,
+  NodeContext,
+  NodeOutputs,
+  TranscriptEntry,
 } from '../nodes/define.ts';
+import type { LoopRuntime, LoopStepContext, LoopStepResult } from '../nodes/loop.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
 import { isBlobValue, isImageValue } from '../nodes/template.ts';
 import { type Cassette, type CassetteMode, CassetteProvider } from '../providers/cassette.ts';
@@ -186,6 +178,8 @@ export class Run {
   readonly #retry: RetryPolicy;
   readonly #prices: PriceTable;
   readonly #transcripts = new Map<string, TranscriptEntry[]>();
+  /** The run-time part of each loop container type in the run (see `#loadLoops`). */
+  readonly #loopRuntimes = new Map<string, LoopRuntime<unknown>>();
   /** Each transcript entry's place in graph order (see `#transcriptOrder`). */
   readonly #transcriptRank = new WeakMap<TranscriptEntry, number>();
   readonly #memory = new Map<string, ChatMessage[]>();
@@ -362,7 +356,10 @@ export class Run {
     let values: Record<string, NodeValues> = {};
     try {
       this.#checkInputs();
-      if (plan.nodes.size > 0) values = await this.#runMachine();
+      if (plan.nodes.size > 0) {
+        await this.#loadLoops(this.#compiled);
+        values = await this.#runMachine();
+      }
     } catch (error) {
       status = this.#cancelled ? 'cancelled' : 'failed';
       if (!this.#cancelled) this.#error ??= errorMessage(error);
@@ -460,16 +457,21 @@ export class Run {
         );
       },
       loopBegin: (loop: string, context: ScopeContext, round: number) => {
-        const data = this.#loopData(loop);
+        const node = this.#planOf(context).nodes.get(loop)!;
         this.#emit({
           type: 'round.started',
           loop: context.path + loop,
           round,
-          maxRounds: data.maxRounds,
+          maxRounds: node.spec.loop!.maxRounds(node.data),
         });
       },
       loopEnd: (loop: string, context: ScopeContext, state: LoopState) => {
-        const stop = this.#stopReason(loop, state);
+        const { data, runtime } = this.#loopOf(loop, context);
+        const stop = runtime.stopReason?.(
+          data,
+          state.history[state.round - 1] ?? {},
+          state.history[state.round - 2],
+        );
         this.#emit({
           type: 'round.finished',
           loop: context.path + loop,
@@ -478,21 +480,18 @@ export class Run {
         });
         return stop;
       },
-      revise: (loop: string, context: ScopeContext, signal: AbortSignal) =>
-        this.#revise(loop, context, signal),
-      vote: (loop: string, context: ScopeContext, signal: AbortSignal) =>
-        this.#memberVote(loop, context, signal),
+      step: (loop: string, step: string, context: ScopeContext, signal: AbortSignal) =>
+        this.#loopStep(loop, step, context, signal),
       loopOutputs: (loop: string, context: ScopeContext): NodeValues => {
-        const state = context.loops[loop]!;
-        const data = this.#loopData(loop);
-        const leaderText = data.leader ? context.values[data.leader]?.text : undefined;
-        return {
-          transcript: formatTranscript(this.#transcripts.get(this.#loopKey(loop, context)) ?? []),
-          rounds: state.round,
-          verdict: typeof leaderText === 'string' ? leaderText : '',
-          tally: state.tally ?? null,
-          $instances: [this.#loopKey(loop, context)],
-        };
+        const { data, runtime } = this.#loopOf(loop, context);
+        const key = this.#loopKey(loop, context);
+        const outputs = runtime.outputs({
+          data,
+          state: context.loops[loop]!,
+          transcript: this.#transcripts.get(key) ?? [],
+          values: context.values,
+        });
+        return { ...outputs, $instances: [key] };
       },
       fail: (node: string, error: unknown) => {
         if (!this.#cancelled) this.#error ??= errorMessage(error);
@@ -505,19 +504,20 @@ export class Run {
     const given = this.#options.inputs ?? {};
     const missing: string[] = [];
     for (const node of this.#compiled.plan.nodes.values()) {
-      if (node.type !== 'input') continue;
-      const name = node.data.name as string;
-      if (!(name in given) && node.data.default === undefined) missing.push(name);
+      const input = node.spec.runInput?.(node.data);
+      if (!input) continue;
+      const { name, modality } = input;
+      if (!(name in given) && input.default === undefined) missing.push(name);
       const value = given[name];
-      if (value !== undefined && node.data.modality === 'image' && !isImageValue(value)) {
+      if (value !== undefined && modality === 'image' && !isImageValue(value)) {
         throw new Error(
           `input "${name}" is an image: pass a file, e.g. --input ${name}=@photo.png`,
         );
       }
-      const binary = node.data.modality === 'audio' || node.data.modality === 'asset3d';
+      const binary = modality === 'audio' || modality === 'asset3d';
       if (value !== undefined && binary && !isBlobValue(value)) {
         throw new Error(
-          `input "${name}" is ${node.data.modality === 'audio' ? 'a recording' : 'a 3D asset'}: pass a file, e.g. --input ${name}=@file`,
+          `input "${name}" is ${modality === 'audio' ? 'a recording' : 'a 3D asset'}: pass a file, e.g. --input ${name}=@file`,
         );
       }
     }
@@ -534,8 +534,9 @@ export class Run {
   ): Record<string, unknown> {
     const outputs: Record<string, unknown> = {};
     for (const node of compiled.plan.nodes.values()) {
-      if (node.type === 'output' && values[node.id] && 'value' in values[node.id]!) {
-        outputs[node.data.name as string] = values[node.id]!.value;
+      const output = node.spec.runOutput?.(node.data);
+      if (output && values[node.id] && 'value' in values[node.id]!) {
+        outputs[output.name] = values[node.id]!.value;
       }
     }
     return outputs;
@@ -584,8 +585,8 @@ export class Run {
       bindings.replica = { index: replica, count: node.replicate.items.length };
     }
     const { inputs, senders } = this.#resolveInputs(node, context);
-    if (node.type === 'input')
-      inputs.value = child ? child.inputs[node.data.name as string] : this.#inputValue(node);
+    const runInput = node.spec.runInput?.(node.data);
+    if (runInput) inputs.value = child ? child.inputs[runInput.name] : this.#inputValue(runInput);
     if (frame?.stage === 'round' && !phase) this.#roundInputs.set(`${base}@${at}`, inputs);
 
     this.#emit({
@@ -640,10 +641,9 @@ export class Run {
     }
   }
 
-  #inputValue(node: PlannedNode): unknown {
-    const name = node.data.name as string;
+  #inputValue(input: { name: string; default?: unknown }): unknown {
     const given = this.#options.inputs ?? {};
-    return name in given ? given[name] : node.data.default;
+    return input.name in given ? given[input.name] : input.default;
   }
 
   /** Reads each input port's value from the scope: same-round, previous-round or gathered. */
@@ -827,8 +827,20 @@ export class Run {
     return loopKey(this.#planOf(context).nodes, context.path, loop, context.loops);
   }
 
-  #loopData(loop: string): MindstormData {
-    return this.#compiled.plan.nodes.get(loop)!.data as unknown as MindstormData;
+  /** A loop's data and its container's run-time part (loaded before the run starts). */
+  #loopOf(loop: string, context: Pick<ScopeContext, 'graph'>) {
+    const node = this.#planOf(context).nodes.get(loop)!;
+    const runtime = this.#loopRuntimes.get(node.type);
+    if (!runtime) throw new Error(`the run-time part of ${node.type} "${loop}" is not loaded`);
+    return { node, data: node.data as unknown, runtime };
+  }
+
+  /** Loads the run-time part of every loop container in a plan. */
+  async #loadLoops(compiled: CompiledGraph): Promise<void> {
+    for (const node of compiled.plan.nodes.values()) {
+      if (node.container !== 'loop' || this.#loopRuntimes.has(node.type)) continue;
+      this.#loopRuntimes.set(node.type, await this.#options.registry.loopRuntime(node.type));
+    }
   }
 
   #loopView(
@@ -838,41 +850,27 @@ export class Run {
     phase: LoopView['phase'],
   ): LoopView {
     const frame = context.loop!;
-    const data = this.#loopData(frame.id);
+    const { node: loopNode, data, runtime } = this.#loopOf(frame.id, context);
     const state = context.loops[frame.id] ?? { round: 0, history: [] };
-    const rights = effectiveRights(data);
-    const member = data.members.includes(node.id);
-    const view: LoopView = {
+    const nodes = this.#planOf(context).nodes;
+    return {
       id: frame.id,
       round: state.round,
-      maxRounds: data.maxRounds,
+      maxRounds: loopNode.spec.loop!.maxRounds(data),
       stage: frame.stage,
       transcript: [...(this.#transcripts.get(this.#loopKey(frame.id, context)) ?? [])],
-      structure: data.structure,
-      rights,
-      member,
+      ...runtime.view({
+        data,
+        node: node.id,
+        stage: frame.stage,
+        state,
+        ...(phase ? { phase } : {}),
+        replicated: (id) => nodes.get(id)?.replicate !== undefined,
+        inputsAnswered: (round) =>
+          this.#roundInputs.get(`${memoryKey}@${this.#position(node, context, round)}`) ?? {},
+      }),
       ...(phase ? { phase } : {}),
     };
-    if (member && rights.rtk && frame.stage === 'round' && state.round > 1 && !phase) {
-      const previous = state.history[state.round - 2] ?? {};
-      const answers: Array<{ from: string; text: string }> = [];
-      for (const m of data.members) {
-        const v = previous[m];
-        if (!v) continue;
-        // Whether m's answer is a list depends on m alone: members may mix replicated and
-        // single agents.
-        const texts = asList(v.text, this.#compiled.plan.nodes.get(m)!);
-        const who = (v.$instances as string[]) ?? [];
-        for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
-      }
-      view.peers = {
-        inputs:
-          this.#roundInputs.get(`${memoryKey}@${this.#position(node, context, state.round - 1)}`) ??
-          {},
-        answers,
-      };
-    }
-    return view;
   }
 
   async #askHuman(
@@ -1130,6 +1128,7 @@ export class Run {
     this.#emit({ type: 'subgraph.started', node: node.id, instance, document, prefix });
     let values: Record<string, NodeValues>;
     try {
+      await this.#loadLoops(compiled);
       values = await this.#runMachine(compiled, { path: prefix, graph: prefix });
     } catch (error) {
       if (!isAbortError(error)) {
@@ -1290,120 +1289,67 @@ export class Run {
     };
   }
 
-  // ---- mindstorm rights and termination --------------------------------------------------
+  // ---- loop steps --------------------------------------------------------------------
 
-  #stopReason(loop: string, state: LoopState): string | undefined {
-    const data = this.#loopData(loop);
-    const current = state.history[state.round - 1] ?? {};
-    const previous = state.history[state.round - 2];
-    for (const condition of data.until) {
-      const reason = checkCondition(condition, current, previous);
-      if (reason) return reason;
-    }
-    return undefined;
-  }
-
-  /** Right to change (NLSOM App. E.5): each member may revise each round's answer. */
-  async #revise(loop: string, context: ScopeContext, signal: AbortSignal): Promise<LoopState> {
-    const data = this.#loopData(loop);
-    const state = structuredClone(context.loops[loop]!);
-    const frameContext: ScopeContext = { ...context, loop: { id: loop, stage: 'round' } };
-    const key = this.#loopKey(loop, context);
-    const transcript = this.#transcripts.get(key) ?? [];
-    for (let r = 1; r <= state.round; r++) {
-      const roundValues = state.history[r - 1]!;
-      const options = data.members
-        .flatMap((m) => asList(roundValues[m]?.text, this.#compiled.plan.nodes.get(m)!))
-        .map(String);
-      for (const m of data.members) {
-        const member = this.#compiled.plan.nodes.get(m)!;
-        const count = member.replicate?.items.length;
-        const revised: unknown[] = [];
-        for (let i = 0; i < (count ?? 1); i++) {
-          const replica = count === undefined ? undefined : i;
-          const base = `${context.path}${m}${replica === undefined ? '' : `#${replica}`}`;
-          const at = this.#position(member, frameContext, r);
-          const asked = this.#roundInputs.get(`${base}@${at}`) ?? {};
-          const question = Object.values(asked)
-            .filter((v) => typeof v === 'string')
-            .join(' ');
-          const roundContext = {
-            ...frameContext,
-            loops: { ...context.loops, [loop]: { ...state, round: r } },
-          };
-          const { outputs } = await this.#runNode(m, roundContext, replica, signal, {
-            kind: 'revise',
-            question,
-            options,
-          });
-          const text = resolveOption(String(outputs.text), options);
-          revised.push(text);
-          const entry = transcript.find((e) => e.round === r && e.from === `${base}@${at}`);
-          if (entry) entry.text = text;
-        }
-        roundValues[m] = { ...roundValues[m], text: count === undefined ? revised[0] : revised };
-      }
-    }
-    return state;
-  }
-
-  /** Right to execute: members answer the leader's question and the plurality decides. */
-  async #memberVote(
+  /**
+   * Runs a step of a loop container's own (a mindstorm's revisions or vote) with a narrow view
+   * of the run: nodes inside run through `#runNode`, as in a round or at a stage.
+   */
+  async #loopStep(
     loop: string,
+    step: string,
     context: ScopeContext,
     signal: AbortSignal,
-  ): Promise<{ leader: NodeValues; tally: VoteTally }> {
-    const data = this.#loopData(loop);
-    const leader = this.#compiled.plan.nodes.get(data.leader!)!;
-    const leaderData = leader.data as unknown as AgentData;
-    const { inputs } = this.#resolveInputs(leader, context);
-    const prompt = await this.#render(
-      leaderData.prompt,
-      { ...context.bindings, ...inputs },
-      'prompt',
+  ): Promise<LoopStepResult> {
+    const { data, runtime } = this.#loopOf(loop, context);
+    const perform = runtime.steps?.[step];
+    if (!perform) throw new Error(`loop "${loop}" has no step "${step}"`);
+    const nodes = this.#planOf(context).nodes;
+    const key = this.#loopKey(loop, context);
+    const state = structuredClone(context.loops[loop]!);
+    const inRound = (round: number): ScopeContext => ({
+      ...context,
+      loop: { id: loop, stage: 'round' },
+      loops: { ...context.loops, [loop]: { ...state, round } },
+    });
+    const base = (id: string, replica: number | undefined) =>
+      `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
+    const at = (id: string, replica: number | undefined, round: number) =>
+      `${base(id, replica)}@${this.#position(nodes.get(id)!, inRound(round), round)}`;
+    const ctx: LoopStepContext<unknown> = {
+      data,
+      loop,
+      key,
+      seed: `${this.#seed}:${key}`,
       signal,
-    ).catch((error) => {
-      throw isAbortError(error) ? error : new Error(`node "${leader.id}": ${errorMessage(error)}`);
-    });
-    const stageContext: ScopeContext = { ...context, loop: { id: loop, stage: 'decide' } };
-    const ballots: Array<{ voter: string; value: unknown }> = [];
-    /** Each ballot as the member's agent read it, simulated label included. */
-    const answers: unknown[] = [];
-    for (const m of data.members) {
-      const member = this.#compiled.plan.nodes.get(m)!;
-      const count = member.replicate?.items.length;
-      for (let i = 0; i < (count ?? 1); i++) {
-        const replica = count === undefined ? undefined : i;
-        const { outputs, instance } = await this.#runNode(m, stageContext, replica, signal, {
-          kind: 'ballot',
-          prompt,
-        });
-        const read = parseAnswer(String(outputs.text), leaderData.parse);
-        answers.push(read);
-        ballots.push({
-          voter: instance,
-          value: typeof read === 'string' ? read.replace(/^\[simulated\]\s*/, '') : read,
-        });
-      }
-    }
-    const tally = tallyVotes(ballots, {
-      rule: 'plurality',
-      tieBreak: data.tieBreak,
-      seed: `${this.#seed}:${context.path}${loop}`,
-    });
-    this.#emit({ type: 'vote', node: loop, instance: this.#loopKey(loop, context), tally });
-    // The tally names candidates in a normalised form ("a" for "(a)"). The verdict is the first
-    // ballot for the winner as its member answered it, as the leader's own answer would have
-    // been (simulated label included), so what reads it sees the same shape under monarchy
-    // and democracy.
-    const cast = tally.ballots.findIndex((b) => b.valid && b.choices[0] === tally.winner);
-    return {
-      leader: {
-        text: cast >= 0 ? answers[cast] : (tally.winner ?? ''),
-        $instances: [`${this.#loopKey(loop, context)}:vote`],
+      state,
+      transcript: this.#transcripts.get(key) ?? [],
+      replicas: (id) => nodes.get(id)?.replicate?.items.length,
+      nodeData: (id) => nodes.get(id)!.data,
+      instance: at,
+      inputsAnswered: (id, replica, round) => this.#roundInputs.get(at(id, replica, round)) ?? {},
+      run: (id, replica, where, phase) =>
+        this.#runNode(
+          id,
+          'round' in where
+            ? inRound(where.round)
+            : { ...context, loop: { id: loop, stage: where.stage } },
+          replica,
+          signal,
+          phase,
+        ),
+      render: async (id, template, field) => {
+        const node = nodes.get(id)!;
+        const { inputs } = this.#resolveInputs(node, context);
+        return this.#render(template, { ...context.bindings, ...inputs }, field, signal).catch(
+          (error) => {
+            throw isAbortError(error) ? error : new Error(`node "${id}": ${errorMessage(error)}`);
+          },
+        );
       },
-      tally,
+      vote: (tally) => this.#emit({ type: 'vote', node: loop, instance: key, tally }),
     };
+    return perform(ctx);
   }
 
   // ---- events --------------------------------------------------------------------------
@@ -1468,68 +1414,6 @@ export class Run {
   get elapsedMs(): number {
     return performance.now() - this.#started;
   }
-}
-
-function checkCondition(
-  condition: StopCondition,
-  current: Record<string, NodeValues>,
-  previous: Record<string, NodeValues> | undefined,
-): string | undefined {
-  const texts = (values: NodeValues | undefined): string[] =>
-    values
-      ? Object.entries(values)
-          .filter(([k]) => k !== '$instances')
-          .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
-          .map((v) => normalize(v))
-      : [];
-  switch (condition.kind) {
-    case 'keyword': {
-      const keyword = condition.keyword.toLowerCase();
-      return texts(current[condition.node]).some((t) => t.includes(keyword))
-        ? `"${condition.node}" said "${condition.keyword}"`
-        : undefined;
-    }
-    case 'consensus': {
-      const all = condition.nodes.flatMap((n) => texts(current[n]));
-      return all.length > 1 && all.every((t) => t === all[0])
-        ? `consensus among ${condition.nodes.join(', ')}`
-        : undefined;
-    }
-    case 'unchanged': {
-      if (!previous) return undefined;
-      const now = texts(current[condition.node]);
-      const before = texts(previous[condition.node]);
-      return now.length > 0 && JSON.stringify(now) === JSON.stringify(before)
-        ? `"${condition.node}" did not change`
-        : undefined;
-    }
-    default:
-      return condition satisfies never;
-  }
-}
-
-function normalize(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text
-    .replace(/^\[simulated\]\s*/, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[.!?]+$/, '');
-}
-
-function asList(value: unknown, node: PlannedNode): unknown[] {
-  if (value === undefined) return [];
-  return node.replicate && Array.isArray(value) ? value : [value];
-}
-
-/** A revision answered with an option letter becomes that option's text. */
-function resolveOption(text: string, options: string[]): string {
-  const match = /^\s*(?:\[simulated\]\s*)?\(?([a-z])\)?\s*$/i.exec(text);
-  if (match) {
-    const index = match[1]!.toLowerCase().charCodeAt(0) - 97;
-    if (options[index] !== undefined) return options[index]!;
-  }
-  return text;
 }
 
 export function errorMessage(error: unknown): string {

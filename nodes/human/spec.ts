@@ -24,4 +24,6 @@ export const spec = defineNode({
     outputs: [{ name: 'text', modality: 'text' }],
   }),
   check: (data) => templateProblems({ prompt: data.prompt }),
+  sendsMessage: true,
+  outputTokens: (ctx) => ctx.given(ctx.data.name, undefined, false),
 });
