@@ -38,12 +38,11 @@ import type {
 import { documentRenderer, isImageValue } from '../nodes/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
-import { callCost, type PriceTable } from './prices.ts';
+import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
 
 export { formatEstimate } from './format.ts';
 
-/** Completion tokens for a call when neither the node nor its model profile sets `maxTokens`. */
-export const DEFAULT_MAX_TOKENS = 1024;
+export { DEFAULT_MAX_TOKENS };
 
 /** Tokens a transcript line adds around its text: `Round 3, member#2@r3: `. */
 const TRANSCRIPT_ENTRY_TOKENS = 8;
