@@ -161,12 +161,13 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   for (const node of nodes.values()) children.get(node.scope)?.push(node.id);
 
   // 3. Edges, ports and modalities.
+  const ids = new Set(doc.nodes.map((n) => n.id));
   doc.edges.forEach((edge, edgeIndex) => {
     const at = (field: string) => formatPath(['edges', edgeIndex, field]);
     const source = nodes.get(edge.source);
     const target = nodes.get(edge.target);
-    const sourceExists = doc.nodes.some((n) => n.id === edge.source);
-    const targetExists = doc.nodes.some((n) => n.id === edge.target);
+    const sourceExists = ids.has(edge.source);
+    const targetExists = ids.has(edge.target);
     if (!sourceExists)
       problems.push({
         path: at('source'),
@@ -235,7 +236,8 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       collect: edge.data?.collect ?? 'last',
       collectLoop,
     };
-    target.inputs[inp.name] = [...(target.inputs[inp.name] ?? []), binding];
+    // Appended in place: a copy per edge would make a wide fan-in quadratic.
+    (target.inputs[inp.name] ??= []).push(binding);
     source.outgoing.push(edge);
   });
 

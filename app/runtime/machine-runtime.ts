@@ -260,10 +260,37 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     for (const [node, entry] of Object.entries(table)) {
       for (const need of entry.needs) dependents.set(need, [...(dependents.get(need) ?? []), node]);
     }
+    /**
+     * How far each running scope has got: the members known done, in order, and for each node
+     * the needs known met. Values only ever arrive in a scope, so checks resume where they
+     * stopped instead of rescanning: a wide fan-in would otherwise be quadratic. Keyed by the
+     * scope's `started` record, which lives as long as that scope machine.
+     */
+    const progress = new WeakMap<object, { done: number; met: Map<string, number> }>();
+    const progressOf = (ctx: ScopeContext) => {
+      let p = progress.get(ctx.started);
+      if (!p) {
+        p = { done: 0, met: new Map() };
+        progress.set(ctx.started, p);
+      }
+      return p;
+    };
+    /** Whether every sibling a node needs has values (resuming from the last check). */
+    const ready = (ctx: ScopeContext, node: string, needs: string[]): boolean => {
+      const p = progressOf(ctx);
+      let i = p.met.get(node) ?? 0;
+      while (i < needs.length && ctx.values[needs[i]!] !== undefined) i++;
+      p.met.set(node, i);
+      return i === needs.length;
+    };
     return {
       guards: {
-        allDone: ({ context }: { context: ScopeContext }) =>
-          members.every((m) => context.values[m] !== undefined),
+        allDone: ({ context }: { context: ScopeContext }) => {
+          const p = progressOf(context);
+          while (p.done < members.length && context.values[members[p.done]!] !== undefined)
+            p.done++;
+          return p.done === members.length;
+        },
       },
       actions: {
         schedule: enqueueActions(({ context, event, enqueue, self }) => {
@@ -275,8 +302,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
             : members;
           for (const node of candidates) {
             const entry = table[node]!;
-            if (ctx.started[node] || !entry.needs.every((d) => ctx.values[d] !== undefined))
-              continue;
+            if (ctx.started[node] || !ready(ctx, node, entry.needs)) continue;
             // Updated in place: a copy per completion would make a wide fan-in quadratic, and
             // nothing reads earlier snapshots (the event log is the run's record).
             ctx.started[node] = true;

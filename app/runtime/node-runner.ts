@@ -71,11 +71,25 @@ export class NodeRunner {
   readonly #edited = new Map<string, string>();
   /** Outputs set from the debugger for instances held before they start. */
   readonly #overrides = new Map<string, NodeOutputs>();
+  readonly #joined = new WeakMap<AbortSignal, AbortSignal>();
   /** Settles when the run's latest render has (see `render`). */
   #rendered: Promise<unknown> = Promise.resolve();
 
   constructor(setup: RunnerSetup) {
     this.#setup = setup;
+  }
+
+  /**
+   * The run's signal joined with an actor's, made once per actor signal: every task of a run
+   * shares one, and a composite signal per node costs more than the node's own work.
+   */
+  #signalWith(actorSignal: AbortSignal): AbortSignal {
+    let joined = this.#joined.get(actorSignal);
+    if (!joined) {
+      joined = AbortSignal.any([this.#setup.signal, actorSignal]);
+      this.#joined.set(actorSignal, joined);
+    }
+    return joined;
   }
 
   /** What an instance held before it starts produces instead of running. */
@@ -103,7 +117,7 @@ export class NodeRunner {
     const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
     const at = frame ? loops.position(node, context, round) : '';
     const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
-    const signal = AbortSignal.any([this.#setup.signal, actorSignal]);
+    const signal = this.#signalWith(actorSignal);
 
     if (frame?.stage === 'round' && round !== undefined && !phase) {
       const key = `${loops.key(frame.id, context)}|${round}`;
