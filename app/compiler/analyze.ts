@@ -5,6 +5,7 @@
  * engine share.
  */
 import type { NodePorts, NodeSpec, PortSpec } from '../nodes/define.ts';
+import type { GraphNodeView, GraphView } from '../nodes/graph-view.ts';
 import type { NodeRegistry } from '../nodes/registry.ts';
 import { documentRenderer } from '../nodes/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
@@ -63,6 +64,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   const problems: Problem[] = [];
   const nodes = new Map<string, PlannedNode>();
   const known = [...registry.specs.keys()].join(', ');
+  const containers = containerNames(registry);
 
   // 1. Types and data.
   doc.nodes.forEach((node, index) => {
@@ -119,7 +121,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       problems.push({
         path,
         node: node.id,
-        message: `parent "${parent.id}" is a ${parent.type}, not a group or mindstorm`,
+        message: `parent "${parent.id}" is a ${parent.type}, not a ${containers.containers}`,
       });
       node.scope = ROOT;
     }
@@ -137,14 +139,6 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
         break;
       }
       seen.add(s);
-    }
-    if (node.type === 'mindstorm' && node.replicate) {
-      problems.push({
-        path: formatPath(['nodes', node.index, 'data', 'replicate']),
-        node: node.id,
-        message:
-          'a mindstorm cannot be replicated itself: put it in a group and replicate the group',
-      });
     }
   }
   // 2b. Replicas multiplied out: a document refused here is never laid out copy by copy.
@@ -167,12 +161,13 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   for (const node of nodes.values()) children.get(node.scope)?.push(node.id);
 
   // 3. Edges, ports and modalities.
+  const ids = new Set(doc.nodes.map((n) => n.id));
   doc.edges.forEach((edge, edgeIndex) => {
     const at = (field: string) => formatPath(['edges', edgeIndex, field]);
     const source = nodes.get(edge.source);
     const target = nodes.get(edge.target);
-    const sourceExists = doc.nodes.some((n) => n.id === edge.source);
-    const targetExists = doc.nodes.some((n) => n.id === edge.target);
+    const sourceExists = ids.has(edge.source);
+    const targetExists = ids.has(edge.target);
     if (!sourceExists)
       problems.push({
         path: at('source'),
@@ -207,7 +202,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       if (!loop || loop !== innermostLoop(nodes, target.id)) {
         problems.push({
           path: formatPath(['edges', edgeIndex, 'data', 'previousRound']),
-          message: `edge "${edge.id}": previousRound needs both ends inside the same mindstorm`,
+          message: `edge "${edge.id}": previousRound needs both ends inside the same ${containers.loops}`,
         });
         return;
       }
@@ -241,7 +236,10 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
       collect: edge.data?.collect ?? 'last',
       collectLoop,
     };
-    target.inputs[inp.name] = [...(target.inputs[inp.name] ?? []), binding];
+    // Appended in place: a copy per edge would make a wide fan-in quadratic.
+    const bound = target.inputs[inp.name] ?? [];
+    target.inputs[inp.name] = bound;
+    bound.push(binding);
     source.outgoing.push(edge);
   });
 
@@ -284,51 +282,23 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
     }
   }
 
-  // 6. Loop references and stages.
+  // 6. What each node type checks of its place in the graph (a loop's members, a leader…),
+  // and stage order inside loops.
+  const view = graphView(nodes, children);
   for (const node of nodes.values()) {
-    if (node.type !== 'mindstorm') continue;
-    const inside = (id: string) => nodes.get(id)?.scope === node.id;
-    const roundNodes = (children.get(node.id) ?? []).filter((c) => nodes.get(c)!.stage === 'round');
-    if (roundNodes.length === 0) {
+    if (!node.spec.checkGraph) continue;
+    const self = view.node(node.id)!;
+    for (const p of node.spec.checkGraph(self, view)) {
       problems.push({
-        path: formatPath(['nodes', node.index]),
+        path: formatPath(['nodes', node.index, ...p.path]),
         node: node.id,
-        message: 'a mindstorm needs at least one node inside it with stage "round"',
-      });
-    }
-    const members = (node.data.members as string[]) ?? [];
-    members.forEach((m, i) => {
-      if (!inside(m))
-        problems.push({
-          path: formatPath(['nodes', node.index, 'data', 'members', i]),
-          node: node.id,
-          message: `member "${m}" is not a node inside this mindstorm`,
-        });
-      else if (nodes.get(m)?.type !== 'agent')
-        problems.push({
-          path: formatPath(['nodes', node.index, 'data', 'members', i]),
-          node: node.id,
-          message: `member "${m}" must be an agent`,
-        });
-    });
-    const leader = node.data.leader as string | undefined;
-    if (
-      leader &&
-      (!inside(leader) ||
-        nodes.get(leader)?.type !== 'agent' ||
-        nodes.get(leader)?.stage !== 'decide')
-    ) {
-      problems.push({
-        path: formatPath(['nodes', node.index, 'data', 'leader']),
-        node: node.id,
-        message: `leader "${leader}" must be an agent inside this mindstorm with stage "decide"`,
+        message: p.message,
       });
     }
   }
   const order: Record<Stage, number> = { init: 0, round: 1, gather: 2, decide: 3 };
   for (const node of nodes.values()) {
-    const loop = nodes.get(node.scope);
-    if (loop?.type !== 'mindstorm') continue;
+    if (nodes.get(node.scope)?.container !== 'loop') continue;
     for (const bindings of Object.values(node.inputs)) {
       for (const b of bindings) {
         const src = nodes.get(topInScope(nodes, b.source, node.scope) ?? '');
@@ -344,10 +314,39 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   }
 
   // 7. Cycles, scope by scope.
-  if (problems.length === 0) problems.push(...findCycles(nodes, children));
+  if (problems.length === 0) problems.push(...findCycles(nodes, children, containers.loops));
 
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, plan: { doc, nodes, children } };
+}
+
+/** How messages name containers: by the titles of the registry's container types. */
+function containerNames(registry: NodeRegistry): { containers: string; loops: string } {
+  const titles = (kind?: 'loop') =>
+    [...registry.specs.values()]
+      .filter((s) => (kind ? s.container === kind : s.container))
+      .map((s) => s.title.toLowerCase())
+      .join(' or ');
+  return { containers: titles() || 'container', loops: titles('loop') || 'loop' };
+}
+
+/** The plan as node types' graph checks see it. */
+function graphView(nodes: Map<string, PlannedNode>, children: Map<string, string[]>): GraphView {
+  const views = new Map<string, GraphNodeView>();
+  for (const n of nodes.values()) {
+    views.set(n.id, {
+      id: n.id,
+      type: n.type,
+      data: n.data,
+      ...(n.scope === ROOT ? {} : { parent: n.scope }),
+      stage: n.stage,
+      replicated: n.replicate !== undefined,
+    });
+  }
+  return {
+    node: (id) => views.get(id),
+    children: (id) => (children.get(id) ?? []).map((c) => views.get(c)!),
+  };
 }
 
 function names(ports: PortSpec[]): string {
@@ -362,7 +361,7 @@ export function ancestors(nodes: Map<string, PlannedNode>, id: string): string[]
 }
 
 function innermostLoop(nodes: Map<string, PlannedNode>, id: string): string | undefined {
-  return ancestors(nodes, id).find((a) => nodes.get(a)?.type === 'mindstorm');
+  return ancestors(nodes, id).find((a) => nodes.get(a)?.container === 'loop');
 }
 
 /**
@@ -403,7 +402,7 @@ function deliveredModality(
   for (const id of [source.id, ...ancestors(nodes, source.id)]) {
     if (targetAncestors.has(id)) break;
     const node = nodes.get(id)!;
-    if (node.type === 'mindstorm' && collect === 'all' && !collectLoop) {
+    if (node.container === 'loop' && collect === 'all' && !collectLoop) {
       result = listOf(result);
       collectLoop = id;
     }
@@ -455,7 +454,11 @@ function expandTemplated(
  * Within each scope, the dependencies among its direct children must be acyclic once edges
  * marked previousRound are set aside; anything else would wait forever.
  */
-function findCycles(nodes: Map<string, PlannedNode>, children: Map<string, string[]>): Problem[] {
+function findCycles(
+  nodes: Map<string, PlannedNode>,
+  children: Map<string, string[]>,
+  loopNames: string,
+): Problem[] {
   const problems: Problem[] = [];
   for (const [scope, members] of children) {
     const deps = scopeDependencies(nodes, scope, members);
@@ -470,9 +473,9 @@ function findCycles(nodes: Map<string, PlannedNode>, children: Map<string, strin
           path: formatPath(['nodes', nodes.get(id)!.index]),
           node: id,
           message:
-            loop?.type === 'mindstorm'
-              ? `cycle ${cycle.join(' → ')} inside mindstorm "${scope}": mark one of its edges "previousRound" so it reads the last round's value`
-              : `cycle ${cycle.join(' → ')}: cycles are allowed only inside a mindstorm, through an edge marked "previousRound"`,
+            loop?.container === 'loop'
+              ? `cycle ${cycle.join(' → ')} inside ${loop.spec.title.toLowerCase()} "${scope}": mark one of its edges "previousRound" so it reads the last round's value`
+              : `cycle ${cycle.join(' → ')}: cycles are allowed only inside a ${loopNames}, through an edge marked "previousRound"`,
         });
         return true;
       }
@@ -499,7 +502,7 @@ export function scopeDependencies(
   members: string[],
 ): Map<string, Set<string>> {
   const deps = new Map<string, Set<string>>();
-  const isLoop = nodes.get(scope)?.type === 'mindstorm';
+  const isLoop = nodes.get(scope)?.container === 'loop';
   for (const id of members) {
     const set = new Set<string>();
     for (const inner of [id, ...(nodes.get(id)!.container ? descendants(nodes, id) : [])]) {

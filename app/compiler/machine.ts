@@ -8,32 +8,31 @@
  * `schedule` starts every node whose inputs are ready — all replicas at once — as a task (the
  * engine runs it and answers with `task.done` or `task.failed`) or, for a group or mindstorm, as
  * a spawned child machine. Each completion stores the node's values and schedules again, so a
- * node starts the moment its inputs exist and independent branches run side by side. A
- * mindstorm's machine steps through init → round (repeated) → revise → gather → decide, each
- * stage a scheduler of its own.
+ * node starts the moment its inputs exist and independent branches run side by side. A loop
+ * container's machine is built by its spec (`spec.loop.states`, e.g. the mindstorm's
+ * init → round (repeated) → revise → gather → decide), each stage a scheduler of its own.
  *
  * Why not one parallel region per node: XState's transition selection over a flat parallel state
  * grows with the cube of its regions, so a 1,000-node graph took over a minute to start
  * (bench/engine-overhead.ts); a scheduler costs the same per event whatever the graph's size.
  */
 
-import { effectiveRights, type MindstormData } from '../../nodes/mindstorm/spec.ts';
+import type { LoopStatesBuilder, StateConfig } from '../nodes/loop.ts';
 import type { Stage } from '../schema/document.ts';
 import { type GraphPlan, type PlannedNode, ROOT, scopeDependencies } from './analyze.ts';
 
 /** Bumped when the machine shape changes, so stored runs can refuse an incompatible resume. */
-export const COMPILER_VERSION = 2;
+export const COMPILER_VERSION = 3;
 
-// biome-ignore lint/suspicious/noExplicitAny: XState configs are open-ended JSON.
-export type StateConfig = Record<string, any>;
+export type { StateConfig };
 
 export interface MachineSet {
   compilerVersion: number;
   /** The machine that runs the whole graph. */
   root: StateConfig;
   /**
-   * Child machines by actor name: `scope:<group>`, `loop:<mindstorm>` and
-   * `scope:<mindstorm>:<stage>`.
+   * Child machines by actor name: `scope:<group>`, `loop:<loop>` and
+   * `scope:<loop>:<stage>`.
    */
   children: Record<string, StateConfig>;
 }
@@ -131,109 +130,45 @@ function schedulerMachine(
   };
 }
 
+/**
+ * A loop container's machine: its own states (`spec.loop.states`), built from the pieces the
+ * compiler offers, with an entry that starts the rounds afresh each time the loop is entered.
+ */
 function loopMachine(
   plan: GraphPlan,
   node: PlannedNode,
   out: Record<string, StateConfig>,
 ): StateConfig {
-  const data = node.data as unknown as MindstormData;
-  const rights = effectiveRights(data);
-  const inner = plan.children.get(node.id) ?? [];
-  const has = (stage: Stage) => inner.some((m) => plan.nodes.get(m)!.stage === stage);
   const loop = node.id;
-  /** Invokes the child machine of one stage; `exclude` leaves out the leader after a vote. */
-  const stageInvoke = (stage: Stage, exclude?: string) => {
-    const actor = exclude ? `${scopeActor(loop, stage)}:after-vote` : scopeActor(loop, stage);
-    out[actor] = schedulerMachine(plan, loop, stage, out, actor, false, exclude);
-    return {
-      src: actor,
-      input: { scope: loop, stage, members: scopeMembers(plan, loop, stage, exclude) },
-    };
-  };
-
-  const after: string[] = [];
-  if (rights.rtc && data.members.length > 0) after.push('revise');
-  if (has('gather')) after.push('gather');
-  if (has('decide') || (rights.rte && data.leader)) after.push('decide');
-  after.push('done');
-
-  const states: StateConfig = {};
-  const first = has('init') ? 'init' : 'round';
-  if (has('init')) {
-    states.init = {
-      invoke: {
-        ...stageInvoke('init'),
-        onDone: { target: 'round', actions: { type: 'loopStage', params: { loop } } },
-      },
-    };
-  }
-  states.round = {
-    entry: { type: 'loopBegin', params: { loop } },
-    invoke: {
-      ...stageInvoke('round'),
-      onDone: { target: 'between', actions: { type: 'loopEnd', params: { loop } } },
+  const spec = node.spec.loop;
+  if (!spec) throw new Error(`node type "${node.type}" is a loop but its spec has no \`loop\``);
+  const inner = plan.children.get(loop) ?? [];
+  const params = { loop };
+  const build: LoopStatesBuilder = {
+    loop,
+    has: (stage) => inner.some((m) => plan.nodes.get(m)!.stage === stage),
+    members: (stage, exclude) => scopeMembers(plan, loop, stage, exclude),
+    runStage(stage, exclude) {
+      const actor = exclude
+        ? `${scopeActor(loop, stage)}:without-${exclude}`
+        : scopeActor(loop, stage);
+      out[actor] = schedulerMachine(plan, loop, stage, out, actor, false, exclude);
+      return {
+        src: actor,
+        input: { scope: loop, stage, members: scopeMembers(plan, loop, stage, exclude) },
+      };
     },
+    runStep: (step) => ({ src: 'loopStep', input: { loop, step } }),
+    actions: {
+      begin: { type: 'loopBegin', params },
+      end: { type: 'loopEnd', params },
+      stage: { type: 'loopStage', params },
+      step: { type: 'loopStepDone', params },
+      finish: { type: 'loopFinish', params },
+    },
+    continues: (maxRounds) => ({ type: 'loopContinues', params: { loop, maxRounds } }),
   };
-  states.between = {
-    always: [
-      {
-        guard: { type: 'loopContinues', params: { loop, maxRounds: data.maxRounds } },
-        target: 'round',
-      },
-      { target: after[0] },
-    ],
-  };
-  after.forEach((stage, i) => {
-    const next = after[i + 1];
-    if (stage === 'revise') {
-      states.revise = {
-        invoke: {
-          src: 'loopRevise',
-          input: { loop },
-          onDone: { target: next, actions: { type: 'loopRevised', params: { loop } } },
-        },
-      };
-    } else if (stage === 'gather') {
-      states.gather = {
-        invoke: {
-          ...stageInvoke('gather'),
-          onDone: { target: next, actions: { type: 'loopStage', params: { loop } } },
-        },
-      };
-    } else if (stage === 'decide') {
-      // Under the right to execute, members vote on the leader's question instead of the leader
-      // answering it; other decide-stage nodes still run afterwards as usual.
-      const voting = rights.rte && data.leader;
-      states.decide = voting
-        ? {
-            invoke: {
-              src: 'loopVote',
-              input: { loop },
-              onDone: {
-                target:
-                  scopeMembers(plan, loop, 'decide', data.leader).length > 0 ? 'decideRest' : next,
-                actions: { type: 'loopVoted', params: { loop } },
-              },
-            },
-          }
-        : {
-            invoke: {
-              ...stageInvoke('decide'),
-              onDone: { target: next, actions: { type: 'loopStage', params: { loop } } },
-            },
-          };
-      const others = scopeMembers(plan, loop, 'decide', data.leader);
-      if (voting && others.length > 0) {
-        states.decideRest = {
-          invoke: {
-            ...stageInvoke('decide', data.leader),
-            onDone: { target: next, actions: { type: 'loopStage', params: { loop } } },
-          },
-        };
-      }
-    } else {
-      states.done = { type: 'final', entry: { type: 'loopFinish', params: { loop } } };
-    }
-  });
-  return { id: `loop:${loop}`, initial: first, states };
+  const { initial, states } = spec.states(node.data, build);
+  // Entered again (inside another loop), a loop starts from round 1 with an empty history.
+  return { id: `loop:${loop}`, initial, entry: { type: 'loopEnter', params }, states };
 }

@@ -61,3 +61,6 @@ export function callCost(
   if (!price) return undefined;
   return (promptTokens * price.inputPerMillion + completionTokens * price.outputPerMillion) / 1e6;
 }
+
+/** Completion tokens for a call when neither the node nor its model profile sets `maxTokens`. */
+export const DEFAULT_MAX_TOKENS = 1024;

@@ -5,12 +5,15 @@
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
 import type { z } from 'zod';
-import type { VoteTally } from '../../nodes/vote/tally.ts';
 import type { ExpertTask } from '../experts/types.ts';
 import type { ChatMessage, ChatResult } from '../providers/types.ts';
 import type { EnvironmentStepReport } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
+import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
+import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
+import type { LoopSpec } from './loop.ts';
+import type { VoteTally } from './tally.ts';
 import type { ImageValue } from './template.ts';
 
 export interface PortSpec {
@@ -53,6 +56,34 @@ export interface NodeSpec<D = unknown> {
   check?(data: D): DataProblem[];
   /** Worst-case model calls per execution (for estimates); 0 when it never calls a model. */
   callsPerRun?(data: D): number;
+
+  // ---- Hooks the core calls instead of knowing node types ------------------------------
+  // The engine, compiler and estimate name no node type: what a type means to a run, to the
+  // machine, to graph checks and to estimates, it says here.
+
+  /**
+   * A run input: the run's value under `name` (else `default`) is the node's `value` input; a
+   * value for an image, audio or 3D `modality` must be a file reference.
+   */
+  runInput?(data: D): { name: string; modality: Modality; default?: unknown };
+  /** A run output: what arrives at the node's `value` input is the run's output `name`. */
+  runOutput?(data: D): { name: string };
+  /** A loop container's states and estimate effects; its run-time part is `loop` in execute.ts. */
+  loop?: LoopSpec<D>;
+  /** Checks of the node's place in the graph (what it holds, whom it names), after the edges. */
+  checkGraph?(node: GraphNodeView & { data: D }, graph: GraphView): GraphProblem[];
+  /** Each execution sends a message, which enters its loop's transcript. */
+  sendsMessage?: boolean;
+  /**
+   * The model calls one copy of the node makes in a run, in order, for the worst-case estimate.
+   * Without it, a node that calls models sends what is connected to it once per execution.
+   */
+  estimate?(ctx: CallEstimateContext<D>): EstimatedCall[];
+  /**
+   * The largest value one copy gives on an output port, in tokens. Without it: its answer for a
+   * node that calls models, else everything connected to it.
+   */
+  outputTokens?(ctx: EstimateContext<D>, port: string): number;
 
   // Editor hooks: how the editor starts, shows and upgrades this type's data. They run in the
   // page as well as in the engine, so they stay pure (no I/O) and cheap. Field editors are not

@@ -6,6 +6,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { NodeExecutor, NodeSpec } from './define.ts';
+import type { LoopRuntime } from './loop.ts';
+
+/** What a node type's execute.ts exports. */
+interface ExecuteModule {
+  execute?: NodeExecutor<unknown>;
+  loop?: LoopRuntime<unknown>;
+}
 
 export const NODES_DIR = fileURLToPath(new URL('../../nodes/', import.meta.url));
 
@@ -14,6 +21,8 @@ export interface NodeRegistry {
   readonly specs: ReadonlyMap<string, NodeSpec<unknown>>;
   get(type: string): NodeSpec<unknown> | undefined;
   executor(type: string): Promise<NodeExecutor<unknown>>;
+  /** A loop container's run-time part: `loop` exported by its execute.ts (see ./loop.ts). */
+  loopRuntime(type: string): Promise<LoopRuntime<unknown>>;
 }
 
 let shared: Promise<NodeRegistry> | undefined;
@@ -43,6 +52,16 @@ async function discover(dir: string): Promise<NodeRegistry> {
     }
     specs.set(folder, mod.spec);
   }
+  const modules = new Map<string, Promise<ExecuteModule>>();
+  /** Each execute.ts is imported once, on first use. */
+  const load = (type: string): Promise<ExecuteModule> => {
+    let loaded = modules.get(type);
+    if (!loaded) {
+      loaded = import(pathToFileURL(join(dir, type, 'execute.ts')).href) as Promise<ExecuteModule>;
+      modules.set(type, loaded);
+    }
+    return loaded;
+  };
   const executors = new Map<string, Promise<NodeExecutor<unknown>>>();
   return {
     specs,
@@ -50,15 +69,18 @@ async function discover(dir: string): Promise<NodeRegistry> {
     executor(type) {
       let loaded = executors.get(type);
       if (!loaded) {
-        loaded = import(pathToFileURL(join(dir, type, 'execute.ts')).href).then(
-          (mod: { execute?: NodeExecutor<unknown> }) => {
-            if (!mod.execute) throw new Error(`nodes/${type}/execute.ts must export "execute"`);
-            return mod.execute;
-          },
-        );
+        loaded = load(type).then((mod) => {
+          if (!mod.execute) throw new Error(`nodes/${type}/execute.ts must export "execute"`);
+          return mod.execute;
+        });
         executors.set(type, loaded);
       }
       return loaded;
+    },
+    async loopRuntime(type) {
+      const mod = await load(type);
+      if (!mod.loop) throw new Error(`nodes/${type}/execute.ts must export "loop" (it is a loop)`);
+      return mod.loop;
     },
   };
 }

@@ -50,12 +50,16 @@ engine.registerFilter('lettered', (value: unknown) =>
  * a template that uses a refused tag still has its variables (see `templateRefusal`).
  */
 export function templateVariables(template: string): string[] {
-  const { templates } = parse(template);
-  try {
-    return engine.globalVariablesSync(templates);
-  } catch (error) {
-    throw templateError(error);
+  const parsed = parse(template);
+  // Kept with the parse: a document's check and its ports both ask for every template's.
+  if (!parsed.variables) {
+    try {
+      parsed.variables = engine.globalVariablesSync(parsed.templates);
+    } catch (error) {
+      throw templateError(error);
+    }
   }
+  return [...parsed.variables];
 }
 
 /**
@@ -159,11 +163,13 @@ interface Parsed {
   templates: Template[];
   /** Refused tags the template uses, in order. */
   refused: string[];
+  /** Its root variables, once asked for. */
+  variables?: string[];
 }
 
 /** Parsed templates by text: a run renders the same prompt for every replica and round. */
 const parsedCache = new Map<string, Parsed>();
-const PARSED_KEPT = 256;
+const PARSED_KEPT = 4096;
 
 function parse(template: string): Parsed {
   let parsed = parsedCache.get(template);

@@ -39,16 +39,5 @@ export class BlobStore {
   }
 }
 
-const MIME_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-/** The image MIME type for a file name, from its extension; undefined if not an image. */
-export function imageMimeFor(path: string): string | undefined {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  return ext ? MIME_BY_EXTENSION[ext] : undefined;
-}
+/** The image MIME type for a file name (app/schema/mime.ts), for callers that import it here. */
+export { imageMimeFor } from '../schema/mime.ts';

@@ -56,6 +56,11 @@ export class DebugGate {
     return [...this.#breakpoints];
   }
 
+  /** Whether a breakpoint pauses the run when an event of this type is emitted. */
+  pausesOn(eventType: string): boolean {
+    return this.#breakpoints.some((b) => 'event' in b && b.event === eventType);
+  }
+
   pause(): void {
     if (this.#mode.kind === 'paused') return;
     this.#mode = { kind: 'paused' };

@@ -3,8 +3,9 @@
  * view and (later) replay, resume and forks are views of it. Events carry references to images,
  * never their bytes.
  */
-import type { VoteTally } from '../../nodes/vote/tally.ts';
+
 import type { Rejection } from '../environments/types.ts';
+import type { VoteTally } from '../nodes/tally.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 

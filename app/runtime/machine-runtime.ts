@@ -6,7 +6,6 @@
  * cannot express).
  */
 import { type AnyStateMachine, assign, enqueueActions, fromPromise, setup } from 'xstate';
-import type { VoteTally } from '../../nodes/vote/tally.ts';
 import { ancestors } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
 import {
@@ -16,6 +15,7 @@ import {
   scopeMembers,
 } from '../compiler/machine.ts';
 import type { NodeOutputs } from '../nodes/define.ts';
+import type { LoopState, LoopStepResult, NodeValues } from '../nodes/loop.ts';
 import type { Stage } from '../schema/document.ts';
 
 /** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
@@ -24,25 +24,11 @@ const update = <P>(
   fn: (args: { context: ScopeContext; event: any }, params: P) => Partial<ScopeContext>,
 ) => assign(fn as never);
 
-/**
- * A node's outputs by port, plus `$instances`: who produced them (one per replica), and for a
- * node in a mindstorm whose port is read with `collect: all`, that port's value in every round
- * under `roundsPort(port)`.
- */
-export type NodeValues = Record<string, unknown>;
+export type { LoopState, NodeValues };
 
-/** Where a node's values keep one port's value in every round of its mindstorm. */
+/** Where a node's values keep one port's value in every round of its loop. */
 export function roundsPort(port: string): string {
   return `$rounds:${port}`;
-}
-
-export interface LoopState {
-  round: number;
-  /** Values of the round-stage nodes after each round; index 0 is round 1. */
-  history: Array<Record<string, NodeValues>>;
-  /** Why the loop ends early, when a stop condition held. */
-  stop?: string;
-  tally?: VoteTally;
 }
 
 /** The context of every scope machine. */
@@ -56,7 +42,7 @@ export interface ScopeContext {
   /** Nodes the scheduler has started (all their replicas at once). */
   started: Record<string, true>;
   loops: Record<string, LoopState>;
-  /** Set when this machine runs one stage of a mindstorm. */
+  /** Set when this machine runs one stage of a loop. */
   loop?: { id: string; stage: Stage };
   /**
    * Set inside a graph a node runs as its child (a planner's plan): the key of that graph in
@@ -85,12 +71,13 @@ export interface EngineHooks {
   ): void;
   loopBegin(loop: string, context: ScopeContext, round: number): void;
   loopEnd(loop: string, context: ScopeContext, state: LoopState): string | undefined;
-  revise(loop: string, context: ScopeContext, signal: AbortSignal): Promise<LoopState>;
-  vote(
+  /** Runs a step of the loop container's own (`runStep`) in this scope. */
+  step(
     loop: string,
+    step: string,
     context: ScopeContext,
     signal: AbortSignal,
-  ): Promise<{ leader: NodeValues; tally: VoteTally }>;
+  ): Promise<LoopStepResult>;
   loopOutputs(loop: string, context: ScopeContext): NodeValues;
   fail(node: string, error: unknown): void;
 }
@@ -167,6 +154,9 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       },
     },
     actions: {
+      loopEnter: update(({ context }, params: { loop: string }) => ({
+        loops: { ...context.loops, [params.loop]: { round: 0, history: [] } },
+      })),
       loopBegin: update(({ context }, params: { loop: string }) => {
         const previous = loopState(context, params.loop);
         const state: LoopState = { ...previous, round: previous.round + 1 };
@@ -192,23 +182,19 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
           loops: { ...context.loops, ...output.loops },
         };
       }),
-      loopRevised: update(({ context, event }, params: { loop: string }) => {
-        const state = (event as unknown as { output: LoopState }).output;
-        const last = state.history[state.history.length - 1] ?? {};
+      loopStepDone: update(({ context, event }, params: { loop: string }) => {
+        const result = (event as unknown as { output: LoopStepResult }).output;
+        const state = loopState(context, params.loop);
         return {
-          values: { ...context.values, ...last },
-          loops: { ...context.loops, [params.loop]: state },
-        };
-      }),
-      loopVoted: update(({ context, event }, params: { loop: string }) => {
-        const { leader, tally } = (
-          event as unknown as { output: { leader: NodeValues; tally: VoteTally } }
-        ).output;
-        const node = plan.nodes.get(params.loop)!;
-        const leaderId = node.data.leader as string;
-        return {
-          values: { ...context.values, [leaderId]: leader },
-          loops: { ...context.loops, [params.loop]: { ...loopState(context, params.loop), tally } },
+          values: { ...context.values, ...result.values },
+          loops: {
+            ...context.loops,
+            [params.loop]: {
+              ...state,
+              history: result.history ?? state.history,
+              ...(result.memo ? { memo: { ...state.memo, ...result.memo } } : {}),
+            },
+          },
         };
       }),
       loopFinish: update(({ context }, params: { loop: string }) => {
@@ -274,10 +260,37 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     for (const [node, entry] of Object.entries(table)) {
       for (const need of entry.needs) dependents.set(need, [...(dependents.get(need) ?? []), node]);
     }
+    /**
+     * How far each running scope has got: the members known done, in order, and for each node
+     * the needs known met. Values only ever arrive in a scope, so checks resume where they
+     * stopped instead of rescanning: a wide fan-in would otherwise be quadratic. Keyed by the
+     * scope's `started` record, which lives as long as that scope machine.
+     */
+    const progress = new WeakMap<object, { done: number; met: Map<string, number> }>();
+    const progressOf = (ctx: ScopeContext) => {
+      let p = progress.get(ctx.started);
+      if (!p) {
+        p = { done: 0, met: new Map() };
+        progress.set(ctx.started, p);
+      }
+      return p;
+    };
+    /** Whether every sibling a node needs has values (resuming from the last check). */
+    const ready = (ctx: ScopeContext, node: string, needs: string[]): boolean => {
+      const p = progressOf(ctx);
+      let i = p.met.get(node) ?? 0;
+      while (i < needs.length && ctx.values[needs[i]!] !== undefined) i++;
+      p.met.set(node, i);
+      return i === needs.length;
+    };
     return {
       guards: {
-        allDone: ({ context }: { context: ScopeContext }) =>
-          members.every((m) => context.values[m] !== undefined),
+        allDone: ({ context }: { context: ScopeContext }) => {
+          const p = progressOf(context);
+          while (p.done < members.length && context.values[members[p.done]!] !== undefined)
+            p.done++;
+          return p.done === members.length;
+        },
       },
       actions: {
         schedule: enqueueActions(({ context, event, enqueue, self }) => {
@@ -289,8 +302,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
             : members;
           for (const node of candidates) {
             const entry = table[node]!;
-            if (ctx.started[node] || !entry.needs.every((d) => ctx.values[d] !== undefined))
-              continue;
+            if (ctx.started[node] || !ready(ctx, node, entry.needs)) continue;
             // Updated in place: a copy per completion would make a wide fan-in quadratic, and
             // nothing reads earlier snapshots (the event log is the run's record).
             ctx.started[node] = true;
@@ -350,13 +362,9 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
   };
 
   const actors = {
-    loopRevise: fromPromise<LoopState, { loop: string; context: ScopeContext }>(
-      ({ input, signal }) => hooks.revise(input.loop, input.context, signal),
+    loopStep: fromPromise<LoopStepResult, { loop: string; step: string; context: ScopeContext }>(
+      ({ input, signal }) => hooks.step(input.loop, input.step, input.context, signal),
     ),
-    loopVote: fromPromise<
-      { leader: NodeValues; tally: VoteTally },
-      { loop: string; context: ScopeContext }
-    >(({ input, signal }) => hooks.vote(input.loop, input.context, signal)),
   };
 
   const built = new Map<string, AnyStateMachine>();

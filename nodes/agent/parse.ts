@@ -1,4 +1,5 @@
 /** Reading model answers: the post-processing an agent's `parse` setting selects. */
+import { isSimulatedText, simulatedPrefix } from '../../app/schema/simulated.ts';
 import type { AgentData } from './spec.ts';
 
 export class AnswerFormatError extends Error {
@@ -28,7 +29,7 @@ export function parseAnswer(text: string, mode: AgentData['parse']): unknown {
       const match = /\(([a-z])\)/i.exec(body) ?? /(?:^|\s)([a-e])[).:]?(?:\s|$)/i.exec(body.trim());
       if (!match) return text.trim();
       const letter = match[1]!.toLowerCase();
-      return text.startsWith('[simulated]') ? `[simulated] (${letter})` : `(${letter})`;
+      return `${simulatedPrefix(isSimulatedText(text))}(${letter})`;
     }
     case 'json': {
       const body = unlabelled(text).trim();

@@ -8,6 +8,7 @@ import {
 } from '../../app/nodes/common.ts';
 import { defineNode, type PortSpec } from '../../app/nodes/define.ts';
 import type { Modality } from '../../app/schema/modality.ts';
+import { agentCalls } from './estimate.ts';
 
 /** How an agent's answer is read before it leaves the node. */
 export const PARSE_MODES = ['text', 'question', 'choice', 'json', 'lines'] as const;
@@ -69,6 +70,8 @@ export const spec = defineNode({
   models: (data) => [data.model],
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
+  sendsMessage: true,
+  estimate: agentCalls,
 
   summary: (data) => [data.model, firstLine(data.prompt)].filter(Boolean).join(' · '),
   initialData: ({ profile }) => ({ prompt: '{{ question }}', model: profile }),

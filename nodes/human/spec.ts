@@ -30,6 +30,8 @@ export const spec = defineNode({
     outputs: [{ name: 'text', modality: 'text' }],
   }),
   check: (data) => templateProblems({ prompt: data.prompt }),
+  sendsMessage: true,
+  outputTokens: (ctx) => ctx.given(ctx.data.name, undefined, false),
 
   summary: (data) => [data.name, firstLine(data.prompt)].filter(Boolean).join(' · '),
   initialData: ({ id }) => ({ name: id, prompt: 'Your answer to: {{ question }}' }),

@@ -18,6 +18,13 @@ export const spec = defineNode({
     default: z.unknown().optional(),
   }),
   ports: (data) => ({ inputs: [], outputs: [{ name: 'value', modality: data.modality }] }),
+  runInput: (data) => ({
+    name: data.name,
+    modality: data.modality,
+    ...(data.default === undefined ? {} : { default: data.default }),
+  }),
+  outputTokens: (ctx) =>
+    ctx.given(ctx.data.name, ctx.data.default, ctx.data.modality.includes('image')),
 
   summary: (data) => `${data.name} (${data.modality})`,
   initialData: ({ id }) => ({ name: id }),

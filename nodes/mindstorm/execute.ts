@@ -1,4 +1,7 @@
 import type { NodeExecutor } from '../../app/nodes/define.ts';
 
-/** The loop itself is compiled into machine states (see app/compiler); nothing runs here. */
+/** The loop itself is compiled into machine states (see ./states.ts); nothing runs here. */
 export const execute: NodeExecutor = async () => ({});
+
+/** What the engine calls between and after the rounds (see ./loop.ts). */
+export { mindstormLoop as loop } from './loop.ts';

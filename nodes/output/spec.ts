@@ -13,6 +13,7 @@ export const spec = defineNode({
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
   }),
   ports: () => ({ inputs: [{ name: 'value', modality: 'any', required: true }], outputs: [] }),
+  runOutput: (data) => ({ name: data.name }),
 
   summary: (data) => data.name,
   initialData: ({ id }) => ({ name: id }),

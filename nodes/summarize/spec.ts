@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseData, templateProblems } from '../../app/nodes/common.ts';
 import { defineNode } from '../../app/nodes/define.ts';
+import type { EstimateContext, EstimatePoint } from '../../app/nodes/estimate.ts';
 
 /** Our wording of NLSOM's opinion-gathering request (Zhuge et al., Sec. 2.1). */
 export const DEFAULT_INSTRUCTIONS =
@@ -45,7 +46,23 @@ export const spec = defineNode({
     ...templateProblems({ instructions: data.instructions }),
   ],
   callsPerRun: (data) => (data.mode === 'model' ? 1 : 0),
+  sendsMessage: true,
+  // The request: the instructions and the record (what is connected, else the transcript).
+  estimate: (ctx) =>
+    ctx.executions.map((at) => ({
+      promptTokens:
+        ctx.tokens(`${ctx.render(ctx.data.instructions, ctx.vars)}\n\nRecord:\n`) +
+        recordTokens(ctx, at),
+    })),
+  outputTokens: (ctx) =>
+    ctx.data.mode === 'model' ? ctx.answerTokens(ctx.node) : recordTokens(ctx, ctx.at),
 
   summary: (data) => (data.mode === 'concatenate' ? 'concatenate' : (data.model ?? 'model')),
   initialData: ({ profile }) => ({ model: profile }),
 });
+
+/** What a summary reads: the texts connected to it, else its loop's transcript. */
+function recordTokens(ctx: EstimateContext<SummarizeData>, at: EstimatePoint): number {
+  if (ctx.connected(ctx.node, 'text') || !ctx.loop) return ctx.inputTokens(ctx.node);
+  return ctx.transcriptTokens(ctx.loop, ctx.node, at);
+}

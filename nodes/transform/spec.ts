@@ -39,6 +39,15 @@ export const spec = defineNode({
     outputs: [{ name: 'value', modality: OUTPUT[data.output] }],
   }),
   check: (data) => templateProblems({ template: data.template }),
+  outputTokens(ctx) {
+    const template = ctx.data.template;
+    const vars = ctx.copies(ctx.node)[0] ?? {};
+    let tokens = ctx.tokens(ctx.render(template, vars)) + ctx.inputTokens(ctx.node);
+    if (ctx.loop && ctx.readsTranscript(template)) {
+      tokens += ctx.transcriptTokens(ctx.loop, ctx.node, ctx.at);
+    }
+    return tokens;
+  },
 
   summary: (data) => firstLine(data.template),
   initialData: () => ({ template: '{{ value }}' }),

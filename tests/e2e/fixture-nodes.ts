@@ -26,12 +26,11 @@ export function linkNodeTypes(dir: string): void {
 export async function registryWithFixtures(): Promise<NodeRegistry> {
   const parts = [await loadNodeRegistry(), await loadNodeRegistry(FIXTURE_NODES_DIR)];
   const specs = new Map(parts.flatMap((r) => [...r.specs]));
+  const ownerOf = (type: string) => parts.find((r) => r.specs.has(type)) ?? parts[0]!;
   return {
     specs,
     get: (type) => specs.get(type),
-    executor(type) {
-      const owner = parts.find((r) => r.specs.has(type)) ?? parts[0]!;
-      return owner.executor(type);
-    },
+    executor: (type) => ownerOf(type).executor(type),
+    loopRuntime: (type) => ownerOf(type).loopRuntime(type),
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * What a node type tells the worst-case estimate (app/costs/estimate.ts), and what the estimate
+ * offers it. The estimate walks the plan, multiplies copies and rounds and applies prices; what
+ * one call of a node sends, and how long what it produces may be, is the node type's to say.
+ */
+import type { Stage } from '../schema/document.ts';
+
+/** When a node runs in its innermost loop: a stage and, for `round`, the round. */
+export interface EstimatePoint {
+  stage: Stage;
+  round: number;
+}
+
+/** One model call of one copy of a node. */
+export interface EstimatedCall {
+  /** Set on calls made outside the node's own turns: a member's `revise` or `ballot`. */
+  phase?: string;
+  promptTokens: number;
+}
+
+/** How the innermost loop around a node changes its calls (its container's `loop.effect`). */
+export interface LoopEffect {
+  /** The node never takes its own turn (a leader whose question the members vote on). */
+  replaced?: boolean;
+  /** Tokens the loop adds to the node's prompt at a point (the previous round's answers). */
+  extraPrompt?(at: EstimatePoint): number;
+  /** Calls the loop adds after the node's own turns, with their user-message tokens. */
+  extraCalls?(): Array<{ phase: string; userTokens: number }>;
+  /** The node's answer may be this long instead (a vote's winner is a member's answer). */
+  answerTokens?: number;
+}
+
+/** Sizes over the whole plan, in tokens (about four characters each). */
+export interface EstimatePlan {
+  tokens(text: string): number;
+  /** A template rendered with the given variables (inputs render empty); as written on failure. */
+  render(template: string, vars: Record<string, unknown>): string;
+  /** A node's parsed data. */
+  nodeData(node: string): Record<string, unknown>;
+  /** The template variables of each copy of a node (its replicated ancestors' and its own). */
+  copies(node: string): Array<Record<string, unknown>>;
+  /** Everything connected to a node's inputs (`textOnly` leaves out image inputs). */
+  inputTokens(node: string, textOnly?: boolean): number;
+  /** Whether anything is connected to a node's input port. */
+  connected(node: string, port: string): boolean;
+  /** Copies of a node per entry of a loop around it (replications in between). */
+  copiesWithin(node: string, loop: string): number;
+  /** The longest answer any copy of a model node may give. */
+  maxCompletion(node: string): number;
+  /** What a node's answer may be: its own, or what its loop puts in its place. */
+  answerTokens(node: string): number;
+  /** The largest value one copy of a node gives on a port. */
+  outputTokens(node: string, port: string): number;
+  /**
+   * Every message that could be in a loop's transcript when `reader` runs at `at` (without a
+   * reader: the whole transcript at that point).
+   */
+  transcriptTokens(loop: string, reader: string | undefined, at: EstimatePoint): number;
+  /** Whether a template reads its loop's transcript (`loop.transcript`). */
+  readsTranscript(template: string): boolean;
+  /** A run input or a person's answer, by name: its known value, else `fallback`, else the defaults. */
+  given(name: string, fallback: unknown, image: boolean): number;
+}
+
+/** What a node's own hooks get: the plan, the node, and its innermost loop. */
+export interface EstimateContext<D = unknown> extends EstimatePlan {
+  node: string;
+  data: D;
+  /** The innermost loop around the node. */
+  loop?: string;
+  /** Where the node runs in that loop: its stage there and its rounds. */
+  at: EstimatePoint;
+}
+
+/** What `estimate` gets for one copy of the node. */
+export interface CallEstimateContext<D = unknown> extends EstimateContext<D> {
+  /** The copy's template variables. */
+  vars: Record<string, unknown>;
+  /** Completion tokens of one of its calls. */
+  completion: number;
+  /** Its executions within its innermost loop (once outside any loop). */
+  executions: EstimatePoint[];
+  /** What its loop changes. */
+  effect: LoopEffect;
+}

@@ -1,0 +1,321 @@
+/**
+ * Runs one node instance: waits at the debugger's checkpoints, reads its inputs, reports it
+ * started, hands its executor a context of capabilities (model and expert calls through the
+ * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
+ * fork's or the debugger's override stands in for the executor.
+ */
+import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
+import type { LoopView, NodeContext, NodeOutputs } from '../nodes/define.ts';
+import type { ChatMessage } from '../providers/types.ts';
+import { isAbortError } from '../providers/types.ts';
+import type { GraphDocument } from '../schema/document.ts';
+import type { RunLimits } from '../schema/limits.ts';
+import { isSimulatedText } from '../schema/simulated.ts';
+import type { BlobStore } from './blobs.ts';
+import type { CallsGateway } from './calls.ts';
+import type { DebugGate } from './debugger.ts';
+import type { EventLog } from './event-log.ts';
+import { resolveInputs } from './inputs.ts';
+import type { Loops } from './loops.ts';
+import type { ScopeContext } from './machine-runtime.ts';
+import { seededRandom } from './random.ts';
+import type { RunOptions } from './run-options.ts';
+import { renderNodeTemplate } from './template-pool.ts';
+import { errorMessage, previewValues } from './values.ts';
+
+/** What the runner needs of its run. */
+export interface RunnerSetup {
+  options: RunOptions;
+  log: EventLog;
+  gate: DebugGate;
+  calls: CallsGateway;
+  loops: Loops;
+  blobs: BlobStore;
+  seed: string;
+  limits: RunLimits;
+  /** Aborted when the run is cancelled. */
+  signal: AbortSignal;
+  /** The plan a scope belongs to, and the values a child graph's inputs were given. */
+  graphOf(context: Pick<ScopeContext, 'graph'>): {
+    plan: GraphPlan;
+    inputs?: Record<string, unknown>;
+  };
+  runChild(
+    node: PlannedNode,
+    instance: string,
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+  /** Notes why the run fails (the first reason wins). */
+  fail(message: string): void;
+}
+
+/** What a node instance is run with beyond its scope. */
+interface Call {
+  instance: string;
+  memoryKey: string;
+  inputs: Record<string, unknown>;
+  senders: Record<string, string[]>;
+  bindings: Record<string, unknown>;
+  signal: AbortSignal;
+  round: number | undefined;
+  phase: LoopView['phase'];
+}
+
+export class NodeRunner {
+  readonly #setup: RunnerSetup;
+  /** Each instance's conversation, by instance without its round (kept across rounds). */
+  readonly #memory = new Map<string, ChatMessage[]>();
+  readonly #roundGates = new Map<string, Promise<void>>();
+  /** Message edits waiting at their checkpoint, and the edits made, by node instance. */
+  readonly #messageEdits = new Map<string, string>();
+  readonly #edited = new Map<string, string>();
+  /** Outputs set from the debugger for instances held before they start. */
+  readonly #overrides = new Map<string, NodeOutputs>();
+  readonly #joined = new WeakMap<AbortSignal, AbortSignal>();
+  /** Settles when the run's latest render has (see `render`). */
+  #rendered: Promise<unknown> = Promise.resolve();
+
+  constructor(setup: RunnerSetup) {
+    this.#setup = setup;
+  }
+
+  /**
+   * The run's signal joined with an actor's, made once per actor signal: every task of a run
+   * shares one, and a composite signal per node costs more than the node's own work.
+   */
+  #signalWith(actorSignal: AbortSignal): AbortSignal {
+    let joined = this.#joined.get(actorSignal);
+    if (!joined) {
+      joined = AbortSignal.any([this.#setup.signal, actorSignal]);
+      this.#joined.set(actorSignal, joined);
+    }
+    return joined;
+  }
+
+  /** What an instance held before it starts produces instead of running. */
+  override(instance: string, outputs: NodeOutputs): void {
+    this.#overrides.set(instance, outputs);
+  }
+
+  /** The text a message held at its checkpoint is delivered with. */
+  editMessage(instance: string, text: string): void {
+    this.#messageEdits.set(instance, text);
+  }
+
+  async runNode(
+    id: string,
+    context: ScopeContext,
+    replica: number | undefined,
+    actorSignal: AbortSignal,
+    phase?: LoopView['phase'],
+  ): Promise<{ outputs: NodeOutputs; instance: string }> {
+    const { gate, log, loops, options } = this.#setup;
+    const graph = this.#setup.graphOf(context);
+    const node = graph.plan.nodes.get(id)!;
+    const frame = context.loop;
+    const round = frame ? context.loops[frame.id]?.round : undefined;
+    const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
+    const at = frame ? loops.position(node, context, round) : '';
+    const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
+    const signal = this.#signalWith(actorSignal);
+
+    if (frame?.stage === 'round' && round !== undefined && !phase) {
+      const key = `${loops.key(frame.id, context)}|${round}`;
+      let held = this.#roundGates.get(key);
+      if (!held) {
+        held = gate.check({ kind: 'round', loop: context.path + frame.id, round });
+        this.#roundGates.set(key, held);
+      }
+      await held;
+    }
+    // Inside a plan, checkpoints name the node by its path (`planner/answer`), so a breakpoint
+    // on the document's own `answer` does not stop there too.
+    await gate.check({
+      kind: 'node',
+      node: `${context.graph ?? ''}${id}`,
+      instance,
+      ...(round !== undefined ? { round } : {}),
+    });
+    signal.throwIfAborted();
+
+    const bindings = { ...context.bindings };
+    if (node.replicate && replica !== undefined) {
+      bindings[node.replicate.as] = node.replicate.items[replica];
+      bindings.replica = { index: replica, count: node.replicate.items.length };
+    }
+    const { inputs, senders } = resolveInputs(node, context);
+    const runInput = node.spec.runInput?.(node.data);
+    if (runInput) {
+      // A child graph's inputs are what its parent gave; the run's fall back to defaults.
+      const given = options.inputs ?? {};
+      inputs.value = graph.inputs
+        ? graph.inputs[runInput.name]
+        : runInput.name in given
+          ? given[runInput.name]
+          : runInput.default;
+    }
+    if (frame?.stage === 'round' && !phase) loops.keepAnswered(`${base}@${at}`, inputs);
+
+    log.emit({
+      type: 'node.started',
+      node: id,
+      instance,
+      nodeType: node.type,
+      ...(round !== undefined && frame?.stage === 'round' ? { round } : {}),
+      ...(frame ? { stage: phase?.kind ?? frame.stage } : {}),
+      inputs: previewValues(inputs),
+    });
+    const started = performance.now();
+    try {
+      const override = this.#overrides.get(instance) ?? options.overrides?.[instance];
+      const execute = override
+        ? async (ctx: NodeContext<unknown>) => {
+            // A fork's edit: the instance produces the edited values, and its message (if it
+            // sends one) carries the edited text.
+            if (typeof override.text === 'string') await ctx.message(override.text);
+            return override;
+          }
+        : await options.registry.executor(node.type);
+      const call = { instance, memoryKey: base, inputs, senders, bindings, signal, round, phase };
+      const outputs = await execute(this.#context(node, context, call));
+      signal.throwIfAborted();
+      const edited = this.#edited.get(instance);
+      if (edited !== undefined && typeof outputs.text === 'string') outputs.text = edited;
+      log.emit({
+        type: 'node.finished',
+        node: id,
+        instance,
+        outputs: previewValues(outputs),
+        durationMs: Math.round(performance.now() - started),
+      });
+      return { outputs, instance };
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) throw error;
+      // A plan's node is named by its path: `planner/machine_translation`.
+      const message = `node "${context.graph ?? ''}${id}": ${errorMessage(error)}`;
+      log.emit({ type: 'node.failed', node: id, instance, error: errorMessage(error) });
+      this.#setup.fail(message);
+      throw new Error(message, { cause: error });
+    }
+  }
+
+  #context(node: PlannedNode, context: ScopeContext, call: Call): NodeContext<unknown> {
+    const { blobs, calls, log, loops, seed } = this.#setup;
+    const frame = context.loop;
+    const loopView = frame ? loops.view(node, context, call.memoryKey, call.phase) : undefined;
+    const memory = this.#memory.get(call.memoryKey) ?? [];
+    this.#memory.set(call.memoryKey, memory);
+    return {
+      nodeId: node.id,
+      instanceId: call.instance,
+      data: node.data,
+      inputs: call.inputs,
+      senders: call.senders,
+      bindings: call.bindings,
+      ...(loopView ? { loop: loopView } : {}),
+      signal: call.signal,
+      random: seededRandom(`${seed}:${call.instance}`),
+      memory,
+      imageUrl: (image) => blobs.dataUrl(image),
+      renderTemplate: (template, vars, field) => this.render(template, vars, field, call.signal),
+      callModel: (request) => calls.callModel(node.id, call.instance, request, call.signal),
+      callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
+      runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
+      reportStep: (report) =>
+        log.emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
+      message: (proposed) => this.#message(node, context, call, proposed),
+      vote: (tally) => log.emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
+      askHuman: (request) => this.#askHuman(node, call.instance, request),
+    };
+  }
+
+  /** Delivers a message, after its checkpoint; in a loop it enters the transcript. */
+  async #message(node: PlannedNode, context: ScopeContext, call: Call, proposed: string) {
+    const frame = context.loop;
+    await this.#setup.gate.check({
+      kind: 'message',
+      node: `${context.graph ?? ''}${node.id}`,
+      instance: call.instance,
+      text: proposed,
+      ...(call.round !== undefined ? { round: call.round } : {}),
+    });
+    call.signal.throwIfAborted();
+    // Edited while held at this checkpoint: the edit is what is delivered and output.
+    const text = this.#messageEdits.get(call.instance) ?? proposed;
+    this.#messageEdits.delete(call.instance);
+    if (text !== proposed) this.#edited.set(call.instance, text);
+    const recipients = [...new Set(node.outgoing.map((e) => e.target))];
+    this.#setup.log.emit({
+      type: 'message',
+      from: call.instance,
+      node: node.id,
+      to: recipients,
+      text,
+      simulated: isSimulatedText(text),
+      ...(frame ? { loop: context.path + frame.id, stage: call.phase?.kind ?? frame.stage } : {}),
+      ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
+    });
+    if (frame && !call.phase) {
+      const entry = {
+        round: call.round ?? 0,
+        stage: frame.stage,
+        from: call.instance,
+        to: recipients,
+        text,
+      };
+      this.#setup.loops.addMessage(node, context, entry, call.bindings);
+    }
+  }
+
+  async #askHuman(
+    node: PlannedNode,
+    instance: string,
+    request: { name: string; prompt: string },
+  ): Promise<string> {
+    const { log, options } = this.#setup;
+    log.emit({
+      type: 'human.request',
+      node: node.id,
+      instance,
+      name: request.name,
+      prompt: request.prompt,
+    });
+    // One instance may ask several questions (a seat in a game asks every step): by name.
+    let answer = log.loggedAnswer(instance, request.name) ?? options.humanAnswers?.[request.name];
+    if (answer === undefined) {
+      if (!options.askHuman) {
+        throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
+      }
+      answer = await options.askHuman({
+        node: node.id,
+        name: request.name,
+        prompt: request.prompt,
+      });
+    }
+    log.emit({ type: 'human.response', node: node.id, instance, name: request.name, answer });
+    return answer;
+  }
+
+  /**
+   * Renders a node's template within the run's limits (on a rendering thread when it takes more
+   * than a moment; see renderNodeTemplate). Renders may finish out of order, but each one's
+   * result is handed back only after the one asked for before it: the run goes on in the same
+   * order whichever thread finishes first, so replicas reach the debugger's checkpoints, and
+   * the log, in a stable order.
+   */
+  render(
+    template: string,
+    vars: Record<string, unknown>,
+    field: string,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const rendering = renderNodeTemplate(template, vars, field, this.#setup.limits, signal);
+    const inTurn = this.#rendered.then(
+      () => rendering,
+      () => rendering,
+    );
+    this.#rendered = inTurn.catch(() => undefined);
+    return inTurn;
+  }
+}

@@ -1,0 +1,88 @@
+/** What a run is started with, and what it ends with. */
+
+import type { PriceTable } from '../costs/prices.ts';
+import type { NodeOutputs } from '../nodes/define.ts';
+import type { NodeRegistry } from '../nodes/registry.ts';
+import type { Cassette, CassetteMode } from '../providers/cassette.ts';
+import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
+import type { Env, ProfileOverride } from '../providers/profiles.ts';
+import type { RetryPolicy } from '../providers/retry.ts';
+import type { Redactor } from '../providers/secrets.ts';
+import type { ChatProvider, ChatRequest, ChatResult } from '../providers/types.ts';
+import type { BlobStore } from './blobs.ts';
+import type { Breakpoint } from './debugger.ts';
+import type { RunEvent, RunStatus, Usage } from './events.ts';
+
+export interface RunOptions {
+  registry: NodeRegistry;
+  /** Values for input nodes by name; images as `{ $image, mime }` references in `blobs`. */
+  inputs?: Record<string, unknown>;
+  /** Answers for human nodes by name; otherwise `askHuman` is called. */
+  humanAnswers?: Record<string, string>;
+  askHuman?: (request: { node: string; name: string; prompt: string }) => Promise<string>;
+  blobs?: BlobStore;
+  /** Every model call goes to the simulated provider. */
+  simulate?: boolean;
+  /** Answer calls from a cassette; `record` also writes new calls into it. */
+  cassette?: { cassette: Cassette; mode: CassetteMode };
+  /** Overrides provider creation (tests, or the desktop app's vault-backed providers). */
+  providerFor?: (providerName: string) => ChatProvider;
+  providerOverrides?: Record<string, ProfileOverride>;
+  env?: Env;
+  /** Overrides the document's retry settings. */
+  retry?: Partial<RetryPolicy>;
+  breakpoints?: Breakpoint[];
+  /** Start paused: the first checkpoint holds until resume or step. */
+  startPaused?: boolean;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Prices per model for costs and money budgets (default: DEFAULT_PRICES). */
+  prices?: PriceTable;
+  /** Injected for deterministic retry jitter in tests. */
+  random?: () => number;
+  /**
+   * Continue from an earlier log (a resume after a crash, or the part of a parent run a fork
+   * keeps). The graph runs again with the model calls answered from the run's own record (pass
+   * it as `cassette` in replay-then-live mode); every event that matches one in this log is not
+   * emitted again, and new events continue its sequence numbers.
+   */
+  continueFrom?: RunEvent[];
+  /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
+  expertProviderFor?: (providerName: string) => ExpertProvider;
+  /** Told of every answered expert call, with the exact request: the run's own record. */
+  onExpertCall?: (call: {
+    callId: string;
+    node: string;
+    instance: string;
+    request: ExpertRequest;
+    result: ExpertResult;
+  }) => void;
+  /** Told of every answered model call, with the exact request: the run's own record. */
+  onModelCall?: (call: {
+    callId: string;
+    node: string;
+    instance: string;
+    request: ChatRequest;
+    result: ChatResult;
+  }) => void;
+  /**
+   * What given node instances produce instead of running (by instance id such as
+   * `member#1@r3`): a fork's edit of a message or an output.
+   */
+  overrides?: Record<string, NodeOutputs>;
+  /**
+   * Scrubs key values from every event and from the result, streamed answers included (a key
+   * a server echoes never leaves the run, even split across deltas).
+   */
+  redactor?: Redactor;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  outputs: Record<string, unknown>;
+  usage: Usage;
+  error?: string;
+  /** True if any answer in the run was made up by the simulated provider. */
+  simulated: boolean;
+}

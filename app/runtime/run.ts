@@ -1,0 +1,412 @@
+/**
+ * A run's lifecycle: it starts at once, runs a compiled graph's XState machine (and the graphs
+ * its nodes run as children), can be paused, stepped, edited at a checkpoint or cancelled, and
+ * settles `result` when it ends, however it ends. The work is done by the modules beside it:
+ * the node runner, the calls gateway, the loops, the event log.
+ */
+import { createActor } from 'xstate';
+import type { PlannedNode } from '../compiler/analyze.ts';
+import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
+import { DEFAULT_PRICES } from '../costs/prices.ts';
+import type { NodeOutputs, TranscriptEntry } from '../nodes/define.ts';
+import { DEFAULT_RETRY_POLICY } from '../providers/retry.ts';
+import { isAbortError } from '../providers/types.ts';
+import type { GraphDocument } from '../schema/document.ts';
+import { resolveLimits } from '../schema/limits.ts';
+import { BlobStore } from './blobs.ts';
+import { Budget } from './budget.ts';
+import { CallsGateway } from './calls.ts';
+import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
+import { EventLog } from './event-log.ts';
+import type { Checkpoint, RunEvent, RunMode, RunStatus, Usage } from './events.ts';
+import { checkRunInputs, collectRunOutputs } from './inputs.ts';
+import { Loops } from './loops.ts';
+import {
+  buildRunMachine,
+  type EngineHooks,
+  type NodeValues,
+  type ScopeContext,
+} from './machine-runtime.ts';
+import { NodeRunner } from './node-runner.ts';
+import type { RunOptions, RunResult } from './run-options.ts';
+import { errorMessage, previewValues } from './values.ts';
+
+type Listener = (event: RunEvent) => void;
+
+let runCounter = 0;
+
+/** Starts a run at once; `run.result` settles when it ends (it never rejects). */
+export function startRun(compiled: CompiledGraph, options: RunOptions): Run {
+  return new Run(compiled, options);
+}
+
+export class Run {
+  readonly id: string;
+  readonly result: Promise<RunResult>;
+  readonly blobs: BlobStore;
+  readonly mode: RunMode;
+
+  readonly #compiled: CompiledGraph;
+  readonly #options: RunOptions;
+  readonly #abort = new AbortController();
+  readonly #log: EventLog;
+  readonly #gate: DebugGate;
+  readonly #budget: Budget;
+  readonly #calls: CallsGateway;
+  readonly #loops: Loops;
+  readonly #runner: NodeRunner;
+  /** Graphs nodes run as their children, by instance prefix, with their input values. */
+  readonly #children = new Map<
+    string,
+    { compiled: CompiledGraph; inputs: Record<string, unknown> }
+  >();
+  readonly #started = performance.now();
+  #error: string | undefined;
+  #cancelled = false;
+  /** Aborted when the run ends however it ends, so no task outlives it. */
+  readonly #tasks = new AbortController();
+
+  constructor(compiled: CompiledGraph, options: RunOptions) {
+    this.#compiled = compiled;
+    this.#options = options;
+    this.id = options.runId ?? `run-${Date.now().toString(36)}-${(runCounter++).toString(36)}`;
+    this.blobs = options.blobs ?? new BlobStore();
+    const settings = compiled.doc.settings ?? {};
+    const seed = String(settings.seed ?? 0);
+    const limits = resolveLimits(settings.limits);
+    this.#budget = new Budget(settings.budget ?? {});
+    this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
+    // The redactor is kept even with no key known yet: the studio's learns keys entered while a
+    // run goes on.
+    this.#log = new EventLog(this.id, options.redactor, (event) => {
+      if (this.#gate.pausesOn(event.type)) this.#gate.pause();
+    });
+    const emit = this.#log.emit.bind(this.#log);
+    this.#gate = new DebugGate({
+      onPause: (reason, at) => emit({ type: 'paused', reason, at }),
+      onResume: () => emit({ type: 'resumed' }),
+    });
+    this.#gate.setBreakpoints(options.breakpoints ?? []);
+    if (options.startPaused) this.#gate.pause();
+    this.#calls = new CallsGateway({
+      options,
+      doc: compiled.doc,
+      budget: this.#budget,
+      prices: options.prices ?? DEFAULT_PRICES,
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        ...(settings.retry ?? {}),
+        ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+        ...(options.retry ?? {}),
+      },
+      answerBytes: limits.answerBytes,
+      blobs: this.blobs,
+      emit,
+    });
+    const graphOf = (context: Pick<ScopeContext, 'graph'>) => {
+      const child = context.graph ? this.#children.get(context.graph) : undefined;
+      return child
+        ? { plan: child.compiled.plan, inputs: child.inputs }
+        : { plan: this.#compiled.plan };
+    };
+    this.#loops = new Loops({
+      registry: options.registry,
+      seed,
+      emit,
+      planOf: (context) => graphOf(context).plan,
+    });
+    this.#runner = new NodeRunner({
+      options,
+      log: this.#log,
+      gate: this.#gate,
+      calls: this.#calls,
+      loops: this.#loops,
+      blobs: this.blobs,
+      seed,
+      limits,
+      signal: this.#abort.signal,
+      graphOf,
+      runChild: (node, instance, document, inputs) =>
+        this.#runChild(node, instance, document, inputs),
+      fail: (message) => {
+        if (!this.#cancelled) this.#error ??= message;
+      },
+    });
+    if (options.signal) {
+      // A signal that is already aborted cancels the run before it starts: same status and
+      // message as a cancel() while running, never a failure.
+      if (options.signal.aborted) {
+        this.#cancelled = true;
+        this.#abort.abort(options.signal.reason);
+      } else options.signal.addEventListener('abort', () => this.cancel(), { once: true });
+    }
+    if (options.continueFrom) this.#log.adopt(options.continueFrom);
+    this.result = this.#run();
+  }
+
+  // ---- control -------------------------------------------------------------------------
+
+  /** Every event so far, oldest first. */
+  get events(): RunEvent[] {
+    return this.#log.events;
+  }
+
+  /** Subscribes to events; past events are replayed first so no subscriber misses any. */
+  subscribe(listener: Listener, options: { replay?: boolean } = {}): () => void {
+    return this.#log.subscribe(listener, options);
+  }
+
+  /** Stops the run: in-flight model calls are aborted and nothing new starts. */
+  cancel(): void {
+    if (this.#abort.signal.aborted) return;
+    this.#cancelled = true;
+    this.#abort.abort(new DOMException('run cancelled', 'AbortError'));
+    this.#gate.resume();
+  }
+
+  pause(): void {
+    this.#gate.pause();
+  }
+
+  resume(): void {
+    this.#gate.resume();
+  }
+
+  step(kind: StepKind = 'node'): void {
+    this.#gate.step(kind);
+  }
+
+  setBreakpoints(breakpoints: Breakpoint[]): void {
+    this.#gate.setBreakpoints(breakpoints);
+  }
+
+  get breakpoints(): Breakpoint[] {
+    return this.#gate.breakpoints;
+  }
+
+  /** Where the run is held, oldest first (empty while it runs). */
+  get waitingAt(): Checkpoint[] {
+    return this.#gate.waitingAt;
+  }
+
+  /**
+   * Sets what a node instance held before it starts (see `waitingAt`) produces: when the run
+   * goes on it is not executed, and these values are its outputs (a `text` output is also sent
+   * as its message).
+   */
+  overrideOutput(instance: string, outputs: NodeOutputs): void {
+    const held = this.#gate.waitingAt.some((at) => at.kind === 'node' && at.instance === instance);
+    if (!held) throw new Error(`node ${instance} is not waiting to start`);
+    this.#runner.override(instance, outputs);
+  }
+
+  /**
+   * Replaces the text of a message held at its checkpoint (see `waitingAt`); when the run goes
+   * on, the edit is delivered, enters the transcript and becomes the node's output.
+   */
+  editMessage(instance: string, text: string): void {
+    const held = this.#gate.waitingAt.some(
+      (at) => at.kind === 'message' && at.instance === instance,
+    );
+    if (!held) throw new Error(`no message from ${instance} is waiting to be delivered`);
+    const node = this.#plannedNode(instance);
+    if (node && !node.ports.outputs.some((p) => p.name === 'text')) {
+      throw new Error(
+        `${instance}'s message reports on its work (its outputs: ${node.ports.outputs.map((p) => p.name).join(', ')}); editing it would change nothing it produces`,
+      );
+    }
+    this.#runner.editMessage(instance, text);
+  }
+
+  /** The planned node an instance id belongs to, in the run's graph or a plan it runs. */
+  #plannedNode(instance: string): PlannedNode | undefined {
+    const cut = instance.lastIndexOf('/');
+    const prefix = cut >= 0 ? instance.slice(0, cut + 1) : '';
+    const compiled = this.#children.get(prefix)?.compiled ?? this.#compiled;
+    const id = instance.slice(cut + 1).split(/[#@]/)[0]!;
+    return compiled.plan.nodes.get(id);
+  }
+
+  get paused(): boolean {
+    return this.#gate.paused;
+  }
+
+  get usage(): Usage {
+    return { ...this.#budget.usage };
+  }
+
+  /**
+   * The transcript of a loop: by loop id, by instance id inside a replicated group, or as
+   * `inner@r2` for a loop entered in round 2 of another (that entry's transcript).
+   */
+  transcript(loop: string): TranscriptEntry[] {
+    return this.#loops.transcript(loop);
+  }
+
+  /** Milliseconds since the run started. */
+  get elapsedMs(): number {
+    return performance.now() - this.#started;
+  }
+
+  // ---- the run -------------------------------------------------------------------------
+
+  async #run(): Promise<RunResult> {
+    const { doc, plan } = this.#compiled;
+    await Promise.resolve(); // let callers subscribe before the first event
+    this.#log.emit({
+      type: 'run.started',
+      graph: doc.name,
+      inputs: previewValues(this.#options.inputs ?? {}),
+      mode: this.mode,
+    });
+    let status: RunStatus = 'succeeded';
+    let values: Record<string, NodeValues> = {};
+    try {
+      checkRunInputs(plan, this.#options.inputs ?? {});
+      if (plan.nodes.size > 0) {
+        await this.#loops.load(plan);
+        values = await this.#runMachine(this.#compiled, { path: '' });
+      }
+    } catch (error) {
+      status = this.#cancelled ? 'cancelled' : 'failed';
+      if (!this.#cancelled) this.#error ??= errorMessage(error);
+    }
+    if (this.#cancelled) status = 'cancelled';
+    this.#tasks.abort();
+    const outputs = collectRunOutputs(plan, values);
+    this.#log.emit({
+      type: 'run.finished',
+      status,
+      outputs: previewValues(outputs),
+      usage: this.usage,
+      ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
+      ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
+    });
+    const result: RunResult = {
+      runId: this.id,
+      status,
+      outputs,
+      usage: this.usage,
+      simulated: this.#calls.simulatedSeen,
+      ...(status === 'failed'
+        ? { error: this.#error }
+        : status === 'cancelled'
+          ? { error: 'cancelled' }
+          : {}),
+    };
+    return this.#options.redactor ? this.#options.redactor.apply(result) : result;
+  }
+
+  #runMachine(
+    compiled: CompiledGraph,
+    scope: Pick<ScopeContext, 'path' | 'graph'>,
+  ): Promise<Record<string, NodeValues>> {
+    const machine = buildRunMachine(compiled, this.#hooks);
+    return new Promise((resolve, reject) => {
+      // An abort before this point fired no listener: do not start at all.
+      if (this.#abort.signal.aborted) {
+        reject(new DOMException('run cancelled', 'AbortError'));
+        return;
+      }
+      const initial: ScopeContext = {
+        ...scope,
+        bindings: {},
+        values: {},
+        replicas: {},
+        started: {},
+        loops: {},
+      };
+      const actor = createActor(machine, { input: initial });
+      const onAbort = () => {
+        actor.stop();
+        reject(new DOMException('run cancelled', 'AbortError'));
+      };
+      this.#abort.signal.addEventListener('abort', onAbort, { once: true });
+      actor.subscribe({
+        complete: () => {
+          this.#abort.signal.removeEventListener('abort', onAbort);
+          const snapshot = actor.getSnapshot();
+          if (snapshot.value === 'failed') reject(new Error(this.#error ?? 'the run failed'));
+          else resolve(snapshot.context.values);
+        },
+        error: (error) => {
+          this.#abort.signal.removeEventListener('abort', onAbort);
+          this.#error ??= errorMessage(error);
+          reject(error);
+        },
+      });
+      actor.start();
+    });
+  }
+
+  /** The engine's side of the machine: what actors, guards and actions call. */
+  readonly #hooks: EngineHooks = {
+    startTask: (node, context, replica, report) => {
+      const tasks = this.#tasks.signal;
+      this.#runner.runNode(node, context, replica, tasks).then(
+        (output) => {
+          if (!tasks.aborted)
+            report({
+              type: 'task.done',
+              node,
+              output,
+              ...(replica === undefined ? {} : { replica }),
+            });
+        },
+        (error: unknown) => {
+          if (!tasks.aborted) report({ type: 'task.failed', node, error });
+        },
+      );
+    },
+    loopBegin: (loop, context, round) => this.#loops.begin(loop, context, round),
+    loopEnd: (loop, context, state) => this.#loops.end(loop, context, state),
+    step: (loop, step, context, signal) =>
+      this.#loops.step(loop, step, context, signal, {
+        runNode: (id, ctx, replica, s, phase) => this.#runner.runNode(id, ctx, replica, s, phase),
+        render: (template, vars, field, s) => this.#runner.render(template, vars, field, s),
+      }),
+    loopOutputs: (loop, context) => this.#loops.outputs(loop, context),
+    fail: (_node, error) => {
+      if (!this.#cancelled) this.#error ??= errorMessage(error);
+    },
+  };
+
+  // ---- child graphs --------------------------------------------------------------------
+
+  /**
+   * Runs a graph as a child of a node instance, in this run: its nodes are scheduled by a
+   * machine of their own, their instance ids start with `<instance>/`, and their events, model
+   * and expert calls are this run's (recorded, replayed, resumed and budgeted like any other).
+   */
+  async #runChild(
+    node: PlannedNode,
+    instance: string,
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const compiled = await compileGraph(document, this.#options.registry);
+    if (!compiled.ok) {
+      throw new Error(
+        `the graph cannot run: ${compiled.problems.map((p) => p.message).join('; ')}`,
+      );
+    }
+    const prefix = `${instance}/`;
+    if (this.#children.has(prefix)) throw new Error(`${instance} already runs a graph`);
+    this.#children.set(prefix, { compiled, inputs });
+    const finished = { type: 'subgraph.finished', node: node.id, instance } as const;
+    this.#log.emit({ type: 'subgraph.started', node: node.id, instance, document, prefix });
+    let values: Record<string, NodeValues>;
+    try {
+      await this.#loops.load(compiled.plan);
+      values = await this.#runMachine(compiled, { path: prefix, graph: prefix });
+    } catch (error) {
+      if (!isAbortError(error)) {
+        this.#log.emit({ ...finished, outputs: {}, error: errorMessage(error) });
+      }
+      throw error;
+    }
+    const outputs = collectRunOutputs(compiled.plan, values);
+    this.#log.emit({ ...finished, outputs: previewValues(outputs) });
+    return outputs;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * What a mindstorm adds to the worst-case estimate: its members' previous-round answers (right
+ * to know), their revisions (right to change) and ballots (right to execute), and the sizes of
+ * its own outputs.
+ */
+import type { EstimateContext, EstimatePlan, LoopEffect } from '../../app/nodes/estimate.ts';
+import { effectiveRights, type MindstormData } from './rights.ts';
+
+/** The fixed wording of a revision request (right to change), and each option's `(a) `. */
+const REVISE_TOKENS = 45;
+const OPTION_TOKENS = 2;
+/** The fixed wording around the previous round's answers (right to know), and per answer. */
+const PEERS_TOKENS = 12;
+const PEER_ANSWER_TOKENS = 3;
+
+/** Every member's answers in one round, each with `extra` tokens around it. */
+function answersTokens(data: MindstormData, plan: EstimatePlan, loop: string, extra: number) {
+  let tokens = 0;
+  for (const m of data.members) {
+    tokens += plan.copiesWithin(m, loop) * (plan.maxCompletion(m) + extra);
+  }
+  return tokens;
+}
+
+export function mindstormEffect(
+  data: MindstormData,
+  node: string,
+  plan: EstimatePlan & { loop: string },
+): LoopEffect {
+  const rights = effectiveRights(data);
+  const { loop } = plan;
+  if (rights.rte && data.leader === node) {
+    return {
+      replaced: true,
+      answerTokens: Math.max(0, ...data.members.map((m) => plan.maxCompletion(m))),
+    };
+  }
+  if (!data.members.includes(node)) return {};
+  // Sizes are read when the estimate asks, not now: they may depend on other nodes' effects.
+  const effect: LoopEffect = {};
+  if (rights.rtk) {
+    effect.extraPrompt = (at) =>
+      at.stage === 'round' && at.round > 1
+        ? PEERS_TOKENS +
+          answersTokens(data, plan, loop, PEER_ANSWER_TOKENS) +
+          plan.inputTokens(node, true)
+        : 0;
+  }
+  if (rights.rtc || (rights.rte && data.leader)) {
+    effect.extraCalls = () => {
+      const extra: Array<{ phase: string; userTokens: number }> = [];
+      if (rights.rtc) {
+        const userTokens =
+          REVISE_TOKENS +
+          plan.inputTokens(node, true) +
+          answersTokens(data, plan, loop, OPTION_TOKENS);
+        for (let r = 1; r <= data.maxRounds; r++) extra.push({ phase: 'revise', userTokens });
+      }
+      if (rights.rte && data.leader)
+        extra.push({ phase: 'ballot', userTokens: ballotTokens(data, plan, loop) });
+      return extra;
+    };
+  }
+  return effect;
+}
+
+/** Right to execute: a member answers the leader's prompt. */
+function ballotTokens(data: MindstormData, plan: EstimatePlan, loop: string): number {
+  const leader = data.leader!;
+  const prompt = String(plan.nodeData(leader).prompt ?? '');
+  let tokens =
+    plan.tokens(plan.render(prompt, plan.copies(leader)[0] ?? {})) + plan.inputTokens(leader);
+  if (plan.readsTranscript(prompt)) {
+    tokens += plan.transcriptTokens(loop, leader, { stage: 'decide', round: data.maxRounds });
+  }
+  return tokens;
+}
+
+export function mindstormOutputTokens(ctx: EstimateContext<MindstormData>, port: string): number {
+  const data = ctx.data;
+  if (port === 'transcript') {
+    return ctx.transcriptTokens(ctx.node, undefined, { stage: 'decide', round: data.maxRounds });
+  }
+  if (port === 'verdict') return data.leader ? ctx.answerTokens(data.leader) : 0;
+  if (port === 'tally' && effectiveRights(data).rte && data.leader) {
+    return answersTokens(data, ctx, ctx.node, 0);
+  }
+  return 1;
+}

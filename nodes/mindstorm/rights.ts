@@ -1,0 +1,48 @@
+/** A mindstorm's data: rounds, stop conditions, NLSOM structure and rights. */
+import { z } from 'zod';
+import { baseData } from '../../app/nodes/common.ts';
+
+/** A declarative end condition, checked after every round. */
+export const StopCondition = z.discriminatedUnion('kind', [
+  /** A node's output contains a keyword (case-insensitive). */
+  z.strictObject({ kind: z.literal('keyword'), node: z.string(), keyword: z.string().min(1) }),
+  /** Every replica of a node (or every listed node) gave the same answer this round. */
+  z.strictObject({ kind: z.literal('consensus'), nodes: z.array(z.string()).min(1) }),
+  /** A node's output did not change since the previous round. */
+  z.strictObject({ kind: z.literal('unchanged'), node: z.string() }),
+]);
+export type StopCondition = z.infer<typeof StopCondition>;
+
+export const mindstormData = z.strictObject({
+  ...baseData,
+  maxRounds: z.number().int().min(1).max(1000).default(3),
+  /** Ends the loop early when any condition holds after a round. */
+  until: z.array(StopCondition).default([]),
+  /**
+   * NLSOM structures: in a monarchy a leader decides; a democracy grants members every right
+   * (Table 4: monarchy + RTK + RTC + RTE).
+   */
+  structure: z.enum(['monarchy', 'democracy']).default('monarchy'),
+  rights: z
+    .strictObject({
+      /** Right to know: members see all members' previous-round answers. */
+      rtk: z.boolean().default(false),
+      /** Right to change: after the rounds, members may revise each answer. */
+      rtc: z.boolean().default(false),
+      /** Right to execute: members vote on the final decision instead of the leader. */
+      rte: z.boolean().default(false),
+    })
+    .default({ rtk: false, rtc: false, rte: false }),
+  /** The subordinate nodes inside the loop that rights apply to (usually one replicated agent). */
+  members: z.array(z.string()).default([]),
+  /** The decide-stage agent whose question members vote on under RTE. */
+  leader: z.string().optional(),
+  /** Tie-break for member votes under RTE. */
+  tieBreak: z.enum(['first', 'random']).default('first'),
+});
+export type MindstormData = z.infer<typeof mindstormData>;
+
+/** Effective rights: a democracy holds all three. */
+export function effectiveRights(data: MindstormData): MindstormData['rights'] {
+  return data.structure === 'democracy' ? { rtk: true, rtc: true, rte: true } : data.rights;
+}

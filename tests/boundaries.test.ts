@@ -1,0 +1,138 @@
+/**
+ * Where code may reach, read from the import statements of the source files themselves:
+ *
+ * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
+ *   types only through the registry (app/nodes/registry.ts) and the hooks on their specs;
+ * - node types never import the run store or the providers (they get capabilities through
+ *   their context); types from app/providers/types.ts are allowed, as messages are part of
+ *   the node SDK;
+ * - a spec.ts, which the editor loads, reaches no execution-side module of a node type, and
+ *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
+ * - no code file is longer than 600 lines, data tables excepted.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CODE = /\.(ts|tsx|js|mjs|cjs)$/;
+const MAX_LINES = 600;
+
+/** Data tables: long because they list data, not because they hold several concepts. */
+const DATA_TABLES = new Set(['app/environments/cuisineworld/data.ts']);
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, dir))) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    const path = join(dir, entry);
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path));
+    else if (CODE.test(entry)) out.push(path);
+  }
+  return out;
+}
+
+const files = ['app', 'main', 'nodes', 'renderer', 'bench', 'tests'].flatMap(sourceFiles);
+
+/** Relative module paths a file imports or re-exports (static and dynamic), resolved. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^'"`;]*?\bfrom\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specifiers
+    .filter((s) => s.startsWith('.'))
+    .map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)));
+}
+
+const imports = new Map(files.map((f) => [f, importsOf(f)]));
+
+/** Every file reachable from `start` through relative imports. */
+function reachable(start: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...(imports.get(file) ?? []));
+  }
+  return seen;
+}
+
+/** `file imports target` lines for every import of a file in `from` that `bad` rejects. */
+function offending(from: (file: string) => boolean, bad: (target: string) => boolean): string[] {
+  return files
+    .filter(from)
+    .flatMap((f) => (imports.get(f) ?? []).filter(bad).map((t) => `${f} imports ${t}`));
+}
+
+const isTest = (f: string) => /\.test\.tsx?$/.test(f);
+
+describe('import boundaries', () => {
+  it('reads the imports it checks', () => {
+    // A guard on the regexes: if they found nothing, every check below would pass vacuously.
+    expect(imports.get('app/runtime/run.ts')).toContain('app/runtime/node-runner.ts');
+    expect(imports.get('nodes/mindstorm/execute.ts')).toContain('nodes/mindstorm/loop.ts');
+  });
+
+  it('keeps the core free of node types: app/runtime, app/compiler and app/costs', () => {
+    const core = (f: string) => /^app\/(runtime|compiler|costs)\//.test(f) && !isTest(f);
+    expect(offending(core, (t) => t.startsWith('nodes/'))).toEqual([]);
+  });
+
+  it('reaches nodes/ from app/ only through the registry (tests aside)', () => {
+    const app = (f: string) => f.startsWith('app/') && !isTest(f);
+    // app/experts/benchmark.ts reads the metric node's kinds; it is not part of the core.
+    const allowed = new Set(['app/experts/benchmark.ts']);
+    expect(
+      offending(
+        (f) => app(f) && !allowed.has(f),
+        (t) => t.startsWith('nodes/'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps node types away from the run store and the providers', () => {
+    const node = (f: string) => f.startsWith('nodes/') && !isTest(f);
+    const bad = (t: string) =>
+      t.startsWith('app/store/') ||
+      (t.startsWith('app/providers/') && t !== 'app/providers/types.ts');
+    expect(offending(node, bad)).toEqual([]);
+  });
+
+  it('keeps execution-side node code out of specs and the renderer', () => {
+    const specs = files.filter((f) => /^nodes\/[^/]+\/spec\.ts$/.test(f));
+    const editorSide = new Set(specs.flatMap((s) => [...reachable(s)]));
+    const executeSide = new Set(
+      files
+        .filter((f) => /^nodes\/[^/]+\/execute\.ts$/.test(f))
+        .flatMap((e) => [...reachable(e)])
+        .filter((f) => f.startsWith('nodes/') && !editorSide.has(f)),
+    );
+    expect(executeSide.has('nodes/mindstorm/loop.ts')).toBe(true);
+    for (const spec of specs) {
+      expect(
+        [...reachable(spec)].filter((f) => executeSide.has(f)),
+        spec,
+      ).toEqual([]);
+    }
+    const renderer = (f: string) => f.startsWith('renderer/') && !isTest(f);
+    expect(offending(renderer, (t) => executeSide.has(t))).toEqual([]);
+  });
+});
+
+describe('file size', () => {
+  const lines = (f: string) => readFileSync(join(ROOT, f), 'utf8').split('\n').length;
+
+  it(`keeps every code file at ${MAX_LINES} lines or fewer, data tables aside`, () => {
+    const long = files
+      .filter((f) => !DATA_TABLES.has(f))
+      .filter((f) => lines(f) > MAX_LINES)
+      .map((f) => `${f}: ${lines(f)} lines`);
+    expect(long).toEqual([]);
+  });
+});
