@@ -86,14 +86,7 @@ describe('import boundaries', () => {
 
   it('reaches nodes/ from app/ only through the registry (tests aside)', () => {
     const app = (f: string) => f.startsWith('app/') && !isTest(f);
-    // app/experts/benchmark.ts reads the metric node's kinds; it is not part of the core.
-    const allowed = new Set(['app/experts/benchmark.ts']);
-    expect(
-      offending(
-        (f) => app(f) && !allowed.has(f),
-        (t) => t.startsWith('nodes/'),
-      ),
-    ).toEqual([]);
+    expect(offending(app, (t) => t.startsWith('nodes/'))).toEqual([]);
   });
 
   it('keeps node types away from the run store and the providers', () => {

@@ -7,7 +7,6 @@
  * for the other picture answers. Running the documents over a task's samples and averaging the
  * scores gives the paper's per-category numbers.
  */
-import type { MetricKind } from '../../nodes/metric/spec.ts';
 import type { GraphDocument, GraphEdge, GraphNode } from '../schema/document.ts';
 import { OPENAGI_CATEGORIES, type OpenAgiCategory, type OpenAgiTask } from './openagi.ts';
 import { inputNodeId } from './plan.ts';
@@ -38,8 +37,14 @@ export function parsePlannerModel(text: string): PlannerModel {
   return { profile, provider: target.slice(0, colon), model: target.slice(colon + 1) };
 }
 
+/**
+ * The `kind` a metric node is given in a built document (the metric node's spec checks it when
+ * the document compiles).
+ */
+export type ScoreKind = 'text-similarity' | 'clip-score' | 'image-similarity';
+
 /** How a category is scored: text answers by text similarity, pictures by CLIP or a ViT. */
-export function metricKindFor(task: Pick<OpenAgiTask, 'category'>): MetricKind {
+export function metricKindFor(task: Pick<OpenAgiTask, 'category'>): ScoreKind {
   if (task.category === 'text->image') return 'clip-score';
   if (task.category === 'image->image') return 'image-similarity';
   return 'text-similarity';
