@@ -3,9 +3,9 @@
  *
  * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
  *   types only through the registry (app/nodes/registry.ts) and the hooks on their specs;
- * - node types never import the run store or the providers (they get capabilities through
- *   their context); types from app/providers/types.ts are allowed, as messages are part of
- *   the node SDK;
+ * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
+ *   import the run store or the providers (they get capabilities through their context); types
+ *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
  * - a spec.ts, which the editor loads, reaches no execution-side module of a node type, and
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
  * - no code file is longer than 600 lines, data tables excepted.
@@ -72,6 +72,10 @@ function offending(from: (file: string) => boolean, bad: (target: string) => boo
 
 const isTest = (f: string) => /\.test\.tsx?$/.test(f);
 
+/** Node type folders: the built-in ones, and the end-to-end tests' fixture types. */
+const NODE_FOLDER = /^(nodes|tests\/e2e\/fixture-nodes)\/[^/]+\//;
+const inNodeFolder = (f: string) => NODE_FOLDER.test(f);
+
 describe('import boundaries', () => {
   it('reads the imports it checks', () => {
     // A guard on the regexes: if they found nothing, every check below would pass vacuously.
@@ -90,7 +94,7 @@ describe('import boundaries', () => {
   });
 
   it('keeps node types away from the run store and the providers', () => {
-    const node = (f: string) => f.startsWith('nodes/') && !isTest(f);
+    const node = (f: string) => inNodeFolder(f) && !isTest(f);
     const bad = (t: string) =>
       t.startsWith('app/store/') ||
       (t.startsWith('app/providers/') && t !== 'app/providers/types.ts');
@@ -98,15 +102,16 @@ describe('import boundaries', () => {
   });
 
   it('keeps execution-side node code out of specs and the renderer', () => {
-    const specs = files.filter((f) => /^nodes\/[^/]+\/spec\.ts$/.test(f));
+    const specs = files.filter((f) => inNodeFolder(f) && f.endsWith('/spec.ts'));
     const editorSide = new Set(specs.flatMap((s) => [...reachable(s)]));
     const executeSide = new Set(
       files
-        .filter((f) => /^nodes\/[^/]+\/execute\.ts$/.test(f))
+        .filter((f) => inNodeFolder(f) && f.endsWith('/execute.ts'))
         .flatMap((e) => [...reachable(e)])
-        .filter((f) => f.startsWith('nodes/') && !editorSide.has(f)),
+        .filter((f) => inNodeFolder(f) && !editorSide.has(f)),
     );
     expect(executeSide.has('nodes/mindstorm/loop.ts')).toBe(true);
+    expect(executeSide.has('tests/e2e/fixture-nodes/chorus/execute.ts')).toBe(true);
     for (const spec of specs) {
       expect(
         [...reachable(spec)].filter((f) => executeSide.has(f)),

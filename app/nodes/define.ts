@@ -186,7 +186,11 @@ export function formatTranscript(entries: TranscriptEntry[]): string {
   return entries.map((e) => `Round ${e.round}, ${e.from}: ${e.text}`).join('\n');
 }
 
-/** What a node inside a mindstorm can see of the loop. */
+/**
+ * What a node inside a loop container can see of the loop. The first fields are every loop's;
+ * the optional ones are what a loop with NLSOM structure and rights (a mindstorm) adds, so
+ * another loop type says nothing it has no meaning for.
+ */
 export interface LoopView {
   id: string;
   round: number;
@@ -194,10 +198,10 @@ export interface LoopView {
   stage: string;
   /** Every message sent inside the loop so far, oldest first. */
   transcript: TranscriptEntry[];
-  structure: 'monarchy' | 'democracy';
-  rights: { rtk: boolean; rtc: boolean; rte: boolean };
+  structure?: 'monarchy' | 'democracy';
+  rights?: { rtk: boolean; rtc: boolean; rte: boolean };
   /** True when this node is one of the loop's members (subordinates that can hold rights). */
-  member: boolean;
+  member?: boolean;
   /**
    * Right to know: what the members answered in the previous round, and the inputs they were
    * answering. Present from round 2 on when RTK is granted to this member.

@@ -1,23 +1,27 @@
 import { type NodeProps, NodeResizer } from '@xyflow/react';
 import { memo } from 'react';
 import type { FlowNode } from '../model/document.ts';
-import { replicateOf } from '../model/ports.ts';
+import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { pushHistory } from '../store.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { PortRow } from './PortHandle.tsx';
 import { ReplicaBadge } from './ReplicaBadge.tsx';
+import { summaryOf } from './SocietyNode.tsx';
 import { usePorts } from './usePorts.ts';
 
 /**
- * Mindstorms and groups: React Flow parent nodes whose children are the nodes with this
- * `parentId`. Outputs sit in a strip along the bottom edge, below the members.
+ * Loop containers (a mindstorm) and groups: React Flow parent nodes whose children are the
+ * nodes with this `parentId`. The header carries the type's summary, as a card does; outputs
+ * sit in a strip along the bottom edge, below the members.
  */
 function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const spec = specOf(type);
   const ports = usePorts(id, type, data);
   const { run, breakpoint } = useRunState(id);
   const replicate = replicateOf({ id, data });
+  const parsed = parseNodeData(type, data);
+  const summary = parsed.ok ? summaryOf(spec, parsed.data) : undefined;
   const label = typeof data.label === 'string' && data.label ? data.label : id;
   const maxRounds = typeof data.maxRounds === 'number' ? data.maxRounds : 3;
   const structure = typeof data.structure === 'string' ? data.structure : undefined;
@@ -26,6 +30,7 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
     `container-${spec?.container ?? 'group'}`,
     selected ? 'selected' : '',
     run ? `run-${run.state}` : '',
+    !spec || !parsed.ok ? 'invalid' : '',
   ];
   return (
     <div
@@ -52,6 +57,15 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
           </span>
         ) : null}
         {structure ? <span className="badge">{structure}</span> : null}
+        {summary ? <span className="node-summary">{summary}</span> : null}
+        {spec && !parsed.ok ? (
+          <span
+            className="node-problem"
+            title={parsed.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n')}
+          >
+            {parsed.issues.length} problem{parsed.issues.length === 1 ? '' : 's'} in data
+          </span>
+        ) : null}
         {replicate ? <ReplicaBadge id={id} items={replicate.items} as={replicate.as} /> : null}
         {breakpoint ? <span className="breakpoint-dot" role="img" aria-label="breakpoint" /> : null}
         <StatusLabel id={id} />

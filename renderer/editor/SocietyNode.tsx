@@ -14,7 +14,7 @@ import { usePorts } from './usePorts.ts';
  * The type's own words for what the node will do (its spec's `summary`), from valid data only.
  * A summary that throws shows nothing rather than taking the canvas down.
  */
-function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): string | undefined {
+export function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): string | undefined {
   try {
     return spec?.summary?.(data) || undefined;
   } catch {

@@ -36,8 +36,8 @@ export const spec = defineNode({
   check: (data) => templateProblems({ template: data.template }),
   callsPerRun: () => 0,
 
-  // Container hooks (a type that holds other nodes and steers how they run) are declared here,
-  // beside the editor hooks below, once the node SDK has them.
+  // A shout holds no nodes; container hooks (rounds, stop conditions, graph checks) are the
+  // chorus's, in ../chorus/.
 
   summary: (data) => `${firstLine(data.template)}${'!'.repeat(data.marks)}`,
   initialData: () => ({ template: 'hello world' }),
