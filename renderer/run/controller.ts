@@ -6,6 +6,7 @@
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { type FlowNode, readDocument } from '../model/document.ts';
+import { specHook } from '../model/ports.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { useDebug } from './debugState.ts';
@@ -52,34 +53,40 @@ export interface RunInputField {
   modality: string;
   description: string;
   hasDefault: boolean;
-  /** A human node: its answer can be given before the run starts. */
+  /** An answer a person gives (a human node's): before the run starts, else when asked. */
   human: boolean;
 }
 
-/** What the run asks for: each input node's value and each human node's answer. */
+/**
+ * What the run asks for, in node order: each run input's value (the spec's `runInput`) and
+ * each answer a node lets a person give ahead (its `answers`). Answers asked once per step of
+ * an episode are not here: the run asks for them as it plays.
+ */
 export function runInputFields(nodes: readonly FlowNode[]): RunInputField[] {
   const fields: RunInputField[] = [];
   for (const node of nodes) {
-    if (node.type !== 'input' && node.type !== 'human') continue;
-    const name = typeof node.data.name === 'string' ? node.data.name : undefined;
-    if (!name) continue;
-    const human = node.type === 'human';
-    fields.push({
-      id: node.id,
-      name,
-      modality: human
-        ? 'text'
-        : typeof node.data.modality === 'string'
-          ? node.data.modality
-          : 'text',
-      description: human
-        ? `${typeof node.data.prompt === 'string' ? node.data.prompt : ''}`
-        : typeof node.data.description === 'string'
-          ? node.data.description
-          : '',
-      hasDefault: !human && node.data.default !== undefined,
-      human,
-    });
+    const input = specHook(node, 'runInput');
+    if (input && typeof input.name === 'string' && input.name) {
+      fields.push({
+        id: node.id,
+        name: input.name,
+        modality: typeof input.modality === 'string' ? input.modality : 'text',
+        description: typeof input.description === 'string' ? input.description : '',
+        hasDefault: input.default !== undefined,
+        human: false,
+      });
+    }
+    for (const answer of specHook(node, 'answers') ?? []) {
+      if (answer.perStep || typeof answer.name !== 'string' || !answer.name) continue;
+      fields.push({
+        id: node.id,
+        name: answer.name,
+        modality: 'text',
+        description: typeof answer.prompt === 'string' ? answer.prompt : '',
+        hasDefault: false,
+        human: true,
+      });
+    }
   }
   return fields;
 }
