@@ -5,9 +5,9 @@
  */
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
-import { type FlowNode, readDocument } from '../model/document.ts';
-import { specHook } from '../model/ports.ts';
+import { readDocument } from '../model/document.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
+import { runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { useDebug } from './debugState.ts';
 
@@ -45,50 +45,6 @@ export function watchRuns(): void {
       early.set(runId, list);
     }
   });
-}
-
-export interface RunInputField {
-  id: string;
-  name: string;
-  modality: string;
-  description: string;
-  hasDefault: boolean;
-  /** An answer a person gives (a human node's): before the run starts, else when asked. */
-  human: boolean;
-}
-
-/**
- * What the run asks for, in node order: each run input's value (the spec's `runInput`) and
- * each answer a node lets a person give ahead (its `answers`). Answers asked once per step of
- * an episode are not here: the run asks for them as it plays.
- */
-export function runInputFields(nodes: readonly FlowNode[]): RunInputField[] {
-  const fields: RunInputField[] = [];
-  for (const node of nodes) {
-    const input = specHook(node, 'runInput');
-    if (input && typeof input.name === 'string' && input.name) {
-      fields.push({
-        id: node.id,
-        name: input.name,
-        modality: typeof input.modality === 'string' ? input.modality : 'text',
-        description: typeof input.description === 'string' ? input.description : '',
-        hasDefault: input.default !== undefined,
-        human: false,
-      });
-    }
-    for (const answer of specHook(node, 'answers') ?? []) {
-      if (answer.perStep || typeof answer.name !== 'string' || !answer.name) continue;
-      fields.push({
-        id: node.id,
-        name: answer.name,
-        modality: 'text',
-        description: typeof answer.prompt === 'string' ? answer.prompt : '',
-        hasDefault: false,
-        human: true,
-      });
-    }
-  }
-  return fields;
 }
 
 /** The run's inputs from the form, typed by each input node's modality. */
