@@ -8,9 +8,11 @@
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
  * - a spec.ts, which the editor loads, reaches no execution-side module of a node type, and
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
+ * - app/, main/ and the renderer never compare a node's type to a built-in type's name: what a
+ *   type means to them (run inputs, answers, pasted ids, badges) its spec says;
  * - no code file is longer than 600 lines, data tables excepted.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +122,85 @@ describe('import boundaries', () => {
     }
     const renderer = (f: string) => f.startsWith('renderer/') && !isTest(f);
     expect(offending(renderer, (t) => executeSide.has(t))).toEqual([]);
+  });
+});
+
+/** The built-in node types: the folders under nodes/ that hold a spec, as the registry reads them. */
+const NODE_TYPES = readdirSync(join(ROOT, 'nodes'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(join(ROOT, 'nodes', e.name, 'spec.ts')))
+  .map((e) => e.name);
+
+/**
+ * Run event types, read from the `RunEvent` union. Some share a node type's name (`vote`), and
+ * code that folds events rightly compares `e.type === 'vote'`: a comparison whose receiver is
+ * named as an event (`e`, `ev`, `event`) and whose name is an event type is not about a node.
+ */
+const EVENT_TYPES = new Set(
+  [
+    ...readFileSync(join(ROOT, 'app/runtime/events.ts'), 'utf8').matchAll(/\btype: '([\w.]+)'/g),
+  ].map((m) => m[1]!),
+);
+const EVENT_RECEIVERS = new Set(['e', 'ev', 'event']);
+
+/**
+ * `x.type === 'agent'`, `x?.type !== "vote"`, `'input' == xs[0]!.type` and the like, for every
+ * built-in type, and a bare `type === 'mindstorm'`: the receiver's last name (`x`, or none),
+ * the name the quoted type.
+ */
+function typeComparisons(text: string): Array<{ at: number; receiver: string; name: string }> {
+  const names = NODE_TYPES.join('|');
+  // A receiver is optional: a destructured `type` prop is a node's type too.
+  const receiver = String.raw`(?:([\w$.()[\]!?]+)\.)?\btype\b`;
+  const pattern = new RegExp(
+    String.raw`${receiver}\s*[!=]==?\s*(['"\x60])(${names})\2|(['"\x60])(${names})\4\s*[!=]==?\s*${receiver}`,
+    'g',
+  );
+  return [...text.matchAll(pattern)].map((m) => ({
+    at: m.index,
+    // The receiver's last name: `e` in `(e.type`, `event` in `event?.type`.
+    receiver: /([\w$]+)[?!]*$/.exec(m[1] ?? m[6] ?? '')?.[1] ?? '',
+    name: (m[3] ?? m[5])!,
+  }));
+}
+
+/** `file:line: text` for each comparison of a node's type to a built-in type's name. */
+function namedTypes(file: string, text: string): string[] {
+  return typeComparisons(text)
+    .filter((c) => !(EVENT_RECEIVERS.has(c.receiver) && EVENT_TYPES.has(c.name)))
+    .map((c) => {
+      const line = text.slice(0, c.at).split('\n').length;
+      return `${file}:${line}: ${text.split('\n')[line - 1]!.trim()}`;
+    });
+}
+
+describe('node types named', () => {
+  it('finds a comparison with a type name, and lets run events through', () => {
+    // A guard on the pattern: if it found nothing, the check below would pass vacuously.
+    expect(NODE_TYPES).toEqual(expect.arrayContaining(['input', 'human', 'mindstorm', 'vote']));
+    expect(EVENT_TYPES.has('vote')).toBe(true);
+    const sample = [
+      "if (node.type === 'mindstorm') return;",
+      'const human = n?.type !== "human";',
+      "if ('input' === nodes[0]!.type) skip();",
+      "if (e.type === 'vote') tally(e);",
+      "if (node.type === 'vote') tally(node);",
+      "if (node.type === 'voter') skip();",
+      "{type === 'mindstorm' ? <Rounds /> : null}",
+    ].join('\n');
+    expect(namedTypes('sample.ts', sample).map((s) => s.split(':')[1])).toEqual([
+      '1',
+      '2',
+      '3',
+      '5',
+      '7',
+    ]);
+  });
+
+  it('never compares a node type to a built-in name in app/, main/ or the renderer', () => {
+    const found = files
+      .filter((f) => /^(app|main|renderer)\//.test(f) && !isTest(f))
+      .flatMap((f) => namedTypes(f, readFileSync(join(ROOT, f), 'utf8')));
+    expect(found).toEqual([]);
   });
 });
 

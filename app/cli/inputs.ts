@@ -1,6 +1,10 @@
-/** Reading `--input NAME=VALUE` and `NAME=@PATH` against a graph's input and human nodes. */
+/**
+ * Reading `--input NAME=VALUE` and `NAME=@PATH` against what the graph takes: its run inputs
+ * and the answers its nodes let a person give ahead (see app/nodes/run-fields.ts).
+ */
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
+import { isPerStepAnswer, runFields } from '../nodes/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
@@ -20,34 +24,21 @@ export function splitAssignment(text: string, flag: string): [string, string] {
 }
 
 /**
- * Binds each `--input` to an input node (by its name) or a human node (its answer). `@PATH`
- * reads a file: images by extension into the blob store, JSON inputs parsed, text as is.
+ * Binds each `--input` to a run input (by its name) or an answer a person gives ahead (a human
+ * node's by its name, a seat's per step as `agent1@t3`). `@PATH` reads a file: images by
+ * extension into the blob store, JSON inputs parsed, text as is.
  */
 export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: BlobStore): RunInputs {
-  const inputNodes = new Map<string, { modality: string }>();
-  const humanNames = new Set<string>();
-  /** Seats people take in a dispatcher's game: answered per step as `agent1@t3`. */
-  const seats = new Set<string>();
-  for (const node of plan.nodes.values()) {
-    if (node.type === 'input')
-      inputNodes.set(node.data.name as string, { modality: node.data.modality as string });
-    if (node.type === 'human') humanNames.add(node.data.name as string);
-    if (node.type === 'planner' && Array.isArray(node.data.seats))
-      for (const seat of node.data.seats as string[]) seats.add(seat);
-  }
-  const isSeatAnswer = (name: string) => {
-    const m = /^(agent\d+)@t\d+$/.exec(name);
-    return m !== null && seats.has(m[1]!);
-  };
+  const fields = runFields(plan.nodes.values());
   const result: RunInputs = { inputs: {}, humanAnswers: {} };
   for (const assignment of assignments) {
     const [name, raw] = splitAssignment(assignment, '--input');
-    const input = inputNodes.get(name);
-    if (!input && !humanNames.has(name) && !isSeatAnswer(name)) {
+    const input = fields.inputs.get(name);
+    if (!input && !fields.answers.has(name) && !isPerStepAnswer(fields, name)) {
       const known = [
-        ...inputNodes.keys(),
-        ...humanNames,
-        ...[...seats].map((seat) => `${seat}@tSTEP`),
+        ...fields.inputs.keys(),
+        ...fields.answers,
+        ...[...fields.perStep].map((seat) => `${seat}@tSTEP`),
       ];
       throw new UsageError(
         `unknown input "${name}"${known.length ? ` (this graph takes: ${known.join(', ')})` : ' (this graph takes no inputs)'}`,

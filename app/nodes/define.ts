@@ -63,9 +63,10 @@ export interface NodeSpec<D = unknown> {
 
   /**
    * A run input: the run's value under `name` (else `default`) is the node's `value` input; a
-   * value for an image, audio or 3D `modality` must be a file reference.
+   * value for an image, audio or 3D `modality` must be a file reference. The `description` is
+   * shown beside its field in the editor's Inputs panel.
    */
-  runInput?(data: D): { name: string; modality: Modality; default?: unknown };
+  runInput?(data: D): { name: string; modality: Modality; default?: unknown; description?: string };
   /** A run output: what arrives at the node's `value` input is the run's output `name`. */
   runOutput?(data: D): { name: string };
   /** A loop container's states and estimate effects; its run-time part is `loop` in execute.ts. */
@@ -113,6 +114,52 @@ export interface NodeSpec<D = unknown> {
    * naming the node.
    */
   migrations?: Readonly<Record<number, NodeDataMigration>>;
+
+  // ---- Hooks the CLI, the API and the editor call instead of knowing node types ---------
+  // `society run --input`, the API's run inputs, the export manifest, pasting, the Inputs
+  // panel, the container header and the Plans tab name no node type either: they read
+  // `runInput`/`runOutput` above and these. Like the editor hooks, they are pure and cheap.
+  // (A plan's steps, in the Plans tab, are its nodes that are neither run inputs nor run
+  // outputs: the work between what the plan is given and what it answers.)
+
+  /**
+   * Answers a person can give for the questions this node asks during a run, by name: on the
+   * command line (`--input NAME=VALUE`), through the API, or in the editor's Inputs panel
+   * before the run starts. A `perStep` answer is asked once per step of an episode and is
+   * given as `<name>@t<STEP>` (`agent1@t3`); the editor asks those while the run plays.
+   */
+  answers?(data: D): RunAnswer[];
+  /**
+   * The data of a pasted copy whose nodes got new ids: every id of another node it holds (a
+   * mindstorm's leader and members) passed through `rename`, which returns an id it does not
+   * rename unchanged. It receives the data as stored, perhaps half edited and not valid, and
+   * changes only the fields that name nodes, so the copy is otherwise the original.
+   */
+  renameIds?(
+    data: Readonly<Record<string, unknown>>,
+    rename: (id: string) => string,
+  ): Record<string, unknown>;
+  /** Short labels in a container's header, after its title (a mindstorm's rounds). */
+  badges?(data: D): NodeBadge[];
+}
+
+/** An answer a person can give before or during a run (see `NodeSpec.answers`). */
+export interface RunAnswer {
+  name: string;
+  /** What the person is asked, shown beside the answer's field. */
+  prompt?: string;
+  /** Asked once per step of an episode: given as `<name>@t<STEP>`. */
+  perStep?: boolean;
+}
+
+/** A label in a container's header (see `NodeSpec.badges`). */
+export interface NodeBadge {
+  label: string;
+  /**
+   * Names the badge for styles and tests: it gets the class `badge-<testId>` and the test id
+   * `<testId>-<node id>`.
+   */
+  testId?: string;
 }
 
 /** What a node type's `initialData` may know about the document a node is dropped into. */

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
 import type { PriceTable } from '../../app/costs/prices.ts';
+import type { NodeSpec } from '../../app/nodes/define.ts';
+import { readNodeData } from '../../app/nodes/lenient-data.ts';
 import type { NodeRegistry } from '../../app/nodes/registry.ts';
 import { builtinProfiles } from '../../app/providers/profiles.ts';
 import type { ProviderProfile } from '../../app/providers/types.ts';
@@ -97,16 +99,17 @@ export async function exportDocument(
     providers,
     models,
     nodeTypes: [...new Set(doc.nodes.map((n) => n.type))].sort(),
-    inputs: doc.nodes
-      .filter((n) => n.type === 'input')
-      .map((n) => {
-        const data = n.data as { name?: unknown; modality?: unknown; default?: unknown };
-        return {
-          name: String(data.name ?? n.id),
-          modality: typeof data.modality === 'string' ? data.modality : 'text',
-          required: data.default === undefined,
-        };
-      }),
+    inputs: doc.nodes.flatMap((n) => {
+      const input = runInputOf(options.registry.get(n.type), n.data);
+      if (!input) return [];
+      return [
+        {
+          name: String(input.name ?? n.id),
+          modality: typeof input.modality === 'string' ? input.modality : 'text',
+          required: input.default === undefined,
+        },
+      ];
+    }),
     problems: compiled.ok ? 0 : compiled.problems.length,
   };
   if (compiled.ok) {
@@ -148,4 +151,18 @@ function keyPath(value: unknown, secrets: string[], at = ''): string | undefined
     }
   }
   return undefined;
+}
+
+/**
+ * The run input a node declares (its spec's `runInput`), read from data that may not be valid
+ * (a work in progress may be shared too); undefined for other nodes.
+ */
+function runInputOf(spec: NodeSpec<unknown> | undefined, data: unknown) {
+  if (!spec?.runInput) return undefined;
+  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  try {
+    return spec.runInput(readNodeData(spec, record));
+  } catch {
+    return undefined;
+  }
 }

@@ -5,9 +5,11 @@
  *   (`templates/<base>.example.png`), loaded by the backend into the run's blob store;
  * - a `data:image/png;base64,…` URL (PNG, JPEG, GIF or WebP) of an image the person picked.
  * Other inputs take their JSON value (numbers, booleans and JSON may also come as text, as on the
- * command line). A name that is a human node's sets its answer.
+ * command line). A name that is an answer a node lets a person give ahead (a human node's) sets
+ * that answer.
  */
 import type { GraphPlan } from '../../app/compiler/analyze.ts';
+import { runFields } from '../../app/nodes/run-fields.ts';
 import { isImageValue } from '../../app/nodes/template.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
@@ -31,8 +33,9 @@ export interface PageRunInputs {
 export type ExampleImage = () => { bytes: Uint8Array; mime: string } | undefined;
 
 /**
- * Binds each value to an input node (by its name) or a human node (its answer), putting images
- * into `blobs`. Throws an ApiError naming the input for a value that does not fit.
+ * Binds each value to a run input (by its name) or an answer given once (a human node's),
+ * putting images into `blobs`. Throws an ApiError naming the input for a value that does not
+ * fit. Per-step answers (a dispatcher's seats) are asked while the run plays, not here.
  */
 export function readPageInputs(
   values: Record<string, unknown>,
@@ -40,19 +43,13 @@ export function readPageInputs(
   blobs: BlobStore,
   example: ExampleImage | undefined,
 ): PageRunInputs {
-  const inputNodes = new Map<string, string>();
-  const humanNames = new Set<string>();
-  for (const node of plan.nodes.values()) {
-    if (node.type === 'input')
-      inputNodes.set(node.data.name as string, node.data.modality as string);
-    if (node.type === 'human') humanNames.add(node.data.name as string);
-  }
+  const fields = runFields(plan.nodes.values());
   const result: PageRunInputs = { inputs: {}, humanAnswers: {} };
   for (const [name, value] of Object.entries(values)) {
-    const modality = inputNodes.get(name);
+    const modality = fields.inputs.get(name)?.modality;
     if (modality === undefined) {
-      if (!humanNames.has(name)) {
-        const known = [...inputNodes.keys(), ...humanNames];
+      if (!fields.answers.has(name)) {
+        const known = [...fields.inputs.keys(), ...fields.answers];
         throw new ApiError(
           `unknown input "${name}"${known.length ? ` (this graph takes: ${known.join(', ')})` : ' (this graph takes no inputs)'}`,
         );

@@ -95,7 +95,14 @@ export const spec = defineNode({
   callsPerRun: (data) => (data.backend === 'local' ? 0 : 1),
 
   summary: (data) =>
-    [data.module, data.backend === 'vision-chat' ? data.visionModel : data.model]
+    [
+      data.module,
+      data.backend === 'local'
+        ? 'local'
+        : data.backend === 'vision-chat'
+          ? data.visionModel
+          : data.model,
+    ]
       .filter(Boolean)
       .join(' · '),
   // Captioning needs only a picture, so a new expert runs as soon as one is wired in.

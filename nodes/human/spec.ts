@@ -33,6 +33,9 @@ export const spec = defineNode({
   sendsMessage: true,
   outputTokens: (ctx) => ctx.given(ctx.data.name, undefined, false),
 
+  // Its answer can be given before the run: `--input NAME=VALUE` or the Inputs panel.
+  answers: (data) => [{ name: data.name, prompt: data.prompt }],
+
   summary: (data) => [data.name, firstLine(data.prompt)].filter(Boolean).join(' · '),
   initialData: ({ id }) => ({ name: id, prompt: 'Your answer to: {{ question }}' }),
 });

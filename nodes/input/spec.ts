@@ -22,6 +22,7 @@ export const spec = defineNode({
     name: data.name,
     modality: data.modality,
     ...(data.default === undefined ? {} : { default: data.default }),
+    ...(data.description === undefined ? {} : { description: data.description }),
   }),
   outputTokens: (ctx) =>
     ctx.given(ctx.data.name, ctx.data.default, ctx.data.modality.includes('image')),

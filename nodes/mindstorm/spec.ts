@@ -58,4 +58,17 @@ export const spec = defineNode({
   },
   checkGraph: mindstormGraphProblems,
   outputTokens: mindstormOutputTokens,
+
+  // A pasted mindstorm points at its own pasted leader and members.
+  renameIds: (data, rename) => ({
+    ...data,
+    ...(Array.isArray(data.members)
+      ? { members: data.members.map((m: unknown) => (typeof m === 'string' ? rename(m) : m)) }
+      : {}),
+    ...(typeof data.leader === 'string' ? { leader: rename(data.leader) } : {}),
+  }),
+  badges: (data) => [
+    { label: `rounds ×${data.maxRounds}`, testId: 'rounds' },
+    { label: data.structure },
+  ],
 });

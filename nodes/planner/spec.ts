@@ -160,6 +160,9 @@ export const spec = defineNode({
         ? data.maxAttempts
         : 0,
 
+  // The agents a person plays are asked a command each step: `--input agent1@t3=...`.
+  answers: (data) => data.seats.map((seat) => ({ name: seat, perStep: true })),
+
   summary: (data) =>
     data.mode === 'dispatch'
       ? `dispatch · ${data.controller === 'model' ? (data.model ?? 'model') : 'greedy rules'}`

@@ -1,7 +1,7 @@
 import { type NodeProps, NodeResizer } from '@xyflow/react';
 import { memo } from 'react';
 import type { FlowNode } from '../model/document.ts';
-import { parseNodeData, replicateOf } from '../model/ports.ts';
+import { parseNodeData, replicateOf, specHook } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { pushHistory } from '../store.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
@@ -23,8 +23,8 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const parsed = parseNodeData(type, data);
   const summary = parsed.ok ? summaryOf(spec, parsed.data) : undefined;
   const label = typeof data.label === 'string' && data.label ? data.label : id;
-  const maxRounds = typeof data.maxRounds === 'number' ? data.maxRounds : 3;
-  const structure = typeof data.structure === 'string' ? data.structure : undefined;
+  // The type's own labels (a mindstorm's rounds and structure), from its `badges` hook.
+  const badges = specHook({ id, type, data }, 'badges') ?? [];
   const classes = [
     'container-node',
     `container-${spec?.container ?? 'group'}`,
@@ -51,12 +51,15 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
           {label}
           {label !== id ? <span className="node-id">{id}</span> : null}
         </span>
-        {type === 'mindstorm' ? (
-          <span className="badge badge-rounds" data-testid={`rounds-${id}`}>
-            rounds ×{maxRounds}
+        {badges.map((b) => (
+          <span
+            key={b.testId ?? `label:${b.label}`}
+            className={b.testId ? `badge badge-${b.testId}` : 'badge'}
+            data-testid={b.testId ? `${b.testId}-${id}` : undefined}
+          >
+            {b.label}
           </span>
-        ) : null}
-        {structure ? <span className="badge">{structure}</span> : null}
+        ))}
         {summary ? <span className="node-summary">{summary}</span> : null}
         {spec && !parsed.ok ? (
           <span

@@ -361,8 +361,8 @@ export function pasteClip(
     };
     if (parentId) out.parentId = parentId;
     else delete out.parentId;
-    // The copy's own container, when it is a group being pasted with its contents, renames
-    // member references too, so a pasted mindstorm still points at its own members.
+    // Data that names other nodes (a mindstorm's leader and members) names their copies when
+    // those are pasted with it; its type's `renameIds` says where such ids are.
     renameReferences(out, rename);
     return out;
   });
@@ -378,13 +378,8 @@ export function pasteClip(
 }
 
 function renameReferences(node: FlowNode, rename: ReadonlyMap<string, string>) {
-  if (node.type !== 'mindstorm') return;
-  const data = { ...node.data };
-  if (Array.isArray(data.members)) {
-    data.members = data.members.map((m) => (typeof m === 'string' ? (rename.get(m) ?? m) : m));
-  }
-  if (typeof data.leader === 'string') data.leader = rename.get(data.leader) ?? data.leader;
-  node.data = data;
+  const spec = specOf(node.type);
+  if (spec?.renameIds) node.data = spec.renameIds(node.data, (id) => rename.get(id) ?? id);
 }
 
 export function uniqueEdgeId(stem: string, taken: ReadonlySet<string>): string {

@@ -3,8 +3,9 @@
  * (app/compiler/analyze.ts) closely enough to refuse a bad edge while it is being drawn; the
  * backend's validation stays the authority.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { NodePorts, NodeSpec, PortSpec } from '../../app/nodes/define.ts';
+import { lenientData } from '../../app/nodes/lenient-data.ts';
 import {
   listOf,
   type Modality,
@@ -33,6 +34,11 @@ export interface ParsedData {
 // a canvas of a hundred nodes re-renders without re-parsing the ones that did not change.
 const parsedCache = new WeakMap<object, Map<string, ParsedData>>();
 
+/**
+ * A node's data as its spec reads it. Invalid data is read field by field (lenientData), so a
+ * node whose prompt is half typed still shows the ports its other fields give it (and keeps its
+ * edges attached) instead of losing all of them.
+ */
 export function parseNodeData(type: string | undefined, data: Record<string, unknown>): ParsedData {
   const spec = specOf(type);
   if (!spec) return { ok: false, data, issues: [] };
@@ -51,32 +57,6 @@ export function parseNodeData(type: string | undefined, data: Record<string, unk
   return parsed;
 }
 
-/**
- * Parses field by field, so a node whose prompt is half typed still shows the ports its other
- * fields give it (and keeps its edges attached) instead of losing all of them.
- */
-function lenientData(spec: NodeSpec<unknown>, data: Record<string, unknown>) {
-  const shape = objectShape(spec.data);
-  if (!shape) return data;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(shape)) {
-    const own = field.safeParse(data[key]);
-    if (own.success) {
-      if (own.data !== undefined) out[key] = own.data;
-      continue;
-    }
-    const fallback = field.safeParse(undefined);
-    if (fallback.success && fallback.data !== undefined) out[key] = fallback.data;
-    else if (data[key] !== undefined) out[key] = data[key];
-  }
-  return out;
-}
-
-/** The fields of an object schema, or undefined when the schema is not an object. */
-export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
-}
-
 const NO_PORTS: NodePorts = { inputs: [], outputs: [] };
 
 /** A node's ports for its current data, as the spec declares them. */
@@ -88,6 +68,30 @@ export function specPorts(node: NodeLike): NodePorts {
   } catch {
     // A spec may assume valid data; an invalid node simply shows no ports until fixed.
     return NO_PORTS;
+  }
+}
+
+/** Spec hooks that read a node's data alone; the editor calls them through `specHook`. */
+type DataHook = 'runInput' | 'runOutput' | 'answers' | 'badges' | 'summary';
+
+/**
+ * What a node's spec says through one of its data hooks, from its data as the spec reads it
+ * (parseNodeData); undefined when the type has no such hook, or the hook fails on data it did
+ * not expect (an invalid node then says nothing until fixed).
+ */
+export function specHook<K extends DataHook>(
+  node: NodeLike,
+  hook: K,
+): ReturnType<NonNullable<NodeSpec<unknown>[K]>> | undefined {
+  const spec = specOf(node.type);
+  const fn = spec?.[hook] as ((data: unknown) => unknown) | undefined;
+  if (!fn) return undefined;
+  try {
+    return fn.call(spec, parseNodeData(node.type, node.data).data) as ReturnType<
+      NonNullable<NodeSpec<unknown>[K]>
+    >;
+  } catch {
+    return undefined;
   }
 }
 
@@ -251,9 +255,10 @@ export function slotSourcesOf(
     upstream: edges
       .filter((e) => e.target === id)
       .map((e) => ({ node: e.source, port: e.targetHandle ?? '' })),
-    documentInputs: nodes
-      .filter((n) => n.type === 'input' && typeof n.data.name === 'string')
-      .map((n) => n.data.name as string),
+    documentInputs: nodes.flatMap((n) => {
+      const name = specHook(n, 'runInput')?.name;
+      return typeof name === 'string' ? [name] : [];
+    }),
     replicaNames,
   };
 }

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
+import { runInputFields } from '../model/run-inputs.ts';
 import { useEditor } from '../store.ts';
-import { runInputFields } from './controller.ts';
 
 /** The run's inputs: a value for each input node, an answer for each person asked. */
 export function InputsForm() {
@@ -20,7 +20,7 @@ export function InputsForm() {
         const value = values[input.name] ?? '';
         const id = `run-input-${input.name}`;
         return (
-          <div key={input.id} className="field">
+          <div key={`${input.id}:${input.name}`} className="field">
             <label htmlFor={id}>
               {input.name}{' '}
               <span className="field-hint">

@@ -1,7 +1,22 @@
+import type { GraphNode } from '../../app/schema/document.ts';
 import { readDocument } from '../model/document.ts';
+import { specHook } from '../model/ports.ts';
+import { specOf } from '../model/registry.ts';
 import { loadDocument, unlessUnsaved, useEditor } from '../store.ts';
 
-/** Each plan a planner ran: its steps as they went, and a way to open it as a document. */
+/**
+ * A plan's steps are its nodes that are neither run inputs nor run outputs (their specs have no
+ * `runInput` or `runOutput`): the work between what the plan is given and what it answers.
+ */
+function isStep(node: GraphNode): boolean {
+  const spec = specOf(node.type);
+  return spec !== undefined && !spec.runInput && !spec.runOutput;
+}
+
+/**
+ * Each plan a planner ran: its steps as they went (each with its type's summary, as on its
+ * card), and a way to open it as a document.
+ */
 export function Plans() {
   const plans = useEditor((s) => s.run.plans);
   if (plans.length === 0)
@@ -9,7 +24,7 @@ export function Plans() {
   return (
     <div className="plans">
       {plans.map((plan) => {
-        const steps = plan.document.nodes.filter((n) => n.type === 'expert');
+        const steps = plan.document.nodes.filter(isStep);
         return (
           <section key={plan.seq} className="plan" data-testid={`plan-${plan.instance}`}>
             <header>
@@ -19,7 +34,7 @@ export function Plans() {
             <ol className="plan-steps">
               {steps.map((n) => {
                 const id = String(n.id);
-                const data = (n.data ?? {}) as { module?: string; backend?: string };
+                const summary = specHook({ id, type: n.type, data: n.data ?? {} }, 'summary');
                 const state = plan.steps[id] ?? 'waiting';
                 return (
                   <li
@@ -27,9 +42,7 @@ export function Plans() {
                     className={`plan-step step-${state}`}
                     data-testid={`plan-step-${id}`}
                   >
-                    <code>{id}</code> {data.module}
-                    {data.backend === 'local' ? <span className="muted"> (local)</span> : null}{' '}
-                    <span className="muted">{state}</span>
+                    <code>{id}</code> {summary} <span className="muted">{state}</span>
                   </li>
                 );
               })}

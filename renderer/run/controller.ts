@@ -5,8 +5,9 @@
  */
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
-import { type FlowNode, readDocument } from '../model/document.ts';
+import { readDocument } from '../model/document.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
+import { runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { useDebug } from './debugState.ts';
 
@@ -44,44 +45,6 @@ export function watchRuns(): void {
       early.set(runId, list);
     }
   });
-}
-
-export interface RunInputField {
-  id: string;
-  name: string;
-  modality: string;
-  description: string;
-  hasDefault: boolean;
-  /** A human node: its answer can be given before the run starts. */
-  human: boolean;
-}
-
-/** What the run asks for: each input node's value and each human node's answer. */
-export function runInputFields(nodes: readonly FlowNode[]): RunInputField[] {
-  const fields: RunInputField[] = [];
-  for (const node of nodes) {
-    if (node.type !== 'input' && node.type !== 'human') continue;
-    const name = typeof node.data.name === 'string' ? node.data.name : undefined;
-    if (!name) continue;
-    const human = node.type === 'human';
-    fields.push({
-      id: node.id,
-      name,
-      modality: human
-        ? 'text'
-        : typeof node.data.modality === 'string'
-          ? node.data.modality
-          : 'text',
-      description: human
-        ? `${typeof node.data.prompt === 'string' ? node.data.prompt : ''}`
-        : typeof node.data.description === 'string'
-          ? node.data.description
-          : '',
-      hasDefault: !human && node.data.default !== undefined,
-      human,
-    });
-  }
-  return fields;
 }
 
 /** The run's inputs from the form, typed by each input node's modality. */
