@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   brokenJson,
@@ -117,6 +118,54 @@ describe('OpenAICompatibleProvider against answers that are not answers', () => 
     expect(error.retryable).toBe(false);
     // The client hung up long before the 200 MiB were out (the rest sat in socket buffers).
     expect(huge.sent()).toBeLessThan(64);
+  });
+
+  it('counts a compressed answer as it inflates, whatever length it declares', async () => {
+    // 2 MiB of answer in a few KiB of gzip: the declared length is no bound on what is read.
+    const completion = JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'x'.repeat(2 * MiB) },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    const packed = gzipSync(completion);
+    const p = await provider({
+      respond: () => ({
+        fault: (res) => {
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+            'content-length': packed.byteLength,
+          });
+          res.end(packed);
+        },
+      }),
+    });
+    const error = await failure(
+      p.chat(hello, { signal: AbortSignal.timeout(10_000), maxAnswerBytes: MiB }),
+    );
+    expect(packed.byteLength).toBeLessThan(MiB);
+    expect(error.message).toBe(
+      `answer from stub (${stub?.url}) went past 1 MiB (settings.limits.answerBytes)`,
+    );
+  });
+
+  it('holds each call to its own limit when calls to one provider overlap', async () => {
+    const p = await provider({ respond: () => ({ text: 'y'.repeat(4096) }), latencyMs: 20 });
+    const signal = AbortSignal.timeout(10_000);
+    const [small, large] = await Promise.allSettled([
+      p.chat(hello, { signal, maxAnswerBytes: 1024 }),
+      p.chat(hello, { signal, maxAnswerBytes: MiB }),
+    ]);
+    expect(small.status === 'rejected' && (small.reason as Error).message).toBe(
+      `answer from stub (${stub?.url}) went past 1 KiB (settings.limits.answerBytes)`,
+    );
+    expect(large.status === 'fulfilled' && large.value.text).toBe('y'.repeat(4096));
   });
 
   it('names an HTML page where JSON belongs, and a stream that is not one', async () => {

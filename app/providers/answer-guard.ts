@@ -140,6 +140,20 @@ function capped(
   });
 }
 
+/**
+ * True when `content-length` holds the body to the limit: declared, within it, and counting the
+ * bytes that will be read (a compressed body is inflated by fetch, past its declared length).
+ * fetch delivers no more than a response announced, so counting such a body as it arrives, on a
+ * stream wrapped around fetch's own, would only cost time on every call.
+ */
+function boundedByLength(headers: Headers, maxBytes: number): boolean {
+  const declared = headers.get('content-length');
+  if (declared === null || !/^\d+$/.test(declared.trim())) return false;
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') return false;
+  return Number(declared) <= maxBytes;
+}
+
 /** Statuses whose responses have no body; a Response with one of them cannot be given one. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -160,6 +174,8 @@ export function guardAnswers(base: typeof fetch, options: AnswerGuardOptions): A
       throw refuse(refusal);
     }
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
+    // A body whose length the server declared, within the limit, cannot go past it.
+    if (boundedByLength(response.headers, options.maxBytes)) return response;
     const body = capped(response.body, options.maxBytes, () =>
       refuse(answerTooLarge(options.where, options.maxBytes)),
     );

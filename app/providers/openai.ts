@@ -2,6 +2,7 @@
  * A ChatProvider for any server speaking the OpenAI Chat Completions protocol: api.openai.com,
  * Hugging Face's router, and local servers (Ollama, LM Studio, vLLM, llama.cpp).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
 import OpenAI, {
   APIConnectionError,
@@ -140,12 +141,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 
   /**
-   * A client for one call, its requests going through the call's answer guard. Clients are
-   * cheap (a fraction of a millisecond), and one per call keeps each guard to its own call.
+   * The provider's one client, made at its first call. Every call goes through its own answer
+   * guard all the same: the client's fetch hands each request to the guard of the call it
+   * belongs to (`callGuard`). Making a client per call cost CPU on every call, which shows
+   * when many calls are in flight (bench/parallel-agents.ts).
    */
-  #clientFor(guard: AnswerGuard): OpenAI {
-    return new OpenAI({ ...this.#clientOptions, fetch: guard.fetch });
-  }
+  #client: OpenAI | undefined;
 
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
     const { signal } = options;
@@ -155,33 +156,47 @@ export class OpenAICompatibleProvider implements ChatProvider {
       maxBytes: options.maxAnswerBytes ?? DEFAULT_LIMITS.answerBytes,
       expect: request.stream ? 'event-stream' : 'json',
     });
-    const client = this.#clientFor(guard);
+    this.#client ??= new OpenAI({ ...this.#clientOptions, fetch: guardedFetch });
+    const client = this.#client;
     try {
       const body = toOpenAIBody(request);
-      if (request.stream) return await this.#stream(client, guard, body, request, options);
-      const completion: ChatCompletion = await client.chat.completions.create(body, { signal });
-      if (typeof completion !== 'object' || completion === null) {
-        // The SDK hands back the text of a body that was not JSON.
-        throw wrongBody(this.#where(), guard.seen ?? { status: 200, mediaType: '' }, 'JSON');
-      }
-      const choice = completion.choices?.[0];
-      if (!choice) {
-        throw new ProviderError(`${this.#where()} returned a completion with no choices`, {
-          retryable: false,
-          code: 'bad_response',
-        });
-      }
-      const text = choice.message?.content ?? '';
-      return {
-        text,
-        usage: usageOf(completion.usage, request, text),
-        model: completion.model || request.model,
-        finishReason: choice.finish_reason ?? undefined,
-        source: 'live',
-      };
+      return await callGuard.run(guard, () =>
+        request.stream
+          ? this.#stream(client, guard, body, request, options)
+          : this.#complete(client, guard, body, request, signal),
+      );
     } catch (error) {
       throw this.#mapError(error, signal, guard, request.stream === true);
     }
+  }
+
+  async #complete(
+    client: OpenAI,
+    guard: AnswerGuard,
+    body: ChatCompletionCreateParamsNonStreaming,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<ChatResult> {
+    const completion: ChatCompletion = await client.chat.completions.create(body, { signal });
+    if (typeof completion !== 'object' || completion === null) {
+      // The SDK hands back the text of a body that was not JSON.
+      throw wrongBody(this.#where(), guard.seen ?? { status: 200, mediaType: '' }, 'JSON');
+    }
+    const choice = completion.choices?.[0];
+    if (!choice) {
+      throw new ProviderError(`${this.#where()} returned a completion with no choices`, {
+        retryable: false,
+        code: 'bad_response',
+      });
+    }
+    const text = choice.message?.content ?? '';
+    return {
+      text,
+      usage: usageOf(completion.usage, request, text),
+      model: completion.model || request.model,
+      finishReason: choice.finish_reason ?? undefined,
+      source: 'live',
+    };
   }
 
   async #stream(
@@ -307,6 +322,25 @@ export class OpenAICompatibleProvider implements ChatProvider {
     );
   }
 }
+
+/** The answer guard of the call whose requests are going out, in that call's async context. */
+const callGuard = new AsyncLocalStorage<AnswerGuard>();
+
+/** The fetch of a provider's client: each request goes through its own call's guard. */
+const guardedFetch: typeof fetch = (input, init) => {
+  const guard = callGuard.getStore();
+  if (!guard) {
+    // Never expected: every call runs its requests inside `callGuard.run`. Refusing beats
+    // reading an answer with no size limit.
+    return Promise.reject(
+      new ProviderError('a model request went out without its answer guard', {
+        retryable: false,
+        code: 'internal',
+      }),
+    );
+  }
+  return guard.fetch(input, init);
+};
 
 /** How fetch (undici) says the server dropped the connection before it answered. */
 const CLOSED = /other side closed|socket hang up|ECONNRESET/i;
