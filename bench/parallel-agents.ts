@@ -147,7 +147,7 @@ async function runOnce(
 
 /**
  * The floor: the agents' requests (the same bodies, as the engine sends them) from `concurrency`
- * bare fetch loops, each sending its next request when its last answer is read. No SDK, no
+ * bare fetch loops, each sending its next request once its last answer is read. No provider, no
  * engine: what is left is HTTP and the server.
  */
 async function fetchFloor(
@@ -180,6 +180,9 @@ async function fetchFloor(
           }),
         });
         await response.json();
+        // As the provider does: fetch frees the connection a turn later, and a request sent
+        // sooner would open a new one (app/providers/openai.ts, connectionReleased).
+        await new Promise((resolve) => setImmediate(resolve));
       }
     };
     await Promise.all(Array.from({ length: concurrency }, loop));
@@ -196,7 +199,7 @@ export async function benchParallelAgents(
   const agents = options.agents ?? Number(env.BENCH_AGENTS ?? 50);
   const latencyMs = options.latencyMs ?? Number(env.BENCH_LATENCY_MS ?? 100);
   const concurrency = options.concurrency ?? Number(env.BENCH_CONCURRENCY ?? 10);
-  const runs = Math.max(1, options.runs ?? Number(env.BENCH_PARALLEL_RUNS ?? 6));
+  const runs = Math.max(1, options.runs ?? Number(env.BENCH_PARALLEL_RUNS ?? 8));
   const placement = options.stub ?? (env.BENCH_STUB === 'inline' ? 'inline' : 'thread');
   const registry = await loadNodeRegistry();
   const compiled = await compileGraph(votingDocument(agents, concurrency), registry);

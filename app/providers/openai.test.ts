@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +86,25 @@ describe('OpenAICompatibleProvider', () => {
       },
     ]);
     expect(s.headers[0]?.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('sends calls that follow one another over the connections already open', async () => {
+    const s = await start();
+    const provider = new OpenAICompatibleProvider({ id: 'stub', baseUrl: s.url });
+    let opened = 0;
+    const count = () => opened++;
+    diagnostics.subscribe('net.client.socket', count);
+    try {
+      // Two calls at a time, each followed at once by the next, as a provider's queue does.
+      const chain = async () => {
+        for (let i = 0; i < 3; i++) await provider.chat(hello, call());
+      };
+      await Promise.all([chain(), chain()]);
+    } finally {
+      diagnostics.unsubscribe('net.client.socket', count);
+    }
+    expect(s.count()).toBe(6);
+    expect(opened).toBe(2);
   });
 
   it('sends a placeholder key to keyless local servers and estimates missing usage', async () => {
