@@ -185,3 +185,36 @@ export type RunMode = 'live' | 'simulated' | 'replay' | 'replay-then-live' | 're
 
 export type RunEvent = RunEventBody & { runId: string; seq: number; time: number };
 export type RunEventType = RunEvent['type'];
+
+/**
+ * Every event type, as a record over the union: an event type added to the engine fails the
+ * type check here until it is listed, and so everything that checks types against this list
+ * (breakpoints, the page's reading of pushed events) knows it at once.
+ */
+export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
+  'run.started': true,
+  'run.finished': true,
+  'node.started': true,
+  'node.finished': true,
+  'node.failed': true,
+  'model.request': true,
+  'model.delta': true,
+  'model.response': true,
+  'model.retry': true,
+  'model.error': true,
+  'expert.request': true,
+  'expert.response': true,
+  'expert.error': true,
+  'subgraph.started': true,
+  'subgraph.finished': true,
+  'environment.step': true,
+  message: true,
+  'round.started': true,
+  'round.finished': true,
+  vote: true,
+  'human.request': true,
+  'human.response': true,
+  paused: true,
+  resumed: true,
+  error: true,
+};

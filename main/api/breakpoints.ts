@@ -2,39 +2,11 @@
 import type { z } from 'zod';
 import type { ApiContract } from '../../app/api/contract.ts';
 import type { Breakpoint } from '../../app/runtime/debugger.ts';
-import type { RunEventType } from '../../app/runtime/events.ts';
+import { RUN_EVENT_TYPES, type RunEventType } from '../../app/runtime/events.ts';
 import { ApiError } from './errors.ts';
 
-/** Every event type, for checking `{ event }` breakpoints (a missing or extra type fails tsc). */
-const EVENT_TYPES = new Set(
-  Object.keys({
-    'run.started': true,
-    'run.finished': true,
-    'node.started': true,
-    'node.finished': true,
-    'node.failed': true,
-    'model.request': true,
-    'model.delta': true,
-    'model.response': true,
-    'model.retry': true,
-    'model.error': true,
-    'expert.request': true,
-    'expert.response': true,
-    'expert.error': true,
-    'subgraph.started': true,
-    'subgraph.finished': true,
-    'environment.step': true,
-    message: true,
-    'round.started': true,
-    'round.finished': true,
-    vote: true,
-    'human.request': true,
-    'human.response': true,
-    paused: true,
-    resumed: true,
-    error: true,
-  } satisfies Record<RunEventType, true>),
-);
+/** Every event type, for checking `{ event }` breakpoints. */
+const EVENT_TYPES = new Set<string>(Object.keys(RUN_EVENT_TYPES));
 
 /** The contract's breakpoints as the debugger's; an unknown event type is refused. */
 export function toBreakpoints(

@@ -4,7 +4,12 @@
  * bundles no runtime); `applyEvents` is where pushed JSON becomes typed events, and
  * runEvents.ts folds each one with an exhaustive switch.
  */
-import type { EnvironmentStepReport, RunEvent, RunEventType } from '../../app/runtime/events.ts';
+import {
+  type EnvironmentStepReport,
+  RUN_EVENT_TYPES,
+  type RunEvent,
+  type RunEventType,
+} from '../../app/runtime/events.ts';
 import type { GraphDocument } from '../../app/schema/document.ts';
 import { foldEvent } from './runEvents.ts';
 
@@ -202,46 +207,13 @@ export function startingRun(nodeIds: readonly string[]): RunView {
 }
 
 /**
- * Every event type, so a pushed event can be told from anything else. Typed as a record over
- * the union, so an event type added to the engine fails the page's type check here until the
- * page knows it (and runEvents.ts folds it).
- */
-const EVENT_TYPES: Record<RunEventType, true> = {
-  'run.started': true,
-  'run.finished': true,
-  'node.started': true,
-  'node.finished': true,
-  'node.failed': true,
-  'model.request': true,
-  'model.delta': true,
-  'model.response': true,
-  'model.retry': true,
-  'model.error': true,
-  'expert.request': true,
-  'expert.response': true,
-  'expert.error': true,
-  'environment.step': true,
-  'subgraph.started': true,
-  'subgraph.finished': true,
-  message: true,
-  'round.started': true,
-  'round.finished': true,
-  vote: true,
-  'human.request': true,
-  'human.response': true,
-  paused: true,
-  resumed: true,
-  error: true,
-};
-
-/**
  * A pushed event as a `RunEvent`, or undefined when it is not one this page knows (a newer
  * backend's): those are left out of the view rather than guessed at. The studio and the desktop
  * app send the engine's events as the engine wrote them, so the type tells the shape.
  */
 export function asRunEvent(raw: Record<string, unknown>): RunEvent | undefined {
   const type = raw.type;
-  return typeof type === 'string' && Object.hasOwn(EVENT_TYPES, type)
+  return typeof type === 'string' && Object.hasOwn(RUN_EVENT_TYPES, type)
     ? (raw as unknown as RunEvent)
     : undefined;
 }
