@@ -14,7 +14,7 @@
  */
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
-import { loadNodeRegistry, type NodeRegistry } from '../app/nodes/registry.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import type { ChatRequest } from '../app/providers/types.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import {

@@ -14,7 +14,7 @@
  * Prints the wall time, the stub's peak concurrency and the ideal figures; never asserts.
  */
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
-import { loadNodeRegistry, type NodeRegistry } from '../app/nodes/registry.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { epochNow, type StubPlacement, startParallelStub } from './parallel-stub.ts';
 import { isMain, machineLine, median, ms } from './support.ts';

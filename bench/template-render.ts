@@ -3,7 +3,7 @@
  * rendering it on the caller's thread, for a short prompt and for a mindstorm member's prompt
  * that reads a long transcript (129 members, 5 rounds). Figures only; nothing is asserted.
  */
-import { renderTemplate } from '../app/nodes/template.ts';
+import { renderTemplate } from '../app/node-sdk/template.ts';
 import { renderOffThread } from '../app/runtime/template-pool.ts';
 import { DEFAULT_LIMITS } from '../app/schema/limits.ts';
 

@@ -2,7 +2,7 @@
  * Where code may reach, read from the import statements of the source files themselves:
  *
  * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
- *   types only through the registry (app/nodes/registry.ts) and the hooks on their specs;
+ *   types only through the registry (app/node-sdk/registry.ts) and the hooks on their specs;
  * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
  *   import the run store or the providers (they get capabilities through their context); types
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;

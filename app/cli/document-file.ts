@@ -1,7 +1,7 @@
 /** Reading and compiling the society document a command names. */
 import { readFileSync } from 'node:fs';
 import { type CompileResult, compileGraph } from '../compiler/index.ts';
-import { loadNodeRegistry } from '../nodes/registry.ts';
+import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { formatProblem } from '../schema/problems.ts';
 import { EXIT, Exit, UsageError } from './errors.ts';
 

@@ -6,7 +6,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { CompileResult } from '../compiler/index.ts';
-import { loadNodeRegistry } from '../nodes/registry.ts';
+import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import type { RunStore } from '../store/index.ts';

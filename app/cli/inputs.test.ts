@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphPlan } from '../compiler/analyze.ts';
-import { loadNodeRegistry } from '../nodes/registry.ts';
+import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { readRunInputs } from './inputs.ts';
 

@@ -1,10 +1,10 @@
 /**
  * Reading `--input NAME=VALUE` and `NAME=@PATH` against what the graph takes: its run inputs
- * and the answers its nodes let a person give ahead (see app/nodes/run-fields.ts).
+ * and the answers its nodes let a person give ahead (see app/node-sdk/run-fields.ts).
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
-import { isPerStepAnswer, runFields } from '../nodes/run-fields.ts';
+import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';

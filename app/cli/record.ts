@@ -3,7 +3,7 @@
  * Every key value is scrubbed by the store's redactor on the way in.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
-import { blobHashOf } from '../nodes/template.ts';
+import { blobHashOf } from '../node-sdk/template.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette-file.ts';
 import { expertKey } from '../providers/expert-record.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';

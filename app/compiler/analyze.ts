@@ -4,10 +4,10 @@
  * problems (each naming a node or a JSON path) or a `GraphPlan` the machine builder and the
  * engine share.
  */
-import type { NodePorts, NodeSpec, PortSpec } from '../nodes/define.ts';
-import type { GraphNodeView, GraphView } from '../nodes/graph-view.ts';
-import type { NodeRegistry } from '../nodes/registry.ts';
-import { documentRenderer } from '../nodes/template.ts';
+import type { NodePorts, NodeSpec, PortSpec } from '../node-sdk/define.ts';
+import type { GraphNodeView, GraphView } from '../node-sdk/graph-view.ts';
+import type { NodeRegistry } from '../node-sdk/registry.ts';
+import { documentRenderer } from '../node-sdk/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
 import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { listOf, type Modality, modalityFits } from '../schema/modality.ts';

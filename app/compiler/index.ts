@@ -1,5 +1,5 @@
 /** validate → plan → XState machines. */
-import { loadNodeRegistry, type NodeRegistry } from '../nodes/registry.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../node-sdk/registry.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { parseDocument } from '../schema/parse.ts';
 import type { Problem } from '../schema/problems.ts';

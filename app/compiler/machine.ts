@@ -17,7 +17,7 @@
  * (bench/engine-overhead.ts); a scheduler costs the same per event whatever the graph's size.
  */
 
-import type { LoopStatesBuilder, StateConfig } from '../nodes/loop.ts';
+import type { LoopStatesBuilder, StateConfig } from '../node-sdk/loop.ts';
 import type { Stage } from '../schema/document.ts';
 import { type GraphPlan, type PlannedNode, ROOT, scopeDependencies } from './analyze.ts';
 

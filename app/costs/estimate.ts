@@ -34,8 +34,8 @@ import type {
   EstimatePlan,
   EstimatePoint,
   LoopEffect,
-} from '../nodes/estimate.ts';
-import { documentRenderer, isImageValue } from '../nodes/template.ts';
+} from '../node-sdk/estimate.ts';
+import { documentRenderer, isImageValue } from '../node-sdk/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';

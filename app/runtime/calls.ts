@@ -12,8 +12,8 @@ import {
   LocalExpertProvider,
   SimulatedExpertProvider,
 } from '../experts/providers.ts';
-import type { ExpertAnswer, ExpertCall, ModelCall } from '../nodes/define.ts';
-import { isBlobValue, isImageValue } from '../nodes/template.ts';
+import type { ExpertAnswer, ExpertCall, ModelCall } from '../node-sdk/define.ts';
+import { isBlobValue, isImageValue } from '../node-sdk/template.ts';
 import { CassetteProvider } from '../providers/cassette.ts';
 import {
   type ExpertProvider,

@@ -5,7 +5,7 @@
  */
 
 import type { Rejection } from '../environments/types.ts';
-import type { VoteTally } from '../nodes/tally.ts';
+import type { VoteTally } from '../node-sdk/tally.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 

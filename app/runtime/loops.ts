@@ -5,9 +5,9 @@
  * registry): round events, stop conditions, what a node inside sees, steps, outputs.
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
-import type { LoopView, NodeOutputs, TranscriptEntry } from '../nodes/define.ts';
-import type { LoopRuntime, LoopState, LoopStepContext, LoopStepResult } from '../nodes/loop.ts';
-import type { NodeRegistry } from '../nodes/registry.ts';
+import type { LoopView, NodeOutputs, TranscriptEntry } from '../node-sdk/define.ts';
+import type { LoopRuntime, LoopState, LoopStepContext, LoopStepResult } from '../node-sdk/loop.ts';
+import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';

@@ -14,8 +14,8 @@ import {
   scheduledNodes,
   scopeMembers,
 } from '../compiler/machine.ts';
-import type { NodeOutputs } from '../nodes/define.ts';
-import type { LoopState, LoopStepResult, NodeValues } from '../nodes/loop.ts';
+import type { NodeOutputs } from '../node-sdk/define.ts';
+import type { LoopState, LoopStepResult, NodeValues } from '../node-sdk/loop.ts';
 import type { Stage } from '../schema/document.ts';
 
 /** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */

@@ -5,7 +5,7 @@
  * fork's or the debugger's override stands in for the executor.
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
-import type { LoopView, NodeContext, NodeOutputs } from '../nodes/define.ts';
+import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';

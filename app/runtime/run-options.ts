@@ -1,8 +1,8 @@
 /** What a run is started with, and what it ends with. */
 
 import type { PriceTable } from '../costs/prices.ts';
-import type { NodeOutputs } from '../nodes/define.ts';
-import type { NodeRegistry } from '../nodes/registry.ts';
+import type { NodeOutputs } from '../node-sdk/define.ts';
+import type { NodeRegistry } from '../node-sdk/registry.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { Env, ProfileOverride } from '../providers/profiles.ts';

@@ -8,7 +8,7 @@ import { createActor } from 'xstate';
 import type { PlannedNode } from '../compiler/analyze.ts';
 import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
-import type { NodeOutputs, TranscriptEntry } from '../nodes/define.ts';
+import type { NodeOutputs, TranscriptEntry } from '../node-sdk/define.ts';
 import { DEFAULT_RETRY_POLICY } from '../providers/retry.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from '../nodes/template.ts';
+import { renderTemplate } from '../node-sdk/template.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { renderNodeTemplate, renderOffThread } from './template-pool.ts';
 

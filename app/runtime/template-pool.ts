@@ -22,8 +22,8 @@ import {
   TemplateLimitError,
   type TemplateLimits,
   templateFailure,
-} from '../nodes/template.ts';
-import { timeLimitError } from '../nodes/template-bounds.ts';
+} from '../node-sdk/template.ts';
+import { timeLimitError } from '../node-sdk/template-bounds.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 
 /** How many renders may run at once, each on a thread of its own. */

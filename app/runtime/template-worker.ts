@@ -9,7 +9,7 @@ import {
   TemplateError,
   TemplateLimitError,
   type TemplateLimits,
-} from '../nodes/template.ts';
+} from '../node-sdk/template.ts';
 import type { RenderReply } from './template-pool.ts';
 
 interface RenderRequest {

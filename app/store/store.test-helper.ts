@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
-import type { VoteTally } from '../nodes/tally.ts';
+import type { VoteTally } from '../node-sdk/tally.ts';
 import type { RunEvent, RunEventBody } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { openRunStore, type RunStore } from './store.ts';

@@ -12,7 +12,7 @@ import {
   KEY_NAMES,
 } from '../../app/api/contract.ts';
 import { DEFAULT_PRICES, type PriceTable } from '../../app/costs/prices.ts';
-import { loadNodeRegistry, type NodeRegistry } from '../../app/nodes/registry.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { type ProfileOverride, profileOverrides } from '../../app/providers/registry.ts';
 import { type Redactor, secretsIn } from '../../app/providers/secrets.ts';
 import type { RunStore } from '../../app/store/index.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
-import { loadNodeRegistry } from '../../app/nodes/registry.ts';
+import { loadNodeRegistry } from '../../app/node-sdk/registry.ts';
 import { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 import { ApiError } from './errors.ts';
 import { exportDocument } from './export.ts';

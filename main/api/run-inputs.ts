@@ -9,8 +9,8 @@
  * that answer.
  */
 import type { GraphPlan } from '../../app/compiler/analyze.ts';
-import { runFields } from '../../app/nodes/run-fields.ts';
-import { isImageValue } from '../../app/nodes/template.ts';
+import { runFields } from '../../app/node-sdk/run-fields.ts';
+import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { ApiError } from './errors.ts';

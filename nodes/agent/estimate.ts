@@ -8,7 +8,7 @@ import type {
   CallEstimateContext,
   EstimatedCall,
   EstimatePoint,
-} from '../../app/nodes/estimate.ts';
+} from '../../app/node-sdk/estimate.ts';
 import type { AgentData } from './spec.ts';
 
 export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[] {

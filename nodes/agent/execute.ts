@@ -1,5 +1,5 @@
-import type { NodeExecutor } from '../../app/nodes/define.ts';
-import { isImageValue } from '../../app/nodes/template.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
 import { parseAnswer } from './parse.ts';
 import type { AgentData } from './spec.ts';

@@ -1,5 +1,5 @@
 import { environmentKind } from '../../app/environments/registry.ts';
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { EnvironmentData } from './spec.ts';
 
 export const execute: NodeExecutor<EnvironmentData> = async (ctx) => {

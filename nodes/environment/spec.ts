@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findLevel } from '../../app/environments/cuisineworld/levels.ts';
-import { baseData } from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 export const environmentData = z.strictObject({
   ...baseData,

@@ -1,8 +1,8 @@
 import { catalogueEntry } from '../../app/experts/catalogue.ts';
 import { localModelFor } from '../../app/experts/providers.ts';
 import type { LabelValue } from '../../app/experts/types.ts';
-import type { NodeExecutor, NodeOutputs } from '../../app/nodes/define.ts';
-import { isImageValue } from '../../app/nodes/template.ts';
+import type { NodeExecutor, NodeOutputs } from '../../app/node-sdk/define.ts';
+import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { ExpertData } from './spec.ts';
 
 export const execute: NodeExecutor<ExpertData> = async (ctx) => {

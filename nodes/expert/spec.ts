@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
 import { closestExperts } from '../../app/experts/match.ts';
-import { baseData } from '../../app/nodes/common.ts';
-import { type DataProblem, defineNode, type PortSpec } from '../../app/nodes/define.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
+import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 
 /** Tasks a vision chat model (an OpenAI-compatible VLM) can stand in for. */
 export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioning'];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseData } from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 /**
  * A sub-society: the nodes whose `parentId` is this group run together. Replicating the group

@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { HumanData } from './spec.ts';
 
 export const execute: NodeExecutor<HumanData> = async (ctx) => {

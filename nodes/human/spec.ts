@@ -5,8 +5,8 @@ import {
   slotPorts,
   slotsSchema,
   templateProblems,
-} from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+} from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 export const humanData = z.strictObject({
   ...baseData,

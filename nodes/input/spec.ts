@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseData, modalitySchema } from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 /** A value given when the run starts: `society run --input NAME=VALUE` or the editor's form. */
 export const spec = defineNode({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseData } from '../../app/nodes/common.ts';
-import { defineNode, type NodePorts } from '../../app/nodes/define.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
+import { defineNode, type NodePorts } from '../../app/node-sdk/define.ts';
 
 /**
  * What a metric compares, after OpenAGI's evaluation (Ge et al., Sec. 3.1.3 and A.4):

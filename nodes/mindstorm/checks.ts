@@ -1,5 +1,5 @@
 /** What a mindstorm asks of the graph around it: a round to run, members and a leader inside. */
-import type { GraphNodeView, GraphProblem, GraphView } from '../../app/nodes/graph-view.ts';
+import type { GraphNodeView, GraphProblem, GraphView } from '../../app/node-sdk/graph-view.ts';
 import type { MindstormData } from './rights.ts';
 
 export function mindstormGraphProblems(

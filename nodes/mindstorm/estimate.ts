@@ -3,7 +3,7 @@
  * to know), their revisions (right to change) and ballots (right to execute), and the sizes of
  * its own outputs.
  */
-import type { EstimateContext, EstimatePlan, LoopEffect } from '../../app/nodes/estimate.ts';
+import type { EstimateContext, EstimatePlan, LoopEffect } from '../../app/node-sdk/estimate.ts';
 import { effectiveRights, type MindstormData } from './rights.ts';
 
 /** The fixed wording of a revision request (right to change), and each option's `(a) `. */

@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 
 /** The loop itself is compiled into machine states (see ./states.ts); nothing runs here. */
 export const execute: NodeExecutor = async () => ({});

@@ -2,10 +2,10 @@
  * The mindstorm at run time: its stop conditions, what its members see (right to know), the
  * revisions after the rounds (right to change), the members' vote on the leader's question
  * (right to execute), and its outputs. The engine runs the rounds and calls these through the
- * narrow context of app/nodes/loop.ts.
+ * narrow context of app/node-sdk/loop.ts.
  */
-import { formatTranscript } from '../../app/nodes/define.ts';
-import type { LoopRuntime, LoopStepContext, NodeValues } from '../../app/nodes/loop.ts';
+import { formatTranscript } from '../../app/node-sdk/define.ts';
+import type { LoopRuntime, LoopStepContext, NodeValues } from '../../app/node-sdk/loop.ts';
 import { parseAnswer } from '../agent/parse.ts';
 import type { AgentData } from '../agent/spec.ts';
 import { tallyVotes, type VoteTally } from '../vote/tally.ts';

@@ -1,6 +1,6 @@
 /** A mindstorm's data: rounds, stop conditions, NLSOM structure and rights. */
 import { z } from 'zod';
-import { baseData } from '../../app/nodes/common.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
 
 /** A declarative end condition, checked after every round. */
 export const StopCondition = z.discriminatedUnion('kind', [

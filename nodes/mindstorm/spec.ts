@@ -1,4 +1,4 @@
-import { defineNode } from '../../app/nodes/define.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 import { mindstormGraphProblems } from './checks.ts';
 import { mindstormEffect, mindstormOutputTokens } from './estimate.ts';
 import { effectiveRights, mindstormData } from './rights.ts';

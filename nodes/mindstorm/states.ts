@@ -1,9 +1,9 @@
 /**
  * The mindstorm's machine: init → round (repeated) → revise → gather → decide, each stage a
  * scheduler of the nodes inside that run at it. Pure JSON, built with what the compiler offers
- * (app/nodes/loop.ts), so `society inspect` prints exactly what runs.
+ * (app/node-sdk/loop.ts), so `society inspect` prints exactly what runs.
  */
-import type { LoopStatesBuilder, StateConfig } from '../../app/nodes/loop.ts';
+import type { LoopStatesBuilder, StateConfig } from '../../app/node-sdk/loop.ts';
 import type { Stage } from '../../app/schema/document.ts';
 import { effectiveRights, type MindstormData } from './rights.ts';
 

@@ -11,7 +11,7 @@ import {
 } from '../../app/environments/dispatch.ts';
 import { environmentKind } from '../../app/environments/registry.ts';
 import type { Rejection, Validation } from '../../app/environments/types.ts';
-import type { NodeContext, NodeOutputs } from '../../app/nodes/define.ts';
+import type { NodeContext, NodeOutputs } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import type { PlannerData } from './spec.ts';

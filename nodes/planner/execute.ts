@@ -11,7 +11,7 @@ import {
   repairMessage,
   rulePlan,
 } from '../../app/experts/planner.ts';
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { SIMULATED_PREFIX, simulatedPrefix } from '../../app/schema/simulated.ts';
 import { dispatch } from './dispatch.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
-import { baseData, modalitySchema } from '../../app/nodes/common.ts';
-import { type DataProblem, defineNode, type PortSpec } from '../../app/nodes/define.ts';
+import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
+import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 
 /** How the planner describes the experts to the model (OpenAGI's Prompt-1, Prompt-2, few-shot). */
 export const PLANNER_PROMPTS = ['descriptions', 'names', 'few-shot'] as const;

@@ -1,4 +1,4 @@
-import { formatTranscript, type NodeExecutor } from '../../app/nodes/define.ts';
+import { formatTranscript, type NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { SummarizeData } from './spec.ts';
 
 export const execute: NodeExecutor<SummarizeData> = async (ctx) => {

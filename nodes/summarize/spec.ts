@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseData, templateProblems } from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
-import type { EstimateContext, EstimatePoint } from '../../app/nodes/estimate.ts';
+import { baseData, templateProblems } from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
+import type { EstimateContext, EstimatePoint } from '../../app/node-sdk/estimate.ts';
 
 /** Our wording of NLSOM's opinion-gathering request (Zhuge et al., Sec. 2.1). */
 export const DEFAULT_INSTRUCTIONS =

@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { TransformData } from './spec.ts';
 
 export const execute: NodeExecutor<TransformData> = async (ctx) => {

@@ -5,8 +5,8 @@ import {
   slotPorts,
   slotsSchema,
   templateProblems,
-} from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+} from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 import type { Modality } from '../../app/schema/modality.ts';
 
 const OUTPUT: Record<'text' | 'json' | 'number' | 'lines', Modality> = {

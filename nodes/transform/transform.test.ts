@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateSlots } from '../../app/nodes/template.ts';
+import { templateSlots } from '../../app/node-sdk/template.ts';
 import { edge, graph, input, node, output, problems, run } from '../../tests/support/graphs.ts';
 
 /** One transform over inputs `a` (text) and `n` (number), read as `as`. */

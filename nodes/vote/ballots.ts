@@ -3,7 +3,7 @@
  * turned into the candidates it names, against a given list or one collected from the ballots.
  * Pure, like the counting that uses it (./tally.ts).
  */
-import type { BallotReading, VoteRule } from '../../app/nodes/tally.ts';
+import type { BallotReading, VoteRule } from '../../app/node-sdk/tally.ts';
 import type { Ballot } from './tally.ts';
 
 // ---------------------------------------------------------------------------------------------

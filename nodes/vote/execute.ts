@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { VoteData } from './spec.ts';
 import { tallyVotes } from './tally.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseData } from '../../app/nodes/common.ts';
-import { defineNode } from '../../app/nodes/define.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 export const voteData = z.strictObject({
   ...baseData,

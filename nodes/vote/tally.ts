@@ -14,7 +14,7 @@ import type {
   TieBreakDetail,
   VoteRule,
   VoteTally,
-} from '../../app/nodes/tally.ts';
+} from '../../app/node-sdk/tally.ts';
 import { seededRandom } from '../../app/runtime/random.ts';
 import { derivedPool, fixedPool, readBallot } from './ballots.ts';
 
@@ -25,7 +25,7 @@ export type {
   TieBreakDetail,
   VoteRule,
   VoteTally,
-} from '../../app/nodes/tally.ts';
+} from '../../app/node-sdk/tally.ts';
 
 /** Every vote rule, in display order (handy for schemas and menus). */
 export const VOTE_RULES: readonly VoteRule[] = ['plurality', 'majority', 'borda', 'approval'];

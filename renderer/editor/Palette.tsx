@@ -1,6 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import { type DragEvent, useMemo, useState } from 'react';
-import type { NodeSpec } from '../../app/nodes/define.ts';
+import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import { containerAt, freeSpot } from '../model/document.ts';
 import { GROUP_ORDER, SPECS } from '../model/registry.ts';
 import { addNode, useEditor } from '../store.ts';

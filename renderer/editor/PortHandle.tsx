@@ -1,5 +1,5 @@
 import { Handle, Position } from '@xyflow/react';
-import type { PortSpec } from '../../app/nodes/define.ts';
+import type { PortSpec } from '../../app/node-sdk/define.ts';
 import { modalityLook } from '../model/ports.ts';
 
 /** One port: a handle coloured by modality (a ring per list level) with its name beside it. */

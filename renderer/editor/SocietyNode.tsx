@@ -1,6 +1,6 @@
 import type { NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import type { NodeSpec } from '../../app/nodes/define.ts';
+import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';

@@ -1,6 +1,6 @@
 import { useUpdateNodeInternals } from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
-import type { NodePorts } from '../../app/nodes/define.ts';
+import type { NodePorts } from '../../app/node-sdk/define.ts';
 import { replicateOf, specPorts } from '../model/ports.ts';
 import { useEditor } from '../store.ts';
 

@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react';
 import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
-import type { FieldEditorMeta } from '../../app/nodes/define.ts';
+import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
 import { viewOf } from '../editor/nodeViews.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, slotSourcesOf } from '../model/ports.ts';

@@ -4,8 +4,8 @@
  * backend's validation stays the authority.
  */
 import type { z } from 'zod';
-import type { NodePorts, NodeSpec, PortSpec } from '../../app/nodes/define.ts';
-import { lenientData } from '../../app/nodes/lenient-data.ts';
+import type { NodePorts, NodeSpec, PortSpec } from '../../app/node-sdk/define.ts';
+import { lenientData } from '../../app/node-sdk/lenient-data.ts';
 import {
   listOf,
   type Modality,

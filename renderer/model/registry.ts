@@ -3,7 +3,7 @@
  * adds a palette entry, with no list to edit here. Only specs are bundled (pure data and zod);
  * `execute.ts` never reaches the page.
  */
-import type { NodeSpec } from '../../app/nodes/define.ts';
+import type { NodeSpec } from '../../app/node-sdk/define.ts';
 
 // `@nodes` is the nodes/ folder (vite.config.ts), or a test's folder with fixture types too.
 const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('@nodes/*/spec.ts', {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { baseData } from '../../app/nodes/common.ts';
+import { baseData } from '../../app/node-sdk/common.ts';
 import { describeFields } from './schemaForm.ts';
 
 describe('the inspector form read from a schema', () => {

@@ -1,12 +1,12 @@
 /**
  * Reads a node's zod data schema to build its inspector form: which fields there are, what kind
  * of input each needs, their defaults, and the editor each field declares with `.meta()`
- * (FieldEditorMeta in app/nodes/define.ts). Anything the form cannot show as a simple input
+ * (FieldEditorMeta in app/node-sdk/define.ts). Anything the form cannot show as a simple input
  * (lists, records, unions of shapes) is edited as JSON. Only zod's public API is read: schema
  * classes, `.def`, `.unwrap()`, `.shape`, `.options` and `.meta()`.
  */
 import { z } from 'zod';
-import type { FieldEditorMeta } from '../../app/nodes/define.ts';
+import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
 
 export type FieldKind =
   | { kind: 'string' }

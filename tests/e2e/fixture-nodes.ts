@@ -7,8 +7,8 @@
 import { readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NodeRegistry } from '../../app/nodes/registry.ts';
-import { loadNodeRegistry, NODES_DIR } from '../../app/nodes/registry.ts';
+import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
+import { loadNodeRegistry, NODES_DIR } from '../../app/node-sdk/registry.ts';
 
 export const FIXTURE_NODES_DIR = fileURLToPath(new URL('./fixture-nodes/', import.meta.url));
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { NodeRegistry } from '../../app/nodes/registry.ts';
+import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
 

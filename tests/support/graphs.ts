@@ -8,7 +8,7 @@
  */
 import { expect } from 'vitest';
 import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
-import { loadNodeRegistry } from '../../app/nodes/registry.ts';
+import { loadNodeRegistry } from '../../app/node-sdk/registry.ts';
 import { type Run, type RunOptions, type RunResult, startRun } from '../../app/runtime/engine.ts';
 import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
 import type {

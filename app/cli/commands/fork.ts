@@ -5,7 +5,7 @@
  */
 import { compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
-import { loadNodeRegistry } from '../../nodes/registry.ts';
+import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { newRunId } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT } from '../errors.ts';

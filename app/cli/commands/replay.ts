@@ -1,8 +1,8 @@
 /** `society replay EXPORT`: the export's document and inputs, answered strictly by its calls. */
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../compiler/index.ts';
-import { loadNodeRegistry } from '../../nodes/registry.ts';
-import { blobHashOf } from '../../nodes/template.ts';
+import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { blobHashOf } from '../../node-sdk/template.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { newRunId } from '../../store/index.ts';

@@ -1,7 +1,7 @@
 /** `society resume RUN`: finishes an interrupted run from its log and its own call record. */
 import { compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
-import { loadNodeRegistry } from '../../nodes/registry.ts';
+import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { problemsExit } from '../document-file.ts';

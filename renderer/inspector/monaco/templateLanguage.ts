@@ -23,7 +23,7 @@ export const TEMPLATE_FILTERS: ReadonlyArray<{ name: string; detail: string }> =
   { name: 'json', detail: 'the value as JSON' },
 ];
 
-/** Variables every template may read without an input port (app/nodes/template.ts). */
+/** Variables every template may read without an input port (app/node-sdk/template.ts). */
 export const RESERVED_HELP: Readonly<Record<string, string>> = {
   loop: 'inside a mindstorm: round, maxRounds, transcript and the previous round',
   run: 'the run: id and inputs',

@@ -12,7 +12,7 @@ import {
   TAU_ALPHAS,
 } from '../../../environments/cos.ts';
 import { environmentKind } from '../../../environments/registry.ts';
-import { loadNodeRegistry } from '../../../nodes/registry.ts';
+import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { startRun } from '../../../runtime/engine.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';

@@ -14,7 +14,7 @@ import {
   taskGraph,
 } from '../../../experts/benchmark.ts';
 import { byCategory, OPENAGI_CATEGORIES, type OpenAgiTask } from '../../../experts/openagi.ts';
-import { loadNodeRegistry } from '../../../nodes/registry.ts';
+import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
 import { readTasks } from './task-file.ts';

@@ -1,5 +1,5 @@
-import { formatTranscript, type NodeExecutor } from '../../../../app/nodes/define.ts';
-import type { LoopRuntime, LoopStepContext, NodeValues } from '../../../../app/nodes/loop.ts';
+import { formatTranscript, type NodeExecutor } from '../../../../app/node-sdk/define.ts';
+import type { LoopRuntime, LoopStepContext, NodeValues } from '../../../../app/node-sdk/loop.ts';
 import type { ChorusData } from './spec.ts';
 
 /** The rounds are machine states (see spec.ts); nothing runs for the chorus node itself. */

@@ -11,10 +11,14 @@ import {
   slotPorts,
   slotsSchema,
   templateProblems,
-} from '../../../../app/nodes/common.ts';
-import { defineNode } from '../../../../app/nodes/define.ts';
-import type { GraphNodeView, GraphProblem, GraphView } from '../../../../app/nodes/graph-view.ts';
-import type { LoopStatesBuilder, StateConfig } from '../../../../app/nodes/loop.ts';
+} from '../../../../app/node-sdk/common.ts';
+import { defineNode } from '../../../../app/node-sdk/define.ts';
+import type {
+  GraphNodeView,
+  GraphProblem,
+  GraphView,
+} from '../../../../app/node-sdk/graph-view.ts';
+import type { LoopStatesBuilder, StateConfig } from '../../../../app/node-sdk/loop.ts';
 
 export const chorusData = z.strictObject({
   ...baseData,

@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../../../app/nodes/define.ts';
+import type { NodeExecutor } from '../../../../app/node-sdk/define.ts';
 import type { ShoutData } from './spec.ts';
 
 /** Renders the template with the node's inputs and says it louder. */

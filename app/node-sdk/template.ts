@@ -5,7 +5,7 @@
  *
  * Templates are data: the engine has no file system (a template with `{% include %}`,
  * `{% render %}` or `{% layout %}` is reported when its node is checked and never rendered) and
- * every render is bounded by the run's limits (app/nodes/template-bounds.ts). A run renders off
+ * every render is bounded by the run's limits (app/node-sdk/template-bounds.ts). A run renders off
  * the event loop through app/runtime/template-pool.ts; this module renders on the caller's
  * thread.
  */
