@@ -445,7 +445,10 @@ function expandTemplated(
   }
   const out = new Set<string>();
   for (const vars of scopes) {
-    out.add(render(name, vars)?.trim() ?? name);
+    // A render the reading's time allowance cut short (a loaded machine, a slow template) or
+    // that failed proves nothing about the name: leave it to the call, which resolves it for real.
+    const resolved = render(name, vars)?.trim();
+    if (resolved !== undefined) out.add(resolved);
   }
   return [...out];
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   agent,
   compile,
@@ -196,6 +196,28 @@ describe('compiler errors name the node or the JSON path', () => {
     expect(await lines(doc)).toEqual([
       'node "a" (nodes[1].data.model): model profile "gpt-x" is not defined in "models" (defined: m)',
     ]);
+  });
+
+  it('a slow machine that spends the reading allowance never turns {{ profile }} into a false problem', async () => {
+    // Each clock reading jumps 300 ms: every render is past the document's allowance.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 300));
+    try {
+      const doc = graph(
+        [
+          input('q'),
+          agent('a', '{{ q }}', {
+            model: '{{ profile }}',
+            replicate: { items: ['m'], as: 'profile' },
+          }),
+        ],
+        [edge('q.value', 'a.q')],
+      );
+      const { plan } = await compile(doc);
+      expect(plan.nodes.get('a')?.id).toBe('a');
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("does not turn an enclosing group's `as` name into an input port", async () => {
