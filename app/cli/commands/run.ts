@@ -9,7 +9,7 @@ import { newRunId } from '../../store/index.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { readRunInputs, splitAssignment } from '../inputs.ts';
+import { fillExamples, readRunInputs, splitAssignment } from '../inputs.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -45,7 +45,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
   const blobs = new BlobStore();
-  const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+  const given = readRunInputs(flags.input, compiled.plan, blobs);
+  for (const line of fillExamples(given, compiled.plan, blobs)) process.stderr.write(`${line}\n`);
+  const { inputs, humanAnswers } = given;
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
