@@ -62,6 +62,7 @@ export class Cassette {
   readonly #entries = new Map<string, CassetteEntry>();
   readonly #experts = new Map<string, ExpertCassetteEntry>();
   readonly #blobs = new Map<string, BinaryValue>();
+  readonly #answers = new Map<string, string>();
   /** How many responses of each entry have been served (or recorded live) this run. */
   readonly #cursor = new Map<string, number>();
   /** How misses name the cassette: its file's name when it was read from one. */
@@ -121,6 +122,8 @@ export class Cassette {
       }
       cassette.#blobs.set(hash, { bytes, mime: blob.mime });
     }
+    for (const [name, answer] of Object.entries(parsed.data.answers ?? {}))
+      cassette.#answers.set(name, answer);
     for (const entry of parsed.data.experts ?? []) {
       const request = normalizeExpertRequest(entry.request as NormalizedExpertRequest);
       const key = expertKey(request);
@@ -177,10 +180,24 @@ export class Cassette {
         }),
       );
     }
+    if (this.#answers.size > 0) {
+      file.answers = Object.fromEntries(
+        [...this.#answers].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })),
+      );
+    }
     return file;
   }
 
-  /** Write the cassette as pretty JSON. */
+  /** A person's recorded answers by the name they were asked under (`agent1@t3`). */
+  answers(): Record<string, string> {
+    return Object.fromEntries(this.#answers);
+  }
+
+  /** Keeps a person's answer, so a replay can give it again. */
+  recordAnswer(name: string, answer: string): void {
+    this.#answers.set(name, answer);
+  }
+
   /** Writes the cassette; any key `redactor` knows (a server echoing a key) is scrubbed. */
   async save(path: string, redactor?: Redactor): Promise<void> {
     const text = JSON.stringify(this.toJSON(), null, 2);

@@ -74,7 +74,8 @@ export function runMethods(
         registry,
         runId,
         inputs,
-        humanAnswers,
+        // A template's replay gives a person's recorded turns again too (a seat's commands).
+        humanAnswers: { ...cassette?.answers(), ...humanAnswers },
         blobs,
         prices: ctx.prices(),
         simulate: params.simulate,

@@ -61,6 +61,14 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     }
     store.markInterrupted();
     const cassette = await openCassette(flags);
+    // A replay gives a person's recorded turns again too (a seat's commands), unless --input
+    // gives them.
+    const recorded = cassette && cassette.mode !== 'record' ? cassette.cassette.answers() : {};
+    const replayedTurns = Object.keys(recorded).filter((name) => !(name in humanAnswers));
+    if (replayedTurns.length > 0)
+      process.stderr.write(
+        `using ${replayedTurns.length} answer${replayedTurns.length === 1 ? '' : 's'} of a person recorded in the cassette (${replayedTurns[0]}${replayedTurns.length > 1 ? ` … ${replayedTurns.at(-1)}` : ''})\n`,
+      );
     const runId = newRunId();
     store.createRun({
       id: runId,
@@ -75,7 +83,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     const result = await executeRun(compiled, store, flags, {
       runId,
       inputs,
-      humanAnswers,
+      humanAnswers: { ...recorded, ...humanAnswers },
       blobs,
       prices,
       simulate: flags.simulate === true,
