@@ -67,13 +67,21 @@ function firstDifference(
 
 const BEFORE = 24;
 const AFTER = 36;
+/** How far a quote grows to take in the whole of a word it would cut. */
+const WORD = 256;
 
-/** One side quoted from a little before `at` to a little after, on one line. */
+/**
+ * One side quoted from a little before `at` to a little after, on one line. A quote never cuts
+ * a word: a key pasted into a prompt is quoted whole or not at all, so redaction, which knows
+ * whole keys, still finds it.
+ */
 function quote(value: unknown, at: number): string {
   if (value === undefined) return '(absent)';
   if (typeof value !== 'string') return JSON.stringify(value);
-  const start = Math.max(0, at - BEFORE);
-  const end = Math.min(value.length, at + AFTER);
+  let start = Math.max(0, at - BEFORE);
+  let end = Math.min(value.length, at + AFTER);
+  for (let n = 0; n < WORD && start > 0 && /\S/.test(value[start - 1]!); n++) start--;
+  for (let n = 0; n < WORD && end < value.length && /\S/.test(value[end]!); n++) end++;
   const text = `${start > 0 ? '…' : ''}${value.slice(start, end)}${end < value.length ? '…' : ''}`;
   return JSON.stringify(text.replace(/\s+/g, ' '));
 }

@@ -156,13 +156,19 @@ describe('CassetteProvider', () => {
       replay.chat(ask(prompt('What is the shape in the picture? (a) a circle')), call()),
     );
     expect(error.message).toBe(
-      'no recording of this request in vqa.cassette.json; the nearest recording differs at messages[1].content: "…nd options: What is the shape in the picture? (a) a circle A…" here, "…nd options: What is the large shape in the picture? (a) a ci…" recorded',
+      'no recording of this request in vqa.cassette.json; the nearest recording differs at messages[1].content: "…and options: What is the shape in the picture? (a) a circle Answer…" here, "…and options: What is the large shape in the picture? (a) a circle…" recorded',
     );
     // Another model: the model is where they part.
     const other = await rejection(
       replay.chat(ask('Describe this image in detail.', { model: 'gpt-other' }), call()),
     );
     expect(other.message).toContain('differs at model: "gpt-other" here, "gpt-test" recorded');
+    // A quote takes whole words, so a key in a prompt is never cut where redaction misses it.
+    const key = 'sk-proj-0123456789abcdefghijklmnopqrstuvwxyz';
+    const leak = await rejection(
+      replay.chat(ask(prompt(`What is the large ${key} shape?`)), call()),
+    );
+    expect(leak.message).toContain(key);
   });
 
   it('replay-then-live falls back to the live provider and records its answer', async () => {
