@@ -216,7 +216,9 @@ describe('society run', () => {
       CASSETTE,
     ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/node "\w+": no cassette recording/);
+    expect(result.stderr).toMatch(
+      /^society: node "organizer" \(organizer@r1\): no recording of this request in nlsom-vqa\.cassette\.json; the nearest recording differs at messages\[0\]\.content: ".*options: Another question\? \(a\) x \(b\) y.*" here, ".*options: What is the large.*" recorded$/m,
+    );
     expectNoStackTrace(result.stderr);
   });
 

@@ -4,8 +4,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
+import { describeExample } from '../node-sdk/example.ts';
 import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
+import { exampleRunValue, runExamples } from '../runtime/examples.ts';
 import { imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 
@@ -51,6 +53,21 @@ export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: Blo
     result.inputs[name] = readValue(name, raw, input.modality, blobs);
   }
   return result;
+}
+
+/**
+ * Fills each run input no `--input` named with the example its document carries (a template's:
+ * what its cassette was recorded with). Returns one line per example used, for stderr:
+ * `using the example input question="…" (from the document)`.
+ */
+export function fillExamples(given: RunInputs, plan: GraphPlan, blobs: BlobStore): string[] {
+  const used: string[] = [];
+  for (const [name, example] of runExamples(plan.nodes.values())) {
+    if (name in given.inputs) continue;
+    given.inputs[name] = exampleRunValue(example, blobs);
+    used.push(`using the example input ${name}=${describeExample(example)} (from the document)`);
+  }
+  return used;
 }
 
 function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {

@@ -184,11 +184,9 @@ export class LocalExpertProvider implements ExpertProvider {
 
 /** Strict replay found no recording for an expert request. */
 export class ExpertCassetteMissError extends ProviderError {
-  constructor(request: ExpertRequest) {
-    super(
-      `no cassette recording for expert "${request.model}" (${request.task}, key ${expertKey(request).slice(0, 12)}); record the cassette again or allow live calls`,
-      { retryable: false, code: 'cassette_miss' },
-    );
+  /** `reason` is the cassette's `expertMissReason`: where the nearest recording parts from it. */
+  constructor(reason: string) {
+    super(reason, { retryable: false, code: 'cassette_miss' });
     this.name = 'ExpertCassetteMissError';
   }
 }
@@ -224,7 +222,8 @@ export class ExpertCassetteProvider implements ExpertProvider {
         checkRecordedAnswer(outputBytes(recorded.output), options.maxAnswerBytes);
         return recorded;
       }
-      if (this.#mode === 'replay') throw new ExpertCassetteMissError(request);
+      if (this.#mode === 'replay')
+        throw new ExpertCassetteMissError(this.#cassette.expertMissReason(request));
     }
     const result = await this.#live!.run(request, options);
     this.#cassette.recordExpert(request, result);

@@ -11,6 +11,7 @@ import type { EnvironmentStepReport } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
+import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
 import type { VoteTally } from './tally.ts';
@@ -67,6 +68,12 @@ export interface NodeSpec<D = unknown> {
    * shown beside its field in the editor's Inputs panel.
    */
   runInput?(data: D): { name: string; modality: Modality; default?: unknown; description?: string };
+  /**
+   * The example value a run input carries in its document (app/node-sdk/example.ts): what a
+   * template's cassette was recorded with. Not a default: `society run` uses it, and says so,
+   * when no `--input` names the input; the editor's Inputs panel starts with it filled in.
+   */
+  exampleInput?(data: D): RunExample | undefined;
   /** A run output: what arrives at the node's `value` input is the run's output `name`. */
   runOutput?(data: D): { name: string };
   /** A loop container's states and estimate effects; its run-time part is `loop` in execute.ts. */

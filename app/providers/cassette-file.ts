@@ -49,6 +49,11 @@ export interface CassetteFile {
   experts?: ExpertCassetteEntry[];
   /** Bytes the expert answers returned (images, audio), by sha256: MIME type and base64. */
   blobs?: Record<string, { mime: string; base64: string }>;
+  /**
+   * A person's answers, by the name they were asked under (`agent1@t3` for a seat's command
+   * at step 3): a replay gives them again, as it gives the models' answers.
+   */
+  answers?: Record<string, string>;
 }
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
@@ -203,4 +208,5 @@ export const cassetteSchema = z.object({
     )
     .optional(),
   blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })).optional(),
+  answers: z.record(z.string(), z.string()).optional(),
 });

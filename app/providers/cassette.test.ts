@@ -129,7 +129,7 @@ describe('CassetteProvider', () => {
     expect(await readFile(again, 'utf8')).toBe(text);
   });
 
-  it('strict replay fails clearly on a miss', async () => {
+  it('strict replay fails clearly on a miss from an empty cassette', async () => {
     const replay = new CassetteProvider({ cassette: new Cassette(), mode: 'replay' });
     const long = `Please weigh these options carefully: ${'x'.repeat(100)} END`;
     const error = await rejection(replay.chat(ask(long, { model: 'gpt-4o' }), call()));
@@ -137,9 +137,38 @@ describe('CassetteProvider', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
     expect(error.name).toBe('CassetteMissError');
-    expect(error.message).toContain('model "gpt-4o"');
+    expect(error.message).toContain('the cassette holds no model answers (model "gpt-4o"');
     expect(error.message).toContain(long.slice(0, 79));
     expect(error.message).not.toContain('END');
+  });
+
+  it('a miss quotes where the nearest recording parts from the request', async () => {
+    const cassette = new Cassette();
+    const answer = { text: 'a', usage: { promptTokens: 1, completionTokens: 1 }, model: 'm' };
+    const prompt = (question: string) =>
+      `Our team answers a multiple-choice question about an image. Question and options: ${question} Answer with one letter.`;
+    cassette.record(ask(prompt('What is the large shape in the picture? (a) a circle')), answer);
+    cassette.record(ask('Describe this image in detail.'), answer);
+    const path = join(dir, 'vqa.cassette.json');
+    await cassette.save(path);
+    const replay = new CassetteProvider({ cassette: await Cassette.load(path), mode: 'replay' });
+    const error = await rejection(
+      replay.chat(ask(prompt('What is the shape in the picture? (a) a circle')), call()),
+    );
+    expect(error.message).toBe(
+      'no recording of this request in vqa.cassette.json; the nearest recording differs at messages[1].content: "…and options: What is the shape in the picture? (a) a circle Answer…" here, "…and options: What is the large shape in the picture? (a) a circle…" recorded',
+    );
+    // Another model: the model is where they part.
+    const other = await rejection(
+      replay.chat(ask('Describe this image in detail.', { model: 'gpt-other' }), call()),
+    );
+    expect(other.message).toContain('differs at model: "gpt-other" here, "gpt-test" recorded');
+    // A quote takes whole words, so a key in a prompt is never cut where redaction misses it.
+    const key = 'sk-proj-0123456789abcdefghijklmnopqrstuvwxyz';
+    const leak = await rejection(
+      replay.chat(ask(prompt(`What is the large ${key} shape?`)), call()),
+    );
+    expect(leak.message).toContain(key);
   });
 
   it('replay-then-live falls back to the live provider and records its answer', async () => {

@@ -6,6 +6,7 @@
  */
 
 import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { checkRecordedAnswer } from './answer-guard.ts';
 import { sha256Hex, sortKeys } from './canonical.ts';
 import {
@@ -18,6 +19,7 @@ import {
   type RecordedResponse,
   requestKey,
 } from './cassette-file.ts';
+import { describeDifference, nearestDifference } from './cassette-nearest.ts';
 import {
   type BlobReference,
   expertKey,
@@ -60,8 +62,11 @@ export class Cassette {
   readonly #entries = new Map<string, CassetteEntry>();
   readonly #experts = new Map<string, ExpertCassetteEntry>();
   readonly #blobs = new Map<string, BinaryValue>();
+  readonly #answers = new Map<string, string>();
   /** How many responses of each entry have been served (or recorded live) this run. */
   readonly #cursor = new Map<string, number>();
+  /** How misses name the cassette: its file's name when it was read from one. */
+  source = 'the cassette';
 
   /** Read and validate a cassette file. */
   static async load(path: string): Promise<Cassette> {
@@ -81,7 +86,9 @@ export class Cassette {
         cause: error,
       });
     }
-    return Cassette.fromJSON(data, path);
+    const cassette = Cassette.fromJSON(data, path);
+    cassette.source = basename(path);
+    return cassette;
   }
 
   /** Build a cassette from parsed JSON; `source` names it in error messages. */
@@ -115,6 +122,8 @@ export class Cassette {
       }
       cassette.#blobs.set(hash, { bytes, mime: blob.mime });
     }
+    for (const [name, answer] of Object.entries(parsed.data.answers ?? {}))
+      cassette.#answers.set(name, answer);
     for (const entry of parsed.data.experts ?? []) {
       const request = normalizeExpertRequest(entry.request as NormalizedExpertRequest);
       const key = expertKey(request);
@@ -171,10 +180,24 @@ export class Cassette {
         }),
       );
     }
+    if (this.#answers.size > 0) {
+      file.answers = Object.fromEntries(
+        [...this.#answers].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })),
+      );
+    }
     return file;
   }
 
-  /** Write the cassette as pretty JSON. */
+  /** A person's recorded answers by the name they were asked under (`agent1@t3`). */
+  answers(): Record<string, string> {
+    return Object.fromEntries(this.#answers);
+  }
+
+  /** Keeps a person's answer, so a replay can give it again. */
+  recordAnswer(name: string, answer: string): void {
+    this.#answers.set(name, answer);
+  }
+
   /** Writes the cassette; any key `redactor` knows (a server echoing a key) is scrubbed. */
   async save(path: string, redactor?: Redactor): Promise<void> {
     const text = JSON.stringify(this.toJSON(), null, 2);
@@ -190,6 +213,25 @@ export class Cassette {
     this.#cursor.set(key, served + 1);
     const response = entry.responses[Math.min(served, entry.responses.length - 1)];
     return response && toRecorded(response);
+  }
+
+  /**
+   * Why a request has no recording, in one line: where the nearest recorded request parts from
+   * it (`messages[1].content[0].text: "…" here, "…" recorded`), or that there is none.
+   */
+  missReason(request: ChatRequest | NormalizedRequest): string {
+    const requests = [...this.#entries.values()].map((entry) => entry.request);
+    if (requests.length === 0)
+      return `${this.source} holds no model answers (model "${request.model}", last user message "${clip(lastUserText(request as ChatRequest), 80)}")`;
+    return `no recording of this request in ${this.source}${describeDifference(nearestDifference(normalizeRequest(request), requests))}`;
+  }
+
+  /** Like `missReason`, for an expert request. */
+  expertMissReason(request: ExpertRequest | NormalizedExpertRequest): string {
+    const requests = [...this.#experts.values()].map((entry) => entry.request);
+    if (requests.length === 0)
+      return `${this.source} holds no expert answers (expert "${request.model}", ${request.task})`;
+    return `no recording of this expert request in ${this.source}${describeDifference(nearestDifference(normalizeExpertRequest(request), requests))}`;
   }
 
   /** The next recorded answer of an expert request, or undefined when it was never recorded. */
@@ -233,11 +275,9 @@ export class Cassette {
 /** Strict replay found no recording for a request. Not retryable: it will never appear. */
 export class CassetteMissError extends ProviderError {
   readonly key: string;
-  constructor(request: ChatRequest, key: string) {
-    super(
-      `no cassette recording for model "${request.model}" and last user message "${clip(lastUserText(request), 80)}" (key ${key.slice(0, 12)}); record the cassette again or allow live calls`,
-      { retryable: false, code: 'cassette_miss' },
-    );
+  /** `reason` is the cassette's `missReason`: where the nearest recording parts from it. */
+  constructor(key: string, reason: string) {
+    super(reason, { retryable: false, code: 'cassette_miss' });
     this.name = 'CassetteMissError';
     this.key = key;
   }
@@ -281,7 +321,8 @@ export class CassetteProvider implements ChatProvider {
     if (this.mode !== 'record') {
       const recorded = this.cassette.lookup(request);
       if (recorded) return replayed(recorded, request, options);
-      if (this.mode === 'replay') throw new CassetteMissError(request, requestKey(request));
+      if (this.mode === 'replay')
+        throw new CassetteMissError(requestKey(request), this.cassette.missReason(request));
     }
     const result = await this.#live!.chat(request, options);
     this.cassette.record(request, result);

@@ -177,7 +177,7 @@ describe('reproducibility', () => {
       inputs: { q: 'never recorded' },
     });
     expect(error).toMatch(
-      /^node "a0": no cassette recording for model "test-model" and last user message "a0: never recorded"/,
+      /^node "a0": the cassette holds no model answers \(model "test-model", last user message "a0: never recorded"/,
     );
   });
 });

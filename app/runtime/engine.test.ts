@@ -300,7 +300,7 @@ describe('failures', () => {
     expect(result.error).toMatch(/input "photo" is an image/);
   });
 
-  it('fails the run from inside a mindstorm, naming the node', async () => {
+  it("fails the run from inside a mindstorm, naming the node and the round's copy", async () => {
     const doc = graph([
       node('storm', 'mindstorm', { maxRounds: 3 }),
       agent('a', 'Round {{ loop.round }}', {}, { parentId: 'storm' }),
@@ -309,7 +309,7 @@ describe('failures', () => {
     const fake = new FakeProvider((call) => (call.index === 2 ? fatal('bad gateway') : 'ok'));
     const { status, error, events } = await run(doc, { providerFor: fake.providerFor });
     expect(status).toBe('failed');
-    expect(error).toMatch(/^node "[ab]": bad gateway$/);
+    expect(error).toMatch(/^node "([ab])" \(\1@r2\): bad gateway$/);
     expect(eventsOf(events, 'round.started').map((e) => e.round)).toEqual([1, 2]);
   });
 
@@ -333,7 +333,7 @@ describe('failures', () => {
       return { text: 'ok', after: new Promise(() => {}) };
     });
     const { error } = await run(doc, { providerFor: fake.providerFor });
-    expect(error).toBe('node "worker": no');
+    expect(error).toBe('node "worker" (team#1/worker): no');
     expect(fake.aborted).toBe(2);
   });
 });

@@ -193,7 +193,9 @@ export class NodeRunner {
     } catch (error) {
       if (isAbortError(error) || signal.aborted) throw error;
       // A plan's node is named by its path: `planner/machine_translation`.
-      const message = `node "${context.graph ?? ''}${id}": ${errorMessage(error)}`;
+      // A copy (a replica, a round) is named too: `node "organizer" (organizer@r2): …`.
+      const copy = instance === id ? '' : ` (${instance})`;
+      const message = `node "${context.graph ?? ''}${id}"${copy}: ${errorMessage(error)}`;
       log.emit({ type: 'node.failed', node: id, instance, error: errorMessage(error) });
       this.#setup.fail(message);
       throw new Error(message, { cause: error });

@@ -1,8 +1,9 @@
 /**
  * Turning the values the page sends for a run into the engine's inputs. The page has no file
  * system (S9), so an image input is given as one of:
- * - `"example"` when a template's cassette is replayed: the template's own example image
- *   (`templates/<base>.example.png`), loaded by the backend into the run's blob store;
+ * - `"example"`: the example the document itself carries for that input (an input node's
+ *   `example`, embedded in the document; see app/node-sdk/example.ts), decoded into the run's
+ *   blob store. It comes from the document sent with the run, never from a file.
  * - a `data:image/png;base64,…` URL (PNG, JPEG, GIF or WebP) of an image the person picked.
  * Other inputs take their JSON value (numbers, booleans and JSON may also come as text, as on the
  * command line). A name that is an answer a node lets a person give ahead (a human node's) sets
@@ -12,10 +13,11 @@ import type { GraphPlan } from '../../app/compiler/analyze.ts';
 import { runFields } from '../../app/node-sdk/run-fields.ts';
 import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
+import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { ApiError } from './errors.ts';
 
-/** The value of an image input that means "the template's example image". */
+/** The value of a file input that means "the example the document carries for it". */
 export const EXAMPLE_IMAGE = 'example';
 
 /** Largest image accepted as a data URL (decoded bytes). */
@@ -29,9 +31,6 @@ export interface PageRunInputs {
   humanAnswers: Record<string, string>;
 }
 
-/** Where an `"example"` image comes from: bytes and MIME type, or undefined when there is none. */
-export type ExampleImage = () => { bytes: Uint8Array; mime: string } | undefined;
-
 /**
  * Binds each value to a run input (by its name) or an answer given once (a human node's),
  * putting images into `blobs`. Throws an ApiError naming the input for a value that does not
@@ -41,9 +40,9 @@ export function readPageInputs(
   values: Record<string, unknown>,
   plan: GraphPlan,
   blobs: BlobStore,
-  example: ExampleImage | undefined,
 ): PageRunInputs {
   const fields = runFields(plan.nodes.values());
+  const examples = runExamples(plan.nodes.values());
   const result: PageRunInputs = { inputs: {}, humanAnswers: {} };
   for (const [name, value] of Object.entries(values)) {
     const modality = fields.inputs.get(name)?.modality;
@@ -58,21 +57,19 @@ export function readPageInputs(
       result.humanAnswers[name] = value;
       continue;
     }
-    result.inputs[name] = readValue(name, value, modality, blobs, example);
+    const example = examples.get(name);
+    result.inputs[name] =
+      value === EXAMPLE_IMAGE && example
+        ? exampleRunValue(example, blobs)
+        : readValue(name, value, modality, blobs);
   }
   return result;
 }
 
-function readValue(
-  name: string,
-  value: unknown,
-  modality: string,
-  blobs: BlobStore,
-  example: ExampleImage | undefined,
-): unknown {
+function readValue(name: string, value: unknown, modality: string, blobs: BlobStore): unknown {
   // Image references point into a blob store the page cannot fill; only the backend makes them.
   if (isImageValue(value)) throw new ApiError(`input "${name}": image references are not accepted`);
-  if (modality === 'image') return readImage(name, value, blobs, example);
+  if (modality === 'image') return readImage(name, value, blobs);
   if (modality === 'text') {
     if (typeof value !== 'string') throw new ApiError(`input "${name}" must be text`);
     return value;
@@ -98,21 +95,9 @@ function readValue(
   return value;
 }
 
-function readImage(
-  name: string,
-  value: unknown,
-  blobs: BlobStore,
-  example: ExampleImage | undefined,
-): unknown {
-  if (value === EXAMPLE_IMAGE) {
-    const image = example?.();
-    if (!image) {
-      throw new ApiError(
-        `input "${name}": "${EXAMPLE_IMAGE}" is only available when replaying a template that ships an example image`,
-      );
-    }
-    return blobs.putImage(image.bytes, image.mime);
-  }
+function readImage(name: string, value: unknown, blobs: BlobStore): unknown {
+  if (value === EXAMPLE_IMAGE)
+    throw new ApiError(`input "${name}": the document carries no example image for it`);
   const match = typeof value === 'string' ? /^data:([\w/+.-]+);base64,/.exec(value) : null;
   if (!match || typeof value !== 'string') {
     throw new ApiError(

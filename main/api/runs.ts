@@ -18,7 +18,7 @@ import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
 import type { LiveRuns } from './live-runs.ts';
-import { type ExampleImage, readPageInputs } from './run-inputs.ts';
+import { readPageInputs } from './run-inputs.ts';
 import type { TemplateShelf } from './templates.ts';
 
 /** The `run.*` methods. */
@@ -41,7 +41,6 @@ export function runMethods(
       const breakpoints = toBreakpoints(params.breakpoints);
 
       let cassette: Cassette | undefined;
-      let example: ExampleImage | undefined;
       if (params.replayTemplate !== undefined) {
         const base = await templates.base(params.replayTemplate);
         const file = path.join(ctx.templatesDir, `${base}.cassette.json`);
@@ -51,11 +50,10 @@ export function runMethods(
         } catch (error) {
           throw new ApiError(`cannot replay template "${base}": ${messageOf(error)}`);
         }
-        example = templates.exampleImage(base);
       }
 
       const blobs = new BlobStore();
-      const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs, example);
+      const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs);
       const env = ctx.runEnv();
       ctx.secretsChanged();
       const runId = newRunId();
@@ -76,7 +74,8 @@ export function runMethods(
         registry,
         runId,
         inputs,
-        humanAnswers,
+        // A template's replay gives a person's recorded turns again too (a seat's commands).
+        humanAnswers: { ...cassette?.answers(), ...humanAnswers },
         blobs,
         prices: ctx.prices(),
         simulate: params.simulate,

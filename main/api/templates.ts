@@ -1,25 +1,22 @@
 /**
  * The templates shipped with the app: `templates.list` (each with its estimate and whether it
  * ships a cassette to replay) and `templates.open`, and what a template replay needs from the
- * folder (`templateBase`, `exampleImage`).
+ * folder (`base`). A template's example inputs are in the template itself, not beside it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiResult } from '../../app/api/contract.ts';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
-import { imageMimeFor } from '../../app/runtime/blobs.ts';
 import { type ApiContext, type ApiMethods, IMAGE_TOKENS } from './context.ts';
 import { ApiError } from './errors.ts';
-import type { ExampleImage } from './run-inputs.ts';
 
 /** The templates shipped with the app. */
 export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 const TEMPLATE_EXTENSION = '.society.json';
-const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
 
 /** The templates folder as the run methods use it. */
 export interface TemplateShelf {
@@ -30,8 +27,6 @@ export interface TemplateShelf {
    * templates; never a path.
    */
   base(name: string): Promise<string>;
-  /** The example image a template's replay may use as its input, if it ships one. */
-  exampleImage(base: string): ExampleImage;
 }
 
 /** The shelf over `templatesDir`. */
@@ -58,24 +53,7 @@ export function templateShelf(templatesDir: string): TemplateShelf {
     return file.slice(0, -TEMPLATE_EXTENSION.length);
   };
 
-  const exampleImage =
-    (base: string): ExampleImage =>
-    () => {
-      // A template's own example, else its family's: openagi-auto-plan → openagi.example.png.
-      const names = [base, base.split('-')[0]!].flatMap((name) =>
-        IMAGE_EXTENSIONS.map((ext) => `${name}.example.${ext}`),
-      );
-      for (const name of names) {
-        const file = path.join(templatesDir, name);
-        if (existsSync(file)) {
-          // Read synchronously: inputs are read before the run starts, and the file is small.
-          return { bytes: new Uint8Array(readFileSync(file)), mime: imageMimeFor(file)! };
-        }
-      }
-      return undefined;
-    };
-
-  return { files, base, exampleImage };
+  return { files, base };
 }
 
 /** `templates.list` and `templates.open`. */

@@ -110,16 +110,19 @@ describe('the studio API', () => {
     }
   });
 
-  it('refuses "example" outside a template replay and takes an image as a data URL', async () => {
+  it('takes "example" only for an input whose document carries one, else an image as a data URL', async () => {
     const page = await Page.open();
     try {
+      // The example comes from the document sent, not from the template folder.
+      const bare = vqaDocument() as { nodes: Array<{ id: string; data: Record<string, unknown> }> };
+      delete bare.nodes.find((n) => n.id === 'image')!.data.example;
       await expect(
         page.call('run.start', {
-          document: vqaDocument(),
+          document: bare,
           simulate: true,
           inputs: { question: QUESTION, image: 'example' },
         }),
-      ).rejects.toThrow(/"example" is only available when replaying a template/);
+      ).rejects.toThrow(/input "image": the document carries no example image for it/);
       await expect(
         page.call('run.start', {
           document: vqaDocument(),

@@ -72,7 +72,7 @@ export function specPorts(node: NodeLike): NodePorts {
 }
 
 /** Spec hooks that read a node's data alone; the editor calls them through `specHook`. */
-type DataHook = 'runInput' | 'runOutput' | 'answers' | 'badges' | 'summary';
+type DataHook = 'runInput' | 'exampleInput' | 'runOutput' | 'answers' | 'badges' | 'summary';
 
 /**
  * What a node's spec says through one of its data hooks, from its data as the spec reads it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowNode } from './document.ts';
 import { specHook } from './ports.ts';
-import { runInputFields } from './run-inputs.ts';
+import { fieldValue, runInputFields } from './run-inputs.ts';
 
 const node = (id: string, type: string, data: Record<string, unknown>): FlowNode => ({
   id,
@@ -58,5 +58,25 @@ describe('what the editor reads from node specs', () => {
       specHook(node('storm', 'mindstorm', { maxRounds: 5, structure: 'democracy' }), 'badges'),
     ).toEqual([{ label: 'rounds ×5', testId: 'rounds' }, { label: 'democracy' }]);
     expect(specHook(node('g', 'group', {}), 'badges')).toBeUndefined();
+  });
+});
+
+describe('the Inputs form and a document’s examples', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+  const fields = runInputFields([
+    node('q', 'input', { name: 'question', example: 'Which shape?' }),
+    node('photo', 'input', { name: 'photo', modality: 'image', example: PNG }),
+    node('n', 'input', { name: 'count', modality: 'number', example: 3 }),
+    node('plain', 'input', { name: 'plain' }),
+  ]);
+
+  it('starts each field with its example: text as it reads, a file as "example"', () => {
+    expect(fields.map((f) => f.example)).toEqual(['Which shape?', PNG, '3', undefined]);
+    expect(fields.map((f) => fieldValue(f, {}))).toEqual(['Which shape?', 'example', '3', '']);
+  });
+
+  it('keeps what the person typed, picked or emptied', () => {
+    const values = { question: 'Mine?', photo: '', count: '' };
+    expect(fields.map((f) => fieldValue(f, values))).toEqual(['Mine?', '', '', '']);
   });
 });

@@ -2,8 +2,16 @@
  * What the run panel's Inputs form asks for, read from the node types' specs, so the editor
  * names no node type: run inputs (`runInput`) and answers a person may give ahead (`answers`).
  */
+import { isFileModality } from '../../app/node-sdk/example.ts';
+import type { Modality } from '../../app/schema/modality.ts';
 import type { FlowNode } from './document.ts';
 import { specHook } from './ports.ts';
+
+/**
+ * The form's value of a file input that means "the document's example": the API resolves it
+ * from the document sent with the run, so the page never sends the example's bytes twice.
+ */
+export const EXAMPLE_VALUE = 'example';
 
 /** One field of the Inputs form: a run input's value or a person's answer. */
 export interface RunInputField {
@@ -15,6 +23,11 @@ export interface RunInputField {
   hasDefault: boolean;
   /** An answer a person gives (a human node's): before the run starts, else when asked. */
   human: boolean;
+  /**
+   * The document's example for the input, as the form holds values: text as it reads (JSON for
+   * numbers, booleans and JSON), a file as its `data:` URL (for the preview).
+   */
+  example?: string;
 }
 
 /**
@@ -34,6 +47,7 @@ export function runInputFields(nodes: readonly FlowNode[]): RunInputField[] {
         description: typeof input.description === 'string' ? input.description : '',
         hasDefault: input.default !== undefined,
         human: false,
+        ...exampleOf(node),
       });
     }
     for (const answer of specHook(node, 'answers') ?? []) {
@@ -49,4 +63,22 @@ export function runInputFields(nodes: readonly FlowNode[]): RunInputField[] {
     }
   }
   return fields;
+}
+
+function exampleOf(node: FlowNode): { example?: string } {
+  const example = specHook(node, 'exampleInput');
+  if (!example || example.value === undefined) return {};
+  const { value } = example;
+  return { example: typeof value === 'string' ? value : JSON.stringify(value) };
+}
+
+/**
+ * What a field holds: what the person typed or picked, else the document's example (a file's
+ * as EXAMPLE_VALUE), else nothing. A field the person emptied stays empty: `''` is a value.
+ */
+export function fieldValue(field: RunInputField, values: Readonly<Record<string, string>>): string {
+  const typed = values[field.name];
+  if (typed !== undefined) return typed;
+  if (field.example === undefined) return '';
+  return isFileModality(field.modality as Modality) ? EXAMPLE_VALUE : field.example;
 }

@@ -1,14 +1,24 @@
 import { useMemo } from 'react';
+import { isFileModality } from '../../app/node-sdk/example.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
-import { runInputFields } from '../model/run-inputs.ts';
+import type { Modality } from '../../app/schema/modality.ts';
+import {
+  EXAMPLE_VALUE,
+  fieldValue,
+  type RunInputField,
+  runInputFields,
+} from '../model/run-inputs.ts';
 import { useEditor } from '../store.ts';
 
-/** The run's inputs: a value for each input node, an answer for each person asked. */
+/**
+ * The run's inputs: a value for each input node, an answer for each person asked. An input
+ * whose document carries an example starts with it filled in (a template's is what its
+ * cassette was recorded with, so Run replays it as it comes).
+ */
 export function InputsForm() {
   const nodes = useEditor((s) => s.nodes);
   const inputs = useMemo(() => runInputFields(nodes), [nodes]);
   const values = useEditor((s) => s.inputValues);
-  const template = useEditor((s) => s.template);
   const setValue = (name: string, value: string) =>
     useEditor.setState((s) => ({ inputValues: { ...s.inputValues, [name]: value } }));
   if (inputs.length === 0) {
@@ -17,8 +27,9 @@ export function InputsForm() {
   return (
     <form className="inputs-form" data-testid="inputs-form" onSubmit={(e) => e.preventDefault()}>
       {inputs.map((input) => {
-        const value = values[input.name] ?? '';
+        const value = fieldValue(input, values);
         const id = `run-input-${input.name}`;
+        const preview = value === EXAMPLE_VALUE ? input.example : value;
         return (
           <div key={`${input.id}:${input.name}`} className="field">
             <label htmlFor={id}>
@@ -27,19 +38,24 @@ export function InputsForm() {
                 {input.human ? `answer for ${input.id} (else the run waits)` : input.modality}
               </span>
               {input.hasDefault ? <span className="field-hint">has a default</span> : null}
+              {input.example !== undefined && value === exampleText(input) ? (
+                <span className="field-hint" data-testid={`input-${input.name}-is-example`}>
+                  the example
+                </span>
+              ) : null}
             </label>
             {input.description ? <p className="muted small">{input.description}</p> : null}
             {input.modality === 'image' ? (
               <div className="row">
-                {template?.hasCassette ? (
+                {input.example !== undefined ? (
                   <label className="inline">
                     <input
                       type="checkbox"
                       data-testid={`input-${input.name}-example`}
-                      checked={value === 'example'}
-                      onChange={(e) => setValue(input.name, e.target.checked ? 'example' : '')}
+                      checked={value === EXAMPLE_VALUE}
+                      onChange={(e) => setValue(input.name, e.target.checked ? EXAMPLE_VALUE : '')}
                     />
-                    use the example image (with Run, replaying the cassette)
+                    use the example image (from the document)
                   </label>
                 ) : null}
                 <input
@@ -57,8 +73,8 @@ export function InputsForm() {
                     reader.readAsDataURL(file);
                   }}
                 />
-                {value && value !== 'example' ? (
-                  <img className="input-preview" src={value} alt={`${input.name} preview`} />
+                {preview ? (
+                  <img className="input-preview" src={preview} alt={`${input.name} preview`} />
                 ) : null}
               </div>
             ) : (
@@ -76,4 +92,9 @@ export function InputsForm() {
       })}
     </form>
   );
+}
+
+/** How the field reads when it holds the document's example. */
+function exampleText(input: RunInputField): string | undefined {
+  return isFileModality(input.modality as Modality) ? EXAMPLE_VALUE : input.example;
 }

@@ -7,7 +7,7 @@ import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
-import { runInputFields } from '../model/run-inputs.ts';
+import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { useDebug } from './debugState.ts';
 
@@ -52,9 +52,11 @@ export function collectInputs(): { inputs: Record<string, unknown>; problems: st
   const { nodes, inputValues } = get();
   const inputs: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const { name, modality } of runInputFields(nodes)) {
-    const text = inputValues[name];
-    if (text === undefined || text === '') continue;
+  for (const field of runInputFields(nodes)) {
+    const { name, modality } = field;
+    // The document's example when the person left the field as it came (see fieldValue).
+    const text = fieldValue(field, inputValues);
+    if (text === '') continue;
     if (modality === 'json' || modality.startsWith('list<')) {
       try {
         inputs[name] = JSON.parse(text);
@@ -92,21 +94,8 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
     set({ runTab: 'inputs' });
     return;
   }
-  const { template, nodes } = get();
+  const { template } = get();
   const replay = mode === 'default' && template?.hasCassette ? template.file : undefined;
-  // The backend resolves "example" from the template being replayed, so other runs need an
-  // image of their own; saying so here beats a failed run.
-  const examples = runInputFields(nodes).filter(
-    (f) => f.modality === 'image' && inputs[f.name] === 'example',
-  );
-  if (!replay && examples.length) {
-    notify(
-      'error',
-      `The example image is only used when replaying the template's cassette (Run). Pick an image for ${examples.map((f) => `"${f.name}"`).join(', ')} to run otherwise.`,
-    );
-    set({ runTab: 'inputs' });
-    return;
-  }
   await launch(
     () =>
       api().call('run.start', {

@@ -12,8 +12,11 @@ describe.skipIf(!HAVE_CHROMIUM)('a planner in the editor', () => {
     await page.getByTestId('node-planner').waitFor();
 
     await page.getByTestId('run-tab-inputs').click();
-    await page.getByTestId('input-question').fill('What number is on the jersey?');
-    await page.getByTestId('input-image-example').click();
+    // The template's example inputs come filled in: nothing to type or pick.
+    expect(await page.getByTestId('input-question').inputValue()).toBe(
+      'What number is on the jersey?',
+    );
+    expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
     // Run replays the template's cassette (recorded from the simulator): no key, no network.
     await page.getByTestId('tb-run').click();
     await expect

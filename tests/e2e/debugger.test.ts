@@ -15,8 +15,9 @@ describe.skipIf(!HAVE_CHROMIUM)('step-debugging the NLSOM VQA mindstorm', () => 
     await page.getByTestId('node-storm').waitFor();
 
     await page.getByTestId('run-tab-inputs').click();
-    await page.getByTestId('input-question').fill(VQA_QUESTION);
-    await page.getByTestId('input-image-example').click();
+    // The template's example inputs come filled in: what its cassette was recorded with.
+    expect(await page.getByTestId('input-question').inputValue()).toBe(VQA_QUESTION);
+    expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
     await page.getByTestId('break-round').fill('2');
     // Run replays the template's own cassette: no key, no network.
     await page.getByTestId('tb-run').click();

@@ -9,7 +9,7 @@ import { newRunId } from '../../store/index.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { readRunInputs, splitAssignment } from '../inputs.ts';
+import { fillExamples, readRunInputs, splitAssignment } from '../inputs.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -45,7 +45,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
   const blobs = new BlobStore();
-  const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+  const given = readRunInputs(flags.input, compiled.plan, blobs);
+  for (const line of fillExamples(given, compiled.plan, blobs)) process.stderr.write(`${line}\n`);
+  const { inputs, humanAnswers } = given;
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
@@ -59,6 +61,14 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     }
     store.markInterrupted();
     const cassette = await openCassette(flags);
+    // A replay gives a person's recorded turns again too (a seat's commands), unless --input
+    // gives them.
+    const recorded = cassette && cassette.mode !== 'record' ? cassette.cassette.answers() : {};
+    const replayedTurns = Object.keys(recorded).filter((name) => !(name in humanAnswers));
+    if (replayedTurns.length > 0)
+      process.stderr.write(
+        `using ${replayedTurns.length} answer${replayedTurns.length === 1 ? '' : 's'} of a person recorded in the cassette (${replayedTurns[0]}${replayedTurns.length > 1 ? ` … ${replayedTurns.at(-1)}` : ''})\n`,
+      );
     const runId = newRunId();
     store.createRun({
       id: runId,
@@ -73,7 +83,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     const result = await executeRun(compiled, store, flags, {
       runId,
       inputs,
-      humanAnswers,
+      humanAnswers: { ...recorded, ...humanAnswers },
       blobs,
       prices,
       simulate: flags.simulate === true,
