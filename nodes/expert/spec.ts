@@ -93,6 +93,21 @@ export const spec = defineNode({
     return problems;
   },
   callsPerRun: (data) => (data.backend === 'local' ? 0 : 1),
+  // A hosted expert is an expert call (no tokens); a vision chat model is sent the question (or
+  // the instruction) and the picture in one message.
+  estimate: (ctx) =>
+    ctx.executions.map(() => {
+      const { data } = ctx;
+      if (data.backend !== 'vision-chat') {
+        const model = data.model ?? catalogueEntry(data.module)?.models.default ?? data.module;
+        return { promptTokens: 0, expert: { model } };
+      }
+      const question =
+        data.module === 'visual-question-answering'
+          ? ctx.portTokens(ctx.node, 'question')
+          : ctx.tokens(data.instruction);
+      return { promptTokens: question + ctx.portTokens(ctx.node, 'image') };
+    }),
 
   summary: (data) =>
     [
