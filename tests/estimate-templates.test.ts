@@ -1,7 +1,7 @@
 /**
- * `--estimate` against what a run really sends: every template that calls a model is estimated
- * and run with the simulated provider, and the estimate's prompt tokens must be within 2× of the
- * run's. The simulated provider counts no image tokens, so neither does the side compared here
+ * `--estimate` against what a run really sends: every template is estimated and run with the
+ * simulated provider; the calls must be the run's (model and expert calls alike), and the
+ * estimate's prompt tokens within 2× of the run's. The simulated provider counts no image tokens, so neither does the side compared here
  * (`imagePromptTokens` is left out). CuisineWorld episodes are cut to 12 steps in both, to keep
  * the test quick: the estimate reads the episode length from the same document.
  */
@@ -85,6 +85,7 @@ describe('--estimate against a simulated run of every template', () => {
       const estimated = estimate.total.promptTokens - estimate.total.imagePromptTokens;
       const used = result.usage.promptTokens;
       expect(estimate.total.calls).toBe(result.usage.calls);
+      expect(estimate.total.expertCalls).toBe(result.usage.expertCalls ?? 0);
       if (used === 0) {
         // Experts only, or no model at all: nothing is sent to a chat model either way.
         expect(estimated).toBe(0);

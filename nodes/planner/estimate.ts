@@ -4,8 +4,8 @@
  *
  * - plan mode: the planning conversation (task, inputs, the expert table) once, then, in the
  *   worst case only, each repair attempt with the refused answers and what was wrong; and the
- *   expert calls of the plan the rule planner makes for the task (a model's plan is not known
- *   before it answers, and its first step is usually the same kind of chain);
+ *   expert calls (local operations included, as a run counts them) of the plan the rule
+ *   planner makes for the task: a model's plan is not known before it answers;
  * - dispatch mode: one call per step of the episode the connected environment sets up (its
  *   `maxSteps`), each holding the rules, recipes, hints, demonstrations, the level's starting
  *   state, the history window (answers as long as the answer may be) and, from the second step
@@ -79,12 +79,9 @@ function planCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   if (plan.ok) {
     for (const step of plan.plan.steps) {
       const entry = catalogueEntry(step.module);
-      if (data.preferLocal && entry?.local) continue;
-      calls.push({
-        phase: 'plan',
-        promptTokens: 0,
-        expert: { model: entry?.models.default ?? step.module },
-      });
+      const local = data.preferLocal && entry?.local;
+      const model = local ? `local:${local}` : (entry?.models.default ?? step.module);
+      calls.push({ phase: 'plan', promptTokens: 0, expert: { model } });
     }
   }
   return calls;
