@@ -88,7 +88,7 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'no progress display')
     .option(
       '--estimate',
-      'print the worst-case calls, tokens and cost, and exit without calling anything',
+      'print the estimated calls, tokens and cost (with --json: one JSON object), and exit without calling anything',
     )
     .option(
       '--step',

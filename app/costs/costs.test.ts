@@ -292,3 +292,46 @@ describe('estimateRun: replication, nesting and defaults', () => {
     expect(e.byNode).toEqual([]);
   });
 });
+
+describe('estimateRun: expert calls and likely runs', () => {
+  it('counts expert calls apart, with no tokens and no price to miss', async () => {
+    const doc = graph(
+      [
+        input('text'),
+        node('fill', 'expert', { module: 'fill-mask' }),
+        node('translate', 'expert', { module: 'machine-translation' }),
+        output('answer'),
+      ],
+      [
+        edge('text.value', 'fill.text'),
+        edge('fill.text', 'translate.text'),
+        edge('translate.text', 'answer.value'),
+      ],
+    );
+    const e = await estimate(doc);
+    expect(e).toMatchObject({ calls: 2, expertCalls: 2, promptTokens: 0, completionTokens: 0 });
+    expect(e.unpriced).toEqual([]);
+    expect(e.byNode.map((r) => r.model)).toEqual(['distilbert-base-uncased', 't5-base']);
+    expect(formatEstimate(e).split('\n').at(-1)).toBe(
+      'worst case: 2 calls (2 to experts), ~0 tokens, $0',
+    );
+  });
+
+  it('takes answers at a share of their max tokens, in what they cost and where they flow', async () => {
+    const doc = graph(
+      [input('q'), agent('a', '{{ q }}'), agent('b', 'Check {{ a }}'), output('answer')],
+      [edge('q.value', 'a.q'), edge('a.text', 'b.a'), edge('b.text', 'answer.value')],
+      { models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 200 } } },
+    );
+    const plan = (await compile(doc)).plan;
+    const worst = estimateRun(plan, DEFAULT_PRICES);
+    const likely = estimateRun(plan, DEFAULT_PRICES, { answerShare: 0.5 });
+    expect(worst.completionTokens).toBe(400);
+    expect(likely.completionTokens).toBe(200);
+    // b reads a's answer: 200 tokens at worst, 100 likely.
+    expect(worst.promptTokens - likely.promptTokens).toBe(100);
+    expect(formatEstimate(worst, likely).split('\n').slice(-2)[0]).toMatch(
+      /^likely: 2 calls, ~\d+ tokens, \$0\.\d+$/,
+    );
+  });
+});

@@ -3,10 +3,14 @@
  * before any call. The call count never under-counts: every replica of every model-calling
  * node runs in every round of every loop it sits in (stop conditions are ignored, so a loop
  * runs its `maxRounds`), plus the calls a loop adds to its members (a mindstorm's revisions and
- * ballots). Token counts are upper-ish estimates at about four characters a token:
+ * ballots) and those a refused answer brings (a plan's repairs, a step's retries: rows marked
+ * `retry`, left out of `firstAttempts`). Expert model calls are counted apart, with no tokens.
+ * Token counts are upper-ish estimates at about four characters a token:
  *
  * - completion tokens of a call are its `maxTokens`: the node's, else its model profile's,
- *   else `defaultMaxTokens` (1024);
+ *   else `defaultMaxTokens` (1024), times `answerShare` (1: every answer as long as it may be;
+ *   `LIKELY_ANSWER_SHARE` for a likely run); answers that flow into later prompts (inputs,
+ *   transcripts, histories) count the same;
  * - prompt tokens are what the node type's `estimate` hook says one call sends (an agent: its
  *   role and prompt rendered with its replica's variables and empty inputs, what flows in, the
  *   transcript it reads, what its history replays); without the hook, what flows in: each
@@ -58,15 +62,34 @@ export interface EstimateOptions {
   defaultInputTokens?: number;
   /** Prompt tokens per image sent to a model (default 0: images are not counted). */
   imageTokens?: number;
+  /**
+   * The share of its max tokens an answer is taken to fill (default 1, the worst case), in
+   * what it costs and in the later prompts it flows into.
+   */
+  answerShare?: number;
 }
+
+/**
+ * The share of their max tokens answers fill in a likely run: a limit is a ceiling, and most
+ * answers stop well before it (an organizer's one question, a member's brief answer), while
+ * long ones are cut at it. Half is our assumption, not a measurement; the worst case is beside
+ * it.
+ */
+export const LIKELY_ANSWER_SHARE = 0.5;
 
 /** The calls of one node on one model; calls a loop adds (revisions, ballots) have their own rows. */
 export interface NodeEstimate {
   node: string;
+  /** The node's type. */
+  type: string;
   /** The model id from the node's profile (a profile name when the profile is missing). */
   model: string;
-  /** Set on calls outside the node's own turns: a mindstorm member's `revise` or `ballot`. */
+  /** Set on calls outside the node's own turns: a member's `revise` or `ballot`, a `retry`. */
   phase?: string;
+  /** Calls made only when an earlier answer was refused: in the worst case only. */
+  retry?: true;
+  /** Calls to an expert model: they have no tokens and no price. */
+  expert?: true;
   calls: number;
   promptTokens: number;
   completionTokens: number;
@@ -74,16 +97,25 @@ export interface NodeEstimate {
   costUsd?: number;
 }
 
-/** A worst-case estimate of a run, made before any call. */
-export interface RunEstimate {
+/** Calls, tokens and cost of a set of rows. */
+export interface EstimateTotals {
+  /** Every call, expert calls included (a run's `maxCalls` counts them too). */
   calls: number;
+  /** Of `calls`, those to expert models. */
+  expertCalls: number;
   promptTokens: number;
   completionTokens: number;
   /** The sum over priced calls; calls to models in `unpriced` add nothing. */
   costUsd: number;
+}
+
+/** A worst-case estimate of a run, made before any call. */
+export interface RunEstimate extends EstimateTotals {
   /** Model ids without a price (local or simulated models, or missing from the table). */
   unpriced: string[];
   byNode: NodeEstimate[];
+  /** The same run with every answer taken the first time: no repairs, no retries. */
+  firstAttempts: EstimateTotals;
 }
 
 /**
@@ -97,14 +129,30 @@ export function estimateRun(
 ): RunEstimate {
   const sizes = new PlanSizes(plan, options);
   const rows = new Map<string, NodeEstimate>();
-  const record = (node: string, model: string, call: EstimatedCall, n: number, out: number) => {
-    const key = `${node}\u0000${model}\u0000${call.phase ?? ''}`;
+  const record = (
+    node: PlannedNode,
+    model: string,
+    call: EstimatedCall,
+    n: number,
+    out: number,
+  ) => {
+    const rowModel = call.expert?.model ?? model;
+    const key = [
+      node.id,
+      rowModel,
+      call.phase ?? '',
+      call.retry ? 'r' : '',
+      call.expert ? 'e' : '',
+    ].join('\u0000');
     let row = rows.get(key);
     if (!row) {
       row = {
-        node,
-        model,
+        node: node.id,
+        type: node.type,
+        model: rowModel,
         ...(call.phase ? { phase: call.phase } : {}),
+        ...(call.retry ? { retry: true as const } : {}),
+        ...(call.expert ? { expert: true as const } : {}),
         calls: 0,
         promptTokens: 0,
         completionTokens: 0,
@@ -112,14 +160,16 @@ export function estimateRun(
       rows.set(key, row);
     }
     row.calls += n;
+    if (call.expert) return;
     row.promptTokens += call.promptTokens * n;
-    row.completionTokens += out * n;
+    row.completionTokens += (call.completionTokens ?? out) * n;
   };
 
   for (const node of plan.nodes.values()) {
     const perRun = node.spec.callsPerRun?.(node.data) ?? 0;
     if (perRun <= 0) continue;
-    const factor = sizes.outerFactor(node.id) * perRun;
+    // A hook lists every call itself; without one, each execution makes `perRun` calls.
+    const factor = sizes.outerFactor(node.id) * (node.spec.estimate ? 1 : perRun);
     const executions = sizes.executions(node.id);
     const effect = sizes.effect(node.id);
     for (const vars of sizes.copies(node.id)) {
@@ -135,28 +185,34 @@ export function estimateRun(
       const calls = node.spec.estimate
         ? node.spec.estimate(ctx)
         : executions.map(() => ({ promptTokens: sizes.inputTokens(node.id) }));
-      for (const call of calls) record(node.id, model, call, factor, completion);
+      for (const call of calls) record(node, model, call, factor, completion);
     }
   }
 
   const byNode = [...rows.values()];
   const unpriced = new Set<string>();
-  let costUsd = 0;
   for (const row of byNode) {
+    if (row.expert) continue;
     const cost = callCost(prices, row.model, row.promptTokens, row.completionTokens);
     if (cost === undefined) unpriced.add(row.model);
-    else {
-      row.costUsd = cost;
-      costUsd += cost;
-    }
+    else row.costUsd = cost;
   }
   return {
-    calls: sum(byNode.map((r) => r.calls)),
-    promptTokens: sum(byNode.map((r) => r.promptTokens)),
-    completionTokens: sum(byNode.map((r) => r.completionTokens)),
-    costUsd,
+    ...totals(byNode),
     unpriced: [...unpriced],
     byNode,
+    firstAttempts: totals(byNode.filter((r) => !r.retry)),
+  };
+}
+
+/** The totals of some rows of an estimate. */
+export function totals(rows: readonly NodeEstimate[]): EstimateTotals {
+  return {
+    calls: sum(rows.map((r) => r.calls)),
+    expertCalls: sum(rows.map((r) => (r.expert ? r.calls : 0))),
+    promptTokens: sum(rows.map((r) => r.promptTokens)),
+    completionTokens: sum(rows.map((r) => r.completionTokens)),
+    costUsd: sum(rows.map((r) => r.costUsd ?? 0)),
   };
 }
 
@@ -267,6 +323,9 @@ class PlanSizes implements EstimatePlan {
       transcriptTokens: (loop, reader, at) => this.transcriptTokens(loop, reader, at),
       readsTranscript: (template) => this.readsTranscript(template),
       given: (name, fallback, image) => this.given(name, fallback, image),
+      portTokens: (id, port) => this.portTokens(id, port),
+      answerLength: (maxTokens) => this.answerLength(maxTokens),
+      knownInput: (id, port) => this.knownInput(id, port),
     };
   }
 
@@ -337,10 +396,17 @@ class PlanSizes implements EstimatePlan {
   /** A call's completion tokens: the node's `maxTokens`, its profile's, or the default. */
   completion(node: PlannedNode, vars: Record<string, unknown>): number {
     const own = node.data.maxTokens;
-    if (typeof own === 'number') return own;
-    return (
-      this.profile(node, vars)?.maxTokens ?? this.#options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS
+    return this.answerLength(
+      typeof own === 'number'
+        ? own
+        : (this.profile(node, vars)?.maxTokens ??
+            this.#options.defaultMaxTokens ??
+            DEFAULT_MAX_TOKENS),
     );
+  }
+
+  answerLength(maxTokens: number): number {
+    return Math.ceil(maxTokens * (this.#options.answerShare ?? 1));
   }
 
   maxCompletion(id: string): number {
@@ -364,6 +430,18 @@ class PlanSizes implements EstimatePlan {
       }
     }
     return tokens;
+  }
+
+  portTokens(id: string, port: string): number {
+    const node = this.#node(id);
+    return sum((node.inputs[port] ?? []).map((b) => this.#delivered(b, node)));
+  }
+
+  knownInput(id: string, port: string): unknown {
+    const binding = this.#node(id).inputs[port]?.[0];
+    if (!binding) return undefined;
+    const source = this.#node(binding.source);
+    return source.spec.knownOutput?.(source.data, binding.sourcePort);
   }
 
   connected(id: string, port: string): boolean {

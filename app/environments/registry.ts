@@ -2,6 +2,7 @@
  * The environments a society can act in, by kind. Each kind makes worlds, briefs a dispatcher
  * about them, reads commands out of text, and has a policy that needs no model.
  */
+import { cuisineWorldKind } from './cuisineworld/kind.ts';
 import type { Briefing, DemoStep } from './dispatch.ts';
 import type { Environment } from './types.ts';
 
@@ -31,17 +32,22 @@ export interface EnvironmentKind {
   demonstrations(level: string, agents: number, count: number, steps: number): DemoStep[][];
 }
 
-const kinds = new Map<string, () => Promise<EnvironmentKind>>([
-  ['cuisineworld', async () => (await import('./cuisineworld/kind.ts')).cuisineWorldKind],
-]);
+// Loaded with the registry, not on first use: an estimate made before a run (synchronous, and
+// in the editor too) builds a dispatcher's prompts from the kind's briefing and demonstrations.
+const kinds = new Map<string, EnvironmentKind>([['cuisineworld', cuisineWorldKind]]);
 
 /** The kinds there are. */
 export const ENVIRONMENT_KINDS = [...kinds.keys()];
 
+/** The environment kind with this name, or undefined. */
+export function findEnvironmentKind(kind: string): EnvironmentKind | undefined {
+  return kinds.get(kind);
+}
+
 /** The environment kind with this name; throws a clear error for an unknown one. */
 export async function environmentKind(kind: string): Promise<EnvironmentKind> {
-  const load = kinds.get(kind);
-  if (!load)
+  const found = kinds.get(kind);
+  if (!found)
     throw new Error(`unknown environment "${kind}" (known: ${ENVIRONMENT_KINDS.join(', ')})`);
-  return load();
+  return found;
 }

@@ -55,7 +55,10 @@ export interface NodeSpec<D = unknown> {
   models?(data: D): string[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
-  /** Worst-case model calls per execution (for estimates); 0 when it never calls a model. */
+  /**
+   * Model calls per execution (for estimates); 0 when it never calls a model. With an `estimate`
+   * hook, which lists the calls itself, only whether it is above 0 matters.
+   */
   callsPerRun?(data: D): number;
 
   // ---- Hooks the core calls instead of knowing node types ------------------------------
@@ -92,6 +95,11 @@ export interface NodeSpec<D = unknown> {
    * node that calls models, else everything connected to it.
    */
   outputTokens?(ctx: EstimateContext<D>, port: string): number;
+  /**
+   * The value an output port gives when the data alone decides it (an environment's world), so
+   * an estimate can build what a node downstream will send. Undefined when it is not known.
+   */
+  knownOutput?(data: D, port: string): unknown;
 
   // Editor hooks: how the editor starts, shows and upgrades this type's data. They run in the
   // page as well as in the engine, so they stay pure (no I/O) and cheap. Field editors are not

@@ -13,9 +13,24 @@ export interface EstimatePoint {
 
 /** One model call of one copy of a node. */
 export interface EstimatedCall {
-  /** Set on calls made outside the node's own turns: a member's `revise` or `ballot`. */
+  /**
+   * Set on calls made outside the node's own turns: a member's `revise` or `ballot`, a
+   * planner's `repair`, a dispatcher's `retry`.
+   */
   phase?: string;
   promptTokens: number;
+  /** Its answer's tokens, when the call's limit is not the node's (see `answerLength`). */
+  completionTokens?: number;
+  /**
+   * Made only when an earlier answer was refused (a plan repaired, a step asked again): part of
+   * the worst case, not of a run whose answers are all taken the first time.
+   */
+  retry?: boolean;
+  /**
+   * A call to an expert model (Hugging Face, an embedding model): counted as an expert call,
+   * with no tokens, as a run counts it. `model` names the model, for the table.
+   */
+  expert?: { model: string };
 }
 
 /** How the innermost loop around a node changes its calls (its container's `loop.effect`). */
@@ -60,6 +75,15 @@ export interface EstimatePlan {
   readsTranscript(template: string): boolean;
   /** A run input or a person's answer, by name: its known value, else `fallback`, else the defaults. */
   given(name: string, fallback: unknown, image: boolean): number;
+  /** How long an answer with this limit is taken to be (the estimate's share of the limit). */
+  answerLength(maxTokens: number): number;
+  /** What is connected to one input port of a node, in tokens (a list counts every element). */
+  portTokens(node: string, port: string): number;
+  /**
+   * The value arriving at a node's input port when its source knows it from its data alone
+   * (its spec's `knownOutput`, e.g. an environment's world); undefined otherwise.
+   */
+  knownInput(node: string, port: string): unknown;
 }
 
 /** What a node's own hooks get: the plan, the node, and its innermost loop. */

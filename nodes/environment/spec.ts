@@ -49,5 +49,19 @@ export const spec = defineNode({
     ],
   }),
 
+  // The world is the data itself, so an estimate can build a dispatcher's prompts before a run.
+  knownOutput: (data, port) =>
+    port === 'world'
+      ? {
+          kind: data.kind,
+          level: findLevel(data.level)?.id ?? data.level,
+          agents: data.agents,
+          seed: data.seed,
+          maxSteps: data.maxSteps,
+          alpha: data.alpha,
+          orderCap: data.orderCap,
+        }
+      : undefined,
+
   summary: (data) => `${data.kind} ${data.level} · ${data.agents} agents`,
 });

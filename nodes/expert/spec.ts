@@ -92,7 +92,31 @@ export const spec = defineNode({
     }
     return problems;
   },
-  callsPerRun: (data) => (data.backend === 'local' ? 0 : 1),
+  // A local operation calls no model, but a run counts it as an expert call (and so does a
+  // budget's maxCalls): the estimate does too.
+  callsPerRun: () => 1,
+  // A hosted expert or a local operation is an expert call (no tokens); a vision chat model is
+  // sent the question (or the instruction) and the picture in one message.
+  estimate: (ctx) =>
+    ctx.executions.map(() => {
+      const { data } = ctx;
+      const entry = catalogueEntry(data.module);
+      if (data.backend === 'local') {
+        return { promptTokens: 0, expert: { model: `local:${entry?.local ?? data.module}` } };
+      }
+      if (data.backend !== 'vision-chat') {
+        const model = data.model ?? entry?.models.default ?? data.module;
+        return { promptTokens: 0, expert: { model } };
+      }
+      const question =
+        data.module === 'visual-question-answering'
+          ? ctx.portTokens(ctx.node, 'question')
+          : ctx.tokens(data.instruction);
+      return { promptTokens: question + ctx.portTokens(ctx.node, 'image') };
+    }),
+  // A local operation hands on a picture of what it was given; a model, its answer.
+  outputTokens: (ctx) =>
+    ctx.data.backend === 'local' ? ctx.inputTokens(ctx.node) : ctx.answerTokens(ctx.node),
 
   summary: (data) =>
     [

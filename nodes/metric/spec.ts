@@ -92,6 +92,11 @@ export const spec = defineNode({
   data: metricData,
   ports: (data) => metricPorts(data.kind),
   callsPerRun: () => 2,
+  // Two embeddings per score, each an expert call.
+  estimate: (ctx) => {
+    const model = ctx.data.model ?? DEFAULT_METRIC_MODELS[ctx.data.kind];
+    return ctx.executions.flatMap(() => [0, 1].map(() => ({ promptTokens: 0, expert: { model } })));
+  },
 
   summary: (data) => data.kind,
 });

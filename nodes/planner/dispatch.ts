@@ -1,7 +1,6 @@
 import { fraction } from '../../app/environments/cos.ts';
 import {
   agentOf,
-  type DispatchSettings,
   dispatchMessages,
   extractCommands,
   feedbackLines,
@@ -14,66 +13,8 @@ import type { Rejection, Validation } from '../../app/environments/types.ts';
 import type { NodeContext, NodeOutputs } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
+import { dispatchSettings, missingCommands, readWorld, retryPrompt } from './episode.ts';
 import type { PlannerData } from './spec.ts';
-
-/** The episode set-up an environment node outputs. */
-interface World {
-  kind: string;
-  level: string;
-  agents: number;
-  seed: string | number;
-  maxSteps: number;
-  alpha: number;
-  orderCap: number;
-}
-
-function readWorld(value: unknown): World {
-  const w = value as Partial<World> | undefined;
-  if (
-    !w ||
-    typeof w.kind !== 'string' ||
-    typeof w.level !== 'string' ||
-    typeof w.agents !== 'number'
-  ) {
-    throw new Error('the world input must come from an environment node');
-  }
-  return {
-    kind: w.kind,
-    level: w.level,
-    agents: w.agents,
-    seed: w.seed ?? 0,
-    maxSteps: w.maxSteps ?? 60,
-    alpha: w.alpha ?? 1,
-    orderCap: w.orderCap ?? 6,
-  };
-}
-
-/** A refusal for each agent the model left without a command (every agent needs one). */
-function missingCommands(
-  controlled: readonly string[],
-  chosen: readonly string[],
-  nothingRead: boolean,
-): Rejection[] {
-  if (nothingRead) {
-    return [
-      {
-        command: '(no command)',
-        stage: 'syntax',
-        reason: 'no-commands',
-        message: `no command could be read from your answer; write one per agent, like goto_${controlled[0]}_storage0`,
-      },
-    ];
-  }
-  return controlled
-    .filter((agent) => !chosen.some((c) => agentOf(c) === agent))
-    .map((agent) => ({
-      command: `(none for ${agent})`,
-      agent,
-      stage: 'assignment' as const,
-      reason: 'missing-command',
-      message: `${agent} got no command; give every agent one (noop_${agent} to wait)`,
-    }));
-}
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const merged = { ...a };
@@ -105,13 +46,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
       `no ${unknownSeats.join(', ')} in a ${agents.length}-agent kitchen (${agents.join(', ')})`,
     );
   }
-  const settings: DispatchSettings = {
-    behaviour: data.behaviour,
-    retries: data.retries,
-    feedback: data.feedback,
-    hints: data.hints,
-    history: data.history,
-  };
+  const settings = dispatchSettings(data);
   const useModel = data.controller === 'model';
   const briefing = kind.briefing(env);
   const demos = useModel
@@ -212,9 +147,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
         messages.push({ role: 'assistant', content: result.text });
         messages.push({
           role: 'user',
-          content: `Those commands cannot all run:\n${feedbackLines(modelsFault)
-            .map((f) => `- ${f}`)
-            .join('\n')}\nGive the commands for this step again.\nCommands:`,
+          content: retryPrompt(modelsFault),
         });
       }
     }

@@ -15,7 +15,7 @@ import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { SIMULATED_PREFIX, simulatedPrefix } from '../../app/schema/simulated.ts';
 import { dispatch } from './dispatch.ts';
-import { allowedExperts, type PlannerData } from './spec.ts';
+import { allowedExperts, PLAN_MAX_TOKENS, type PlannerData } from './spec.ts';
 
 /** One plan the model proposed, and what was wrong with it. */
 interface Attempt {
@@ -44,7 +44,7 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
       const result = await ctx.callModel({
         profile: data.model,
         messages,
-        maxTokens: data.maxTokens ?? 300,
+        maxTokens: data.maxTokens ?? PLAN_MAX_TOKENS,
         ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
         responseFormat: planResponseFormat(experts),
       });

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
 import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
+import { plannerCalls } from './estimate.ts';
+
+/** A plan's answer tokens when neither the node nor the call says otherwise. */
+export const PLAN_MAX_TOKENS = 300;
 
 /** How the planner describes the experts to the model (OpenAGI's Prompt-1, Prompt-2, few-shot). */
 export const PLANNER_PROMPTS = ['descriptions', 'names', 'few-shot'] as const;
@@ -149,16 +153,17 @@ export const spec = defineNode({
       });
     return problems;
   },
-  // Dispatching calls the model every step, up to 1 + retries times; the episode length is the
-  // environment's and not known here, so the estimate assumes the usual 60 steps.
+  // Whether it calls models at all; `estimate` lists the calls (a dispatcher: one per step of
+  // its environment's episode; a plan: its attempts and the plan's experts).
   callsPerRun: (data) =>
     data.mode === 'dispatch'
       ? data.controller === 'model'
-        ? 60 * (data.behaviour === 'retry' ? 1 + data.retries : 1)
+        ? 1
         : 0
       : data.model
         ? data.maxAttempts
-        : 0,
+        : 1,
+  estimate: (ctx) => plannerCalls(ctx),
 
   // The agents a person plays are asked a command each step: `--input agent1@t3=...`.
   answers: (data) => data.seats.map((seat) => ({ name: seat, perStep: true })),

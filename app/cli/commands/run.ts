@@ -1,9 +1,7 @@
 /** `society run FILE`: runs a society (live, simulated, or from a cassette) and prints its outputs. */
 import { existsSync } from 'node:fs';
-import { estimateRun, formatEstimate } from '../../costs/estimate.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { Cassette, type CassetteMode } from '../../providers/cassette.ts';
-import { IMAGE_TOKENS } from '../../providers/tokens.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { newRunId } from '../../store/index.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
@@ -15,6 +13,7 @@ import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';
+import { printEstimate } from './estimate.ts';
 
 export interface RunFlags extends DisplayFlags {
   input: string[];
@@ -52,11 +51,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
     if (flags.estimate) {
-      const estimate = estimateRun(compiled.plan, prices, { inputs, imageTokens: IMAGE_TOKENS });
-      process.stdout.write(`${formatEstimate(estimate)}\n`);
-      process.stdout.write(
-        `(worst case before any call: every round runs, every answer uses its max tokens; images count ${IMAGE_TOKENS} tokens)\n`,
-      );
+      printEstimate(compiled.plan, prices, inputs, flags.json === true);
       return EXIT.ok;
     }
     store.markInterrupted();

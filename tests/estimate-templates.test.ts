@@ -1,0 +1,98 @@
+/**
+ * `--estimate` against what a run really sends: every template is estimated and run with the
+ * simulated provider; the calls must be the run's (model and expert calls alike), and the
+ * estimate's prompt tokens within 2× of the run's. The simulated provider counts no image tokens, so neither does the side compared here
+ * (`imagePromptTokens` is left out). CuisineWorld episodes are cut to 12 steps in both, to keep
+ * the test quick: the estimate reads the episode length from the same document.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { estimateReport } from '../app/cli/commands/estimate.ts';
+import { DEFAULT_PRICES } from '../app/costs/prices.ts';
+import { BlobStore } from '../app/runtime/blobs.ts';
+import { startRun } from '../app/runtime/engine.ts';
+import { compile, registry } from './support/graphs.ts';
+
+const TEMPLATES = new URL('../templates/', import.meta.url);
+const EPISODE_STEPS = 12;
+
+/** The inputs the README runs each template with, by input name. */
+const README_INPUTS: Record<string, Record<string, string>> = {
+  'nlsom-vqa.society.json': {
+    question:
+      'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star',
+    image: '@nlsom-vqa.example.png',
+  },
+  'openagi-auto-plan.society.json': {
+    question: 'What number is on the jersey?',
+    image: '@openagi.example.png',
+  },
+  'openagi-vqa-german.society.json': {
+    question: 'What number is on the jersey?',
+    image: '@openagi.example.png',
+  },
+  'openagi-image-restoration.society.json': { image: '@openagi.example.png' },
+  'openagi-clozed-translation.society.json': { text: 'The capital of France is [MASK].' },
+};
+
+const files = readdirSync(TEMPLATES)
+  .filter((f) => f.endsWith('.society.json'))
+  .sort();
+
+/** The template as a document, with any episode cut to `EPISODE_STEPS`. */
+function template(file: string): { nodes: Array<{ data: Record<string, unknown> }> } {
+  const doc = JSON.parse(readFileSync(new URL(file, TEMPLATES), 'utf8'));
+  for (const node of doc.nodes) {
+    if (typeof node.data?.maxSteps === 'number') node.data.maxSteps = EPISODE_STEPS;
+  }
+  return doc;
+}
+
+function inputsFor(file: string, blobs: BlobStore): Record<string, unknown> {
+  const given = README_INPUTS[file] ?? {};
+  return Object.fromEntries(
+    Object.entries(given).map(([name, value]) => [
+      name,
+      value.startsWith('@')
+        ? blobs.putImage(readFileSync(new URL(value.slice(1), TEMPLATES)), 'image/png')
+        : value,
+    ]),
+  );
+}
+
+describe('--estimate against a simulated run of every template', () => {
+  it('finds the templates', () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+
+  for (const file of files) {
+    it(`${file}: prompt tokens within 2× of the run's`, async () => {
+      const compiled = await compile(template(file));
+      const blobs = new BlobStore();
+      const inputs = inputsFor(file, blobs);
+      const estimate = estimateReport(compiled.plan, DEFAULT_PRICES, inputs);
+      const run = await startRun(compiled, {
+        registry,
+        inputs,
+        blobs,
+        simulate: true,
+        // A person's seat answers "wait" at every step.
+        askHuman: async ({ name }) => `noop_${name.split('@')[0]}`,
+      });
+      const result = await run.result;
+      expect(result.status, result.error).toBe('succeeded');
+
+      const estimated = estimate.total.promptTokens - estimate.total.imagePromptTokens;
+      const used = result.usage.promptTokens;
+      expect(estimate.total.calls).toBe(result.usage.calls);
+      expect(estimate.total.expertCalls).toBe(result.usage.expertCalls ?? 0);
+      if (used === 0) {
+        // Experts only, or no model at all: nothing is sent to a chat model either way.
+        expect(estimated).toBe(0);
+        return;
+      }
+      expect(estimated, `estimated ${estimated}, used ${used}`).toBeGreaterThanOrEqual(used / 2);
+      expect(estimated, `estimated ${estimated}, used ${used}`).toBeLessThanOrEqual(used * 2);
+    });
+  }
+});
