@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
 import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
+import { checkRunInputs } from '../runtime/inputs.ts';
 import { imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 
@@ -51,6 +52,20 @@ export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: Blo
     result.inputs[name] = readValue(name, raw, input.modality, blobs);
   }
   return result;
+}
+
+/**
+ * The pre-run check of a run's inputs, before anything is recorded: every run input has a value
+ * (given, or the input's default) of the right kind. A run that lacks one ends the command with
+ * exit 2 and one line naming it, and the run store gets nothing. Values the command line did not
+ * give but the document can supply belong here too, so that every later step sees them.
+ */
+export function completeRunInputs(plan: GraphPlan, inputs: Record<string, unknown>): void {
+  try {
+    checkRunInputs(plan, inputs);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {

@@ -9,7 +9,7 @@ import { newRunId } from '../../store/index.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { readRunInputs, splitAssignment } from '../inputs.ts';
+import { completeRunInputs, readRunInputs, splitAssignment } from '../inputs.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -46,6 +46,8 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
   const blobs = new BlobStore();
   const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
+  // An estimate needs no values (it counts what is given); a run refuses before it is recorded.
+  if (!flags.estimate) completeRunInputs(compiled.plan, inputs);
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
