@@ -10,6 +10,7 @@ import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { defaultDatabasePath } from '../store/paths.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
+import type { NodesFlags } from './commands/nodes.ts';
 import type { BuildFlags } from './commands/openagi/build.ts';
 import type { DegradeFlags } from './commands/openagi/degrade.ts';
 import type { PricesFlags } from './commands/prices.ts';
@@ -40,6 +41,16 @@ export function buildProgram(): Command {
     .argument('<files...>', '*.society.json documents')
     .action(async (files: string[]) =>
       (await import('./commands/validate.ts')).validateCommand(files),
+    );
+
+  program
+    .command('nodes')
+    .description('list the node types with their ports (name, modality, direction) and fields')
+    .argument('[type]', 'only this node type')
+    .option('--json', 'print JSON: every port and field, with types and defaults')
+    .option('--markdown', "print the README's node-type table")
+    .action(async (type: string | undefined, flags: NodesFlags) =>
+      (await import('./commands/nodes.ts')).nodesCommand(type, flags),
     );
 
   program
