@@ -7,7 +7,7 @@ import type { GraphPlan } from '../compiler/analyze.ts';
 import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { checkRunInputs } from '../runtime/inputs.ts';
-import { imageMimeFor } from '../schema/mime.ts';
+import { BINARY_MIME_BY_EXTENSION, imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 
 export { UsageError };
@@ -110,24 +110,13 @@ function readValue(name: string, raw: string, modality: string, blobs: BlobStore
   return text;
 }
 
-const BINARY_MIME: Record<string, string> = {
-  wav: 'audio/wav',
-  flac: 'audio/flac',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  m4a: 'audio/mp4',
-  webm: 'audio/webm',
-  glb: 'model/gltf-binary',
-  gltf: 'model/gltf+json',
-  obj: 'model/obj',
-  stl: 'model/stl',
-  ply: 'application/ply',
-};
-
 /** The MIME type of an audio or 3D file, from its extension. */
 function binaryMimeFor(path: string, modality: string): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-  return BINARY_MIME[ext] ?? (modality === 'audio' ? 'audio/wav' : 'application/octet-stream');
+  return (
+    BINARY_MIME_BY_EXTENSION[ext] ??
+    (modality === 'audio' ? 'audio/wav' : 'application/octet-stream')
+  );
 }
 
 function readBytes(path: string, name: string): Uint8Array {

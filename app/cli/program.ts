@@ -83,6 +83,10 @@ export function buildProgram(): Command {
       `use the simulated provider: deterministic, labelled "${SIMULATED_LABEL}", no key needed (with --record, records its answers)`,
     )
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option(
+      '--out <DIR>',
+      'write every output to a file in DIR: text .txt, images, audio and 3D by type, else .json',
+    )
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
     .option(
       '--model <PROFILE=PROVIDER:MODEL>',
@@ -214,6 +218,7 @@ export function buildProgram(): Command {
     .description('run an exported run again from its recorded calls, with no key and no network')
     .argument('<export>', 'a file written by `society export`')
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--out <DIR>', 'write every output to a file in DIR (as run --out does)')
     .option('-q, --quiet', 'no progress display')
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
     .option('--db <FILE>', 'the run store the replay is recorded in')

@@ -10,6 +10,7 @@ import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { completeRunInputs, readRunInputs, splitAssignment } from '../inputs.ts';
+import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -29,6 +30,7 @@ export interface RunFlags extends DisplayFlags {
   estimate?: boolean;
   step?: boolean;
   break: string[];
+  out?: string;
 }
 
 /** Runs `file` as the flags say; resolves to the exit code. */
@@ -48,6 +50,8 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const { inputs, humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
   // An estimate needs no values (it counts what is given); a run refuses before it is recorded.
   if (!flags.estimate) completeRunInputs(compiled.plan, inputs);
+  // A folder that cannot be made is a bad argument, found before anything runs.
+  if (flags.out && !flags.estimate) makeOutputDir(flags.out);
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
@@ -87,6 +91,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     if (cassette && cassette.mode !== 'replay')
       await cassette.cassette.save(cassette.path, processRedactor);
     printResult(result.result, result.mode, flags.json === true);
+    if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();
