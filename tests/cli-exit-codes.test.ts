@@ -43,8 +43,12 @@ describe('exit codes', () => {
     [['export', 'feedface'], 'no run "feedface"'],
     [['replay', 'nowhere.run.json'], 'cannot read nowhere.run.json'],
     [['frobnicate'], "unknown command 'frobnicate'"],
+    [['cuisineworld', 'sweep', '--controller', 'model', '--model', 'gpt-4o'], 'got "gpt-4o"'],
+    [['nodes', 'oracle'], 'no node type "oracle"'],
   ])('society %j exits 2: %s', async (args, message) => {
-    const result = await societyHere([...args, '--db', db]);
+    // Commands that keep runs get a throwaway store; the others take no --db.
+    const keeps = !['cuisineworld', 'nodes', 'frobnicate'].includes(args[0]!);
+    const result = await societyHere(keeps ? [...args, '--db', db] : args);
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /); // never a stack trace
