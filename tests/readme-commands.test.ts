@@ -28,7 +28,7 @@ interface Command {
 }
 
 /** The commands of every ```sh block: continuation lines joined, comments dropped. */
-export function readmeCommands(readme: string): Command[] {
+function readmeCommands(readme: string): Command[] {
   const lines = readme.split('\n');
   const commands: Command[] = [];
   for (let i = 0; i < lines.length; i++) {
