@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `society` command. It runs the TypeScript sources directly: Node 22.18+ and 24 strip
 // types by default; Node 22.12 to 22.17 need a flag, so there we start Node again with it.
+// An older Node stops at the version guard, imported first, with one line saying what to install.
+import '../scripts/check-node.mjs';
 import { spawnSync } from 'node:child_process';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';

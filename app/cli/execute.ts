@@ -7,6 +7,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { CompileResult } from '../compiler/index.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
+import { blobHashOf } from '../node-sdk/template.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import type { RunStore } from '../store/index.ts';
@@ -100,6 +101,15 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
     return;
   }
   for (const [name, value] of Object.entries(result.outputs)) {
+    const hash = blobHashOf(value);
+    if (hash) {
+      // Bytes are no use on a terminal: say what they are and how to get them.
+      const mime = (value as { mime: string }).mime;
+      process.stdout.write(
+        `${name}: ${mime} ${hash.slice(0, 12)}… (--out DIR writes it to a file)\n`,
+      );
+      continue;
+    }
     let text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
     // A large structured value (a plan with its graph) would bury the rest of the output.
     if (typeof value !== 'string' && text.length > 1200) {

@@ -15,27 +15,46 @@ export interface RunExport {
   version: 1;
   run: RunRecord;
   events: RunEvent[];
+  /** The run's model calls (`entries`) and expert calls (`experts`, with the bytes they returned). */
   calls: CassetteFile;
-  /** Binary inputs (images, audio, 3D assets) by sha256: MIME type and base64 bytes. */
+  /**
+   * Every binary value the run holds, by sha256: its inputs, what its expert calls returned and
+   * its outputs (images, audio, 3D assets), each with its MIME type and base64 bytes.
+   */
   blobs: Record<string, { mime: string; base64: string }>;
 }
 
 export function exportRun(store: RunStore, run: RunRecord): RunExport {
-  const blobs: RunExport['blobs'] = {};
-  for (const value of Object.values(run.inputs)) {
-    const hash = blobHashOf(value);
-    const blob = hash ? store.getBlob(hash) : undefined;
-    if (hash && blob)
-      blobs[hash] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
+  const events = store.events(run.id);
+  const calls = store.callRecord(run.id);
+  const blobs: RunExport['blobs'] = { ...calls.blobs };
+  const hashes = new Set<string>();
+  collectBlobHashes([run.inputs, run.outputs, events], hashes);
+  for (const hash of hashes) {
+    if (blobs[hash]) continue;
+    const blob = store.getBlob(hash);
+    if (blob) blobs[hash] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
   }
-  return {
-    format: EXPORT_FORMAT,
-    version: 1,
-    run,
-    events: store.events(run.id),
-    calls: store.callRecord(run.id),
-    blobs,
-  };
+  return { format: EXPORT_FORMAT, version: 1, run, events, calls, blobs };
+}
+
+/** How many calls an export holds: model calls, expert calls, and both. */
+export function exportedCalls(data: RunExport): { model: number; expert: number; total: number } {
+  const model = data.calls.entries.length;
+  const expert = data.calls.experts?.length ?? 0;
+  return { model, expert, total: model + expert };
+}
+
+/** Adds the hash of every image or blob reference found in `value`, however deep. */
+function collectBlobHashes(value: unknown, into: Set<string>, depth = 0): void {
+  if (depth > 64 || value === null || typeof value !== 'object') return;
+  const hash = blobHashOf(value);
+  if (hash) {
+    into.add(hash);
+    return;
+  }
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    collectBlobHashes(item, into, depth + 1);
 }
 
 const ExportSchema = z.looseObject({

@@ -5,6 +5,7 @@
  */
 import type { CompiledGraph } from '../compiler/index.ts';
 import { Cassette } from '../providers/cassette.ts';
+import type { CassetteFile } from '../providers/cassette-file.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
@@ -32,7 +33,10 @@ export interface ForkPlan {
    * cassette, the kept log and the edits. The caller adds its own (registry, prices, providers).
    */
   options: Pick<RunOptions, 'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides'>;
-  /** The parent's answers were simulated, so the fork's new calls are too (labelled as such). */
+  /**
+   * The parent's answers were simulated (a simulated run, or a replay of a simulated cassette),
+   * so the fork's new calls are too (labelled as such).
+   */
   simulated: boolean;
 }
 
@@ -94,6 +98,7 @@ export function planFork(
   if (missing.length)
     throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
   const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
+  const calls = store.callRecord(parent.id);
   return {
     at,
     kept,
@@ -110,12 +115,22 @@ export function planFork(
       inputs: parent.inputs,
       blobs,
       cassette: {
-        cassette: Cassette.fromJSON(store.callRecord(parent.id), `run ${parent.id}`),
+        cassette: Cassette.fromJSON(calls, `run ${parent.id}`),
         mode: 'replay-then-live',
       },
       continueFrom: kept,
       overrides,
     },
-    simulated: parent.mode === 'simulated',
+    simulated: parent.mode === 'simulated' || answeredBySimulator(calls),
   };
+}
+
+/**
+ * True when every model answer in a run's record came from the simulated provider: a simulated
+ * run, or a replay of a simulated cassette (a template's). A fork of it simulates what it asks
+ * anew, as its parent did, rather than calling a real model with a key.
+ */
+function answeredBySimulator(calls: CassetteFile): boolean {
+  const responses = calls.entries.flatMap((entry) => entry.responses);
+  return responses.length > 0 && responses.every((response) => response.simulated === true);
 }

@@ -8,7 +8,8 @@ import { describeExample } from '../node-sdk/example.ts';
 import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../runtime/examples.ts';
-import { imageMimeFor } from '../schema/mime.ts';
+import { checkRunInputs } from '../runtime/inputs.ts';
+import { BINARY_MIME_BY_EXTENSION, imageMimeFor } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 
 export { UsageError };
@@ -70,6 +71,20 @@ export function fillExamples(given: RunInputs, plan: GraphPlan, blobs: BlobStore
   return used;
 }
 
+/**
+ * The pre-run check of a run's inputs, before anything is recorded: every run input has a value
+ * (given, or the input's default) of the right kind. A run that lacks one ends the command with
+ * exit 2 and one line naming it, and the run store gets nothing. Inputs with an example in the
+ * document were filled by `fillExamples` before this.
+ */
+export function completeRunInputs(plan: GraphPlan, inputs: Record<string, unknown>): void {
+  try {
+    checkRunInputs(plan, inputs);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {
   const fromFile = raw.startsWith('@');
   const path = raw.slice(1);
@@ -112,24 +127,13 @@ function readValue(name: string, raw: string, modality: string, blobs: BlobStore
   return text;
 }
 
-const BINARY_MIME: Record<string, string> = {
-  wav: 'audio/wav',
-  flac: 'audio/flac',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  m4a: 'audio/mp4',
-  webm: 'audio/webm',
-  glb: 'model/gltf-binary',
-  gltf: 'model/gltf+json',
-  obj: 'model/obj',
-  stl: 'model/stl',
-  ply: 'application/ply',
-};
-
 /** The MIME type of an audio or 3D file, from its extension. */
 function binaryMimeFor(path: string, modality: string): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-  return BINARY_MIME[ext] ?? (modality === 'audio' ? 'audio/wav' : 'application/octet-stream');
+  return (
+    BINARY_MIME_BY_EXTENSION[ext] ??
+    (modality === 'audio' ? 'audio/wav' : 'application/octet-stream')
+  );
 }
 
 function readBytes(path: string, name: string): Uint8Array {

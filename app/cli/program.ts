@@ -10,6 +10,7 @@ import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { defaultDatabasePath } from '../store/paths.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
+import type { NodesFlags } from './commands/nodes.ts';
 import type { BuildFlags } from './commands/openagi/build.ts';
 import type { DegradeFlags } from './commands/openagi/degrade.ts';
 import type { PricesFlags } from './commands/prices.ts';
@@ -43,6 +44,16 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('nodes')
+    .description('list the node types with their ports (name, modality, direction) and fields')
+    .argument('[type]', 'only this node type')
+    .option('--json', 'print JSON: every port and field, with types and defaults')
+    .option('--markdown', "print the README's node-type table")
+    .action(async (type: string | undefined, flags: NodesFlags) =>
+      (await import('./commands/nodes.ts')).nodesCommand(type, flags),
+    );
+
+  program
     .command('inspect')
     .description('print the compiled XState machine configs as JSON')
     .argument('<file>', 'a *.society.json document')
@@ -72,6 +83,10 @@ export function buildProgram(): Command {
       `use the simulated provider: deterministic, labelled "${SIMULATED_LABEL}", no key needed (with --record, records its answers)`,
     )
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option(
+      '--out <DIR>',
+      'write every output to a file in DIR: text .txt, images, audio and 3D by type, else .json',
+    )
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
     .option(
       '--model <PROFILE=PROVIDER:MODEL>',
@@ -203,6 +218,7 @@ export function buildProgram(): Command {
     .description('run an exported run again from its recorded calls, with no key and no network')
     .argument('<export>', 'a file written by `society export`')
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
+    .option('--out <DIR>', 'write every output to a file in DIR (as run --out does)')
     .option('-q, --quiet', 'no progress display')
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
     .option('--db <FILE>', 'the run store the replay is recorded in')

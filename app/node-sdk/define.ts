@@ -53,6 +53,11 @@ export interface NodeSpec<D = unknown> {
   ports(data: D): NodePorts;
   /** Model profile names the node will call, for validation and the export manifest. */
   models?(data: D): string[];
+  /**
+   * Provider profiles the node reaches itself rather than through a model profile (an expert
+   * model's Hugging Face profile), so the gallery and the export manifest name them.
+   */
+  providers?(data: D): string[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**

@@ -36,3 +36,31 @@ export function sniffMime(bytes: Uint8Array): string | undefined {
   }
   return undefined;
 }
+
+/** Audio and 3D files a run takes as input, by file extension (lower case, no dot). */
+export const BINARY_MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  m4a: 'audio/mp4',
+  webm: 'audio/webm',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  obj: 'model/obj',
+  stl: 'model/stl',
+  ply: 'application/ply',
+};
+
+/**
+ * The file extension (no dot) for bytes of this MIME type, for writing a run's outputs to files:
+ * the first extension the tables above give it, else the subtype's name when it is a plain word,
+ * else `bin`.
+ */
+export function extensionForMime(mime: string): string {
+  const type = mime.split(';')[0]!.trim().toLowerCase();
+  for (const table of [IMAGE_MIME_BY_EXTENSION, BINARY_MIME_BY_EXTENSION])
+    for (const [ext, known] of Object.entries(table)) if (known === type) return ext;
+  const subtype = /^[a-z]+\/([a-z0-9]+)$/.exec(type)?.[1];
+  return subtype ?? 'bin';
+}

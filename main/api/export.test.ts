@@ -46,6 +46,24 @@ describe('exporting a document', () => {
     expect(reexported.text).toBe(text);
   });
 
+  it('names Hugging Face for expert models, which reach it without a model profile', async () => {
+    const restoration = JSON.parse(
+      readFileSync(
+        new URL('../../templates/openagi-image-restoration.society.json', import.meta.url),
+        'utf8',
+      ),
+    );
+    const { manifest } = await exportDocument(restoration, options);
+    expect(manifest.providers).toEqual([
+      { name: 'hf-inference', builtin: true, keyVariable: 'HF_TOKEN' },
+    ]);
+    // Experts that all run locally need no provider at all.
+    for (const node of restoration.nodes)
+      if (node.type === 'expert') node.data = { ...node.data, backend: 'local' };
+    const local = await exportDocument(restoration, options);
+    expect(local.manifest.providers).toEqual([]);
+  });
+
   it('names the key variable of a custom provider, and says what does not compile', async () => {
     const doc = structuredClone(VQA);
     doc.models.organizer = { provider: 'lab', model: 'my-model' };

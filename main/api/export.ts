@@ -11,6 +11,7 @@ import { estimateRun } from '../../app/costs/estimate.ts';
 import type { PriceTable } from '../../app/costs/prices.ts';
 import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import { readNodeData } from '../../app/node-sdk/lenient-data.ts';
+import { documentProviders } from '../../app/node-sdk/providers.ts';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { builtinProfiles } from '../../app/providers/profiles.ts';
 import type { ProviderProfile } from '../../app/providers/types.ts';
@@ -32,7 +33,10 @@ const APP = (() => {
 export interface ExportManifest {
   exportedBy: string;
   exportedAt: string;
-  /** Provider profiles its models use, and the environment variable each one's key is read from. */
+  /**
+   * Provider profiles its models and nodes use (an expert model's Hugging Face profile too), and
+   * the environment variable each one's key is read from.
+   */
   providers: Array<{ name: string; builtin: boolean; keyVariable?: string }>;
   models: Array<{ profile: string; provider: string; model: string; vision: boolean }>;
   nodeTypes: string[];
@@ -85,7 +89,7 @@ export async function exportDocument(
     model: m.model,
     vision: m.vision === true,
   }));
-  const providers = [...new Set(models.map((m) => m.provider))].sort().map((name) => {
+  const providers = documentProviders(doc, options.registry).map((name) => {
     const profile = builtins[name] ?? custom.get(name);
     return {
       name,

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiResult } from '../../app/api/contract.ts';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
+import { documentProviders } from '../../app/node-sdk/providers.ts';
 import { type ApiContext, type ApiMethods, IMAGE_TOKENS } from './context.ts';
 import { ApiError } from './errors.ts';
 
@@ -79,9 +80,7 @@ export function templateMethods(
           continue;
         }
         const estimate = estimateRun(compiled.plan, table, { imageTokens: IMAGE_TOKENS });
-        const providers = [
-          ...new Set(Object.values(compiled.doc.models ?? {}).map((m) => m.provider)),
-        ].sort();
+        const providers = documentProviders(compiled.doc, registry);
         list.push({
           file,
           name: compiled.doc.name,

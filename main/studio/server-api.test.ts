@@ -15,6 +15,13 @@ describe('the studio API', () => {
         hasCassette: true,
         estimate: { calls: 17 },
       });
+      // Expert models need Hugging Face live, though the document has no model profile for it.
+      expect(
+        templates.find((t) => t.file === 'openagi-image-restoration.society.json'),
+      ).toMatchObject({
+        providers: ['hf-inference'],
+        hasCassette: true,
+      });
       const estimate = vqa!.estimate as { calls: number; tokens: number; costUsd: number };
       expect(estimate.tokens).toBeGreaterThan(0);
       expect(estimate.costUsd).toBeGreaterThan(0);

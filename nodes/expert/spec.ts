@@ -55,6 +55,7 @@ export const spec = defineNode({
     };
   },
   models: (data) => (data.backend === 'vision-chat' && data.visionModel ? [data.visionModel] : []),
+  providers: (data) => (data.backend === 'huggingface' ? [data.provider] : []),
   check: (data) => {
     const entry = catalogueEntry(data.module);
     if (!entry) {

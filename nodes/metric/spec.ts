@@ -91,6 +91,7 @@ export const spec = defineNode({
     'Scores an answer against a reference with embedding models: text similarity, CLIP score or image similarity.',
   data: metricData,
   ports: (data) => metricPorts(data.kind),
+  providers: (data) => [data.provider],
   callsPerRun: () => 2,
   // Two embeddings per score, each an expert call.
   estimate: (ctx) => {

@@ -132,6 +132,12 @@ export const spec = defineNode({
   },
   models: (data) =>
     data.model && (data.mode === 'plan' || data.controller === 'model') ? [data.model] : [],
+  // A plan's experts run on Hugging Face unless `expert.provider` names another profile (those
+  // with a local operation may run locally, but no plan is known before the run).
+  providers: (data) =>
+    data.mode === 'plan'
+      ? [typeof data.expert?.provider === 'string' ? data.expert.provider : 'hf-inference']
+      : [],
   check: (data) => {
     const problems: DataProblem[] = [];
     if (data.mode === 'dispatch') {

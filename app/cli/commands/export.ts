@@ -1,7 +1,7 @@
 /** `society export RUN`: one self-contained JSON file (document, inputs, events, its calls). */
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
-import { exportRun } from '../export.ts';
+import { exportedCalls, exportRun } from '../export.ts';
 import { processRedactor } from '../redaction.ts';
 import { findRun, openStore } from '../run-store.ts';
 
@@ -16,10 +16,15 @@ export function exportCommand(id: string, flags: { output?: string; db?: string 
     } catch (error) {
       throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
     }
+    const calls = exportedCalls(data);
+    const files = Object.keys(data.blobs).length;
     process.stdout.write(
-      `${target}: run ${run.id}, ${data.events.length} events, ${data.calls.entries.length} recorded calls\n`,
+      `${target}: run ${run.id}, ${plural(data.events.length, 'event')}, ${plural(calls.total, 'recorded call')} (${calls.model} model, ${calls.expert} expert), ${plural(files, 'file')} (images, audio, 3D)\n`,
     );
   } finally {
     store.close();
   }
 }
+
+const plural = (n: number, word: string) =>
+  `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;

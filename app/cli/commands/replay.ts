@@ -10,12 +10,14 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { parseExport } from '../export.ts';
+import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { storeImages } from '../record.ts';
 import { openStore } from '../run-store.ts';
 
 export interface ReplayFlags extends DisplayFlags {
   json?: boolean;
   db?: string;
+  out?: string;
 }
 
 /** Replays the exported run in `path` with no key and no network; resolves to the exit code. */
@@ -49,6 +51,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
         : [],
     ),
   );
+  if (flags.out) makeOutputDir(flags.out);
   const store = openStore(flags.db);
   try {
     const runId = newRunId();
@@ -69,6 +72,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
     });
     printResult(result, mode, flags.json === true);
+    if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

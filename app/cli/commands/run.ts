@@ -7,7 +7,8 @@ import { newRunId } from '../../store/index.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { fillExamples, readRunInputs, splitAssignment } from '../inputs.ts';
+import { completeRunInputs, fillExamples, readRunInputs, splitAssignment } from '../inputs.ts';
+import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -28,6 +29,7 @@ export interface RunFlags extends DisplayFlags {
   estimate?: boolean;
   step?: boolean;
   break: string[];
+  out?: string;
 }
 
 /** Runs `file` as the flags say; resolves to the exit code. */
@@ -47,6 +49,10 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const given = readRunInputs(flags.input, compiled.plan, blobs);
   for (const line of fillExamples(given, compiled.plan, blobs)) process.stderr.write(`${line}\n`);
   const { inputs, humanAnswers } = given;
+  // An estimate needs no values (it counts what is given); a run refuses before it is recorded.
+  if (!flags.estimate) completeRunInputs(compiled.plan, inputs);
+  // A folder that cannot be made is a bad argument, found before anything runs.
+  if (flags.out && !flags.estimate) makeOutputDir(flags.out);
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
@@ -90,6 +96,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     if (cassette && cassette.mode !== 'replay')
       await cassette.cassette.save(cassette.path, processRedactor);
     printResult(result.result, result.mode, flags.json === true);
+    if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

@@ -145,7 +145,9 @@ export async function sweepCommand(flags: SweepFlags): Promise<number> {
     const m = /^([^:]+):(.+)$/.exec(flags.model ?? '');
     if (!m)
       throw new UsageError(
-        '--controller model needs --model PROVIDER:MODEL, e.g. openai:gpt-4o-mini',
+        flags.model
+          ? `--model expects PROVIDER:MODEL, e.g. openai:gpt-4o-mini, got "${flags.model}"`
+          : '--controller model needs --model PROVIDER:MODEL, e.g. openai:gpt-4o-mini',
       );
     model = { provider: m[1]!, model: m[2]! };
   }
