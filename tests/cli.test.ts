@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, society } from './support/cli.ts';
+import { ROOT, society, societyHere, TEST_DB } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
@@ -239,7 +239,9 @@ describe('society run', () => {
 
     it('makes exactly the calls the protocol implies, and replays them byte for byte', async () => {
       const cassette = join(dir, 'live.cassette.json');
-      const live = await society([
+      // In this process (the stub answers from here too): two process start-ups would be most
+      // of this test's time on a loaded machine.
+      const live = await societyHere([
         'run',
         VQA,
         ...vqaInputs,
@@ -248,6 +250,8 @@ describe('society run', () => {
         '--record',
         cassette,
         '--json',
+        '--db',
+        TEST_DB,
       ]);
       expect(live.code).toBe(0);
       // 3 descriptions; each of 3 rounds: 1 organizer question + 3 member answers; summary; decision.
@@ -265,7 +269,16 @@ describe('society run', () => {
       expect(liveOut.simulated).toBe(false);
 
       const before = stub.count();
-      const replay = await society(['run', VQA, ...vqaInputs, '--replay', cassette, '--json']);
+      const replay = await societyHere([
+        'run',
+        VQA,
+        ...vqaInputs,
+        '--replay',
+        cassette,
+        '--json',
+        '--db',
+        TEST_DB,
+      ]);
       expect(replay.code).toBe(0);
       expect(stub.count()).toBe(before);
       expect(JSON.stringify(JSON.parse(replay.stdout).outputs)).toBe(
