@@ -15,7 +15,8 @@ const STOP = new Set(
     'the and for with that this from what which who whom whose are was were been being have has had ' +
     'not but its it’s into onto about than then there their they them you your our out one two any ' +
     'all can could would should will shall may might must does did doing done how why when where ' +
-    'answer option options letter only please choose pick reply question most more some each very'
+    'answer option options letter only please choose pick reply question most more some each very ' +
+    'simulated'
   ).split(' '),
 );
 

@@ -14,10 +14,12 @@ import { valueForSchema } from './simulated-json.ts';
 import {
   castBallot,
   chooseOption,
+  contentWords,
   jsonExample,
   likeExample,
   offeredOptions,
 } from './simulated-shapes.ts';
+import { imageFacts } from './simulated-vision.ts';
 import {
   chunkWords,
   estimatePromptTokens,
@@ -105,9 +107,10 @@ function promptText(request: ChatRequest): string {
  * The simulated answer to a request (prefix included). Pure: the same request (and shape)
  * always gives the same text, because every choice is drawn from the sha256 of the normalized
  * request. With a `shape` the answer takes it (see `AnswerShape`); without one it is read from
- * the prompt: an option letter when options are offered, a question, a summary, or a sentence.
+ * the prompt: an option letter when options are offered, `seen` (what was measured of the
+ * request's picture) for a vision request, a question, a summary, or a sentence.
  */
-export function simulateText(request: ChatRequest, shape?: AnswerShape): string {
+export function simulateText(request: ChatRequest, shape?: AnswerShape, seen?: string): string {
   const seed = requestSeed(request);
   if (shape) return SIMULATED_PREFIX + shapedAnswer(request, shape, seed);
   const user = lastUserText(request);
@@ -126,12 +129,14 @@ export function simulateText(request: ChatRequest, shape?: AnswerShape): string 
   const asksForLetter = /\bletters?\b|answer with|\(a\)[,.]? *(?:or|\(b\)|without)/i.test(tail);
   const option = () => SIMULATED_PREFIX + choiceAnswer(request, offered, seed);
   if (hasOptions && asksForLetter) return option();
+  // A vision request: what was measured of the picture, rather than made-up words about it.
+  if (seen) return SIMULATED_PREFIX + seen;
 
   if (/question/i.test(tail) && tail.includes('?')) {
     return SIMULATED_PREFIX + seed.pick(QUESTIONS).replace('{f}', quote(subject, 4, seed));
   }
   if (/summar/i.test(instructions)) {
-    const words = quote(subject, 5, seed);
+    const words = salientQuote(subject, 5, seed);
     return `${SIMULATED_PREFIX}Summary: the discussion centres on "${words}" and ${seed.pick(SUMMARY_ENDINGS)}.`;
   }
   if (hasOptions) return option();
@@ -139,6 +144,34 @@ export function simulateText(request: ChatRequest, shape?: AnswerShape): string 
     return SIMULATED_PREFIX + seed.pick(QUESTIONS).replace('{f}', quote(subject, 4, seed));
   }
   return SIMULATED_PREFIX + sentence(subject, seed);
+}
+
+/**
+ * The run of up to `count` words of `text`, within one sentence, that says most of what the
+ * text repeats (the sum of how often its content words occur), so a summary quotes what was
+ * talked about; ties by seed.
+ */
+function salientQuote(text: string, count: number, seed: Seed): string {
+  const counts = new Map<string, number>();
+  for (const w of contentWords(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let best = { words: [] as string[], score: -1, tie: 0 };
+  for (const sentence of text.split(/[\n.;:!?]+/)) {
+    const words = sentence
+      .split(/\s+/)
+      .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      .filter(Boolean);
+    const size = Math.min(count, words.length);
+    for (let start = 0; size > 0 && start + size <= words.length; start++) {
+      const window = words.slice(start, start + size);
+      const said = new Set(contentWords(window.join(' ')));
+      const score = [...said].reduce((sum, w) => sum + (counts.get(w) ?? 0), 0);
+      const tie = seed.int(1 << 16);
+      if (score > best.score || (score === best.score && tie > best.tie)) {
+        best = { words: window, score, tie };
+      }
+    }
+  }
+  return best.words.length > 0 ? best.words.join(' ') : 'the topic';
 }
 
 /** A short made-up sentence with a fragment of `subject`. */
@@ -216,7 +249,8 @@ export class SimulatedProvider implements ChatProvider {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);
     if (this.#latencyMs > 0) await abortableSleep(this.#latencyMs, signal);
-    const text = simulateText(request, options.answerShape);
+    const seen = options.answerShape ? undefined : await imageFacts(request);
+    const text = simulateText(request, options.answerShape, seen);
     if (request.stream && options.onDelta) {
       for (const fragment of chunkWords(text)) options.onDelta(fragment);
     }
