@@ -26,6 +26,11 @@ export interface EnvironmentKind {
   /** A deterministic policy with no model: one valid command per agent. */
   greedy(env: Environment, agents?: readonly string[]): string[];
   /**
+   * Commands read from a dispatcher's prompt alone (its messages' texts, oldest first), for
+   * simulated answers: a policy that sees what a model would see and nothing of the world.
+   */
+  commandsFromPrompt?(texts: readonly string[]): string[];
+  /**
    * `count` worked examples of `steps` steps each for a level and agent count, played by the
    * greedy policy on a different level than the one being played (as the paper's demo is).
    */

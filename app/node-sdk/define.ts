@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ExpertTask } from '../experts/types.ts';
-import type { ChatMessage, ChatResult } from '../providers/types.ts';
+import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { EnvironmentStepReport } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
@@ -161,6 +161,16 @@ export interface NodeSpec<D = unknown> {
   ): Record<string, unknown>;
   /** Short labels in a container's header, after its title (a mindstorm's rounds). */
   badges?(data: D): NodeBadge[];
+
+  // ---- Hooks the run calls for simulated answers ------------------------------------------
+
+  /**
+   * What the node asks of the values arriving at its input `port`, when it knows (a vote with
+   * a fixed candidate list asks its ballots to name one). The engine hands it to the nodes that
+   * feed the port (`NodeContext.answerShape`), so their simulated answers take that shape.
+   * Real models never see it.
+   */
+  inputShape?(data: D, port: string): AnswerShape | undefined;
 }
 
 /** An answer a person can give before or during a run (see `NodeSpec.answers`). */
@@ -293,6 +303,12 @@ export interface ModelCall {
    * support it may ignore it, so callers still check what comes back.
    */
   responseFormat?: Record<string, unknown>;
+  /**
+   * The shape of answer the node needs (JSON, one of its options, a ballot, commands), so a
+   * simulated run answers in it. Only the simulated provider reads it; it changes nothing a
+   * model is sent and no cassette key.
+   */
+  answerShape?: AnswerShape;
 }
 
 /** A call to an expert model. Inputs are graph values: texts, image and blob references. */
@@ -360,6 +376,11 @@ export interface NodeContext<D = unknown> {
   memory: ChatMessage[];
   /** A URL a model can fetch the image from (a data URL for local images). */
   imageUrl(image: ImageValue): string;
+  /**
+   * What the nodes this one feeds ask of its answer (their `inputShape`), if any: pass it on
+   * as `ModelCall.answerShape` so a simulated answer fits where it goes.
+   */
+  answerShape?: AnswerShape;
 }
 
 export type NodeOutputs = Record<string, unknown>;

@@ -2,12 +2,24 @@
  * The simulated provider: made-up but deterministic answers, so a society can be demoed,
  * tested and step-debugged with no server and no key. Every text starts with "[simulated] "
  * and every result says `simulated: true`, so it can never pass for a real model's words.
+ * Answers take the shape the calling node asks for (`CallOptions.answerShape`: JSON, one of
+ * the offered options, a ballot, a game's commands), so a simulated society runs through.
  */
 import { createHash } from 'node:crypto';
 import { SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { canonicalJson } from './canonical.ts';
 import { normalizeRequest } from './cassette-file.ts';
 import { abortableSleep } from './retry.ts';
+import { valueForSchema } from './simulated-json.ts';
+import {
+  castBallot,
+  chooseOption,
+  contentWords,
+  jsonExample,
+  likeExample,
+  offeredOptions,
+} from './simulated-shapes.ts';
+import { imageFacts } from './simulated-vision.ts';
 import {
   chunkWords,
   estimatePromptTokens,
@@ -15,7 +27,7 @@ import {
   lastUserText,
   messageText,
 } from './text.ts';
-import type { CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
+import type { AnswerShape, CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
 import { abortError } from './types.ts';
 
 const OPENERS = ['I think', 'On balance,', 'My view is that', 'Frankly,', 'It seems'];
@@ -77,22 +89,30 @@ function quote(text: string, count: number, seed: Seed): string {
   return words.slice(start, start + size).join(' ');
 }
 
-/** Option letters offered as "(a)", "(b)", …, distinct and in order of appearance. */
-function optionLetters(text: string): string[] {
-  const letters = [...text.matchAll(/\(([a-z])\)/gi)].map((m) => m[1]!.toLowerCase());
-  return [...new Set(letters)];
-}
-
-/**
- * The simulated answer to a request (prefix included). Pure: the same request always gives
- * the same text, because every choice is drawn from the sha256 of the normalized request.
- */
-export function simulateText(request: ChatRequest): string {
-  const seed = new Seed(
+/** The seed of a request: the sha256 of its normalized form (what a cassette keys it by). */
+function requestSeed(request: ChatRequest): Seed {
+  return new Seed(
     createHash('sha256')
       .update(canonicalJson(normalizeRequest(request)))
       .digest('hex'),
   );
+}
+
+/** Every message's text, oldest first: the context a choice is weighed against. */
+function promptText(request: ChatRequest): string {
+  return request.messages.map(messageText).join('\n');
+}
+
+/**
+ * The simulated answer to a request (prefix included). Pure: the same request (and shape)
+ * always gives the same text, because every choice is drawn from the sha256 of the normalized
+ * request. With a `shape` the answer takes it (see `AnswerShape`); without one it is read from
+ * the prompt: an option letter when options are offered, `seen` (what was measured of the
+ * request's picture) for a vision request, a question, a summary, or a sentence.
+ */
+export function simulateText(request: ChatRequest, shape?: AnswerShape, seen?: string): string {
+  const seed = requestSeed(request);
+  if (shape) return SIMULATED_PREFIX + shapedAnswer(request, shape, seed);
   const user = lastUserText(request);
   // Role instructions often live in the system prompt, so both are read for intent.
   const system = request.messages
@@ -104,24 +124,108 @@ export function simulateText(request: ChatRequest): string {
 
   // The request itself usually comes last, so intent is read from the tail of the user message.
   const tail = user.slice(-240);
-  const letters =
-    optionLetters(user).length >= 2 ? optionLetters(user) : optionLetters(instructions);
+  const offered = offeredOptions(user).options.length >= 2 ? user : instructions;
+  const hasOptions = offeredOptions(offered).options.length >= 2;
   const asksForLetter = /\bletters?\b|answer with|\(a\)[,.]? *(?:or|\(b\)|without)/i.test(tail);
-  if (letters.length >= 2 && asksForLetter) return `${SIMULATED_PREFIX}(${seed.pick(letters)})`;
+  const option = () => SIMULATED_PREFIX + choiceAnswer(request, offered, seed);
+  if (hasOptions && asksForLetter) return option();
+  // A vision request: what was measured of the picture, rather than made-up words about it.
+  if (seen) return SIMULATED_PREFIX + seen;
 
   if (/question/i.test(tail) && tail.includes('?')) {
     return SIMULATED_PREFIX + seed.pick(QUESTIONS).replace('{f}', quote(subject, 4, seed));
   }
   if (/summar/i.test(instructions)) {
-    const words = quote(subject, 5, seed);
+    const words = salientQuote(subject, 5, seed);
     return `${SIMULATED_PREFIX}Summary: the discussion centres on "${words}" and ${seed.pick(SUMMARY_ENDINGS)}.`;
   }
-  if (letters.length >= 2) return `${SIMULATED_PREFIX}(${seed.pick(letters)})`;
+  if (hasOptions) return option();
   if (/question/i.test(instructions) && instructions.includes('?') && !user.trim().endsWith('?')) {
     return SIMULATED_PREFIX + seed.pick(QUESTIONS).replace('{f}', quote(subject, 4, seed));
   }
-  const sentence = `${seed.pick(OPENERS)} ${seed.pick(SUBJECTS)} ${seed.pick(PREDICATES)}`;
-  return `${SIMULATED_PREFIX}${sentence}, given "${quote(subject, 5, seed)}".`;
+  return SIMULATED_PREFIX + sentence(subject, seed);
+}
+
+/**
+ * The run of up to `count` words of `text`, within one sentence, that says most of what the
+ * text repeats (the sum of how often its content words occur), so a summary quotes what was
+ * talked about; ties by seed.
+ */
+function salientQuote(text: string, count: number, seed: Seed): string {
+  const counts = new Map<string, number>();
+  for (const w of contentWords(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let best = { words: [] as string[], score: -1, tie: 0 };
+  for (const sentence of text.split(/[\n.;:!?]+/)) {
+    const words = sentence
+      .split(/\s+/)
+      .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      .filter(Boolean);
+    const size = Math.min(count, words.length);
+    for (let start = 0; size > 0 && start + size <= words.length; start++) {
+      const window = words.slice(start, start + size);
+      const said = new Set(contentWords(window.join(' ')));
+      const score = [...said].reduce((sum, w) => sum + (counts.get(w) ?? 0), 0);
+      const tie = seed.int(1 << 16);
+      if (score > best.score || (score === best.score && tie > best.tie)) {
+        best = { words: window, score, tie };
+      }
+    }
+  }
+  return best.words.length > 0 ? best.words.join(' ') : 'the topic';
+}
+
+/** A short made-up sentence with a fragment of `subject`. */
+function sentence(subject: string, seed: Seed): string {
+  const said = `${seed.pick(OPENERS)} ${seed.pick(SUBJECTS)} ${seed.pick(PREDICATES)}`;
+  return `${said}, given "${quote(subject, 5, seed)}".`;
+}
+
+/**
+ * The option letter the prompt's context points at: options read from `offered` (the text
+ * that lists them), weighed against everything else the model was given.
+ */
+function choiceAnswer(request: ChatRequest, offered: string, seed: Seed): string {
+  const { options } = offeredOptions(offered);
+  const context = offeredOptions(promptText(request)).rest;
+  return chooseOption(options, context, (n) => seed.int(n));
+}
+
+/** An answer in the shape a node asked for (without the prefix). */
+function shapedAnswer(request: ChatRequest, shape: AnswerShape, seed: Seed): string {
+  const draw = (n: number) => seed.int(n);
+  const prompt = promptText(request);
+  switch (shape.kind) {
+    case 'choice': {
+      const given = shape.options?.map((text, i) => ({
+        letter: String.fromCharCode(97 + i),
+        text,
+      }));
+      const read = offeredOptions(prompt);
+      const options = given && given.length > 0 ? given : read.options;
+      if (options.length === 0) return sentence(lastUserText(request) || prompt, seed);
+      return chooseOption(options, read.rest, draw);
+    }
+    case 'ballot':
+      if (shape.candidates.length === 0) return sentence(lastUserText(request) || prompt, seed);
+      return castBallot(shape.candidates, shape.form, prompt, draw);
+    case 'json': {
+      const subject = lastUserText(request) || prompt;
+      const say = () => `${SIMULATED_PREFIX}${sentence(subject, seed)}`;
+      const example = shape.schema ? undefined : jsonExample(prompt);
+      const value = shape.schema
+        ? valueForSchema(shape.schema, { say, draw })
+        : example !== undefined
+          ? likeExample(example, say)
+          : { answer: say() };
+      return JSON.stringify(value);
+    }
+    case 'custom': {
+      const text = shape.answer(request, draw);
+      return text.startsWith(SIMULATED_PREFIX) ? text.slice(SIMULATED_PREFIX.length) : text;
+    }
+    default:
+      return shape satisfies never;
+  }
 }
 
 export interface SimulatedProviderOptions {
@@ -145,7 +249,8 @@ export class SimulatedProvider implements ChatProvider {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);
     if (this.#latencyMs > 0) await abortableSleep(this.#latencyMs, signal);
-    const text = simulateText(request);
+    const seen = options.answerShape ? undefined : await imageFacts(request);
+    const text = simulateText(request, options.answerShape, seen);
     if (request.stream && options.onDelta) {
       for (const fragment of chunkWords(text)) options.onDelta(fragment);
     }

@@ -53,6 +53,11 @@ export interface CallOptions {
    * call; cassettes refuse a recorded answer larger than this.
    */
   maxAnswerBytes?: number;
+  /**
+   * The shape of answer the calling node needs, for the simulated provider only: live
+   * providers and cassettes ignore it, and it is no part of a cassette key.
+   */
+  answerShape?: AnswerShape;
 }
 
 /**
@@ -121,3 +126,25 @@ export function abortError(reason?: unknown): Error {
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
+
+/**
+ * What shape of answer a node asks a model for, said to the simulated provider. A real model
+ * reads the prompt; the simulator cannot, so a node that needs a particular shape (JSON, one of
+ * the options it offered, a ballot naming a candidate, commands for a game) says so beside the
+ * request. It travels in `CallOptions`, never in the request: real providers and the cassette
+ * key never see it, so recordings made without it still replay.
+ *
+ * - `json`: a JSON value, valid against `schema` (a JSON Schema) when one is given; without
+ *   one, shaped like the first JSON example the prompt holds.
+ * - `choice`: one of the options the prompt offers as "(a) …", "(b) …", or of `options` when
+ *   given (answered by its letter).
+ * - `ballot`: a ballot a vote can count: one candidate's name, a ranking of all of them
+ *   (`ranking`), or a few approved names (`approval`).
+ * - `custom`: the node composes the answer from the request itself (a game's commands read
+ *   from the state in the prompt); `draw(n)` gives a seeded integer in [0, n).
+ */
+export type AnswerShape =
+  | { kind: 'json'; schema?: Record<string, unknown> }
+  | { kind: 'choice'; options?: string[] }
+  | { kind: 'ballot'; candidates: string[]; form: 'single' | 'ranking' | 'approval' }
+  | { kind: 'custom'; answer: (request: ChatRequest, draw: (n: number) => number) => string };

@@ -216,7 +216,11 @@ export class CallsGateway {
           callWithRetry(
             async (attemptSignal) => {
               attempts++;
-              const options = { signal: attemptSignal, maxAnswerBytes: this.#setup.answerBytes };
+              const options = {
+                signal: attemptSignal,
+                maxAnswerBytes: this.#setup.answerBytes,
+                ...(call.answerShape ? { answerShape: call.answerShape } : {}),
+              };
               if (!call.stream) return provider.chat(request, options);
               // Each attempt streams afresh; a key split across deltas is still caught.
               const stream = this.#options.redactor?.stream();

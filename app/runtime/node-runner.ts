@@ -6,7 +6,7 @@
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { RunLimits } from '../schema/limits.ts';
@@ -208,6 +208,7 @@ export class NodeRunner {
     const loopView = frame ? loops.view(node, context, call.memoryKey, call.phase) : undefined;
     const memory = this.#memory.get(call.memoryKey) ?? [];
     this.#memory.set(call.memoryKey, memory);
+    const answerShape = this.#answerShape(node, context);
     return {
       nodeId: node.id,
       instanceId: call.instance,
@@ -229,7 +230,19 @@ export class NodeRunner {
       message: (proposed) => this.#message(node, context, call, proposed),
       vote: (tally) => log.emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
       askHuman: (request) => this.#askHuman(node, call.instance, request),
+      ...(answerShape ? { answerShape } : {}),
     };
+  }
+
+  /** The first answer shape a node this one feeds asks for on the port it feeds. */
+  #answerShape(node: PlannedNode, context: ScopeContext): AnswerShape | undefined {
+    const { plan } = this.#setup.graphOf(context);
+    for (const edge of node.outgoing) {
+      const target = plan.nodes.get(edge.target);
+      const shape = target?.spec.inputShape?.(target.data, edge.targetHandle);
+      if (shape) return shape;
+    }
+    return undefined;
   }
 
   /** Delivers a message, after its checkpoint; in a loop it enters the transcript. */

@@ -4,6 +4,7 @@ import { FakeProvider } from '../../tests/support/fake-provider.ts';
 import {
   agent,
   edge,
+  eventsOf,
   graph,
   input,
   node,
@@ -111,6 +112,34 @@ describe('agent node', () => {
       inputs: { q: '?' },
     });
     expect(error).toBe('node "a": the model did not answer with JSON: sorry, no');
+  });
+
+  it('answers JSON under --simulate, shaped like the example in the prompt and labelled', async () => {
+    const doc = one('Judge {{ q }}. Reply with JSON like {"verdict": "...", "score": 5}.', {
+      parse: 'json',
+    });
+    const { outputs, status, events } = await run(doc, { simulate: true, inputs: { q: 'it' } });
+    expect(status).toBe('succeeded');
+    expect(outputs.o).toEqual({ verdict: expect.stringMatching(/^\[simulated\] /), score: 5 });
+    const [message] = eventsOf(events, 'message');
+    expect(message).toMatchObject({
+      simulated: true,
+      text: expect.stringMatching(/^\[simulated\] \{/),
+    });
+  });
+
+  it('answers a multiple-choice prompt under --simulate with the option its context names', async () => {
+    const doc = one(
+      'Notes: {{ q }}\nWhich is it? (a) a green triangle (b) a red circle. Letter only.',
+      {
+        parse: 'choice',
+      },
+    );
+    const { outputs } = await run(doc, {
+      simulate: true,
+      inputs: { q: 'everyone saw something red and round: a circle' },
+    });
+    expect(outputs.o).toBe('[simulated] (b)');
   });
 
   it('keeps the simulated label when reading a choice', () => {

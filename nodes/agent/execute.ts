@@ -1,6 +1,7 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import { isImageValue } from '../../app/node-sdk/template.ts';
-import type { ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
+import type { AnswerShape, ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
+import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { parseAnswer } from './parse.ts';
 import type { AgentData } from './spec.ts';
 
@@ -32,13 +33,36 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
     temperature: data.temperature,
     maxTokens: data.maxTokens,
     stream: data.stream,
+    ...shapeOf(ctx),
   });
   ctx.memory.push({ role: 'user', content: user }, { role: 'assistant', content: result.text });
   // Revision and ballot answers are read by the engine; the usual parse applies to normal turns.
   const value = ctx.loop?.phase ? result.text.trim() : parseAnswer(result.text, data.parse);
-  await ctx.message(typeof value === 'string' ? value : JSON.stringify(value));
+  // Parsed JSON loses the label the answer's text began with; its message keeps it.
+  await ctx.message(
+    typeof value === 'string' ? value : simulatedPrefix(result.simulated) + JSON.stringify(value),
+  );
   return { text: value };
 };
+
+/**
+ * The answer shape this turn needs, for simulated runs: what its `parse` reads (JSON, an option
+ * letter) or, for plain text, what the nodes it feeds ask of it (a vote's ballot). Revision and
+ * ballot turns in a mindstorm are read from their own prompts.
+ */
+function shapeOf(ctx: Parameters<NodeExecutor<AgentData>>[0]): { answerShape?: AnswerShape } {
+  if (ctx.loop?.phase) return {};
+  switch (ctx.data.parse) {
+    case 'json':
+      return { answerShape: { kind: 'json' } };
+    case 'choice':
+      return { answerShape: { kind: 'choice' } };
+    case 'text':
+      return ctx.answerShape ? { answerShape: ctx.answerShape } : {};
+    default:
+      return {};
+  }
+}
 
 /**
  * The user message for this turn. A member with the right to know sees the previous round's

@@ -8,13 +8,33 @@ import {
   withoutSeats,
   withRefusals,
 } from '../../app/environments/dispatch.ts';
-import { environmentKind } from '../../app/environments/registry.ts';
+import { type EnvironmentKind, environmentKind } from '../../app/environments/registry.ts';
 import type { Rejection, Validation } from '../../app/environments/types.ts';
 import type { NodeContext, NodeOutputs } from '../../app/node-sdk/define.ts';
-import type { ChatMessage } from '../../app/providers/types.ts';
+import type { AnswerShape, ChatMessage } from '../../app/providers/types.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { dispatchSettings, missingCommands, readWorld, retryPrompt } from './episode.ts';
 import type { PlannerData } from './spec.ts';
+
+/**
+ * For simulated runs: answers made of the commands the environment's prompt-reading policy gives
+ * (it sees the prompt only, as a model would), so a simulated episode plays instead of being
+ * refused step after step. Real models never see it.
+ */
+function simulatedCommands(kind: EnvironmentKind): { answerShape?: AnswerShape } {
+  const fromPrompt = kind.commandsFromPrompt;
+  if (!fromPrompt) return {};
+  const text = (m: ChatMessage) =>
+    typeof m.content === 'string'
+      ? m.content
+      : m.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  return {
+    answerShape: {
+      kind: 'custom',
+      answer: (request) => fromPrompt(request.messages.map(text)).join('\n'),
+    },
+  };
+}
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const merged = { ...a };
@@ -123,6 +143,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
           messages,
           ...(data.maxTokens === undefined ? {} : { maxTokens: data.maxTokens }),
           ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
+          ...simulatedCommands(kind),
         });
         if (result.simulated) simulated = true;
         answerText = result.text;

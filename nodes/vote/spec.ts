@@ -40,4 +40,18 @@ export const spec = defineNode({
       : [],
 
   summary: (data) => `${data.rule}, ties: ${data.tieBreak}`,
+
+  // With a fixed list, a simulated voter names a candidate (ranks them all for Borda, names a
+  // few for approval), so a simulated vote counts ballots instead of refusing them.
+  inputShape: (data, port) =>
+    port === 'ballots' && data.candidates && data.candidates.length > 0
+      ? { kind: 'ballot', candidates: data.candidates, form: BALLOT_FORMS[data.rule] }
+      : undefined,
 });
+
+const BALLOT_FORMS = {
+  plurality: 'single',
+  majority: 'single',
+  borda: 'ranking',
+  approval: 'approval',
+} as const satisfies Record<VoteData['rule'], 'single' | 'ranking' | 'approval'>;

@@ -5,6 +5,7 @@ import type { Environment } from '../types.ts';
 import { greedyCommands } from './baseline.ts';
 import { LEVELS } from './data.ts';
 import { checkLevel, findLevel, getLevel } from './levels.ts';
+import { commandsFromPrompt } from './prompt-policy.ts';
 import { COMMAND_PATTERN, CuisineWorld } from './world.ts';
 
 function asWorld(env: Environment): CuisineWorld {
@@ -55,6 +56,7 @@ export const cuisineWorldKind: EnvironmentKind = {
   commandPattern: COMMAND_PATTERN,
   // Agents a person plays are left out of the plan, so no controlled agent waits on them.
   greedy: (env, agents) => greedyCommands(asWorld(env), agents),
+  commandsFromPrompt,
   demonstrations(level, agents, count, steps) {
     const demos: DemoStep[][] = [];
     for (const [i, demoLevel] of demoLevels(level).slice(0, count).entries()) {
