@@ -31,7 +31,7 @@ const RunSummary = z.object({
   calls: z.number(),
   tokens: z.number(),
   costUsd: z.number().optional(),
-  /** How its calls were answered: live, simulated, replay, replay-then-live (forks), record. */
+  /** How its calls were answered: live, simulated, replay, replay-then-live or replay-then-simulated (forks), record. */
   mode: z.string().optional(),
   /** The run this one forks. */
   parentRunId: z.string().optional(),

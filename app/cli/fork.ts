@@ -18,6 +18,8 @@ export interface ForkRequest {
   edits: Record<string, string>;
   /** Keep the parent's events before this one (default: where the first edited instance started). */
   at?: number;
+  /** Ask the simulator, not a model, for the fork's new calls (a simulated parent implies it). */
+  simulate?: boolean;
 }
 
 /** Everything a fork needs to be recorded and started. */
@@ -34,8 +36,8 @@ export interface ForkPlan {
    */
   options: Pick<RunOptions, 'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides'>;
   /**
-   * The parent's answers were simulated (a simulated run, or a replay of a simulated cassette),
-   * so the fork's new calls are too (labelled as such).
+   * The fork's new calls are simulated (labelled as such): asked for, or the parent's answers were
+   * (a simulated run, or a replay of a simulated cassette).
    */
   simulated: boolean;
 }
@@ -99,6 +101,8 @@ export function planFork(
     throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
   const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
   const calls = store.callRecord(parent.id);
+  const simulated =
+    request.simulate === true || parent.mode === 'simulated' || answeredBySimulator(calls);
   return {
     at,
     kept,
@@ -106,7 +110,7 @@ export function planFork(
       document: compiled.doc,
       documentText: parent.documentText,
       compilerVersion: compiled.machines.compilerVersion,
-      mode: 'replay-then-live',
+      mode: simulated ? 'replay-then-simulated' : 'replay-then-live',
       inputs: parent.inputs,
       parentRunId: parent.id,
       forkSeq: at - 1,
@@ -121,7 +125,7 @@ export function planFork(
       continueFrom: kept,
       overrides,
     },
-    simulated: parent.mode === 'simulated' || answeredBySimulator(calls),
+    simulated,
   };
 }
 

@@ -181,7 +181,18 @@ export type RunEventBody =
   | { type: 'error'; message: string; node?: string };
 
 /** How model calls are answered in a run. */
-export type RunMode = 'live' | 'simulated' | 'replay' | 'replay-then-live' | 'record';
+/**
+ * How a run's calls are answered. A fork replays its parent's calls, then asks anew: a real model
+ * (`replay-then-live`) or, for a simulated parent or when asked, the simulator
+ * (`replay-then-simulated`), so a listing never says "live" where no model was called.
+ */
+export type RunMode =
+  | 'live'
+  | 'simulated'
+  | 'replay'
+  | 'replay-then-live'
+  | 'replay-then-simulated'
+  | 'record';
 
 export type RunEvent = RunEventBody & { runId: string; seq: number; time: number };
 export type RunEventType = RunEvent['type'];

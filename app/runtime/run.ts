@@ -75,7 +75,11 @@ export class Run {
     const seed = String(settings.seed ?? 0);
     const limits = resolveLimits(settings.limits);
     this.#budget = new Budget(settings.budget ?? {});
-    this.mode = options.cassette?.mode ?? (options.simulate ? 'simulated' : 'live');
+    const cassetteMode = options.cassette?.mode;
+    this.mode =
+      cassetteMode === 'replay-then-live' && options.simulate
+        ? 'replay-then-simulated'
+        : (cassetteMode ?? (options.simulate ? 'simulated' : 'live'));
     // The redactor is kept even with no key known yet: the studio's learns keys entered while a
     // run goes on.
     this.#log = new EventLog(this.id, options.redactor, (event) => {

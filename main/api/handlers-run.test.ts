@@ -265,7 +265,8 @@ describe('runs.fork, runs.diff and runs.delete', () => {
     const listed = await call('runs.list', {});
     expect(listed.find((r) => r.id === fork.runId)).toMatchObject({
       parentRunId: parentId,
-      mode: 'replay-then-live',
+      // Its new calls were simulated: the listing must not say "live".
+      mode: 'replay-then-simulated',
       status: 'succeeded',
     });
     expect(listed.find((r) => r.id === parentId)).toMatchObject({ mode: 'replay' });

@@ -62,6 +62,7 @@ export function historyMethods(
         plan = planFork(store, parent, compiled, {
           edits: Object.fromEntries(edits.map((e) => [e.instance, e.text])),
           ...(at === undefined ? {} : { at }),
+          simulate: simulate === true,
         });
       } catch (error) {
         if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
@@ -76,7 +77,7 @@ export function historyMethods(
         runId: forkId,
         ...plan.options,
         prices: ctx.prices(),
-        simulate: simulate || plan.simulated,
+        simulate: plan.simulated,
         providerOverrides: ctx.storedOverrides(),
         env: ctx.runEnv(),
         breakpoints: toBreakpoints(breakpoints),

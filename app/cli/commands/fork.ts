@@ -37,7 +37,11 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
     const at = flags.at === undefined ? undefined : Number(flags.at);
     const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
-    const plan = planFork(store, parent, compiled, { edits, ...(at === undefined ? {} : { at }) });
+    const plan = planFork(store, parent, compiled, {
+      edits,
+      ...(at === undefined ? {} : { at }),
+      simulate: flags.simulate === true,
+    });
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });
     process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
@@ -49,7 +53,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
         runId,
         ...plan.options,
         prices: { ...DEFAULT_PRICES, ...store.priceTable() },
-        simulate: flags.simulate === true || plan.simulated,
+        simulate: plan.simulated,
         providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
       },
       plan.kept,

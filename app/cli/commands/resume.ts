@@ -60,7 +60,8 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
       humanAnswers,
       blobs,
       prices: { ...DEFAULT_PRICES, ...store.priceTable() },
-      simulate: flags.simulate === true || run.mode === 'simulated',
+      simulate:
+        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
       providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
       cassette: { cassette: record, mode: 'replay-then-live' },
       continueFrom: logged,
