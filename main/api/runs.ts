@@ -26,7 +26,9 @@ export function runMethods(
   ctx: ApiContext,
   live: LiveRuns,
   templates: TemplateShelf,
-): ApiMethods<'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context'> {
+): ApiMethods<
+  'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context' | 'run.blob'
+> {
   const { store, redactor } = ctx;
   return {
     async 'run.start'(params) {
@@ -125,6 +127,13 @@ export function runMethods(
       // A running run's own log (a fork's includes what it kept), else the stored one.
       const events = live.get(runId)?.run.events ?? store.events(storedRun(store, runId).id);
       return agentContext(events, instance, callId);
+    },
+
+    async 'run.blob'({ runId, hash }) {
+      // A running run's own blobs, else those the store kept (inputs, expert answers).
+      const blob = live.get(runId)?.run.blobs.get(hash) ?? store.getBlob(hash);
+      if (!blob) throw new ApiError(`run ${runId} holds no blob ${hash.slice(0, 12)}…`);
+      return { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
     },
   };
 }

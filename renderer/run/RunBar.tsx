@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
-import { setBreakRound, toggleBreakpoint } from './controller.ts';
+import { setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
 
 /** Status, live usage and breakpoints (the pause point has a pane of its own: PausedPane). */
 export function RunBar() {
-  const { status, usage, simulated, error, mode, runId } = useEditor(
+  const { status, usage, simulated, error, mode, runId, missingKey } = useEditor(
     useShallow((s) => ({
+      missingKey: s.run.missingKey,
       status: s.run.status,
       usage: s.run.usage,
       simulated: s.run.simulated,
@@ -36,10 +38,11 @@ export function RunBar() {
         </span>
       ) : null}
       <span className="usage" data-testid="run-usage">
-        {usage.calls} calls · {usage.tokens.toLocaleString()} tokens · ${usage.costUsd.toFixed(4)}
+        {plural(usage.calls, 'call')} · {plural(usage.tokens, 'token')} · $
+        {usage.costUsd.toFixed(4)}
       </span>
       {runId ? <code className="muted small">{runId}</code> : null}
-      {error ? (
+      {error && !missingKey ? (
         <span className="run-error" data-testid="run-error" title={error}>
           {error}
         </span>
@@ -71,6 +74,32 @@ export function RunBar() {
           }}
         />
       </label>
+      {error && missingKey ? (
+        <div className="key-advice" role="alert" data-testid="run-error">
+          <span>
+            Node <code>{missingKey.node}</code> needs{' '}
+            {missingKey.keyVariable ? <code>{missingKey.keyVariable}</code> : 'a key'}, which is not
+            set.
+          </span>
+          <button
+            type="button"
+            className="primary"
+            data-testid="key-advice-settings"
+            onClick={() => useEditor.setState({ modal: { kind: 'keys' } })}
+          >
+            Add it in Settings → Keys
+          </button>
+          <span className="muted">or</span>
+          <button
+            type="button"
+            data-testid="key-advice-simulate"
+            onClick={() => void startRun('simulated')}
+            title="Deterministic made-up answers, clearly labelled; needs no key"
+          >
+            Run simulated
+          </button>
+        </div>
+      ) : null}
       {breakpoints.nodes.length ? (
         <span className="muted small" data-testid="breakpoint-list">
           breakpoints: {breakpoints.nodes.join(', ')}
