@@ -97,6 +97,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the canvas view', () => {
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
     expect(await page.locator('.react-flow__node').count()).toBe(2);
     await studio().screenshot('canvas-drops');
+
+    // An input's modality is chosen from the known ones.
+    await dropFromPalette(page, 'input', { x: 200, y: 330 });
+    await page.getByTestId('node-input1').waitFor();
+    const modality = page.getByTestId('field-modality');
+    expect(await modality.evaluate((el) => el.tagName)).toBe('SELECT');
+    await modality.selectOption('image');
+    await expect.poll(() => page.getByTestId('node-input1').textContent()).toMatch(/\(image\)/);
+    expect(studio().pageErrors).toEqual([]);
+  });
+
+  it('opens the machine view at a zoom that can be read', async () => {
+    const { page } = studio();
+    await page.getByTestId('tb-gallery').click();
+    await page.getByTestId('template-open-nlsom-vqa.society.json').click();
+    if (await page.getByTestId('confirm-ok').count()) await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('tb-machine').click();
+    const boxes = page.locator('.machine-view .react-flow__node');
+    await expect.poll(() => boxes.count(), { timeout: 10_000 }).toBeGreaterThan(3);
+    const viewport = page.locator('.machine-view .react-flow__viewport');
+    const zoom = async () =>
+      Number(((await viewport.getAttribute('style')) ?? '').match(/scale\(([\d.]+)\)/)?.[1]);
+    await expect.poll(zoom).toBeGreaterThanOrEqual(0.59);
+    await studio().screenshot('machine-view');
     expect(studio().pageErrors).toEqual([]);
   });
 });
