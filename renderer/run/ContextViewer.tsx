@@ -8,13 +8,15 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ApiAgentContext } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
 import { contextOptions, preferredInstance } from '../model/context.ts';
+import { keyAdvice } from '../model/keyAdvice.ts';
 import { selectNode, useEditor } from '../store.ts';
 import { selectedNodeOf, useDebug } from './debugState.ts';
 import './run.css';
 
 function ContextViewerView() {
-  const { runId, instances, live, pausedAt, simulatedRun } = useEditor(
+  const { runId, instances, live, pausedAt, simulatedRun, missingKey } = useEditor(
     useShallow((s) => ({
+      missingKey: s.run.missingKey,
       runId: s.run.runId,
       instances: s.run.instances,
       live: s.run.live,
@@ -200,7 +202,10 @@ function ContextViewerView() {
                 </pre>
               </>
             ) : call.error ? (
-              <p className="run-error-text">The call failed: {call.error}</p>
+              <p className="run-error-text">
+                The call failed:{' '}
+                {missingKey?.node === call.node ? keyAdvice(missingKey) : call.error}
+              </p>
             ) : (
               <>
                 <div className="context-message-head">
