@@ -1,6 +1,6 @@
 /**
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
- * replay), `run.control`, `run.breakpoints`, `run.editHeld` and `run.context`. Runs are
+ * replay), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
