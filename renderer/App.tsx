@@ -8,6 +8,7 @@ import { ImportProblems, ModalHost } from './files/Modals.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { MachineView } from './machine/MachineView.tsx';
 import { watchRuns } from './run/controller.ts';
+import { followCanvasSelection } from './run/debugState.ts';
 import { RunPanel } from './run/RunPanel.tsx';
 import { loadModelDefaults } from './settings/defaults.ts';
 import { copy, currentDocument, notify, paste, redo, undo, useEditor } from './store.ts';
@@ -141,6 +142,7 @@ export function App() {
     const off = client.onStatus(setConnection);
     client.connect();
     watchRuns();
+    followCanvasSelection();
     void loadModelDefaults();
     return off;
   }, []);

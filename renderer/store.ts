@@ -149,6 +149,24 @@ export function pushHistory(key: string | null = null): void {
   });
 }
 
+let gestureOpen = false;
+let gesture = 0;
+
+/**
+ * A history key shared by every change made in the same turn of the event loop. React Flow
+ * deletes a node in two calls (its edges, then the node): with one key they are one undo step.
+ */
+function gestureKey(): string {
+  if (!gestureOpen) {
+    gestureOpen = true;
+    gesture++;
+    queueMicrotask(() => {
+      gestureOpen = false;
+    });
+  }
+  return `gesture:${gesture}`;
+}
+
 /** Applies a change to the canvas as one undo step. */
 function change(update: (state: EditorState) => Partial<Canvas>, key: string | null = null): void {
   pushHistory(key);
@@ -228,7 +246,8 @@ export function onNodesChange(changes: NodeChange<FlowNode>[]): void {
         (c.type === 'position' && c.position !== undefined) ||
         (c.type === 'dimensions' && c.setAttributes === true),
     );
-  if (structural) pushHistory();
+  const key = structural ? gestureKey() : null;
+  if (key) pushHistory(key);
   set((state) => {
     let nodes = applyNodeChanges(changes, state.nodes);
     // A container someone resized keeps that size in the document from now on.
@@ -263,14 +282,15 @@ export function onNodesChange(changes: NodeChange<FlowNode>[]): void {
       nodes,
       edges,
       dirty: state.dirty || edits,
-      historyKey: edits ? null : state.historyKey,
+      // A structural change keeps its gesture's key, so the edges removed with it join its step.
+      historyKey: key ?? (edits ? null : state.historyKey),
     };
   });
 }
 
 export function onEdgesChange(changes: EdgeChange<FlowEdge>[]): void {
   const structural = changes.some((c) => c.type !== 'select');
-  if (structural) pushHistory();
+  if (structural) pushHistory(gestureKey());
   set((state) => ({
     edges: applyEdgeChanges(changes, state.edges),
     dirty: state.dirty || structural,

@@ -165,5 +165,9 @@ describe('engine over HTTP', () => {
       'node "a0": OPENAI_API_KEY is not set: export it, or run with --simulate or --replay CASSETTE',
     );
     expect(s.count()).toBe(0);
+    // The failed call says what kind of failure it was, for the studio's own advice.
+    expect(eventsOf(r.events, 'model.error')).toMatchObject([
+      { node: 'a0', code: 'missing_api_key', keyVariable: 'OPENAI_API_KEY' },
+    ]);
   });
 });

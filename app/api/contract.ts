@@ -355,6 +355,14 @@ export const contract = {
     params: z.object({ runId: z.string(), instance: Instance, callId: z.string().optional() }),
     result: AgentContext,
   },
+  /**
+   * Bytes a run holds (an image, audio, a 3D asset an output points to), by content hash, so
+   * the page can offer them for download.
+   */
+  'run.blob': {
+    params: z.object({ runId: z.string(), hash: z.string().regex(/^[0-9a-f]{8,128}$/) }),
+    result: z.object({ mime: z.string(), base64: z.string() }),
+  },
   'runs.list': {
     params: z.object({ limit: z.number().int().min(1).max(500).default(50) }),
     result: z.array(RunSummary),

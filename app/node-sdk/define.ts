@@ -221,6 +221,7 @@ export interface FieldEditorMeta {
    * - `model-profile`: a box suggesting the document's model profiles;
    * - `expert-module`: a box suggesting the expert catalogue's modules;
    * - `expert-model`: a box suggesting the catalogue's models for the node's `module`;
+   * - `modality`: a choice of the known modalities (app/schema/modality.ts) and their lists;
    * - `hidden`: not in the form (editor-only state).
    */
   editor?:
@@ -230,6 +231,7 @@ export interface FieldEditorMeta {
     | 'model-profile'
     | 'expert-module'
     | 'expert-model'
+    | 'modality'
     | 'hidden';
   /** For `code`: `liquid` is a template (slots highlighted and completed); default `liquid`. */
   language?: 'liquid' | 'json';

@@ -30,6 +30,7 @@ import {
   type ChatProvider,
   type ChatResult,
   isAbortError,
+  ProviderError,
 } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { BlobStore } from './blobs.ts';
@@ -81,6 +82,24 @@ export class CallsGateway {
       env: this.#env,
       overrides: this.#options.providerOverrides,
     });
+  }
+
+  /**
+   * What a failed call's error is, beyond its text (which is phrased for the command line):
+   * the provider's error code, and for a missing key the variable that should hold it, so
+   * each front end can give its own advice.
+   */
+  #errorKind(error: unknown, providerName: string): { code?: string; keyVariable?: string } {
+    const code = error instanceof ProviderError ? error.code : undefined;
+    if (code === undefined) return {};
+    if (code !== 'missing_api_key') return { code };
+    let keyVariable: string | undefined;
+    try {
+      keyVariable = this.#profile(providerName).apiKeyEnv;
+    } catch {
+      // An unknown provider fails earlier, with its own message.
+    }
+    return { code, ...(keyVariable ? { keyVariable } : {}) };
   }
 
   #profileConcurrency(providerName: string): number | undefined {
@@ -274,7 +293,13 @@ export class CallsGateway {
     } catch (error) {
       reservation.release();
       if (!isAbortError(error) && !signal.aborted) {
-        this.#setup.emit({ type: 'model.error', callId, node, error: errorMessage(error) });
+        this.#setup.emit({
+          type: 'model.error',
+          callId,
+          node,
+          error: errorMessage(error),
+          ...this.#errorKind(error, profile.provider),
+        });
       }
       throw error;
     }
@@ -360,7 +385,13 @@ export class CallsGateway {
     } catch (error) {
       reservation.release();
       if (!isAbortError(error) && !signal.aborted) {
-        this.#setup.emit({ type: 'expert.error', callId, node, error: errorMessage(error) });
+        this.#setup.emit({
+          type: 'expert.error',
+          callId,
+          node,
+          error: errorMessage(error),
+          ...this.#errorKind(error, providerName),
+        });
       }
       throw error;
     }

@@ -110,7 +110,7 @@ export type RunEventBody =
       delayMs: number;
       error: string;
     }
-  | { type: 'model.error'; callId: string; node: string; error: string }
+  | ({ type: 'model.error'; callId: string; node: string; error: string } & CallErrorKind)
   | {
       type: 'expert.request';
       callId: string;
@@ -135,7 +135,7 @@ export type RunEventBody =
       durationMs: number;
       attempts: number;
     }
-  | { type: 'expert.error'; callId: string; node: string; error: string }
+  | ({ type: 'expert.error'; callId: string; node: string; error: string } & CallErrorKind)
   | ({
       /** One step of an environment episode a node drives (a dispatcher in CuisineWorld). */
       type: 'environment.step';
@@ -179,6 +179,16 @@ export type RunEventBody =
   | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step'; at: Checkpoint }
   | { type: 'resumed' }
   | { type: 'error'; message: string; node?: string };
+
+/**
+ * What kind of failure a call's error is, beside its text: the provider's error code
+ * (`missing_api_key` when the provider has no key) and the variable a missing key belongs in.
+ * The text is the command line's advice; other front ends phrase their own from these.
+ */
+export interface CallErrorKind {
+  code?: string;
+  keyVariable?: string;
+}
 
 /** How model calls are answered in a run. */
 /**

@@ -323,3 +323,21 @@ describe('runs.fork, runs.diff and runs.delete', () => {
     );
   });
 });
+
+describe('run.blob: the bytes behind an output, for downloading', () => {
+  it('gives back an image the run holds, and refuses a hash it does not', async () => {
+    const runId = await simulated({ startPaused: true });
+    const started = await event(runId, (e) => e.type === 'run.started');
+    const image = (started.inputs as Record<string, { $image: string; mime: string }>).image!;
+    const blob = await call('run.blob', { runId, hash: image.$image });
+    expect(blob.mime).toBe('image/png');
+    expect(`data:image/png;base64,${blob.base64}`).toBe(IMAGE);
+    await expect(call('run.blob', { runId, hash: '0'.repeat(64) })).rejects.toThrow(
+      `run ${runId} holds no blob 000000000000…`,
+    );
+    await call('run.control', { runId, action: 'cancel' });
+    await finished(runId);
+    // Once the run has ended, the store still has it.
+    expect((await call('run.blob', { runId, hash: image.$image })).base64).toBe(blob.base64);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
- * replay), `run.control`, `run.breakpoints`, `run.editHeld` and `run.context`. Runs are
+ * replay), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
@@ -26,7 +26,9 @@ export function runMethods(
   ctx: ApiContext,
   live: LiveRuns,
   templates: TemplateShelf,
-): ApiMethods<'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context'> {
+): ApiMethods<
+  'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context' | 'run.blob'
+> {
   const { store, redactor } = ctx;
   return {
     async 'run.start'(params) {
@@ -124,6 +126,13 @@ export function runMethods(
       // A running run's own log (a fork's includes what it kept), else the stored one.
       const events = live.get(runId)?.run.events ?? store.events(storedRun(store, runId).id);
       return agentContext(events, instance, callId);
+    },
+
+    async 'run.blob'({ runId, hash }) {
+      // A running run's own blobs, else those the store kept (inputs, expert answers).
+      const blob = live.get(runId)?.run.blobs.get(hash) ?? store.getBlob(hash);
+      if (!blob) throw new ApiError(`run ${runId} holds no blob ${hash.slice(0, 12)}…`);
+      return { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
     },
   };
 }

@@ -13,7 +13,7 @@ export const spec = defineNode({
     ...baseData,
     /** The name used on the command line (`--input question=...`). */
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
-    modality: modalitySchema.default('text'),
+    modality: modalitySchema.default('text').meta({ editor: 'modality' }),
     description: z.string().optional().meta({ editor: 'multiline', lines: 3 }),
     /** Used when no value is given; without one the input is required. */
     default: z.unknown().optional(),

@@ -168,7 +168,7 @@ function resolve(raw: string, pool: CandidatePool): Resolved | null {
   const focus = focusOn(full);
 
   if (!pool.fixed) {
-    const display = collapse(stripWrapping(focus)) || collapse(stripWrapping(full));
+    const display = derivedName(focus) || derivedName(full);
     if (display === '') return null;
     const key = display.toLowerCase();
     const known = pool.byKey.get(key);
@@ -293,6 +293,15 @@ function prepare(raw: string): string {
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A candidate's name read from a ballot: without wrapping quotes or closing punctuation, unless
+ * removing them would cut a quotation in half (`… given "the plan".` keeps its closing `".`).
+ */
+function derivedName(text: string): string {
+  const stripped = collapse(stripWrapping(text));
+  return occurrences(stripped, '"') % 2 === 0 ? stripped : collapse(text);
 }
 
 /** Comparison key: no surrounding quotes, brackets or punctuation, collapsed, lower case. */

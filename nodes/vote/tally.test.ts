@@ -54,6 +54,13 @@ describe('plurality', () => {
     expect(tally.winner).toBe('Paris');
   });
 
+  it('keeps a quotation inside a derived candidate whole, closing quote and stop included', () => {
+    const choice = 'the bolder plan needs a small trial, given "Propose a slogan."';
+    const tally = tallyVotes(cast(['a', `I think ${choice}`], ['b', ` ${choice}`]), base);
+    expect(tally.winner).toBe(choice);
+    expect(tally.counts).toEqual({ [choice]: 2 });
+  });
+
   it('uses the first readable entry of an array ballot', () => {
     const tally = tallyVotes(cast(['v', ['nonsense', 'Kahlo', 'Dali']]), {
       ...base,

@@ -12,12 +12,13 @@ import {
   useReactFlow,
   useStore,
 } from '@xyflow/react';
-import { type DragEvent, useCallback, useEffect, useMemo, useRef } from 'react';
+import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   absolutePosition,
   containerAt,
   type FlowEdge,
   type FlowNode,
+  freeSpot,
   nodeSize,
 } from '../model/document.ts';
 import { needsLayout } from '../model/layout.ts';
@@ -33,6 +34,7 @@ import {
   useEditor,
 } from '../store.ts';
 import { autoLayout } from './autoLayout.ts';
+import { framePadding, MINIMAP, minimapFits } from './framing.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';
@@ -131,6 +133,33 @@ const minimapColor = (node: FlowNode): string => {
   return node.parentId ? '#64748b' : '#94a3b8';
 };
 
+const MINIMAP_KEY = 'society-studio.minimap';
+
+/** Whether the user wants the minimap (remembered; shown only where the canvas has room). */
+function useMinimapWanted(): [boolean, () => void] {
+  const [wanted, setWanted] = useState(() => {
+    try {
+      return localStorage.getItem(MINIMAP_KEY) !== 'hidden';
+    } catch {
+      return true;
+    }
+  });
+  const toggle = useCallback(() => {
+    setWanted((was) => {
+      try {
+        localStorage.setItem(MINIMAP_KEY, was ? 'hidden' : 'shown');
+      } catch {
+        // Storage may be disabled; the choice then lasts until the page is reloaded.
+      }
+      return !was;
+    });
+  }, []);
+  return [wanted, toggle];
+}
+
+/** The most a fit zooms in: a document of two nodes is not blown up to fill the screen. */
+const FIT_MAX_ZOOM = 1.25;
+
 /** Below this zoom the canvas drops detail that cannot be read anyway (see `zoomedOut`). */
 const ZOOMED_OUT = 0.5;
 /** Societies larger than this render only the nodes in view when zoomed in. */
@@ -140,7 +169,27 @@ export function Canvas() {
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const epoch = useEditor((s) => s.epoch);
-  const { screenToFlowPosition, fitView } = useReactFlow();
+  const { screenToFlowPosition, fitView, getNodes, getNodesBounds, setViewport } = useReactFlow<
+    FlowNode,
+    FlowEdge
+  >();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  const [minimapWanted, toggleMinimap] = useMinimapWanted();
+  const minimap = minimapWanted && minimapFits({ width, height });
+  // Frames the document with the controls' and the minimap's corners kept free. An empty
+  // document is never framed: React Flow would keep the fit queued and zoom right in on the
+  // first node dropped.
+  const frame = useCallback(
+    (duration: number) => {
+      const all = getNodes();
+      if (all.length === 0) return Promise.resolve(false);
+      const bounds = getNodesBounds(all);
+      const padding = framePadding(bounds, { width, height }, minimap);
+      return fitView({ padding, duration, maxZoom: FIT_MAX_ZOOM });
+    },
+    [fitView, getNodes, getNodesBounds, width, height, minimap],
+  );
   // Zoomed far out, port rows are too small to read or hit, yet they are most of what the
   // browser lays out and hit-tests on every pan frame: they are hidden (not removed, so nothing
   // is measured again and edges stay on their handles). Only crossing the threshold re-renders.
@@ -163,20 +212,22 @@ export function Canvas() {
       framed.current = epoch;
       // A document whose nodes all sit at one point (a generated plan, a hand-written file)
       // is laid out first.
-      if (needsLayout(useEditor.getState().nodes)) {
-        void autoLayout().then(() => fitView({ padding: 0.15, duration: 0 }));
-      } else void fitView({ padding: 0.15, duration: 0 });
+      // A new, empty document starts at the natural size, wherever the last one was zoomed.
+      if (useEditor.getState().nodes.length === 0) void setViewport({ x: 0, y: 0, zoom: 1 });
+      else if (needsLayout(useEditor.getState().nodes)) {
+        void autoLayout().then(() => frame(0));
+      } else void frame(0);
     }
-  }, [epoch, measured, fitView]);
+  }, [epoch, measured, frame, setViewport]);
 
   const onLayout = useCallback(() => {
     const selected = useEditor.getState().nodes.filter((n) => n.selected);
     void autoLayout(selected.length > 1 ? new Set(selected.map((n) => n.id)) : undefined).then(
       () => {
-        if (selected.length <= 1) void fitView({ padding: 0.15, duration: 200 });
+        if (selected.length <= 1) void frame(200);
       },
     );
-  }, [fitView]);
+  }, [frame]);
 
   const onConnect = useCallback((c: Connection) => {
     const reason = connect(c);
@@ -194,8 +245,11 @@ export function Canvas() {
       const type = event.dataTransfer.getData(PALETTE_MIME);
       if (!type) return;
       event.preventDefault();
+      // The node lands where it is dropped, at the zoom there is; on another node it moves to
+      // the nearest free place.
       const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      addNode(type, at, containerAt(at, useEditor.getState().nodes));
+      const { nodes } = useEditor.getState();
+      addNode(type, freeSpot(at, nodes), containerAt(at, nodes));
     },
     [screenToFlowPosition],
   );
@@ -242,7 +296,15 @@ export function Canvas() {
         minZoom={0.1}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
-        <Controls>
+        <Controls showFitView={false}>
+          <ControlButton
+            onClick={() => void frame(200)}
+            title="Fit the whole society in view"
+            aria-label="Fit view"
+            data-testid="fit-view"
+          >
+            ⤢
+          </ControlButton>
           <ControlButton
             onClick={onLayout}
             title="Arrange automatically (the selection, or everything)"
@@ -251,8 +313,30 @@ export function Canvas() {
           >
             ⇶
           </ControlButton>
+          <ControlButton
+            onClick={toggleMinimap}
+            title={
+              minimapFits({ width, height })
+                ? minimapWanted
+                  ? 'Hide the minimap'
+                  : 'Show the minimap'
+                : 'The canvas is too small for the minimap; enlarge the window or the canvas'
+            }
+            aria-label="Show or hide the minimap"
+            aria-pressed={minimap}
+            data-testid="toggle-minimap"
+          >
+            ▣
+          </ControlButton>
         </Controls>
-        <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} />
+        {minimap ? (
+          <MiniMap<FlowNode>
+            pannable
+            zoomable
+            nodeColor={minimapColor}
+            style={{ width: MINIMAP.width, height: MINIMAP.height }}
+          />
+        ) : null}
         <ConnectionBanner />
       </ReactFlow>
     </div>

@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import type { ApiResult } from '../../app/api/contract.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
+import { plural } from '../model/plural.ts';
 import { SettingsModal } from '../settings/SettingsModal.tsx';
 import { useEditor } from '../store.ts';
 import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
@@ -168,7 +169,7 @@ function GalleryModal() {
               <dd>{t.providers.join(', ') || 'none'}</dd>
               <dt>Estimate</dt>
               <dd>
-                {t.estimate.calls} calls · {t.estimate.tokens.toLocaleString()} tokens · $
+                {plural(t.estimate.calls, 'call')} · {plural(t.estimate.tokens, 'token')} · $
                 {t.estimate.costUsd.toFixed(4)}
               </dd>
             </dl>

@@ -6,6 +6,7 @@ import { serializeDocument } from '../../app/schema/parse.ts';
 import type { Problem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
 import { fileNameFor, newDocument, readDocument } from '../model/document.ts';
+import { plural } from '../model/plural.ts';
 import { documentModels, modelDefaults } from '../settings/defaults.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { rememberRecent } from './recent.ts';
@@ -178,6 +179,6 @@ export async function exportFile(): Promise<void> {
     'info',
     `Exported ${name}: needs ${providers.map((p) => p.name).join(', ') || 'no provider'}${
       keys.length ? ` (keys: ${[...new Set(keys)].join(', ')})` : ''
-    }; no key is in the file.${problems ? ` It has ${problems} problem(s) to fix.` : ''}`,
+    }; no key is in the file.${problems ? ` It has ${plural(problems, 'problem')} to fix.` : ''}`,
   );
 }

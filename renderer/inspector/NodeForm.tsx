@@ -14,7 +14,13 @@ import { viewOf } from '../editor/nodeViews.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, slotSourcesOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
-import { describeFields, type FieldDesc, getIn, setIn } from '../model/schemaForm.ts';
+import {
+  describeFields,
+  type FieldDesc,
+  getIn,
+  modalityChoices,
+  setIn,
+} from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
 
 /** The datalist that offers values for a text field, by the editor it declares. */
@@ -176,6 +182,19 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
             lines={lines}
             placeholder={placeholder}
           />
+        ) : editor === 'modality' ? (
+          <select
+            id={id}
+            data-testid={testId}
+            value={text || String(desc.defaultValue ?? '')}
+            onChange={(e) => set(e.target.value)}
+          >
+            {modalityChoices(text).map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
         ) : editor === 'multiline' ? (
           <textarea
             id={id}

@@ -6,12 +6,14 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStoreApi,
 } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
 import { create } from 'zustand';
 import type { ApiProblem } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
 import { currentDocument, selectNode, useEditor } from '../store.ts';
+import { readableStart } from './fit.ts';
 import { type MachineGraph, machineGraph } from './graph.ts';
 import { machineHighlight } from './highlight.ts';
 import { layoutMachineGraph, type MachineLayout } from './layout.ts';
@@ -95,7 +97,8 @@ const ARROW = { type: MarkerType.ArrowClosed, width: 14, height: 14 } as const;
 function Drawing({ graph, layout }: { graph: MachineGraph; layout: MachineLayout }) {
   const run = useEditor((s) => s.run);
   const highlight = useMemo(() => machineHighlight(graph, run), [graph, run]);
-  const { fitView } = useReactFlow();
+  const { fitView, getNodesBounds, setViewport } = useReactFlow<BoxNode, RouteEdge>();
+  const store = useStoreApi<BoxNode, RouteEdge>();
 
   const nodes = useMemo<BoxNode[]>(
     () =>
@@ -147,11 +150,25 @@ function Drawing({ graph, layout }: { graph: MachineGraph; layout: MachineLayout
     [graph, layout],
   );
 
-  // Framed once it is on screen (a new layout mounts a new drawing: see its key in Body).
+  // Framed once it is on screen (a new layout mounts a new drawing: see its key in Body): all
+  // of it if it can be read so, else its start at a readable zoom (the fit button shows all).
   useEffect(() => {
-    const frame = requestAnimationFrame(() => void fitView({ padding: 0.08, duration: 0 }));
+    const frame = requestAnimationFrame(() => {
+      const { width, height, nodes: shown } = store.getState();
+      const machines = shown
+        .filter((n) => !n.parentId)
+        .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
+      if (machines.length === 0) return;
+      const start = readableStart(
+        getNodesBounds(machines),
+        { width, height },
+        getNodesBounds(machines.slice(0, 1)),
+      );
+      if (start) void setViewport(start);
+      else void fitView({ padding: 0.08, duration: 0 });
+    });
     return () => cancelAnimationFrame(frame);
-  }, [fitView]);
+  }, [fitView, getNodesBounds, setViewport, store]);
 
   return (
     <ReactFlow<BoxNode, RouteEdge>
@@ -225,7 +242,8 @@ function Body() {
             {compiled.compilerVersion !== undefined
               ? ` · compiler v${compiled.compilerVersion}`
               : ''}{' '}
-            · lit from the run's events: per node, mindstorm stage and round
+            · lit from the run's events: per node, mindstorm stage and round · drag to pan; the fit
+            button shows it all
           </span>
         ) : null}
         {compiled.status === 'ok' && !drawn && !layoutError ? (

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { applyEvents, idleRun, startingRun } from '../model/run.ts';
+import { READABLE_ZOOM, readableStart } from './fit.ts';
 import { type MachineGraph, machineGraph, ROOT_MACHINE, stateNodeId, taskNodeId } from './graph.ts';
 import { machineHighlight } from './highlight.ts';
 import { layoutMachineGraph } from './layout.ts';
@@ -227,5 +228,23 @@ describe('the layout', () => {
     expect(round!.y).toBeGreaterThan(loop!.y + loop!.height);
     // A scheduler state is wide enough for the transitions it lists, not just for its tasks.
     expect(layout.boxes['scope:storm:gather/running']!.width).toBeGreaterThan(250);
+  });
+});
+
+describe('the first framing', () => {
+  const canvas = { width: 900, height: 500 };
+
+  it('fits a drawing that stays readable, and starts a big one at its top left, readable', () => {
+    expect(readableStart({ x: 0, y: 0, width: 1200, height: 600 }, canvas)).toBeNull();
+    const start = readableStart({ x: 100, y: 50, width: 6000, height: 3000 }, canvas);
+    expect(start?.zoom).toBe(READABLE_ZOOM);
+    // The drawing's top-left corner is just inside the view.
+    expect(100 * READABLE_ZOOM + (start?.x ?? 0)).toBeGreaterThan(0);
+    expect(50 * READABLE_ZOOM + (start?.y ?? 0)).toBeLessThan(50);
+    // Its first machine, narrower than the view, is centred across it.
+    const first = { x: 2000, y: 50, width: 1000, height: 400 };
+    const centred = readableStart({ x: 0, y: 50, width: 6000, height: 3000 }, canvas, first);
+    const left = first.x * READABLE_ZOOM + (centred?.x ?? 0);
+    expect(left).toBeCloseTo((canvas.width - first.width * READABLE_ZOOM) / 2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Which agent instances the context viewer can show (those that called a model, or are calling
- * one now), and which one to show first: the one the run is held at, else the latest instance
- * of the node selected on the canvas, else the latest caller.
+ * one now), and which one to show first: the latest instance of the node selected on the canvas
+ * or the one the run is held at, whichever happened last, else the latest caller.
  */
 import type { RunView } from './run.ts';
 
@@ -29,14 +29,17 @@ export function contextOptions(view: Pick<RunView, 'instances' | 'live'>): Conte
   return options;
 }
 
+/**
+ * The instance to show. `selectionFirst`: the canvas selection changed after the run was last
+ * held, so the selected node's latest instance comes before the held one.
+ */
 export function preferredInstance(
   options: readonly ContextOption[],
-  at: { held?: string; selectedNode?: string | null },
+  at: { held?: string | undefined; selectedNode?: string | null; selectionFirst?: boolean },
 ): string | undefined {
-  if (at.held && options.some((o) => o.instance === at.held)) return at.held;
-  if (at.selectedNode) {
-    const ofNode = options.filter((o) => o.node === at.selectedNode);
-    if (ofNode.length) return ofNode.at(-1)!.instance;
-  }
-  return options.at(-1)?.instance;
+  const held = at.held && options.some((o) => o.instance === at.held) ? at.held : undefined;
+  const ofNode = at.selectedNode ? options.filter((o) => o.node === at.selectedNode) : [];
+  const selected = ofNode.at(-1)?.instance;
+  if (at.selectionFirst) return selected ?? held ?? options.at(-1)?.instance;
+  return held ?? selected ?? options.at(-1)?.instance;
 }

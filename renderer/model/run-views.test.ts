@@ -316,6 +316,22 @@ describe('the context viewer’s choices', () => {
       'summary@gather',
     );
     expect(preferredInstance([], { selectedNode: 'member' })).toBeUndefined();
+    // A node selected on the canvas after the run was held is shown instead of the held one.
+    expect(
+      preferredInstance(options, {
+        held: 'summary@gather',
+        selectedNode: 'member',
+        selectionFirst: true,
+      }),
+    ).toBe('member#0@r1');
+    // A selected node that called no model leaves the held instance shown.
+    expect(
+      preferredInstance(options, {
+        held: 'summary@gather',
+        selectedNode: 'storm',
+        selectionFirst: true,
+      }),
+    ).toBe('summary@gather');
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type RunEventType,
 } from '../../app/runtime/events.ts';
 import type { GraphDocument } from '../../app/schema/document.ts';
+import type { MissingKey } from './keyAdvice.ts';
 import { foldEvent } from './runEvents.ts';
 
 export type NodeRunState = 'waiting' | 'running' | 'done' | 'failed' | 'paused';
@@ -152,6 +153,8 @@ export interface RunView {
   usage: { calls: number; tokens: number; costUsd: number };
   paused?: { reason: string; at: Checkpoint };
   error?: string;
+  /** The run failed because a provider had no key (the error then says what to do here). */
+  missingKey?: MissingKey;
   human: Array<{ node: string; name: string; prompt: string; answer?: string }>;
   /** Any answer in this run came from the simulated provider. */
   simulated: boolean;

@@ -5,6 +5,7 @@
  * the few checks below keep such a run readable instead of breaking the panel.
  */
 import type { RunEvent } from '../../app/runtime/events.ts';
+import { keyAdvice, missingKeyOf } from './keyAdvice.ts';
 import type { EpisodeView, InstanceRun, NodeRun, RunView, TranscriptMessage } from './run.ts';
 
 type EventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
@@ -60,7 +61,7 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       const n = node(view, e.node);
       n.active = Math.max(0, n.active - 1);
       n.state = 'failed';
-      n.error = e.error;
+      n.error = view.missingKey?.node === e.node ? keyAdvice(view.missingKey) : e.error;
       const i = instance(view, e.instance);
       if (i) {
         i.state = 'failed';
@@ -94,10 +95,13 @@ export function foldEvent(view: RunView, e: RunEvent): void {
     }
     case 'model.error':
       delete view.live[e.callId];
+      view.missingKey ??= missingKeyOf(e);
+      return;
+    case 'expert.error':
+      view.missingKey ??= missingKeyOf(e);
       return;
     case 'model.retry':
     case 'expert.request':
-    case 'expert.error':
       // Shown in the event log and the calls list; they change nothing folded here.
       return;
     case 'expert.response':
@@ -194,7 +198,7 @@ export function foldEvent(view: RunView, e: RunEvent): void {
 function finishRun(view: RunView, e: EventOf<'run.finished'>): void {
   view.status = e.status;
   view.outputs = e.outputs ?? {};
-  view.error = e.error;
+  view.error = view.missingKey && e.error ? keyAdvice(view.missingKey) : e.error;
   view.paused = undefined;
   view.endedAt = e.time;
   view.live = {};

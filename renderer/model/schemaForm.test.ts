@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
-import { describeFields } from './schemaForm.ts';
+import { spec as inputSpec } from '../../nodes/input/spec.ts';
+import { describeFields, modalityChoices } from './schemaForm.ts';
 
 describe('the inspector form read from a schema', () => {
   const schema = z.strictObject({
@@ -37,5 +38,16 @@ describe('the inspector form read from a schema', () => {
   it('leaves out fields declared hidden (editor-only state)', () => {
     expect(byName.has('ui')).toBe(false);
     expect(byName.has('label')).toBe(true);
+  });
+});
+
+describe('a modality field', () => {
+  it('is a choice of the known modalities on the input node, its odd values kept', () => {
+    const modality = describeFields(inputSpec.data).find((f) => f.name === 'modality');
+    expect(modality?.meta).toEqual({ editor: 'modality' });
+    const choices = modalityChoices('text');
+    expect(choices).toEqual(expect.arrayContaining(['text', 'image', 'audio', 'list<text>']));
+    expect(choices).not.toContain('list<list<text>>');
+    expect(modalityChoices('list<list<text>>').at(-1)).toBe('list<list<text>>');
   });
 });

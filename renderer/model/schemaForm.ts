@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
+import { isModality, SCALAR_MODALITIES } from '../../app/schema/modality.ts';
 
 export type FieldKind =
   | { kind: 'string' }
@@ -143,4 +144,18 @@ export function getIn(data: unknown, path: readonly string[]): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return current;
+}
+
+/**
+ * The choices of a `modality` field: every scalar modality, then a list of each; a value the
+ * document holds that is none of these (`list<list<text>>`) is kept as a choice of its own.
+ */
+export function modalityChoices(current: unknown): string[] {
+  const choices: string[] = [
+    ...SCALAR_MODALITIES,
+    ...SCALAR_MODALITIES.filter((m) => m !== 'any').map((m) => `list<${m}>`),
+  ];
+  if (typeof current === 'string' && isModality(current) && !choices.includes(current))
+    choices.push(current);
+  return choices;
 }

@@ -8,13 +8,15 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ApiAgentContext } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
 import { contextOptions, preferredInstance } from '../model/context.ts';
+import { keyAdvice } from '../model/keyAdvice.ts';
 import { selectNode, useEditor } from '../store.ts';
-import { useDebug } from './debugState.ts';
+import { selectedNodeOf, useDebug } from './debugState.ts';
 import './run.css';
 
 function ContextViewerView() {
-  const { runId, instances, live, pausedAt, simulatedRun } = useEditor(
+  const { runId, instances, live, pausedAt, simulatedRun, missingKey } = useEditor(
     useShallow((s) => ({
+      missingKey: s.run.missingKey,
       runId: s.run.runId,
       instances: s.run.instances,
       live: s.run.live,
@@ -22,10 +24,8 @@ function ContextViewerView() {
       simulatedRun: s.run.simulated,
     })),
   );
-  const selectedNode = useEditor((s) => {
-    const sel = s.nodes.filter((n) => n.selected);
-    return sel.length === 1 ? sel[0]!.id : null;
-  });
+  const selectedNode = useEditor(selectedNodeOf);
+  const selectionFirst = useDebug((s) => s.selectionFirst);
   const chosen = useDebug((s) => s.contextInstance);
   const callId = useDebug((s) => s.contextCall);
   const options = useMemo(() => contextOptions({ instances, live }), [instances, live]);
@@ -34,6 +34,7 @@ function ContextViewerView() {
     preferredInstance(options, {
       held: pausedAt && pausedAt.kind !== 'round' ? pausedAt.instance : undefined,
       selectedNode,
+      selectionFirst,
     }) ??
     null;
   // Refetch when the instance makes or finishes a call.
@@ -130,6 +131,20 @@ function ContextViewerView() {
           </button>
         ) : null}
       </div>
+      {selectionFirst &&
+      !chosen &&
+      selectedNode &&
+      !options.some((o) => o.node === selectedNode) ? (
+        <p className="muted small" data-testid="context-no-calls">
+          <code>{selectedNode}</code> has called no model in this run
+          {instance ? (
+            <>
+              ; showing <code>{instance}</code>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
       {error ? <p className="run-error-text">{error}</p> : null}
       {!call ? (
         <p className="muted">{instance} has made no model call yet.</p>
@@ -187,7 +202,10 @@ function ContextViewerView() {
                 </pre>
               </>
             ) : call.error ? (
-              <p className="run-error-text">The call failed: {call.error}</p>
+              <p className="run-error-text">
+                The call failed:{' '}
+                {missingKey?.node === call.node ? keyAdvice(missingKey) : call.error}
+              </p>
             ) : (
               <>
                 <div className="context-message-head">

@@ -9,6 +9,7 @@ import { selectNode } from '../store.ts';
 import { compareRuns, showStoredRun } from './controller.ts';
 import { useDebug } from './debugState.ts';
 import './run.css';
+import { plural } from '../model/plural.ts';
 
 const money = (usd: number) => `$${usd.toFixed(4)}`;
 
@@ -179,7 +180,7 @@ function DiffViewView() {
         {[ua, ub].map((u, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the two columns, A then B
           <div key={i}>
-            {u.calls} calls ({u.live} live) · {u.tokens.toLocaleString()} tokens ·{' '}
+            {plural(u.calls, 'call')} ({u.live} live) · {plural(u.tokens, 'token')} ·{' '}
             {money(u.costUsd)}
           </div>
         ))}

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
-import { control, setBreakRound, toggleBreakpoint } from './controller.ts';
-import { HeldEditor } from './HeldEditor.tsx';
+import { setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
 
-/** Status, live usage, the debugger's pause point and breakpoints. */
+/** Status, live usage and breakpoints (the pause point has a pane of its own: PausedPane). */
 export function RunBar() {
-  const { status, usage, simulated, paused, error, mode, runId } = useEditor(
+  const { status, usage, simulated, error, mode, runId, missingKey } = useEditor(
     useShallow((s) => ({
+      missingKey: s.run.missingKey,
       status: s.run.status,
       usage: s.run.usage,
       simulated: s.run.simulated,
-      paused: s.run.paused,
       error: s.run.error,
       mode: s.run.mode,
       runId: s.run.runId,
@@ -23,14 +23,6 @@ export function RunBar() {
   });
   const breakpoints = useEditor((s) => s.breakpoints);
   const [roundText, setRoundText] = useState(breakpoints.round ? String(breakpoints.round) : '');
-  const at = paused?.at;
-  const where = at
-    ? at.kind === 'round'
-      ? `before round ${at.round ?? '?'} of ${at.loop ?? '?'}`
-      : at.kind === 'message'
-        ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
-        : `before ${at.instance ?? at.node} starts`
-    : '';
   return (
     <div className="run-bar">
       <span className={`run-status run-status-${status}`} data-testid="run-status">
@@ -46,10 +38,11 @@ export function RunBar() {
         </span>
       ) : null}
       <span className="usage" data-testid="run-usage">
-        {usage.calls} calls · {usage.tokens.toLocaleString()} tokens · ${usage.costUsd.toFixed(4)}
+        {plural(usage.calls, 'call')} · {plural(usage.tokens, 'token')} · $
+        {usage.costUsd.toFixed(4)}
       </span>
       {runId ? <code className="muted small">{runId}</code> : null}
-      {error ? (
+      {error && !missingKey ? (
         <span className="run-error" data-testid="run-error" title={error}>
           {error}
         </span>
@@ -81,37 +74,36 @@ export function RunBar() {
           }}
         />
       </label>
+      {error && missingKey ? (
+        <div className="key-advice" role="alert" data-testid="run-error">
+          <span>
+            Node <code>{missingKey.node}</code> needs{' '}
+            {missingKey.keyVariable ? <code>{missingKey.keyVariable}</code> : 'a key'}, which is not
+            set.
+          </span>
+          <button
+            type="button"
+            className="primary"
+            data-testid="key-advice-settings"
+            onClick={() => useEditor.setState({ modal: { kind: 'keys' } })}
+          >
+            Add it in Settings → Keys
+          </button>
+          <span className="muted">or</span>
+          <button
+            type="button"
+            data-testid="key-advice-simulate"
+            onClick={() => void startRun('simulated')}
+            title="Deterministic made-up answers, clearly labelled; needs no key"
+          >
+            Run simulated
+          </button>
+        </div>
+      ) : null}
       {breakpoints.nodes.length ? (
         <span className="muted small" data-testid="breakpoint-list">
           breakpoints: {breakpoints.nodes.join(', ')}
         </span>
-      ) : null}
-      {status === 'paused' ? (
-        <div className="paused-banner" data-testid="paused-banner" role="status">
-          <strong>Paused</strong> {paused?.reason === 'breakpoint' ? 'at a breakpoint' : ''} {where}
-          {(['message', 'node', 'round'] as const).map((kind) => (
-            <button
-              key={kind}
-              type="button"
-              onClick={() => control('step', kind)}
-              data-testid={`paused-step-${kind}`}
-            >
-              Step {kind}
-            </button>
-          ))}
-          <button
-            type="button"
-            className="primary"
-            onClick={() => control('resume')}
-            data-testid="paused-continue"
-          >
-            Continue
-          </button>
-          <button type="button" onClick={() => control('cancel')} data-testid="paused-stop">
-            Stop
-          </button>
-          <HeldEditor />
-        </div>
       ) : null}
     </div>
   );

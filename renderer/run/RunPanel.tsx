@@ -1,6 +1,6 @@
 /**
- * The run panel: the run bar (status, breakpoints, the debugger's controls) over one tab at a
- * time, each tab its own component in this folder.
+ * The run panel: the run bar (status, breakpoints) over one tab at a time, each tab its own
+ * component in this folder, with the paused run's controls in a pane beside the tabs.
  */
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
@@ -12,6 +12,7 @@ import { ForkForm, History } from './History.tsx';
 import { InputsForm } from './InputsForm.tsx';
 import { Outputs } from './Outputs.tsx';
 import { PanelResizer } from './PanelResizer.tsx';
+import { PausedPane } from './PausedPane.tsx';
 import { Plans } from './Plans.tsx';
 import { Problems } from './Problems.tsx';
 import { RunBar } from './RunBar.tsx';
@@ -64,37 +65,42 @@ export function RunPanel() {
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
       <RunBar />
-      <div className="tabs" role="tablist">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            className={tab === t.id ? 'active' : ''}
-            data-testid={`run-tab-${t.id}`}
-            onClick={() => useEditor.setState({ runTab: t.id })}
-          >
-            {t.label}
-            {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
-          </button>
-        ))}
-      </div>
-      <div className="run-body">
-        <ForkForm />
-        {tab === 'inputs' ? <InputsForm /> : null}
-        {tab === 'transcript' ? <Transcript /> : null}
-        {tab === 'context' ? <ContextViewer /> : null}
-        {tab === 'votes' ? <Votes /> : null}
-        {tab === 'plans' ? <Plans /> : null}
-        {tab === 'episodes' ? <Episodes /> : null}
-        {tab === 'timeline' ? <Timeline /> : null}
-        {tab === 'usage' ? <UsagePanel /> : null}
-        {tab === 'outputs' ? <Outputs /> : null}
-        {tab === 'events' ? <EventLog /> : null}
-        {tab === 'problems' ? <Problems /> : null}
-        {tab === 'runs' ? <History /> : null}
-        {tab === 'diff' ? <DiffView /> : null}
+      <div className="run-split">
+        <div className="run-tabs">
+          <div className="tabs" role="tablist">
+            {TABS.map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                aria-selected={tab === t.id}
+                className={tab === t.id ? 'active' : ''}
+                data-testid={`run-tab-${t.id}`}
+                onClick={() => useEditor.setState({ runTab: t.id })}
+              >
+                {t.label}
+                {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
+              </button>
+            ))}
+          </div>
+          <div className="run-body">
+            <ForkForm />
+            {tab === 'inputs' ? <InputsForm /> : null}
+            {tab === 'transcript' ? <Transcript /> : null}
+            {tab === 'context' ? <ContextViewer /> : null}
+            {tab === 'votes' ? <Votes /> : null}
+            {tab === 'plans' ? <Plans /> : null}
+            {tab === 'episodes' ? <Episodes /> : null}
+            {tab === 'timeline' ? <Timeline /> : null}
+            {tab === 'usage' ? <UsagePanel /> : null}
+            {tab === 'outputs' ? <Outputs /> : null}
+            {tab === 'events' ? <EventLog /> : null}
+            {tab === 'problems' ? <Problems /> : null}
+            {tab === 'runs' ? <History /> : null}
+            {tab === 'diff' ? <DiffView /> : null}
+          </div>
+        </div>
+        <PausedPane />
       </div>
     </section>
   );

@@ -13,6 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { plural } from '../model/plural.ts';
 import type { TallyView } from '../model/run.ts';
 import { ballotLines, tallyBars, tallyOutcome } from '../model/tally.ts';
 import { selectNode } from '../store.ts';
@@ -20,6 +21,27 @@ import './run.css';
 
 const COLORS = { winner: '#4ade80', tied: '#f5b041', other: '#6aa6ff' };
 const ROW_HEIGHT = 26;
+/** The candidate axis: room for about 28 characters; longer names are cut, whole on hover. */
+const AXIS_WIDTH = 200;
+const CHAR_WIDTH = 7;
+
+/**
+ * A candidate on the axis as one line: cut to the axis's width with an ellipsis, the whole
+ * name in its tooltip (recharts would wrap it over the neighbouring rows).
+ */
+function CandidateTick(props: { x?: number; y?: number; payload?: { value?: unknown } }) {
+  const name = String(props.payload?.value ?? '');
+  const room = Math.floor((AXIS_WIDTH - 12) / CHAR_WIDTH);
+  const shown = name.length > room ? `${name.slice(0, room - 1)}…` : name;
+  return (
+    <g transform={`translate(${props.x ?? 0},${props.y ?? 0})`} data-testid="tally-tick">
+      <title>{name}</title>
+      <text x={-4} dy={4} textAnchor="end" fill="#e6e9ef" fontSize={12}>
+        {shown}
+      </text>
+    </g>
+  );
+}
 
 function TallyChartView({ view }: { view: TallyView }) {
   const { tally } = view;
@@ -35,7 +57,9 @@ function TallyChartView({ view }: { view: TallyView }) {
         </button>{' '}
         <span className="muted small">
           {tally.rule ?? 'vote'}
-          {tally.totals ? ` · ${tally.totals.valid}/${tally.totals.ballots} valid ballots` : ''}
+          {tally.totals
+            ? ` · ${tally.totals.valid}/${plural(tally.totals.ballots, 'valid ballot')}`
+            : ''}
         </span>
       </h3>
       <div
@@ -62,9 +86,9 @@ function TallyChartView({ view }: { view: TallyView }) {
             <YAxis
               type="category"
               dataKey="candidate"
-              width={Math.min(160, 8 + longest * 7)}
+              width={Math.min(AXIS_WIDTH, 12 + longest * CHAR_WIDTH)}
               stroke="#8b94a5"
-              tick={{ fill: '#e6e9ef', fontSize: 12 }}
+              tick={<CandidateTick />}
               interval={0}
             />
             <Tooltip
@@ -91,7 +115,7 @@ function TallyChartView({ view }: { view: TallyView }) {
       <p className="small" data-testid="tally-winner">
         {outcome.winner ? (
           <>
-            Winner: <strong>{outcome.winner}</strong>
+            Winner: <strong className="tally-winner-text">{outcome.winner}</strong>
           </>
         ) : (
           'No winner'
@@ -109,7 +133,7 @@ function TallyChartView({ view }: { view: TallyView }) {
       ) : null}
       {ballots.length ? (
         <details>
-          <summary data-testid="tally-ballots-toggle">{ballots.length} ballots</summary>
+          <summary data-testid="tally-ballots-toggle">{plural(ballots.length, 'ballot')}</summary>
           <table className="ballots" data-testid="tally-ballots">
             <tbody>
               {ballots.map((b, i) => (

@@ -10,6 +10,7 @@ import { selectNode, useEditor } from '../store.ts';
 import { isActive } from './controller.ts';
 import { useDebug } from './debugState.ts';
 import './run.css';
+import { plural } from '../model/plural.ts';
 
 const pct = (f: number) => `${(f * 100).toFixed(3)}%`;
 
@@ -109,7 +110,7 @@ function TimelineView() {
                   title={[
                     `${bar.instance}: ${bar.state}`,
                     formatDuration(bar.durationMs),
-                    bar.calls ? `${bar.calls} calls, ${bar.tokens.toLocaleString()} tokens` : '',
+                    bar.calls ? `${plural(bar.calls, 'call')}, ${plural(bar.tokens, 'token')}` : '',
                     bar.error ?? '',
                   ]
                     .filter(Boolean)

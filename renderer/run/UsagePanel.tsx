@@ -69,8 +69,9 @@ function UsagePanelView() {
   return (
     <div className="usage-panel" data-testid="usage-panel">
       <p className="small" data-testid="usage-total">
-        <strong>{usage.calls}</strong> calls · <strong>{usage.tokens.toLocaleString()}</strong>{' '}
-        tokens · <strong>${usage.costUsd.toFixed(4)}</strong>
+        <strong>{usage.calls}</strong> {usage.calls === 1 ? 'call' : 'calls'} ·{' '}
+        <strong>{usage.tokens.toLocaleString()}</strong> {usage.tokens === 1 ? 'token' : 'tokens'} ·{' '}
+        <strong>${usage.costUsd.toFixed(4)}</strong>
         {simulated || mode === 'replay' ? (
           <span className="muted">
             {' '}

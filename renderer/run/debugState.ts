@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { ApiRunDiff } from '../../app/api/contract.ts';
+import { type EditorState, useEditor } from '../store.ts';
 
 export interface HeldDraft {
   /** The run and checkpoint it was written for (`runId:instance`): a draft never moves. */
@@ -22,6 +23,8 @@ export interface DebugState {
   /** The instance the context viewer shows (null: choose one), and a chosen call. */
   contextInstance: string | null;
   contextCall: string | null;
+  /** The canvas selection changed since the run was last held: the context follows it. */
+  selectionFirst: boolean;
   /** Runs ticked in the history for comparing, oldest pick first. */
   picked: string[];
   diff: ApiRunDiff | null;
@@ -41,7 +44,52 @@ export const useDebug = create<DebugState>()(() => ({
   draft: null,
   contextInstance: null,
   contextCall: null,
+  selectionFirst: false,
   picked: [],
   diff: null,
   fork: null,
 }));
+
+/** The one node selected on the canvas, or null. */
+export function selectedNodeOf(state: EditorState): string | null {
+  let found: string | null = null;
+  for (const n of state.nodes) {
+    if (!n.selected) continue;
+    if (found !== null) return null;
+    found = n.id;
+  }
+  return found;
+}
+
+let following = false;
+
+/**
+ * Makes the context viewer follow the canvas: selecting a node shows what that node's latest
+ * instance was sent (an instance picked by hand of another node is let go), until the run is
+ * held somewhere new. Called once when the editor starts.
+ */
+export function followCanvasSelection(): void {
+  if (following) return;
+  following = true;
+  useEditor.subscribe((state, previous) => {
+    if (state.nodes !== previous.nodes) {
+      const node = selectedNodeOf(state);
+      if (node !== null && node !== selectedNodeOf(previous)) {
+        const { contextInstance } = useDebug.getState();
+        const keep =
+          contextInstance !== null && state.run.instances[contextInstance]?.node === node;
+        useDebug.setState({
+          selectionFirst: true,
+          ...(keep ? {} : { contextInstance: null, contextCall: null }),
+        });
+      }
+    }
+    const held = (s: EditorState) => {
+      const at = s.run.paused?.at;
+      return at && at.kind !== 'round' ? `${s.run.runId}:${at.instance ?? at.node}` : null;
+    };
+    if (state.run !== previous.run && held(state) !== null && held(state) !== held(previous)) {
+      useDebug.setState({ selectionFirst: false });
+    }
+  });
+}

@@ -10,7 +10,7 @@ describe.skipIf(!HAVE_CHROMIUM)('what the editor refuses', () => {
     await dropFromPalette(page, 'input', { x: 80, y: 150 });
     await dropFromPalette(page, 'agent', { x: 460, y: 150 });
     await page.getByTestId('node-input1').click();
-    await page.getByTestId('field-modality').fill('image');
+    await page.getByTestId('field-modality').selectOption('image');
 
     const from = await page.getByTestId('handle-input1-out-value').boundingBox();
     const to = await page.getByTestId('handle-agent1-in-question').boundingBox();
