@@ -111,6 +111,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       expect(cardText).toContain('NLSOM visual question answering');
       expect(cardText).toContain('runs without a key');
       expect(cardText).toMatch(/\d+ calls · [\d,]+ tokens/);
+      // A person scrolls down to it.
+      await card.scrollIntoViewIfNeeded();
+      await visibleBox(card.getByText('runs without a key'));
       await shot('gallery');
 
       // 2. A copy of the template opens, every node on the canvas, Run replays the cassette.
