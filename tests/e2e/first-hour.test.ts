@@ -232,15 +232,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       expect(await page.getByTestId('doc-title').textContent()).toBe('Untitled society');
 
       // 10. Three agents, a vote and an output, dragged from the palette: each lands where it is
-      // dropped, the zoom stays, nothing overlaps, nothing hides under the minimap or controls.
+      // dropped, the zoom stays, nothing overlaps, nothing hides under the minimap or controls
+      // or past the canvas's edge.
       const zoom = await zoomOf(page);
       const pane = await visibleBox(page.locator('.react-flow__pane'));
       const drops: Array<[string, string, { x: number; y: number }]> = [
         ['agent', 'agent1', { x: 90, y: 60 }],
         ['agent', 'agent2', { x: 90, y: 210 }],
         ['agent', 'agent3', { x: 90, y: 360 }],
-        ['vote', 'vote1', { x: 420, y: 210 }],
-        ['output', 'output1', { x: 680, y: 210 }],
+        ['vote', 'vote1', { x: 380, y: 210 }],
+        ['output', 'output1', { x: 620, y: 210 }],
       ];
       for (const [type, id, at] of drops) {
         await dropFromPalette(page, type, at);
@@ -261,6 +262,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
         ['controls', await visibleBox(page.locator('.react-flow__controls'))],
       ] as const;
       for (const [i, [id, box]] of boxes.entries()) {
+        expect
+          .soft(
+            box.x >= pane.x && box.x + box.width <= pane.x + pane.width,
+            `${id} is inside the canvas, not cut off at its edge`,
+          )
+          .toBe(true);
         for (const [other, otherBox] of boxes.slice(i + 1))
           expect.soft(overlaps(box, otherBox), `${id} overlaps ${other}`).toBe(false);
         for (const [what, coverBox] of covers)
