@@ -41,6 +41,19 @@ const USABLE_HEIGHT = 160;
 const PROMPT =
   'Which colour should our logo be? (a) red (b) blue (c) green. Answer with one letter.';
 
+/**
+ * Polls until what a person would see is there. Longer than expect.poll's one second: the walk
+ * runs on loaded machines, and only the wait grows, never the assertion.
+ */
+function seen<T>(read: () => Promise<T> | T, options: { timeout?: number; message?: string } = {}) {
+  return expect.poll(read, { timeout: 15_000, ...options });
+}
+
+/** Waits for the run to end as it should: the status a person reads in the run bar. */
+async function runEnds(page: Page, status: 'succeeded' | 'failed'): Promise<void> {
+  await seen(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 }).toBe(status);
+}
+
 /** The canvas's zoom, as React Flow applies it to the viewport. */
 async function zoomOf(page: Page): Promise<number> {
   const transform = await page
@@ -73,7 +86,7 @@ async function newDocument(page: Page): Promise<void> {
   const unsaved = (await page.getByTestId('dirty-marker').count()) > 0;
   await page.getByTestId('tb-new').click();
   if (unsaved) await page.getByTestId('confirm-ok').click();
-  await expect.poll(() => page.locator('.react-flow__node').count()).toBe(0);
+  await seen(() => page.locator('.react-flow__node').count()).toBe(0);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
@@ -104,9 +117,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await page.getByTestId('tb-gallery').click();
       const card = page.getByTestId(`template-${TEMPLATE}`);
       await card.waitFor();
-      await expect
-        .poll(() => page.locator('[data-testid="gallery"] article.card').count())
-        .toBe(TEMPLATE_COUNT);
+      await seen(() => page.locator('[data-testid="gallery"] article.card').count()).toBe(
+        TEMPLATE_COUNT,
+      );
       const cardText = (await card.textContent()) ?? '';
       expect(cardText).toContain('NLSOM visual question answering');
       expect(cardText).toContain('runs without a key');
@@ -127,7 +140,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       // 3. The Inputs panel holds the template's example: the question and the image, no typing.
       await page.getByTestId('run-tab-inputs').click();
       const question = page.getByTestId('input-question');
-      await expect.poll(() => question.inputValue()).toMatch(/\?.*\(a\).*\(b\)/);
+      await seen(() => question.inputValue()).toMatch(/\?.*\(a\).*\(b\)/);
       expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
       await shot('inputs-prefilled');
 
@@ -141,16 +154,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       expect(await page.getByTestId('run-error').count()).toBe(0);
       const messages = page.getByTestId('message');
       await page.getByTestId('run-tab-transcript').click();
-      await expect.poll(() => messages.count()).toBe(3);
+      await seen(() => messages.count()).toBe(3);
       await expectUsableRunBody(page);
       await shot('paused-round-1');
 
       // 5. Step message: the organizer's question is held, then delivered when stepping on.
       await page.getByTestId('tb-step-message').click();
-      await expect.poll(() => banner.textContent()).toMatch(/before organizer@r1 sends a message/);
+      await seen(() => banner.textContent()).toMatch(/before organizer@r1 sends a message/);
       await page.getByTestId('tb-step-message').click();
-      await expect.poll(() => messages.count()).toBe(4);
-      await expect.poll(() => banner.textContent()).toMatch(/before member#0@r1 sends a message/);
+      await seen(() => messages.count()).toBe(4);
+      await seen(() => banner.textContent()).toMatch(/before member#0@r1 sends a message/);
       expect(await messages.last().textContent()).toMatch(/organizer@r1/);
       await expectUsableRunBody(page);
       await expectInRunBody(page, messages.last());
@@ -175,13 +188,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       // 7. Continue (no break this time) to the end: every message, every node done, an answer.
       await page.getByTestId('break-round').fill('');
       await page.getByTestId('tb-continue').click();
-      await expect
-        .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
-        .toBe('succeeded');
+      await runEnds(page, 'succeeded');
       await page.getByTestId('run-tab-transcript').click();
-      await expect.poll(() => messages.count()).toBe(17);
+      await seen(() => messages.count()).toBe(17);
       for (const id of ['describe', 'organizer', 'member', 'summary', 'leader', 'answer'])
-        expect(await page.getByTestId(`node-${id}`).getAttribute('data-state'), id).toBe('done');
+        await seen(() => page.getByTestId(`node-${id}`).getAttribute('data-state'), {
+          message: id,
+        }).toBe('done');
       await page.getByTestId('run-tab-outputs').click();
       expect(await page.getByTestId('output-answer').locator('pre').textContent()).toMatch(
         /\([a-d]\)/,
@@ -191,10 +204,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       // The Context tab follows the node selected on the canvas: the leader's call.
       await page.getByTestId('node-leader').click();
       await page.getByTestId('run-tab-context').click();
-      await expect
-        .poll(() => page.getByTestId('context-instance').inputValue())
-        .toBe('leader@decide');
-      await expect.poll(() => meta.textContent()).toMatch(/^leader@decide → /);
+      await seen(() => page.getByTestId('context-instance').inputValue()).toBe('leader@decide');
+      await seen(() => meta.textContent()).toMatch(/^leader@decide → /);
       await shot('context-follows-selection');
 
       // 8. Fork from the transcript: the organizer asks another question in round 3; the calls
@@ -210,20 +221,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await page.getByTestId('fork-text').fill(edited);
       await shot('fork-form');
       await page.getByTestId('fork-start').click();
-      await expect
-        .poll(() => page.getByTestId('notice').textContent())
-        .toMatch(/Run \S+ forks \S+/);
-      await expect
-        .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
-        .toBe('succeeded');
-      await expect.poll(() => messages.count()).toBe(17);
+      await seen(() => page.getByTestId('notice').textContent()).toMatch(/Run \S+ forks \S+/);
+      await runEnds(page, 'succeeded');
+      await seen(() => messages.count()).toBe(17);
       expect(await round3.getByTestId('message').first().textContent()).toContain(edited);
       // The members' round-3 answers were asked anew, of the simulated provider.
       const simulated = page.locator('[data-testid="message"].simulated');
       expect(await simulated.count()).toBeGreaterThan(0);
       expect(await simulated.first().textContent()).toContain('[simulated]');
       await page.getByTestId('run-tab-runs').click();
-      await expect.poll(() => page.locator('[data-testid="runs"] tbody tr').count()).toBe(2);
+      await seen(() => page.locator('[data-testid="runs"] tbody tr').count()).toBe(2);
       expect(await page.getByTestId('run-fork-of').count()).toBe(1);
       await shot('forked');
 
@@ -279,9 +286,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       for (const i of [1, 2, 3]) {
         await page.getByTestId(`node-agent${i}`).click();
         await typeInEditor(page, 'field-prompt', PROMPT, { paste: true });
-        await expect
-          .poll(() => page.getByTestId('field-prompt').getAttribute('data-value'))
-          .toBe(PROMPT);
+        await seen(() => page.getByTestId('field-prompt').getAttribute('data-value')).toBe(PROMPT);
         await page.getByTestId('field-parse').selectOption('choice');
       }
       await page.getByTestId('node-output1').click();
@@ -293,7 +298,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
           { node: 'vote1', port: 'ballots' },
         );
       await drawEdge(page, { node: 'vote1', port: 'winner' }, { node: 'output1', port: 'value' });
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(4);
+      await seen(() => page.locator('.react-flow__edge').count()).toBe(4);
       await page.getByTestId('run-tab-problems').click();
       await page.getByTestId('problems-none').waitFor();
       await shot('wired');
@@ -301,19 +306,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       // Deleting the vote takes its four wires with it; one Undo brings all of them back.
       await page.getByTestId('node-vote1').click();
       await page.keyboard.press('Delete');
-      await expect.poll(() => page.getByTestId('node-vote1').count()).toBe(0);
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(0);
+      await seen(() => page.getByTestId('node-vote1').count()).toBe(0);
+      await seen(() => page.locator('.react-flow__edge').count()).toBe(0);
       await page.getByTestId('tb-undo').click();
       await page.getByTestId('node-vote1').waitFor();
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(4);
+      await seen(() => page.locator('.react-flow__edge').count()).toBe(4);
       await page.getByTestId('problems-none').waitFor();
       await shot('undo-delete');
 
       // Run without a key: the run says where to add one in the editor, not on a command line.
       await page.getByTestId('tb-run').click();
-      await expect
-        .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
-        .toBe('failed');
+      await runEnds(page, 'failed');
       const keyError = (await page.getByTestId('run-error').textContent()) ?? '';
       expect(keyError).toContain('OPENAI_API_KEY');
       expect.soft(keyError, 'key advice').toMatch(/Settings/);
@@ -322,13 +325,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
 
       // 12. Run simulated: every answer labelled, three valid ballots, a winner, the output.
       await page.getByTestId('tb-run-simulated').click();
-      await expect
-        .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
-        .toBe('succeeded');
+      await runEnds(page, 'succeeded');
       expect(await page.locator('.run-bar .simulated-label').textContent()).toBe('simulated');
-      expect(await page.getByTestId('run-usage').textContent()).toMatch(/^3 calls · /);
+      await seen(() => page.getByTestId('run-usage').textContent()).toMatch(/^3 calls · /);
       await page.getByTestId('run-tab-transcript').click();
-      await expect.poll(() => messages.count()).toBe(3);
+      await seen(() => messages.count()).toBe(3);
       for (const text of await messages.allTextContents()) expect(text).toContain('[simulated]');
       await page.getByTestId('run-tab-votes').click();
       const tally = page.getByTestId('tally');
@@ -336,7 +337,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       // Every candidate's label is on the chart, whole.
       const chart = await visibleBox(page.getByTestId('tally-chart'));
       const labels = page.getByTestId('tally-chart').locator('.recharts-yAxis-tick-labels text');
-      await expect.poll(() => labels.count()).toBeGreaterThan(0);
+      await seen(() => labels.count()).toBeGreaterThan(0);
       for (const label of await labels.all()) {
         const box = await visibleBox(label);
         expect
@@ -360,9 +361,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await page.getByTestId('tb-export').click();
       const file = path.join(s.dir, 'exported.society.json');
       await (await download).saveAs(file);
-      await expect
-        .poll(() => page.getByTestId('notice').textContent())
-        .toMatch(/^Exported logo-vote\.society\.json: needs .*; no key is in the file\./);
+      await seen(() => page.getByTestId('notice').textContent()).toMatch(
+        /^Exported logo-vote\.society\.json: needs .*; no key is in the file\./,
+      );
       const exported = JSON.parse(readFileSync(file, 'utf8')) as {
         name: string;
         nodes: unknown[];
@@ -377,7 +378,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await newDocument(page);
       await page.getByTestId('import-file').setInputFiles(file);
       for (const [, id] of drops) await page.getByTestId(`node-${id}`).waitFor();
-      await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(4);
+      await seen(() => page.locator('.react-flow__edge').count()).toBe(4);
       expect(await page.getByTestId('doc-title').textContent()).toContain('Logo vote');
       await page.getByTestId('run-tab-problems').click();
       await page.getByTestId('problems-none').waitFor();
