@@ -323,7 +323,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       expect.soft(keyError, 'key advice').not.toMatch(/export it|--simulate|--replay/);
       await shot('run-without-key');
 
-      // 12. Run simulated: every answer labelled, three valid ballots, a winner, the output.
+      // 12. Run simulated: every answer labelled, three valid ballots, a winner, the output, which
+      // downloads.
       await page.getByTestId('tb-run-simulated').click();
       await runEnds(page, 'succeeded');
       expect(await page.locator('.run-bar .simulated-label').textContent()).toBe('simulated');
@@ -352,6 +353,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await shot('run-simulated');
       await page.getByTestId('run-tab-outputs').click();
       expect(await page.getByTestId('output-colour').locator('pre').textContent()).toBe(winner);
+      // The output downloads as a file holding the winner.
+      const saved = page.waitForEvent('download');
+      await page.getByTestId('output-download-colour').click();
+      const output = await saved;
+      expect(output.suggestedFilename()).toBe('colour.txt');
+      const outputFile = path.join(s.dir, 'colour.txt');
+      await output.saveAs(outputFile);
+      expect(readFileSync(outputFile, 'utf8')).toBe(winner);
       await shot('outputs');
 
       // 13. Named and exported: the file downloads, holds the five nodes and four wires, no key.
