@@ -208,11 +208,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await seen(() => meta.textContent()).toMatch(/^leader@decide → /);
       await shot('context-follows-selection');
 
-      // 8. Fork from the transcript: the organizer asks another question in round 3; the calls
-      // that changes are simulated, and say so.
+      // 8. Fork from the transcript: the organizer asks another question in round 3; the members
+      // answer it anew, from the simulated provider, and say so.
       await page.getByTestId('run-tab-transcript').click();
-      const round3 = page.getByTestId('transcript-round-3');
-      await round3.getByTestId('message-fork').first().click();
+      const round3 = page.getByTestId('transcript-round-3').getByTestId('message');
+      const answered = await round3.nth(1).textContent();
+      expect(answered).toMatch(/^member#0@r3/);
+      await round3.first().getByTestId('message-fork').click();
       const form = page.getByTestId('fork-form');
       await form.waitFor();
       expect(await page.getByTestId('fork-instance').inputValue()).toBe('organizer@r3');
@@ -221,14 +223,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await page.getByTestId('fork-text').fill(edited);
       await shot('fork-form');
       await page.getByTestId('fork-start').click();
-      await seen(() => page.getByTestId('notice').textContent()).toMatch(/Run \S+ forks \S+/);
+      // The notice names the new run; the run bar shows it once it is the run on screen.
+      let forkId = '';
+      await seen(async () => {
+        const notice = (await page.getByTestId('notice').textContent()) ?? '';
+        forkId = /Run (\S+) forks \S+/.exec(notice)?.[1] ?? '';
+        return forkId;
+      }).not.toBe('');
+      await seen(() => page.locator('.run-bar code').textContent()).toBe(forkId);
       await runEnds(page, 'succeeded');
       await seen(() => messages.count()).toBe(17);
-      expect(await round3.getByTestId('message').first().textContent()).toContain(edited);
-      // The members' round-3 answers were asked anew, of the simulated provider.
-      const simulated = page.locator('[data-testid="message"].simulated');
-      expect(await simulated.count()).toBeGreaterThan(0);
-      expect(await simulated.first().textContent()).toContain('[simulated]');
+      expect(await round3.first().textContent()).toContain(edited);
+      const answeredAgain = (await round3.nth(1).textContent()) ?? '';
+      expect(answeredAgain).not.toBe(answered);
+      expect(answeredAgain).toContain('[simulated]');
+      expect(await round3.nth(1).locator('.simulated-label').isVisible()).toBe(true);
       await page.getByTestId('run-tab-runs').click();
       await seen(() => page.locator('[data-testid="runs"] tbody tr').count()).toBe(2);
       expect(await page.getByTestId('run-fork-of').count()).toBe(1);
