@@ -230,7 +230,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
         forkId = /Run (\S+) forks \S+/.exec(notice)?.[1] ?? '';
         return forkId;
       }).not.toBe('');
-      await seen(() => page.locator('.run-bar code').textContent()).toBe(forkId);
+      await page.locator('.run-bar').getByText(forkId, { exact: true }).waitFor();
       await runEnds(page, 'succeeded');
       await seen(() => messages.count()).toBe(17);
       expect(await round3.first().textContent()).toContain(edited);
