@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
@@ -173,14 +173,49 @@ export async function drawEdge(
   await page.mouse.up();
 }
 
-/** Replaces the text of a Monaco field (a prompt, a role) by typing, as a person would. */
-export async function typeInEditor(page: Page, testId: string, text: string): Promise<void> {
+/**
+ * Replaces the text of a Monaco field (a prompt, a role) by typing, as a person would; with
+ * `paste`, the text goes in as one input, as a paste does (key by key is slow on a loaded machine).
+ */
+export async function typeInEditor(
+  page: Page,
+  testId: string,
+  text: string,
+  options: { paste?: boolean } = {},
+): Promise<void> {
   const editor = page.locator(`[data-testid="${testId}"] .monaco-editor`);
   await editor.waitFor();
   await editor.click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
-  await page.keyboard.type(text);
+  if (options.paste) await page.keyboard.insertText(text);
+  else await page.keyboard.type(text);
   // Monaco's suggestion list may be open; it must not take the next keys.
   await page.keyboard.press('Escape');
+}
+
+/** An element's place on the page, in CSS pixels. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Waits for an element to be visible and returns its box (a person can see it). */
+export async function visibleBox(element: Locator): Promise<Box> {
+  await element.waitFor({ state: 'visible' });
+  const box = await element.boundingBox();
+  if (!box) throw new Error(`not on the page: ${element}`);
+  return box;
+}
+
+/** Whether two boxes share any area, each grown by `margin` pixels on every side. */
+export function overlaps(a: Box, b: Box, margin = 0): boolean {
+  return (
+    a.x - margin < b.x + b.width + margin &&
+    b.x - margin < a.x + a.width + margin &&
+    a.y - margin < b.y + b.height + margin &&
+    b.y - margin < a.y + a.height + margin
+  );
 }
