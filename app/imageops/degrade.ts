@@ -15,7 +15,7 @@
  * through unchanged by the pixel-level steps (noise, grayscale).
  */
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
-import { seededRandom } from '../runtime/random.ts';
+import { seededRandom } from '../node-sdk/random.ts';
 
 /** One degradation step. Optional fields fall back to the defaults named on each field. */
 export type Degradation =

@@ -2,7 +2,7 @@
  * Text degradation for benchmark tasks modelled on OpenAGI: one word of a sentence replaced by
  * a mask token, for fill-mask style tasks.
  */
-import { seededRandom } from '../runtime/random.ts';
+import { seededRandom } from '../node-sdk/random.ts';
 
 /** A word: a run of letters (with their combining marks) and digits, in any script. */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;

@@ -89,6 +89,17 @@ function quote(text: string, count: number, seed: Seed): string {
   return words.slice(start, start + size).join(' ');
 }
 
+/** ` Asked: …?`: the question in `text` a vision answer answers (none when nothing is asked). */
+function askedAbout(text: string): string {
+  const question = text
+    .replaceAll(SIMULATED_PREFIX, '')
+    .match(/[^.!?\n]*\?/)?.[0]
+    ?.trim();
+  if (!question) return '';
+  const words = question.split(/\s+/);
+  return ` Asked: ${words.length > 12 ? `${words.slice(0, 12).join(' ')} …?` : question}`;
+}
+
 /** The seed of a request: the sha256 of its normalized form (what a cassette keys it by). */
 function requestSeed(request: ChatRequest): Seed {
   return new Seed(
@@ -129,8 +140,9 @@ export function simulateText(request: ChatRequest, shape?: AnswerShape, seen?: s
   const asksForLetter = /\bletters?\b|answer with|\(a\)[,.]? *(?:or|\(b\)|without)/i.test(tail);
   const option = () => SIMULATED_PREFIX + choiceAnswer(request, offered, seed);
   if (hasOptions && asksForLetter) return option();
-  // A vision request: what was measured of the picture, rather than made-up words about it.
-  if (seen) return SIMULATED_PREFIX + seen;
+  // A vision request: what was measured of the picture, rather than made-up words about it,
+  // and which question it answers, so a new question visibly gets its own answer.
+  if (seen) return SIMULATED_PREFIX + seen + askedAbout(user);
 
   if (/question/i.test(tail) && tail.includes('?')) {
     return SIMULATED_PREFIX + seed.pick(QUESTIONS).replace('{f}', quote(subject, 4, seed));

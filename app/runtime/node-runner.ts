@@ -6,6 +6,7 @@
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
+import { seededRandom } from '../node-sdk/random.ts';
 import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -18,7 +19,6 @@ import type { EventLog } from './event-log.ts';
 import { resolveInputs } from './inputs.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
-import { seededRandom } from './random.ts';
 import type { RunOptions } from './run-options.ts';
 import { renderNodeTemplate } from './template-pool.ts';
 import { errorMessage, previewValues } from './values.ts';

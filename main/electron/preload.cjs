@@ -31,6 +31,7 @@ const METHODS = [
   'run.breakpoints',
   'run.editHeld',
   'run.context',
+  'run.blob',
   'runs.list',
   'runs.fork',
   'runs.diff',

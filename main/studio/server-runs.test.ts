@@ -23,7 +23,7 @@ describe('the studio API', () => {
       expect(firstPush).toBeGreaterThan(response);
       const answer = (finished.outputs as { answer: string }).answer;
       expect(answer).toBe(await cliReplayAnswer());
-      expect(answer).toBe('[simulated] (c)');
+      expect(answer).toBe('[simulated] (a)');
 
       const events = page.eventsOf(runId);
       expect(events[0]).toMatchObject({ type: 'run.started', mode: 'replay', seq: 1 });
@@ -79,7 +79,7 @@ describe('the studio API', () => {
       const finished = await page.event(runId, (e) => e.type === 'run.finished');
       expect(finished).toMatchObject({
         status: 'succeeded',
-        outputs: { answer: '[simulated] (c)' },
+        outputs: { answer: '[simulated] (a)' },
       });
 
       await expect(

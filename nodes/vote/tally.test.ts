@@ -41,7 +41,7 @@ describe('plurality', () => {
       choices: ['Monet'],
       valid: true,
     });
-    expect(tally.reason).toContain('"Monet" leads with 2 vote(s)');
+    expect(tally.reason).toContain('"Monet" leads with 2 votes');
   });
 
   it('derives candidates from ballots in first-seen order, keeping the first spelling', () => {

@@ -8,6 +8,8 @@
  * `Math.random`, and inputs are never mutated. The tally is plain JSON so it can be shown, stored
  * and diffed as is.
  */
+
+import { seededRandom } from '../../app/node-sdk/random.ts';
 import type {
   BallotReading,
   TieBreak,
@@ -15,7 +17,6 @@ import type {
   VoteRule,
   VoteTally,
 } from '../../app/node-sdk/tally.ts';
-import { seededRandom } from '../../app/runtime/random.ts';
 import { derivedPool, fixedPool, readBallot } from './ballots.ts';
 
 export type {
@@ -130,14 +131,14 @@ export function tallyVotes(ballots: readonly Ballot[], options: TallyOptions): V
     tally.reason =
       ballots.length === 0
         ? 'no ballots were cast'
-        : `no valid ballots: none of the ${ballots.length} ballot(s) could be read as a vote`;
+        : `no valid ballots: ${ballots.length === 1 ? 'the one ballot' : `none of the ${ballots.length} ballots`} could be read as a vote`;
     return tally;
   }
 
   const top = scoreOf(ranking[0]!);
   const leaders = ranking.filter((c) => scoreOf(c) === top);
   if (leaders.length > 1) tally.tied = leaders;
-  const unit = UNITS[rule];
+  const unit = (n: number) => `${n} ${UNITS[rule]}${n === 1 ? '' : 's'}`;
 
   let prefix = '';
   if (rule === 'majority') {
@@ -159,21 +160,22 @@ export function tallyVotes(ballots: readonly Ballot[], options: TallyOptions): V
 
   if (leaders.length === 1) {
     tally.winner = leaders[0]!;
-    tally.reason = `${prefix}"${tally.winner}" leads with ${top} ${unit}`;
+    tally.reason = `${prefix}"${tally.winner}" leads with ${unit(top)}`;
     return tally;
   }
   const detail = breakTie(leaders, options, readings);
   tally.tieBreak = detail;
   tally.winner = detail.chosen;
-  tally.reason = `${prefix}${leaders.length} candidates tied at ${top} ${unit}; ${detail.reason}`;
+  tally.reason = `${prefix}${leaders.length} candidates tied at ${unit(top)}; ${detail.reason}`;
   return tally;
 }
 
+/** What a rule counts, in the singular ("2 votes", "1 point"). */
 const UNITS: Record<VoteRule, string> = {
-  plurality: 'vote(s)',
-  majority: 'vote(s)',
-  borda: 'point(s)',
-  approval: 'approval(s)',
+  plurality: 'vote',
+  majority: 'vote',
+  borda: 'point',
+  approval: 'approval',
 };
 
 function assertOptions(options: TallyOptions): void {

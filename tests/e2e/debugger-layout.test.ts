@@ -27,8 +27,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the debugger while paused', () => {
     await page.getByTestId('template-open-nlsom-vqa.society.json').click();
     await page.getByTestId('node-storm').waitFor();
     await page.getByTestId('run-tab-inputs').click();
-    await page.getByTestId('input-question').fill(VQA_QUESTION);
-    await page.getByTestId('input-image-example').click();
+    // The form comes filled with the template's examples, which its cassette was recorded with.
+    await expect.poll(() => page.getByTestId('input-question').inputValue()).toBe(VQA_QUESTION);
+    expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
     await page.getByTestId('break-round').fill('1');
     await page.getByTestId('tb-run').click();
     const banner = page.getByTestId('paused-banner');

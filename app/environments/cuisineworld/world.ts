@@ -15,7 +15,7 @@
  * command), rules.ts (what a command needs and does), orders.ts, render.ts and briefing.ts.
  * This module is the `Environment` that steps them.
  */
-import { seededRandom } from '../../runtime/random.ts';
+import { seededRandom } from '../../node-sdk/random.ts';
 import type {
   Environment,
   EpisodeMetrics,

@@ -1,6 +1,7 @@
 /**
- * Seeded randomness for runs: tie-breaks and anything else that must come out the same for the
- * same seed. FNV-1a turns any seed text into 32 bits; mulberry32 draws from it.
+ * Seeded randomness for node code and simulators (tie-breaks, image noise, a kitchen's orders):
+ * anything that must come out the same for the same seed. FNV-1a turns any seed text into 32
+ * bits; mulberry32 draws from it.
  */
 
 /** A generator of numbers in [0, 1) that depends only on `seed`. */
