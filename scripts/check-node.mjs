@@ -4,8 +4,12 @@
 // Keep it plain JavaScript an old Node parses (nothing newer than Node 12's syntax) and free of
 // imports of the project's own code, which an old Node may not load.
 
-/** The oldest Node.js that runs the project (package.json's `engines.node`). */
-export const NODE_NEEDED = '22.12';
+/**
+ * The oldest Node.js that runs the project (package.json's `engines.node`): it strips TypeScript
+ * types by default and has `import.meta.main`, and the SQLite driver's prebuilt binary loads on it
+ * (on 22.12 it crashes with a segmentation fault).
+ */
+export const NODE_NEEDED = '22.18';
 
 /**
  * The one line to print when `version` (e.g. "v20.20.2") is older than NODE_NEEDED, or

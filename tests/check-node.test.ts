@@ -1,5 +1,5 @@
 /**
- * The Node.js version guard (scripts/check-node.mjs): on a Node older than 22.12 every entry point
+ * The Node.js version guard (scripts/check-node.mjs): on a Node older than 22.18 every entry point
  * stops with one line naming the version needed and how to get it. The guard reads
  * SOCIETY_NODE_VERSION in place of the running version, so Node 24 can play an old Node here.
  */
@@ -18,24 +18,25 @@ function run(args: string[], version: string) {
 }
 
 describe('the Node.js version guard', () => {
-  it('stops an old Node with one line naming 22.12 and where to get it', () => {
+  it('stops an old Node with one line naming 22.18 and where to get it', () => {
     const result = run(['scripts/check-node.mjs'], 'v20.20.2');
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('Node.js 22.12 or newer (this is v20.20.2)');
+    expect(lines[0]).toContain('Node.js 22.18 or newer (this is v20.20.2)');
     expect(lines[0]).toContain('https://nodejs.org');
     expect(lines[0]).toContain('nvm install 24');
   });
 
-  it('lets 22.12 and newer through silently, and stops 22.11', () => {
-    for (const version of ['v22.12.0', 'v24.0.0']) {
+  it('lets 22.18 and newer through silently, and stops 22.17 and 22.12', () => {
+    for (const version of ['v22.18.0', 'v24.0.0']) {
       const result = run(['scripts/check-node.mjs'], version);
       expect(result.status, version).toBe(0);
       expect(result.stderr, version).toBe('');
     }
-    expect(run(['scripts/check-node.mjs'], 'v22.11.0').status).toBe(1);
+    expect(run(['scripts/check-node.mjs'], 'v22.17.1').status).toBe(1);
+    expect(run(['scripts/check-node.mjs'], 'v22.12.0').status).toBe(1);
   });
 
   it('guards the society command before it tries to strip types', () => {
@@ -43,7 +44,7 @@ describe('the Node.js version guard', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toEqual([
-      expect.stringContaining('needs Node.js 22.12 or newer'),
+      expect.stringContaining('needs Node.js 22.18 or newer'),
     ]);
   });
 
@@ -52,7 +53,7 @@ describe('the Node.js version guard', () => {
       scripts: Record<string, string>;
       engines: { node: string };
     };
-    expect(pkg.engines.node).toBe('>=22.12');
+    expect(pkg.engines.node).toBe('>=22.18');
     for (const [name, script] of Object.entries(pkg.scripts)) {
       if (!/^(node|vite|vitest) /.test(script) && !script.includes('check-node')) continue;
       if (script.startsWith('node bin/society.js')) continue; // the command guards itself
