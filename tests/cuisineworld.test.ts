@@ -248,6 +248,38 @@ describe('the greedy baseline and the templates', () => {
     expect(JSON.stringify(llm.requests[before].messages)).toContain('agent1 is played by a person');
   });
 
+  it("records a person's turns with --record, and a replay plays them without asking", async () => {
+    script(['goto_agent0_storage0 goto_agent1_storage0', 'get_agent0_salmon_storage0']);
+    const cassette = join(dir, 'seat.cassette.json');
+    const recorded = join(dir, 'seat-recorded.ndjson');
+    const file = episode({ seats: ['agent1'] }, 2);
+    const seatTurns = [
+      '--input',
+      'agent1@t0=goto_agent1_storage0',
+      '--input',
+      'agent1@t1=get_agent1_flour_storage0',
+    ];
+    const live = await play(file, {
+      events: recorded,
+      extra: [...seatTurns, '--record', cassette],
+    });
+    expect(live.code, live.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(cassette, 'utf8')).answers).toEqual({
+      'agent1@t0': 'goto_agent1_storage0',
+      'agent1@t1': 'get_agent1_flour_storage0',
+    });
+
+    const replayed = join(dir, 'seat-replayed.ndjson');
+    const replay = await play(file, { events: replayed, extra: ['--replay', cassette] });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stderr).toContain('using 2 answers of a person recorded in the cassette');
+    const steps = (path: string) =>
+      readEvents(path)
+        .filter((e) => e.type === 'environment.step')
+        .map((e) => e.commands);
+    expect(steps(replayed)).toEqual(steps(recorded));
+  });
+
   it("does not let a person's slip cost the model its step, and tells the person", async () => {
     script(['goto_agent0_storage0', 'get_agent0_salmon_storage0']);
     const events = join(dir, 'slip.ndjson');

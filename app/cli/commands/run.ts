@@ -93,8 +93,14 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       breakpoints,
       startPaused: flags.step === true,
     });
-    if (cassette && cassette.mode !== 'replay')
+    if (cassette && cassette.mode !== 'replay') {
+      // A person's answers belong to the recording too (a seat's commands), so a replay plays
+      // the same turns without asking anyone.
+      for (const event of store.events(runId))
+        if (event.type === 'human.response')
+          cassette.cassette.recordAnswer(event.name, event.answer);
       await cassette.cassette.save(cassette.path, processRedactor);
+    }
     printResult(result.result, result.mode, flags.json === true);
     if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
