@@ -3,9 +3,9 @@
  * its own record of model calls, so anyone can read it or replay it with no key and no network.
  */
 import { z } from 'zod';
-import { blobHashOf } from '../node-sdk/template.ts';
 import type { CassetteFile } from '../providers/cassette.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunRecord, RunStore } from '../store/index.ts';
 
 export const EXPORT_FORMAT = 'society-run';

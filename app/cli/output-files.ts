@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blobHashOf } from '../node-sdk/template.ts';
+import { blobHashOf } from '../schema/blob-refs.ts';
 import { extensionForMime } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
 

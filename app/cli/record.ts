@@ -3,7 +3,6 @@
  * Every key value is scrubbed by the store's redactor on the way in.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
-import { blobHashOf } from '../node-sdk/template.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette-file.ts';
 import { expertKey } from '../providers/expert-record.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
@@ -11,6 +10,7 @@ import type { ChatRequest, ChatResult } from '../providers/types.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
 
 /** Binary inputs (images, audio, 3D assets) go into the store's blobs, so a resume can load them again. */

@@ -39,8 +39,9 @@ import type {
   EstimatePoint,
   LoopEffect,
 } from '../node-sdk/estimate.ts';
-import { documentRenderer, isImageValue } from '../node-sdk/template.ts';
+import { documentRenderer } from '../node-sdk/template.ts';
 import { estimateTokens } from '../providers/text.ts';
+import { isImageValue } from '../schema/blob-refs.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
 

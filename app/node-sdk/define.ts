@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { ExpertTask } from '../experts/types.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { EnvironmentStepReport } from '../runtime/events.ts';
+import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
@@ -15,7 +16,6 @@ import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
 import type { VoteTally } from './tally.ts';
-import type { ImageValue } from './template.ts';
 
 export interface PortSpec {
   name: string;

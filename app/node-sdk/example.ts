@@ -4,6 +4,7 @@
  * as a `data:<mime>;base64,…` URL (templates' examples are a few KB). Text, numbers, booleans
  * and JSON are the value itself. Pure functions: the editor reads examples too.
  */
+import { readDataUrl } from '../schema/mime.ts';
 import { BINARY_MODALITIES, type Modality, parseModality } from '../schema/modality.ts';
 
 /** An input's example, as its node declares it (see `NodeSpec.exampleInput`). */
@@ -20,25 +21,6 @@ export interface RunExample {
 
 /** The most bytes one embedded example file may decode to: examples are small by design. */
 export const MAX_EXAMPLE_BYTES = 1024 * 1024;
-
-/** A `data:` URL split into its MIME type and base64 payload. */
-export interface DataUrl {
-  mime: string;
-  base64: string;
-  /** The decoded size, from the payload's length. */
-  bytes: number;
-}
-
-const DATA_URL = /^data:([a-z0-9][\w.+-]*\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
-
-/** Reads a base64 `data:` URL, or undefined when `text` is not one. */
-export function readDataUrl(text: string): DataUrl | undefined {
-  const match = DATA_URL.exec(text);
-  if (!match || match[2]!.length % 4 !== 0) return undefined;
-  const base64 = match[2]!;
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return { mime: match[1]!.toLowerCase(), base64, bytes: (base64.length / 4) * 3 - padding };
-}
 
 /** True for modalities whose values are files (blobs): their examples are data URLs. */
 export function isFileModality(modality: Modality): boolean {

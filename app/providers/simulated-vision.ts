@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { readDataUrl } from '../schema/mime.ts';
 import type { ChatRequest } from './types.ts';
 
 /** Hue ranges (degrees) and their names, in order around the wheel. */
@@ -38,8 +39,6 @@ function mostCommon(names: string[]): string | undefined {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-const DATA_URL = /^data:[^;,]*;base64,(.*)$/s;
-
 /**
  * Facts measured from the first picture in the request's last user message (a data URL), as
  * one sentence: "Measured from the picture: mostly red, the background aside; 64×64 pixels." Undefined when
@@ -49,7 +48,7 @@ export function imageFacts(request: ChatRequest): Promise<string | undefined> {
   const last = request.messages.findLast((m) => m.role === 'user');
   if (!last || typeof last.content === 'string') return Promise.resolve(undefined);
   const image = last.content.find((part) => part.type === 'image');
-  const payload = image?.type === 'image' ? DATA_URL.exec(image.url)?.[1] : undefined;
+  const payload = image?.type === 'image' ? readDataUrl(image.url)?.base64 : undefined;
   if (!payload) return Promise.resolve(undefined);
   // Calls about one picture share one measurement, so they also finish in the order they were
   // made: replicas looking at the same image reach the debugger's checkpoints in a fixed order.

@@ -3,7 +3,7 @@
  * `{ $image: sha256, mime }` references; bytes live here once, however many nodes share them.
  */
 import { createHash } from 'node:crypto';
-import type { BlobValue, ImageValue } from '../node-sdk/template.ts';
+import type { BlobValue, ImageValue } from '../schema/blob-refs.ts';
 
 export class BlobStore {
   readonly #blobs = new Map<string, { bytes: Uint8Array; mime: string }>();

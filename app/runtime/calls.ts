@@ -13,7 +13,6 @@ import {
   SimulatedExpertProvider,
 } from '../experts/providers.ts';
 import type { ExpertAnswer, ExpertCall, ModelCall } from '../node-sdk/define.ts';
-import { isBlobValue, isImageValue } from '../node-sdk/template.ts';
 import { CassetteProvider } from '../providers/cassette.ts';
 import {
   type ExpertProvider,
@@ -32,6 +31,7 @@ import {
   isAbortError,
   ProviderError,
 } from '../providers/types.ts';
+import { isBlobValue, isImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Budget } from './budget.ts';

@@ -5,8 +5,9 @@
  */
 
 import type { NodeSpec } from '../node-sdk/define.ts';
-import { isFileModality, type RunExample, readDataUrl } from '../node-sdk/example.ts';
-import type { ImageValue } from '../node-sdk/template.ts';
+import { isFileModality, type RunExample } from '../node-sdk/example.ts';
+import type { ImageValue } from '../schema/blob-refs.ts';
+import { readDataUrl } from '../schema/mime.ts';
 import type { BlobStore } from './blobs.ts';
 
 /** The examples the nodes carry, by input name, in node order (the first of a name wins). */

@@ -3,7 +3,7 @@
  * round's, every round's, gathered from replicas), and the run's own inputs and outputs.
  */
 import type { GraphPlan, InputBinding, PlannedNode } from '../compiler/analyze.ts';
-import { isBlobValue, isImageValue } from '../node-sdk/template.ts';
+import { isBlobValue, isImageValue } from '../schema/blob-refs.ts';
 import { parseModality } from '../schema/modality.ts';
 import { type NodeValues, roundsPort, type ScopeContext } from './machine-runtime.ts';
 

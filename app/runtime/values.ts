@@ -1,5 +1,5 @@
 /** Values as events show them (clipped, images as references) and errors as one line. */
-import { isBlobValue, isImageValue } from '../node-sdk/template.ts';
+import { isBlobValue, isImageValue } from '../schema/blob-refs.ts';
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -58,9 +58,29 @@ export const BINARY_MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
  * else `bin`.
  */
 export function extensionForMime(mime: string): string {
-  const type = mime.split(';')[0]!.trim().toLowerCase();
+  // `audio/x-wav` is the older name of `audio/wav`.
+  const type = mime.split(';')[0]!.trim().toLowerCase().replace('/x-', '/');
   for (const table of [IMAGE_MIME_BY_EXTENSION, BINARY_MIME_BY_EXTENSION])
     for (const [ext, known] of Object.entries(table)) if (known === type) return ext;
   const subtype = /^[a-z]+\/([a-z0-9]+)$/.exec(type)?.[1];
   return subtype ?? 'bin';
+}
+
+/** A `data:` URL split into its MIME type and base64 payload. */
+export interface DataUrl {
+  mime: string;
+  base64: string;
+  /** The decoded size, from the payload's length. */
+  bytes: number;
+}
+
+const DATA_URL = /^data:([a-z0-9][\w.+-]*\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
+
+/** Reads a base64 `data:` URL, or undefined when `text` is not one. */
+export function readDataUrl(text: string): DataUrl | undefined {
+  const match = DATA_URL.exec(text);
+  if (!match || match[2]!.length % 4 !== 0) return undefined;
+  const base64 = match[2]!;
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return { mime: match[1]!.toLowerCase(), base64, bytes: (base64.length / 4) * 3 - padding };
 }

@@ -11,9 +11,9 @@
  */
 import type { GraphPlan } from '../../app/compiler/analyze.ts';
 import { runFields } from '../../app/node-sdk/run-fields.ts';
-import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
+import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { ApiError } from './errors.ts';
 

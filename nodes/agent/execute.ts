@@ -1,6 +1,6 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
-import { isImageValue } from '../../app/node-sdk/template.ts';
 import type { AnswerShape, ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
+import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { parseAnswer } from './parse.ts';
 import type { AgentData } from './spec.ts';

@@ -2,7 +2,7 @@ import { catalogueEntry } from '../../app/experts/catalogue.ts';
 import { localModelFor } from '../../app/experts/providers.ts';
 import type { LabelValue } from '../../app/experts/types.ts';
 import type { NodeExecutor, NodeOutputs } from '../../app/node-sdk/define.ts';
-import { isImageValue } from '../../app/node-sdk/template.ts';
+import { isImageValue } from '../../app/schema/blob-refs.ts';
 import type { ExpertData } from './spec.ts';
 
 export const execute: NodeExecutor<ExpertData> = async (ctx) => {

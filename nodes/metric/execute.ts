@@ -1,7 +1,7 @@
 import type { ExpertTask } from '../../app/experts/types.ts';
 import { meanPool } from '../../app/experts/vectors.ts';
 import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
-import { isImageValue } from '../../app/node-sdk/template.ts';
+import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.ts';
 

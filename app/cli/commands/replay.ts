@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../compiler/index.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
-import { blobHashOf } from '../../node-sdk/template.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
+import { blobHashOf } from '../../schema/blob-refs.ts';
 import { newRunId } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
