@@ -17,6 +17,7 @@ import {
   isBinaryValue,
 } from '../providers/expert-types.ts';
 import { type Env, missingKeyMessage } from '../providers/profiles.ts';
+import { imageFacts } from '../providers/simulated-vision.ts';
 import { clip } from '../providers/text.ts';
 import {
   abortError,
@@ -56,8 +57,29 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
   };
   const seed = (offset: number) => Number.parseInt(hash.slice(offset, offset + 6), 16);
   switch (request.task) {
-    case 'image-to-text':
-      return `${SIMULATED_LABEL} a caption of the picture`;
+    case 'image-to-text': {
+      // What can honestly be said of the picture: its measured colour and size, so views of
+      // different sides or objects get different captions.
+      const image = request.inputs.image;
+      const facts = isBinaryValue(image)
+        ? await imageFacts({
+            model: request.model,
+            messages: [
+              {
+                role: 'user',
+                content: [
+                  {
+                    type: 'image',
+                    url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString('base64')}`,
+                    mime: image.mime,
+                  },
+                ],
+              },
+            ],
+          })
+        : undefined;
+      return `${SIMULATED_LABEL} a caption of the picture${facts ? ` (${facts})` : ''}`;
+    }
     case 'visual-question-answering':
       return `${SIMULATED_LABEL} an answer to "${text('question')}"`;
     case 'question-answering':

@@ -13,15 +13,16 @@ const OPENERS = new Set(
   ),
 );
 
-/** Capitalized runs, joined across "of", "de" and "the" ("Bank of England"). */
-const RUN = /\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|de|the)\s+)?\p{Lu}[\p{L}\p{N}'’.-]*)*/gu;
+/** Capitalized runs, joined across small words ("Bank of England", "Musée des Confluences"). */
+const RUN =
+  /\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+(?:(?:of|the|de|des|du|la|le|van|von)[ \t]+)?\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
 
 /** The capitalized runs of `text`, each once, in text order, typed `[simulated] MISC`. */
 export function simulatedEntities(text: string): EntityValue[] {
   const seen = new Set<string>();
   const entities: EntityValue[] = [];
   for (const match of text.matchAll(RUN)) {
-    let word = match[0].replace(/[.'’-]+$/, '');
+    let word = match[0].replace(/['’-]+$/, '');
     let start = match.index;
     const first = word.split(/\s+/)[0]!;
     // "The Louvre": the opener is dropped; a lone "The" is no entity.

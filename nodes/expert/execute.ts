@@ -25,7 +25,10 @@ export const execute: NodeExecutor<ExpertData> = async (ctx) => {
     }
     inputs[port.name] = value;
   }
-  const parameters = { ...entry.defaultParameters, ...data.parameters };
+  const parameters = {
+    ...entry.defaultParameters,
+    ...(await renderParameters(ctx, data.parameters ?? {})),
+  };
   // Instruction editors take their instruction as the prompt input, not as a parameter.
   if (entry.task === 'image-to-image' && typeof parameters.prompt === 'string' && !inputs.prompt) {
     inputs.prompt = parameters.prompt;
@@ -60,6 +63,29 @@ export const execute: NodeExecutor<ExpertData> = async (ctx) => {
   } else if (typeof outputs.text === 'string') await ctx.message(outputs.text);
   return outputs;
 };
+
+/**
+ * The node's parameters with their texts rendered as templates over the copy's names, so the
+ * copies of a replicated expert can differ (`"views": ["{{ view }}"]` renders one view each).
+ */
+async function renderParameters(
+  ctx: Parameters<NodeExecutor<ExpertData>>[0],
+  parameters: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const render = (value: unknown, field: string): Promise<unknown> | unknown => {
+    if (typeof value === 'string' && value.includes('{{')) {
+      return ctx.renderTemplate(value, ctx.bindings, field);
+    }
+    if (Array.isArray(value)) {
+      return Promise.all(value.map((v, i) => render(v, `${field}[${i}]`)));
+    }
+    return value;
+  };
+  const entries = await Promise.all(
+    Object.entries(parameters).map(async ([k, v]) => [k, await render(v, `parameters.${k}`)]),
+  );
+  return Object.fromEntries(entries);
+}
 
 /**
  * A module that runs once per item of a list parameter (the renderer, once per view): each call

@@ -4,6 +4,9 @@ import { closestExperts } from '../../app/experts/match.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 
+/** About how long a hosted captioner's sentence is, in tokens, when no limit is given. */
+const CAPTION_TOKENS = 30;
+
 /** Tasks a vision chat model (an OpenAI-compatible VLM) can stand in for. */
 export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioning'];
 
@@ -140,9 +143,20 @@ export const spec = defineNode({
           : ctx.tokens(data.instruction);
       return { promptTokens: question + ctx.portTokens(ctx.node, 'image') };
     }),
-  // A local operation hands on a picture of what it was given; a model, its answer.
-  outputTokens: (ctx) =>
-    ctx.data.backend === 'local' ? ctx.inputTokens(ctx.node) : ctx.answerTokens(ctx.node),
+  // A local operation hands on a picture of what it was given; a model, its answer. Captioners
+  // answer a sentence (their pipelines stop at a few dozen tokens unless told otherwise), and
+  // named entities are words of the text they were given.
+  outputTokens: (ctx) => {
+    const task = catalogueEntry(ctx.data.module)?.task;
+    if (ctx.data.backend === 'local' || task === 'token-classification') {
+      return ctx.inputTokens(ctx.node);
+    }
+    if (task === 'image-to-text' && ctx.data.backend === 'huggingface') {
+      const asked = ctx.data.parameters?.max_new_tokens;
+      return typeof asked === 'number' ? asked : CAPTION_TOKENS;
+    }
+    return ctx.answerTokens(ctx.node);
+  },
 
   summary: (data) =>
     [
