@@ -3,7 +3,6 @@ import { localModelFor } from '../../app/experts/providers.ts';
 import { pngComment, STAND_IN_MARK } from '../../app/experts/render-views.ts';
 import type { EntityValue, LabelValue } from '../../app/experts/types.ts';
 import type { ExpertAnswer, NodeExecutor, NodeOutputs } from '../../app/node-sdk/define.ts';
-import { clip } from '../../app/providers/text.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { readDataUrl } from '../../app/schema/mime.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
@@ -58,7 +57,7 @@ export const execute: NodeExecutor<ExpertData> = async (ctx) => {
   );
   if (entry.task === 'text-to-3d' && (local || answer.simulated)) {
     await ctx.message(
-      `${simulatedPrefix(answer.simulated)}${STAND_IN_MARK} mesh for "${clip(String(inputs.prompt), 80)}": no text-to-3D model ran (a simple solid in the prompt's colour; the file's header says so)`,
+      `${simulatedPrefix(answer.simulated)}${STAND_IN_MARK} mesh for "${shorten(String(inputs.prompt), 80)}": no text-to-3D model ran (a simple solid in the prompt's colour; the file's header says so)`,
     );
   } else if (typeof outputs.text === 'string') await ctx.message(outputs.text);
   return outputs;
@@ -188,4 +187,9 @@ async function visionChat(
   const text = result.text.trim();
   await ctx.message(text);
   return { text };
+}
+
+/** A text cut to `max` characters, with an ellipsis when cut. */
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
