@@ -327,6 +327,7 @@ class PlanSizes implements EstimatePlan {
       portTokens: (id, port) => this.portTokens(id, port),
       answerLength: (maxTokens) => this.answerLength(maxTokens),
       knownInput: (id, port) => this.knownInput(id, port),
+      knownInputLength: (id, port) => this.knownInputLength(id, port),
     };
   }
 
@@ -443,6 +444,13 @@ class PlanSizes implements EstimatePlan {
     if (!binding) return undefined;
     const source = this.#node(binding.source);
     return source.spec.knownOutput?.(source.data, binding.sourcePort);
+  }
+
+  knownInputLength(id: string, port: string): number | undefined {
+    const binding = this.#node(id).inputs[port]?.[0];
+    if (!binding) return undefined;
+    const source = this.#node(binding.source);
+    return source.spec.knownLength?.(source.data, binding.sourcePort);
   }
 
   connected(id: string, port: string): boolean {

@@ -105,6 +105,11 @@ export interface NodeSpec<D = unknown> {
    * an estimate can build what a node downstream will send. Undefined when it is not known.
    */
   knownOutput?(data: D, port: string): unknown;
+  /**
+   * How many items a list output port gives when the data alone decides the count though not
+   * the items (a renderer's views), so an estimate can count the calls made per item downstream.
+   */
+  knownLength?(data: D, port: string): number | undefined;
 
   // Editor hooks: how the editor starts, shows and upgrades this type's data. They run in the
   // page as well as in the engine, so they stay pure (no I/O) and cheap. Field editors are not
