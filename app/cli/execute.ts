@@ -110,6 +110,17 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
       );
       continue;
     }
+    const hashes = Array.isArray(value) ? value.map(blobHashOf) : [];
+    if (hashes.length > 0 && hashes.every(Boolean)) {
+      // A list of files (a renderer's views): one line, each file as above.
+      const files = (value as Array<{ mime: string }>).map(
+        (v, i) => `${v.mime} ${hashes[i]!.slice(0, 12)}…`,
+      );
+      process.stdout.write(
+        `${name}: ${files.length} files: ${files.join(', ')} (--out DIR writes them to files)\n`,
+      );
+      continue;
+    }
     let text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
     // A large structured value (a plan with its graph) would bury the rest of the output.
     if (typeof value !== 'string' && text.length > 1200) {
