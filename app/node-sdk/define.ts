@@ -290,6 +290,12 @@ export interface LoopView {
   phase?:
     | { kind: 'revise'; question: string; options: string[] }
     | { kind: 'ballot'; prompt: string };
+  /**
+   * The loop's own words for this turn, when it has any (a right's wording): a template the
+   * node renders with `vars` (plus `prompt`, its own prompt as rendered, on a usual turn) and
+   * sends instead of its prompt. `field` names the template in a failure.
+   */
+  wording?: { template: string; vars: Record<string, unknown>; field: string };
 }
 
 export interface ModelCall {

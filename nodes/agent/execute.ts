@@ -12,7 +12,7 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
     ? (await ctx.renderTemplate(data.model, vars, 'model')).trim()
     : data.model;
   const system = data.role ? await ctx.renderTemplate(data.role, vars, 'role') : '';
-  const user = await userPrompt(ctx.loop, () => ctx.renderTemplate(data.prompt, vars, 'prompt'));
+  const user = await userPrompt(ctx, vars);
 
   const messages: ChatMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
@@ -65,31 +65,23 @@ function shapeOf(ctx: Parameters<NodeExecutor<AgentData>>[0]): { answerShape?: A
 }
 
 /**
- * The user message for this turn. A member with the right to know sees the previous round's
- * question and every member's answer first; the right to change and the right to execute
- * replace the prompt with a revision or a ballot (NLSOM, App. E.5; our wording).
+ * The user message for this turn: the agent's prompt, or the loop's own words for the turn
+ * when it has any (a mindstorm's right to know around the prompt, or its revision and ballot
+ * questions instead of it: the mindstorm's `prompts`).
  */
 async function userPrompt(
-  loop: Parameters<NodeExecutor>[0]['loop'],
-  render: () => Promise<string>,
+  ctx: Parameters<NodeExecutor<AgentData>>[0],
+  vars: Record<string, unknown>,
 ): Promise<string> {
-  const phase = loop?.phase;
-  if (phase?.kind === 'ballot') return phase.prompt;
-  if (phase?.kind === 'revise') {
-    const options = phase.options.map((o, i) => `(${String.fromCharCode(97 + i)}) ${o}`).join('\n');
-    return (
-      `Question: ${phase.question}\n` +
-      `These answers were given by you and your colleagues:\n${options}\n` +
-      'You may keep your answer or adopt a better one. Reply with the answer itself, nothing else.'
-    );
-  }
-  const prompt = await render();
-  if (!loop?.peers) return prompt;
-  const question = Object.values(loop.peers.inputs)
-    .filter((v) => typeof v === 'string')
-    .join(' ');
-  const answers = loop.peers.answers.map((a, i) => `Answer ${i + 1}: ${a.text}`).join('; ');
-  return `Context from the previous round. Question: ${question} ${answers}.\n\n${prompt}`;
+  const loop = ctx.loop;
+  const own = loop?.phase ? undefined : await ctx.renderTemplate(ctx.data.prompt, vars, 'prompt');
+  const words = loop?.wording;
+  if (!words) return own ?? '';
+  return ctx.renderTemplate(
+    words.template,
+    { ...words.vars, ...(own === undefined ? {} : { prompt: own }) },
+    words.field,
+  );
 }
 
 function remembered(memory: ChatMessage[], policy: AgentData['history']): ChatMessage[] {

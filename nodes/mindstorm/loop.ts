@@ -24,7 +24,18 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
     const rights = effectiveRights(data);
     const member = data.members.includes(node);
     const view = { structure: data.structure, rights, member };
-    if (!member || !rights.rtk || stage !== 'round' || state.round <= 1 || phase) return view;
+    // Revisions and ballots are worded by the mindstorm: the member answers its words alone.
+    if (phase?.kind === 'revise') {
+      const { question, options } = phase;
+      return {
+        ...view,
+        wording: wording(data, 'change', { question, options, round: state.round }),
+      };
+    }
+    if (phase?.kind === 'ballot') {
+      return { ...view, wording: wording(data, 'execute', { prompt: phase.prompt }) };
+    }
+    if (!member || !rights.rtk || stage !== 'round' || state.round <= 1) return view;
     // Right to know: what the members answered in the previous round, and what they were asked.
     const previous = state.history[state.round - 2] ?? {};
     const answers: Array<{ from: string; text: string }> = [];
@@ -37,7 +48,13 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
       const who = (v.$instances as string[]) ?? [];
       for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
     }
-    return { ...view, peers: { inputs: inputsAnswered(state.round - 1), answers } };
+    const inputs = inputsAnswered(state.round - 1);
+    const question = textOf(inputs);
+    return {
+      ...view,
+      peers: { inputs, answers },
+      wording: wording(data, 'know', { question, answers, round: state.round }),
+    };
   },
 
   steps: { revise, vote },
@@ -67,9 +84,7 @@ async function revise(ctx: LoopStepContext<MindstormData>) {
       const revised: unknown[] = [];
       for (let i = 0; i < (count ?? 1); i++) {
         const replica = count === undefined ? undefined : i;
-        const question = Object.values(ctx.inputsAnswered(m, replica, r))
-          .filter((v) => typeof v === 'string')
-          .join(' ');
+        const question = textOf(ctx.inputsAnswered(m, replica, r));
         const { outputs } = await ctx.run(
           m,
           replica,
@@ -127,6 +142,22 @@ async function vote(ctx: LoopStepContext<MindstormData>) {
     $instances: [`${ctx.key}:vote`],
   };
   return { values: { [leader]: verdict }, memo: { tally } };
+}
+
+/** A right's words for a turn: the mindstorm's template, its variables, and its name. */
+function wording(
+  data: MindstormData,
+  right: keyof MindstormData['prompts'],
+  vars: Record<string, unknown>,
+) {
+  return { template: data.prompts[right], vars, field: `mindstorm prompts.${right}` };
+}
+
+/** The text inputs a member answered, as one question. */
+function textOf(inputs: Record<string, unknown>): string {
+  return Object.values(inputs)
+    .filter((v) => typeof v === 'string')
+    .join(' ');
 }
 
 function checkCondition(

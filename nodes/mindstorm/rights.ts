@@ -1,6 +1,7 @@
 /** A mindstorm's data: rounds, stop conditions, NLSOM structure and rights. */
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
+import { mindstormPrompts } from './wording.ts';
 
 /** A declarative end condition, checked after every round. */
 export const StopCondition = z.discriminatedUnion('kind', [
@@ -39,6 +40,8 @@ export const mindstormData = z.strictObject({
   leader: z.string().optional(),
   /** Tie-break for member votes under RTE. */
   tieBreak: z.enum(['first', 'random']).default('first'),
+  /** The words around members' turns under each right (Liquid; see ./wording.ts). */
+  prompts: mindstormPrompts,
 });
 export type MindstormData = z.infer<typeof mindstormData>;
 
