@@ -222,7 +222,11 @@ export class NodeRunner {
       memory,
       imageUrl: (image) => blobs.dataUrl(image),
       renderTemplate: (template, vars, field) => this.render(template, vars, field, call.signal),
-      callModel: (request) => calls.callModel(node.id, call.instance, request, call.signal),
+      callModel: async (request) => {
+        const result = await calls.callModel(node.id, call.instance, request, call.signal);
+        loops.addUsage(node, context, result.usage);
+        return result;
+      },
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
       reportStep: (report) =>

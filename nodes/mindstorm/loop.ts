@@ -5,16 +5,21 @@
  * narrow context of app/node-sdk/loop.ts.
  */
 import { formatTranscript } from '../../app/node-sdk/define.ts';
-import type { LoopRuntime, LoopStepContext, NodeValues } from '../../app/node-sdk/loop.ts';
+import type {
+  LoopRuntime,
+  LoopStepContext,
+  LoopUsage,
+  NodeValues,
+} from '../../app/node-sdk/loop.ts';
 import { parseAnswer } from '../agent/parse.ts';
 import type { AgentData } from '../agent/spec.ts';
 import { tallyVotes, type VoteTally } from '../vote/tally.ts';
 import { effectiveRights, type MindstormData, type StopCondition } from './rights.ts';
 
 export const mindstormLoop: LoopRuntime<MindstormData> = {
-  stopReason(data, current, previous) {
+  stopReason(data, current, previous, usage) {
     for (const condition of data.until) {
-      const reason = checkCondition(condition, current, previous);
+      const reason = checkCondition(condition, current, previous, usage);
       if (reason) return reason;
     }
     return undefined;
@@ -164,6 +169,7 @@ function checkCondition(
   condition: StopCondition,
   current: Record<string, NodeValues>,
   previous: Record<string, NodeValues> | undefined,
+  usage: LoopUsage,
 ): string | undefined {
   const texts = (values: NodeValues | undefined): string[] =>
     values
@@ -193,9 +199,19 @@ function checkCondition(
         ? `"${condition.node}" did not change`
         : undefined;
     }
+    case 'tokens': {
+      const used = usage.promptTokens + usage.completionTokens;
+      return used >= condition.max
+        ? `used ${count(used)} tokens of its ${count(condition.max)}-token budget`
+        : undefined;
+    }
     default:
       return condition satisfies never;
   }
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 function normalize(value: unknown): string {

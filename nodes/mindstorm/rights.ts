@@ -11,6 +11,11 @@ export const StopCondition = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('consensus'), nodes: z.array(z.string()).min(1) }),
   /** A node's output did not change since the previous round. */
   z.strictObject({ kind: z.literal('unchanged'), node: z.string() }),
+  /**
+   * The model calls made inside this loop entry (prompt and completion tokens, as providers
+   * report them) reached `max`: the round that reaches it is the last.
+   */
+  z.strictObject({ kind: z.literal('tokens'), max: z.number().int().positive() }),
 ]);
 export type StopCondition = z.infer<typeof StopCondition>;
 
