@@ -91,6 +91,14 @@ export interface NodeSpec<D = unknown> {
   /** Each execution sends a message, which enters its loop's transcript. */
   sendsMessage?: boolean;
   /**
+   * The conversation the node's memory (`NodeContext.memory`) belongs to, when it shares one:
+   * nodes naming the same thread in the same entry of the same loop (or outside loops, in the
+   * same scope) share one memory, whatever stage each runs at (a questioner's rounds and its
+   * summary at the gather stage). Without it, each copy of a node keeps its own. Either way a
+   * loop entered again starts its memories afresh.
+   */
+  thread?(data: D): string | undefined;
+  /**
    * The model calls one copy of the node makes in a run, in order, for the worst-case estimate.
    * Without it, a node that calls models sends what is connected to it once per execution.
    */
@@ -378,8 +386,9 @@ export interface NodeContext<D = unknown> {
   /** Asks a person; resolves with their answer. */
   askHuman(request: { name: string; prompt: string }): Promise<string>;
   /**
-   * This instance's conversation so far (kept across mindstorm rounds). Agents append to it;
-   * their history policy decides how much of it is sent.
+   * This instance's conversation so far: kept across the rounds and stages of its loop's entry
+   * (shared with the nodes of its thread, see `NodeSpec.thread`). Agents append to it; their
+   * history policy decides how much of it is sent.
    */
   memory: ChatMessage[];
   /** A URL a model can fetch the image from (a data URL for local images). */
