@@ -383,8 +383,12 @@ export interface NodeContext<D = unknown> {
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */
   vote(tally: VoteTally): void;
-  /** Asks a person; resolves with their answer. */
-  askHuman(request: { name: string; prompt: string }): Promise<string>;
+  /**
+   * Asks a person; resolves with their answer. An answer given ahead under `name` answers it,
+   * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`
+   * answer given once for all rounds).
+   */
+  askHuman(request: { name: string; prompt: string; fallback?: string }): Promise<string>;
   /**
    * This instance's conversation so far: kept across the rounds and stages of its loop's entry
    * (shared with the nodes of its thread, see `NodeSpec.thread`). Agents append to it; their

@@ -324,7 +324,7 @@ export class NodeRunner {
   async #askHuman(
     node: PlannedNode,
     instance: string,
-    request: { name: string; prompt: string },
+    request: { name: string; prompt: string; fallback?: string },
   ): Promise<string> {
     const { log, options } = this.#setup;
     log.emit({
@@ -335,7 +335,10 @@ export class NodeRunner {
       prompt: request.prompt,
     });
     // One instance may ask several questions (a seat in a game asks every step): by name.
-    let answer = log.loggedAnswer(instance, request.name) ?? options.humanAnswers?.[request.name];
+    let answer =
+      log.loggedAnswer(instance, request.name) ??
+      options.humanAnswers?.[request.name] ??
+      (request.fallback === undefined ? undefined : options.humanAnswers?.[request.fallback]);
     if (answer === undefined) {
       if (!options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
