@@ -299,6 +299,11 @@ export interface LoopView {
     | { kind: 'revise'; question: string; options: string[] }
     | { kind: 'ballot'; prompt: string };
   /**
+   * Words that end the loop when this node says them (its container's stop conditions on the
+   * node), so a simulated run can say one and end as a real one would.
+   */
+  stopKeywords?: string[];
+  /**
    * The loop's own words for this turn, when it has any (a right's wording): a template the
    * node renders with `vars` (plus `prompt`, its own prompt as rendered, on a usual turn) and
    * sends instead of its prompt. `field` names the template in a failure.

@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import type { LoopView, NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { AnswerShape, ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
@@ -58,10 +58,25 @@ function shapeOf(ctx: Parameters<NodeExecutor<AgentData>>[0]): { answerShape?: A
     case 'choice':
       return { answerShape: { kind: 'choice' } };
     case 'text':
-      return ctx.answerShape ? { answerShape: ctx.answerShape } : {};
+      if (ctx.answerShape) return { answerShape: ctx.answerShape };
+      return finishing(ctx.loop);
     default:
       return {};
   }
+}
+
+/**
+ * For simulated runs of an agent whose word ends its loop (a role-play's user saying the task
+ * is done): it says the first such word alone in round ⌈maxRounds / 3⌉ (round 2 at the
+ * earliest, if the loop has one), and otherwise answers as the simulator would, so a simulated
+ * loop ends on its word as a real one might instead of always running to its last round.
+ */
+function finishing(loop: LoopView | undefined): { answerShape?: AnswerShape } {
+  const word = loop?.stopKeywords?.[0];
+  if (!loop || word === undefined) return {};
+  const round = Math.max(Math.min(2, loop.maxRounds), Math.ceil(loop.maxRounds / 3));
+  if (loop.stage !== 'round' || loop.round < round) return {};
+  return { answerShape: { kind: 'custom', answer: () => word } };
 }
 
 /**

@@ -28,7 +28,15 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
   view({ data, node, stage, state, phase, replicated, inputsAnswered }) {
     const rights = effectiveRights(data);
     const member = data.members.includes(node);
-    const view = { structure: data.structure, rights, member };
+    const stopKeywords = data.until.flatMap((c) =>
+      c.kind === 'keyword' && c.node === node ? [c.keyword] : [],
+    );
+    const view = {
+      structure: data.structure,
+      rights,
+      member,
+      ...(stopKeywords.length > 0 ? { stopKeywords } : {}),
+    };
     // Revisions and ballots are worded by the mindstorm: the member answers its words alone.
     if (phase?.kind === 'revise') {
       const { question, options } = phase;
