@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../app/runtime/blobs.ts';
 import { eventsOf, run } from './support/graphs.ts';
 import {
   type StubOpenAI,
@@ -18,7 +19,11 @@ const template = (base: string) =>
 /** The user message's text of a request. */
 const userText = (body: StubRequestBody): string => {
   const content = body.messages.at(-1).content;
-  return typeof content === 'string' ? content : JSON.stringify(content);
+  if (typeof content === 'string') return content;
+  return content
+    .filter((part: { type: string }) => part.type === 'text')
+    .map((part: { text: string }) => part.text)
+    .join('\n');
 };
 /** The system message's text of a request. */
 const systemText = (body: StubRequestBody): string =>
@@ -155,5 +160,41 @@ describe('embodied NLSOM template over HTTP', () => {
     expect(result.status).toBe('succeeded');
     expect(stub!.count()).toBe(2 * inner + 2);
     expect(result.outputs.actions).toEqual(['(d)']);
+  });
+});
+
+describe("a mindstorm's rights wording over HTTP", () => {
+  it('is what members receive once the document rewords it', async () => {
+    const doc = template('nlsom-vqa');
+    const storm = doc.nodes.find((n: { type: string }) => n.type === 'mindstorm');
+    storm.data.structure = 'democracy';
+    storm.data.prompts = {
+      know: 'LAST ROUND "{{ question }}": {% for a in answers %}{{ a.text }}|{% endfor %}\n{{ prompt }}',
+      change: 'RECONSIDER "{{ question }}" {{ options | lettered }}',
+      execute: 'YOUR VOTE. {{ prompt }}',
+    };
+    const blobs = new BlobStore();
+    stub = await startStubOpenAI({
+      respond: (body) => ({ text: userText(body).includes('VOTE') ? '(c)' : 'A wooden stick?' }),
+    });
+    const result = await run(JSON.stringify(doc), {
+      providerOverrides: { openai: { baseUrl: stub.url, apiKeyEnv: '' } },
+      env: {},
+      blobs,
+      inputs: {
+        question: 'What is it? (a) a pen (b) a cup (c) a stick (d) a key',
+        image: blobs.putImage(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'image/png'),
+      },
+    });
+    expect(result.error).toBeUndefined();
+    const sent = stub.requests.map(userText);
+    const rounds = storm.data.maxRounds as number;
+    // Every member from round 2 on, once per member and round, once per member.
+    expect(sent.filter((t) => t.includes('LAST ROUND "A wooden stick?"'))).toHaveLength(
+      3 * (rounds - 1),
+    );
+    expect(sent.filter((t) => t.startsWith('RECONSIDER'))).toHaveLength(3 * rounds);
+    expect(sent.filter((t) => t.startsWith('YOUR VOTE.'))).toHaveLength(3);
+    expect(sent.some((t) => t.includes('Context from the previous round'))).toBe(false);
   });
 });
