@@ -39,11 +39,14 @@ engine.registerFilter('numbered', (value: unknown) =>
     .map((v, i) => `${i + 1}. ${display(v)}`)
     .join('\n'),
 );
-/** `{{ options | lettered }}` → "(a) first (b) second", the NLSOM multiple-choice form. */
-engine.registerFilter('lettered', (value: unknown) =>
+/**
+ * `{{ options | lettered }}` → "(a) first (b) second", the NLSOM multiple-choice form;
+ * `lettered: "\n"` puts each option on its own line.
+ */
+engine.registerFilter('lettered', (value: unknown, separator: unknown = ' ') =>
   toList(value)
     .map((v, i) => `(${String.fromCharCode(97 + i)}) ${display(v)}`)
-    .join(' '),
+    .join(String(separator)),
 );
 
 /**

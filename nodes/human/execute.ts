@@ -7,7 +7,13 @@ export const execute: NodeExecutor<HumanData> = async (ctx) => {
     { ...ctx.bindings, ...ctx.inputs, loop: ctx.loop },
     'prompt',
   );
-  const answer = await ctx.askHuman({ name: ctx.data.name, prompt });
+  // Inside a loop the person is asked every round, each time under its own name (`scene@r2`),
+  // so a recording keeps every round's answer; one given ahead as `scene` answers them all.
+  const name = ctx.data.name;
+  const at = ctx.loop ? ctx.instanceId.slice(ctx.instanceId.lastIndexOf('@') + 1) : '';
+  const answer = await ctx.askHuman(
+    at ? { name: `${name}@${at}`, prompt, fallback: name } : { name, prompt },
+  );
   await ctx.message(answer);
   return { text: answer };
 };

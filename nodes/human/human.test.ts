@@ -60,4 +60,40 @@ describe('human node', () => {
     expect(status).toBe('failed');
     expect(error).toBe('node "chef": needs a person\'s answer: pass --input choice=...');
   });
+
+  describe('inside a loop', () => {
+    /** A person reports what they see each of 3 rounds; the outer collects every report. */
+    const watch = () =>
+      graph(
+        [
+          node('storm', 'mindstorm', { maxRounds: 3 }),
+          node(
+            'eye',
+            'human',
+            { name: 'scene', prompt: 'Round {{ loop.round }}: what now?' },
+            { parentId: 'storm' },
+          ),
+          output('seen'),
+        ],
+        [edge('eye.text', 'seen.value', { collect: 'all' })],
+      );
+
+    it('is asked every round under the round, so each answer is kept apart', async () => {
+      const asked: string[] = [];
+      const { outputs } = await run(watch(), {
+        humanAnswers: { 'scene@r2': 'a door' },
+        askHuman: async ({ name }) => {
+          asked.push(name);
+          return `sky at ${name}`;
+        },
+      });
+      expect(asked).toEqual(['scene@r1', 'scene@r3']);
+      expect(outputs.seen).toEqual(['sky at scene@r1', 'a door', 'sky at scene@r3']);
+    });
+
+    it('takes one answer given under its own name for every round', async () => {
+      const { outputs } = await run(watch(), { humanAnswers: { scene: 'a wall' } });
+      expect(outputs.seen).toEqual(['a wall', 'a wall', 'a wall']);
+    });
+  });
 });
