@@ -3,8 +3,8 @@
  * society with no key), local image operations (no model at all), and the cassette wrapper
  * that replays and records answers. `createExpertProvider` picks one for a provider profile.
  */
-import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
+import { loadSharp } from '../imageops/sharp.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import { expertKey, sha256Hex } from '../providers/expert-record.ts';
@@ -152,6 +152,7 @@ function hashVector(hash: string): number[] {
 
 /** A 64×64 PNG of one colour. */
 async function tile(r: number, g: number, b: number): Promise<BinaryValue> {
+  const sharp = await loadSharp();
   const bytes = await sharp({
     create: {
       width: 64,
