@@ -31,29 +31,15 @@ export function cassettePath(base: string, dir = TEMPLATES_DIR): string {
 }
 
 /**
- * What the stand-in reports each round when a loop asks a person what they see (the embodied
- * society's robot camera): a short walk through one house, a room a round, so the recording
- * reads like an exploration and is the same every time.
- */
-const WALK = [
-  'A narrow hallway with a wooden floor. A closed white door is about two metres ahead; a coat rack stands against the left wall and a light switch is on the right.',
-  'The hallway opens on the right into a kitchen: a counter with a kettle, a fridge in the far corner, a window above the sink. Straight ahead the hallway goes on.',
-  'A living room: a grey sofa faces a television on the left wall, a low table with a potted plant stands on a rug in the middle, and a doorway leads on at the far end.',
-  'A small bedroom through the doorway on the left: a made bed, a lamp on a bedside table, a wardrobe. Ahead the hallway ends at the foot of a staircase.',
-];
-
-/**
- * The person a recording seats where a template asks one: a stand-in, so the recording is the
- * same every time. A seat in a kitchen (`agent1@t3`) waits every step (`noop_agent1`); a
- * person asked every round of a loop (`scene@r2`) reports the next room of a fixed walk; any
- * other question is answered "yes". Its answers go into the cassette as a person's, and the
- * README says who made them.
+ * The person a recording seats where a template asks one and the document offers no example
+ * answer (a human node's `examples` answer first): a stand-in, so the recording is the same
+ * every time. A seat in a kitchen (`agent1@t3`) waits every step (`noop_agent1`); any other
+ * question is answered "yes". Its answers go into the cassette as a person's, and the README
+ * says who made them.
  */
 export function standInAnswer(name: string): string {
   const seat = /^(.+)@t\d+$/.exec(name)?.[1];
   if (seat) return `noop_${seat}`;
-  const round = /@r(\d+)(?:\.\w+)*$/.exec(name)?.[1];
-  if (round) return WALK[(Number(round) - 1) % WALK.length]!;
   return 'yes';
 }
 
@@ -80,7 +66,7 @@ export async function runTemplate(
     blobs,
     cassette: { cassette, mode },
     ...(mode === 'record'
-      ? { simulate: true, askHuman: async ({ name }) => standInAnswer(name) }
+      ? { simulate: true, askHuman: async ({ name, example }) => example ?? standInAnswer(name) }
       : { humanAnswers: cassette.answers() }),
   });
   const result = await run.result;

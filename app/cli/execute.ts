@@ -43,11 +43,14 @@ export async function executeRun(
     onExpertCall: expertRecorder(store, options.runId),
     ...(process.stdin.isTTY
       ? {
-          askHuman: async ({ name, prompt }: { name: string; prompt: string }) => {
+          askHuman: async ({ name, prompt, example }: AskHumanRequest) => {
             progress?.suspend();
             const rl = createInterface({ input: process.stdin, output: process.stderr });
             try {
-              return await rl.question(`\n${prompt}\n${name}> `);
+              // The document's example is the default: Enter accepts it.
+              const offer = example === undefined ? '' : `(Enter: ${clipLine(example, 60)})\n`;
+              const answer = await rl.question(`\n${prompt}\n${offer}${name}> `);
+              return answer === '' && example !== undefined ? example : answer;
             } finally {
               rl.close();
               progress?.resume();
@@ -138,6 +141,14 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
     `${result.status} · ${calls} calls · ${totalTokens.toLocaleString('en-US')} tokens${expertCalls ? ` · ${expertCalls} expert calls` : ''}${label}\n`,
   );
   if (result.error) process.stderr.write(`society: ${result.error}\n`);
+}
+
+type AskHumanRequest = { name: string; prompt: string; example?: string };
+
+/** A text on one line, cut to `max` characters. */
+function clipLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function openEvents(path: string): WriteStream {

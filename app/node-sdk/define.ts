@@ -398,7 +398,16 @@ export interface NodeContext<D = unknown> {
    * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`
    * answer given once for all rounds).
    */
-  askHuman(request: { name: string; prompt: string; fallback?: string }): Promise<string>;
+  /**
+   * Asks a person. `example` is the document's answer to try the society with: the run uses it
+   * when no person can be asked (a script, a recording) and offers it to one who can.
+   */
+  askHuman(request: {
+    name: string;
+    prompt: string;
+    fallback?: string;
+    example?: string;
+  }): Promise<string>;
   /**
    * This instance's conversation so far: kept across the rounds and stages of its loop's entry
    * (shared with the nodes of its thread, see `NodeSpec.thread`). Agents append to it; their

@@ -174,8 +174,24 @@ export type RunEventBody =
   | { type: 'round.started'; loop: string; round: number; maxRounds: number }
   | { type: 'round.finished'; loop: string; round: number; stop?: string }
   | { type: 'vote'; node: string; instance: string; tally: VoteTally }
-  | { type: 'human.request'; node: string; instance: string; name: string; prompt: string }
-  | { type: 'human.response'; node: string; instance: string; name: string; answer: string }
+  | {
+      type: 'human.request';
+      node: string;
+      instance: string;
+      name: string;
+      prompt: string;
+      /** The document's example answer, offered as the default. */
+      example?: string;
+    }
+  | {
+      type: 'human.response';
+      node: string;
+      instance: string;
+      name: string;
+      answer: string;
+      /** The answer is the document's example: no person was there to ask. */
+      fromExample?: true;
+    }
   | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step'; at: Checkpoint }
   | { type: 'resumed' }
   | { type: 'error'; message: string; node?: string };

@@ -324,21 +324,36 @@ export class NodeRunner {
   async #askHuman(
     node: PlannedNode,
     instance: string,
-    request: { name: string; prompt: string; fallback?: string },
+    request: { name: string; prompt: string; fallback?: string; example?: string },
   ): Promise<string> {
     const { log, options } = this.#setup;
+    const example = request.example === undefined ? {} : { example: request.example };
     log.emit({
       type: 'human.request',
       node: node.id,
       instance,
       name: request.name,
       prompt: request.prompt,
+      ...example,
     });
     // One instance may ask several questions (a seat in a game asks every step): by name.
     let answer =
       log.loggedAnswer(instance, request.name) ??
       options.humanAnswers?.[request.name] ??
       (request.fallback === undefined ? undefined : options.humanAnswers?.[request.fallback]);
+    if (answer === undefined && !options.askHuman && request.example !== undefined) {
+      // Nobody to ask (a script, a recording): the document's example answers, and says so.
+      answer = request.example;
+      log.emit({
+        type: 'human.response',
+        node: node.id,
+        instance,
+        name: request.name,
+        answer,
+        fromExample: true,
+      });
+      return answer;
+    }
     if (answer === undefined) {
       if (!options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
@@ -347,6 +362,7 @@ export class NodeRunner {
         node: node.id,
         name: request.name,
         prompt: request.prompt,
+        ...example,
       });
     }
     log.emit({ type: 'human.response', node: node.id, instance, name: request.name, answer });
