@@ -374,7 +374,7 @@ class PlanSizes implements EstimatePlan {
 
   /** A template rendered with the given variables (inputs render empty); as written on failure. */
   render(template: string, vars: Record<string, unknown>): string {
-    return this.#reading(template, vars) ?? template;
+    return this.#reading(template, { params: this.#plan.params, ...vars }) ?? template;
   }
 
   readsTranscript(template: string): boolean {

@@ -247,7 +247,12 @@ export class Loops {
       render: (id, template, field) => {
         const { inputs } = resolveInputs(nodes.get(id)!, context);
         return runner
-          .render(template, { ...context.bindings, ...inputs }, field, signal)
+          .render(
+            template,
+            { params: this.#planOf(context).params, ...context.bindings, ...inputs },
+            field,
+            signal,
+          )
           .catch((error) => {
             throw isAbortError(error) ? error : new Error(`node "${id}": ${errorMessage(error)}`);
           });

@@ -209,6 +209,7 @@ export class NodeRunner {
     const memory = this.#memory.get(call.memoryKey) ?? [];
     this.#memory.set(call.memoryKey, memory);
     const answerShape = this.#answerShape(node, context);
+    const { params } = this.#setup.graphOf(context).plan;
     return {
       nodeId: node.id,
       instanceId: call.instance,
@@ -221,7 +222,9 @@ export class NodeRunner {
       random: seededRandom(`${seed}:${call.instance}`),
       memory,
       imageUrl: (image) => blobs.dataUrl(image),
-      renderTemplate: (template, vars, field) => this.render(template, vars, field, call.signal),
+      // The template parameters are there for every template, under whatever a node adds.
+      renderTemplate: (template, vars, field) =>
+        this.render(template, { params, ...vars }, field, call.signal),
       callModel: (request) => calls.callModel(node.id, call.instance, request, call.signal),
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
