@@ -384,6 +384,19 @@ function bindValue(
   return out ?? value;
 }
 
+/**
+ * A node's data with its references to `values` replaced (any other reference kept as it is):
+ * how the editor reads a node's data to draw it, with the document's defaults.
+ */
+export function bindData(
+  data: Record<string, unknown>,
+  values: Readonly<Record<string, ParamValue>>,
+): Record<string, unknown> {
+  return bindValue(data, [], (ref) =>
+    Object.hasOwn(values, ref.$param) ? values[ref.$param] : ref,
+  ) as Record<string, unknown>;
+}
+
 /** Whether anything inside `value` is a parameter reference. */
 export function holdsParamRef(value: unknown): boolean {
   let found = false;

@@ -6,6 +6,7 @@
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
+import { collectParams } from '../model/params.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
@@ -88,7 +89,10 @@ export function isActive(status: string): boolean {
 /** Starts a run: simulated answers, a template's cassette replayed, or live models. */
 export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
   if (isActive(get().run.status)) return;
-  const { inputs, problems } = collectInputs();
+  const { inputs, problems: inputProblems } = collectInputs();
+  const { meta, paramValues } = get();
+  const { params, problems: paramProblems } = collectParams(meta.params, paramValues);
+  const problems = [...paramProblems, ...inputProblems];
   if (problems.length) {
     notify('error', problems.join('; '));
     set({ runTab: 'inputs' });
@@ -101,6 +105,7 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
       api().call('run.start', {
         document: currentDocument() as unknown as Record<string, unknown>,
         inputs,
+        ...(Object.keys(params).length ? { params } : {}),
         simulate: mode === 'simulated',
         ...(replay ? { replayTemplate: replay } : {}),
         breakpoints: breakpointList(),
