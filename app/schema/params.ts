@@ -397,16 +397,6 @@ export function bindData(
   ) as Record<string, unknown>;
 }
 
-/** Whether anything inside `value` is a parameter reference. */
-export function holdsParamRef(value: unknown): boolean {
-  let found = false;
-  bindValue(value, [], (ref) => {
-    found = true;
-    return ref;
-  });
-  return found;
-}
-
 /**
  * The document as a run records it: each parameter's default set to the value the run used,
  * so compiling the recorded text again (resume, fork, replay, export) binds the same values.

@@ -43,6 +43,11 @@ describe('the Inputs panel', () => {
       params: { rounds: 4, styles: ['a', 'b'] },
       problems: [],
     });
+    // A value set back to its default is no change: the run is the document's own.
+    expect(collectParams(PARAMS, { rounds: '3', rtk: false, styles: 'Cubism,Fauvism' })).toEqual({
+      params: {},
+      problems: [],
+    });
     expect(collectParams(PARAMS, { rounds: '11', rtk: true }).problems).toEqual([
       'rounds is a whole number from 1 to 10',
     ]);

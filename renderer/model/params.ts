@@ -69,8 +69,8 @@ export function paramFieldValue(
 }
 
 /**
- * The values to run with: every field the person changed, read by its type; a value its
- * parameter does not take is a problem named like the command line names it.
+ * The values to run with: every field the person set to other than its default, read by its
+ * type; a value its parameter does not take is a problem named like the command line names it.
  */
 export function collectParams(
   params: Params | undefined,
@@ -83,7 +83,7 @@ export function collectParams(
     if (typed === undefined) continue;
     const value = typeof typed === 'boolean' ? typed : parseParamText(field.param, typed);
     if (value === undefined) problems.push(describeParam(field.name, field.param));
-    else out[field.name] = value;
+    else if (JSON.stringify(value) !== JSON.stringify(field.param.default)) out[field.name] = value;
   }
   return { params: out, problems };
 }

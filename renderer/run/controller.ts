@@ -99,7 +99,12 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
     return;
   }
   const { template } = get();
-  const replay = mode === 'default' && template?.hasCassette ? template.file : undefined;
+  // A template's recording was made with its default parameters: other values ask other
+  // questions, which it cannot answer, so they run live.
+  const replay =
+    mode === 'default' && template?.hasCassette && Object.keys(params).length === 0
+      ? template.file
+      : undefined;
   await launch(
     () =>
       api().call('run.start', {
