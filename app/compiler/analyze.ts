@@ -11,7 +11,7 @@ import { documentRenderer } from '../node-sdk/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
 import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { listOf, type Modality, modalityFits } from '../schema/modality.ts';
-import { type ParamValue, paramDefaults } from '../schema/params.ts';
+import { type ParamValue, paramDefaults, withParamVars } from '../schema/params.ts';
 import { zodProblems } from '../schema/parse.ts';
 import { formatPath, type Problem } from '../schema/problems.ts';
 import { instanceProblems } from './instances.ts';
@@ -448,7 +448,7 @@ function expandTemplated(
   params: Readonly<Record<string, ParamValue>>,
 ): string[] {
   if (!name.includes('{{')) return [name];
-  let scopes: Array<Record<string, unknown>> = [{ params }];
+  let scopes: Array<Record<string, unknown>> = [withParamVars({}, params)];
   for (const { items, as } of replications(nodes, node)) {
     scopes = scopes.flatMap((vars) =>
       items.map((item, index) => ({

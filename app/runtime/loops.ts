@@ -9,6 +9,7 @@ import type { LoopView, NodeOutputs, TranscriptEntry } from '../node-sdk/define.
 import type { LoopRuntime, LoopState, LoopStepContext, LoopStepResult } from '../node-sdk/loop.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { isAbortError } from '../providers/types.ts';
+import { withParamVars } from '../schema/params.ts';
 import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';
 import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
@@ -249,7 +250,7 @@ export class Loops {
         return runner
           .render(
             template,
-            { params: this.#planOf(context).params, ...context.bindings, ...inputs },
+            withParamVars({ ...context.bindings, ...inputs }, this.#planOf(context).params),
             field,
             signal,
           )

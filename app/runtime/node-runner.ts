@@ -11,6 +11,7 @@ import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { RunLimits } from '../schema/limits.ts';
+import { withParamVars } from '../schema/params.ts';
 import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
@@ -224,7 +225,7 @@ export class NodeRunner {
       imageUrl: (image) => blobs.dataUrl(image),
       // The template parameters are there for every template, under whatever a node adds.
       renderTemplate: (template, vars, field) =>
-        this.render(template, { params, ...vars }, field, call.signal),
+        this.render(template, withParamVars(vars, params), field, call.signal),
       callModel: (request) => calls.callModel(node.id, call.instance, request, call.signal),
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),

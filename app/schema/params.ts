@@ -272,6 +272,18 @@ function parseList(trimmed: string): unknown {
   return trimmed.split(',').map((item) => item.trim());
 }
 
+/**
+ * Template variables with the parameters under `params`; `vars` themselves when there are
+ * none, so a document without parameters renders exactly as it did before they existed.
+ */
+export function withParamVars(
+  vars: Record<string, unknown>,
+  params: Readonly<Record<string, ParamValue>>,
+): Record<string, unknown> {
+  for (const _ in params) return { params, ...vars };
+  return vars;
+}
+
 /** Each parameter's default, by name. */
 export function paramDefaults(params: Params | undefined): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
