@@ -10,6 +10,7 @@ import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
+import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
 import { createProgress } from './progress.ts';
 import { callRecorder, expertRecorder, recordEvents } from './record.ts';
@@ -88,7 +89,12 @@ export async function executeRun(
 }
 
 /** The outputs on stdout (one JSON object with `json`), the status line on stderr. */
-export function printResult(result: RunResult, mode: RunMode, json: boolean): void {
+export function printResult(
+  result: RunResult,
+  mode: RunMode,
+  json: boolean,
+  params: Readonly<Record<string, ParamValue>> = {},
+): void {
   if (json) {
     process.stdout.write(
       `${JSON.stringify({
@@ -98,6 +104,7 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
         runId: result.runId,
         mode,
         simulated: result.simulated,
+        ...(Object.keys(params).length ? { params } : {}),
         ...(result.error ? { error: result.error } : {}),
       })}\n`,
     );

@@ -43,6 +43,7 @@ import { documentRenderer } from '../node-sdk/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import { isImageValue } from '../schema/blob-refs.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
+import { withParamVars } from '../schema/params.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
 
 export { formatEstimate } from './format.ts';
@@ -375,7 +376,7 @@ class PlanSizes implements EstimatePlan {
 
   /** A template rendered with the given variables (inputs render empty); as written on failure. */
   render(template: string, vars: Record<string, unknown>): string {
-    return this.#reading(template, vars) ?? template;
+    return this.#reading(template, withParamVars(vars, this.#plan.params)) ?? template;
   }
 
   readsTranscript(template: string): boolean {

@@ -81,8 +81,8 @@ export function templateSlots(template: string, provided: readonly string[] = []
   return templateVariables(template).filter((v) => !reserved.has(v));
 }
 
-/** Names every template can read without an input port. */
-export const RESERVED_VARIABLES = ['loop', 'run', 'replica'] as const;
+/** Names every template can read without an input port (`params`: the template parameters). */
+export const RESERVED_VARIABLES = ['loop', 'run', 'replica', 'params'] as const;
 
 /**
  * Renders a template on this thread within `limits`; throws TemplateError (a TemplateLimitError

@@ -51,7 +51,14 @@ export type Checkpoint =
   | { kind: 'round'; loop: string; round: number };
 
 export type RunEventBody =
-  | { type: 'run.started'; graph: string; inputs: Record<string, unknown>; mode: RunMode }
+  | {
+      type: 'run.started';
+      graph: string;
+      inputs: Record<string, unknown>;
+      mode: RunMode;
+      /** The template parameters the run was bound with, when its document declares any. */
+      params?: Record<string, unknown>;
+    }
   | {
       type: 'run.finished';
       status: RunStatus;

@@ -15,6 +15,7 @@ import type {
 } from '../node-sdk/loop.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { isAbortError } from '../providers/types.ts';
+import { withParamVars } from '../schema/params.ts';
 import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';
 import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
@@ -278,7 +279,12 @@ export class Loops {
       render: (id, template, field) => {
         const { inputs } = resolveInputs(nodes.get(id)!, context);
         return runner
-          .render(template, { ...context.bindings, ...inputs }, field, signal)
+          .render(
+            template,
+            withParamVars({ ...context.bindings, ...inputs }, this.#planOf(context).params),
+            field,
+            signal,
+          )
           .catch((error) => {
             throw isAbortError(error) ? error : new Error(`node "${id}": ${errorMessage(error)}`);
           });

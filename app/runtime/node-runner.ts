@@ -11,6 +11,7 @@ import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { RunLimits } from '../schema/limits.ts';
+import { withParamVars } from '../schema/params.ts';
 import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
@@ -223,6 +224,7 @@ export class NodeRunner {
     const memory = this.#memory.get(call.conversation) ?? [];
     this.#memory.set(call.conversation, memory);
     const answerShape = this.#answerShape(node, context);
+    const { params } = this.#setup.graphOf(context).plan;
     return {
       nodeId: node.id,
       instanceId: call.instance,
@@ -235,7 +237,9 @@ export class NodeRunner {
       random: seededRandom(`${seed}:${call.instance}`),
       memory,
       imageUrl: (image) => blobs.dataUrl(image),
-      renderTemplate: (template, vars, field) => this.render(template, vars, field, call.signal),
+      // The template parameters are there for every template, under whatever a node adds.
+      renderTemplate: (template, vars, field) =>
+        this.render(template, withParamVars(vars, params), field, call.signal),
       callModel: async (request) => {
         const result = await calls.callModel(node.id, call.instance, request, call.signal);
         loops.addUsage(node, context, result.usage);
