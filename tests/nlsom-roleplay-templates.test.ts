@@ -188,7 +188,8 @@ describe("a mindstorm's rights wording over HTTP", () => {
     });
     expect(result.error).toBeUndefined();
     const sent = stub.requests.map(userText);
-    const rounds = storm.data.maxRounds as number;
+    // The template's rounds are its `rounds` parameter, bound to its default.
+    const rounds = doc.params.rounds.default as number;
     // Every member from round 2 on, once per member and round, once per member.
     expect(sent.filter((t) => t.includes('LAST ROUND "A wooden stick?"'))).toHaveLength(
       3 * (rounds - 1),
