@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateReport } from '../app/cli/commands/estimate.ts';
+import { fillExamples } from '../app/cli/inputs.ts';
 import { DEFAULT_PRICES } from '../app/costs/prices.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { startRun } from '../app/runtime/engine.ts';
@@ -70,6 +71,8 @@ describe('--estimate against a simulated run of every template', () => {
       const compiled = await compile(template(file));
       const blobs = new BlobStore();
       const inputs = inputsFor(file, blobs);
+      // What the README does not name, the template's own example fills, as `society run` does.
+      fillExamples({ inputs, humanAnswers: {} }, compiled.plan, blobs);
       const estimate = estimateReport(compiled.plan, DEFAULT_PRICES, inputs);
       const run = await startRun(compiled, {
         registry,

@@ -58,6 +58,37 @@ export function rankByContext(options: readonly string[], context: string, draw:
   return keyed.map((k) => k.index);
 }
 
+/**
+ * Candidates from the most to the least talked about, counting what sets each apart: a word
+ * shared by several candidates ("Artist" in 15 style names) counts at most once, a word of its
+ * own as often as it is said, and a name's score is the mean over its words, so a long name is not favoured for being
+ * long. A context that names every candidate alike (a ballot listing them all) leaves them
+ * tied, and each voter's seeded draw decides: voters differ as real ones would.
+ */
+function rankCandidates(candidates: readonly string[], context: string, draw: Draw): number[] {
+  const counts = wordCounts(context);
+  // One draw picks where ties start, so any of many candidates can come first (the seed holds
+  // only 16 independent draws, too few to draw for each of 26 candidates).
+  const start = draw(candidates.length);
+  const spread = new Map<string, number>();
+  for (const candidate of candidates)
+    for (const word of new Set(contentWords(candidate)))
+      spread.set(word, (spread.get(word) ?? 0) + 1);
+  const keyed = candidates.map((candidate, index) => {
+    const words = [...new Set(contentWords(candidate))];
+    const sum = words.reduce((s, w) => s + weigh(counts.get(w) ?? 0, spread.get(w)!), 0);
+    const tie = (index - start + candidates.length) % candidates.length;
+    return { index, score: words.length > 0 ? sum / words.length : 0, tie };
+  });
+  keyed.sort((a, b) => b.score - a.score || a.tie - b.tie);
+  return keyed.map((k) => k.index);
+}
+
+/** A word's weight: how often it is said, for a word one candidate owns; at most 1 if shared. */
+function weigh(count: number, candidatesWithIt: number): number {
+  return candidatesWithIt === 1 ? count : Math.min(1, count / candidatesWithIt);
+}
+
 /** One option a prompt offers: its letter and what follows it. */
 export interface OfferedOption {
   letter: string;
@@ -116,7 +147,7 @@ export function castBallot(
   context: string,
   draw: Draw,
 ): string {
-  const order = rankByContext(candidates, context, draw).map((i) => candidates[i]!);
+  const order = rankCandidates(candidates, context, draw).map((i) => candidates[i]!);
   switch (form) {
     case 'single':
       return onBallot(order[0]!);
