@@ -1,6 +1,7 @@
 /**
  * A society of the Artist–Critic's shape (NLSOM Sec. 3): 26 artists, each a mindstorm of a
- * first answer, a questioner, an answerer and a leader, replicated over art styles; 50 critics
+ * first answer, a questioner, an answerer and a leader (its proposal headed by its style),
+ * replicated over art styles; 50 critics
  * replicated over professions, voting on the styles; a collector and a painter. The editor
  * benchmark (bench/editor.ts) opens it beside its grids, and the editor's tests build their
  * scenes from it, so what is measured and what is tested stay the shape the template has, even
@@ -95,7 +96,7 @@ export function artistCriticDocument(
       type: 'group',
       position: at(300, 0),
       width: 940,
-      height: 520,
+      height: 560,
       data: { label: 'Artists', replicate: { items: [...styles], as: 'style' } },
     },
     {
@@ -156,6 +157,13 @@ export function artistCriticDocument(
       },
     },
     {
+      id: 'entry',
+      type: 'transform',
+      parentId: 'artists',
+      position: at(30, 440),
+      data: { label: 'Proposal with its style', template: '{{ style }}: {{ proposal }}' },
+    },
+    {
       id: 'critic',
       type: 'agent',
       position: at(1340, 120),
@@ -213,10 +221,11 @@ export function artistCriticDocument(
       data: { previousRound: true, initial: '(none yet)' },
     },
     edge('answerer', 'text', 'leader', 'notes'),
-    edge('leader', 'text', 'critic', 'proposals'),
+    edge('leader', 'text', 'entry', 'proposal'),
+    edge('entry', 'value', 'critic', 'proposals'),
     edge('critic', 'text', 'vote', 'ballots'),
     edge('vote', 'winner', 'collector', 'winner'),
-    edge('leader', 'text', 'collector', 'proposals'),
+    edge('entry', 'value', 'collector', 'proposals'),
     edge('collector', 'text', 'painter', 'prompt'),
     edge('collector', 'text', 'prompt', 'value'),
     edge('painter', 'image', 'image', 'value'),

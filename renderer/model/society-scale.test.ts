@@ -34,9 +34,10 @@ describe('a replicated group on the canvas', () => {
     expect(ART_STYLES.length).toBeGreaterThanOrEqual(COLLAPSE_FROM);
     const view = collapsedView(canvas.nodes, canvas.edges);
     expect([...view.cards]).toEqual(['artists']);
-    // The mindstorm and its four agents are hidden inside the artists' card.
+    // The mindstorm, its four agents and the proposal's heading are hidden inside the card.
     expect([...view.owners.keys()].sort()).toEqual([
       'answerer',
+      'entry',
       'first',
       'leader',
       'questioner',
@@ -65,13 +66,13 @@ describe('a replicated group on the canvas', () => {
         { name: 'questioner.object', modality: 'text' },
         { name: 'leader.object', modality: 'text' },
       ],
-      outputs: [{ name: 'leader.text', modality: 'list<text>' }],
+      outputs: [{ name: 'entry.value', modality: 'list<text>' }],
     });
     const edges = drawnEdges(canvas.edges, view);
     const ends = edges.map((e) => `${e.source}.${e.sourceHandle} → ${e.target}.${e.targetHandle}`);
     expect(ends).toContain('object.value → artists.first.object');
-    expect(ends).toContain('artists.leader.text → critic.proposals');
-    expect(ends).toContain('artists.leader.text → collector.proposals');
+    expect(ends).toContain('artists.entry.value → critic.proposals');
+    expect(ends).toContain('artists.entry.value → collector.proposals');
     // Edges among the hidden members are not drawn; the rest are drawn as they are.
     expect(ends.some((e) => e.includes('questioner.text'))).toBe(false);
     expect(ends).toContain('critic.text → vote.ballots');
@@ -108,6 +109,7 @@ describe('a replicated group on the canvas', () => {
       'questioner',
       'answerer',
       'leader',
+      'entry',
     ]);
   });
 });
