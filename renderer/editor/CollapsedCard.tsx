@@ -2,7 +2,7 @@ import { useUpdateNodeInternals } from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { NodePorts } from '../../app/node-sdk/define.ts';
 import { collapsedView, membersOf } from '../model/collapse.ts';
-import type { NodeRunState } from '../model/run.ts';
+import { type NodeRunState, nodeOfLoop } from '../model/run.ts';
 import { isActive } from '../run/controller.ts';
 import { type EditorState, useEditor } from '../store.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -105,9 +105,16 @@ function cardState(id: string) {
   return (s: EditorState): NodeRunState | '' => {
     const own = s.run.nodes[id]?.state;
     const states = new Set<NodeRunState>(own ? [own] : []);
-    for (const member of membersOf(s.nodes, id)) {
+    const members = membersOf(s.nodes, id);
+    for (const member of members) {
       const state = s.run.nodes[member.id]?.state;
       if (state) states.add(state);
+    }
+    // Held inside the card (at a member, or a round of a loop in it): the card is paused.
+    const at = s.run.paused?.at;
+    if (at) {
+      const held = at.kind === 'round' ? nodeOfLoop(at.loop) : at.node;
+      if (held === id || members.some((m) => m.id === held)) return 'paused';
     }
     if (states.has('done') && states.has('waiting') && !states.has('running')) {
       // Some members ran and the rest never will, or have not yet: the run says which.

@@ -61,15 +61,31 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     await page.getByTestId('collapse-artists').click();
     await expect.poll(() => page.getByTestId('node-questioner').count()).toBe(0);
 
-    // A simulated run; its transcript narrowed to one artist's second round.
+    // A simulated run, held at round 2: the transcript narrows as messages arrive.
+    await page.getByTestId('break-round').fill('2');
     await page.getByTestId('tb-run-simulated').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
+      .toMatch(/paused/i);
+    // Held at a round of one artist's mindstorm, hidden in the card: the card says so.
+    expect(await artists.getAttribute('data-state')).toBe('paused');
+    await page.getByTestId('run-tab-transcript').click();
+    await page.getByTestId('transcript-filter-member').selectOption('first');
+    const count = page.getByTestId('transcript-count');
+    const held = (await count.textContent()) ?? '';
+    expect(held).toMatch(/^\d+ of \d+ messages$/);
+    expect(Number(held.split(' of ')[1]?.split(' ')[0])).toBeLessThan(MESSAGES);
+    await page.getByTestId('break-round').fill('');
+    await page.getByTestId('tb-continue').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
       .toMatch(/succeeded/i);
+    // Every artist's first answer, once the run is over.
+    await expect.poll(() => count.textContent()).toBe(`26 of ${MESSAGES} messages`);
+    await page.getByTestId('transcript-filter-clear').click();
     // The card stands for its members: done when they are.
     expect(await artists.getAttribute('data-state')).toBe('done');
-    await page.getByTestId('run-tab-transcript').click();
-    const count = page.getByTestId('transcript-count');
+    // Narrowed to one artist's second round.
     await expect.poll(() => count.textContent()).toBe(`${MESSAGES} messages`);
     await page.getByTestId('transcript-filter-member').selectOption('questioner');
     await page.getByTestId('transcript-filter-copy').selectOption('artists#3');
