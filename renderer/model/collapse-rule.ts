@@ -1,8 +1,8 @@
 /**
  * When a container (a group, a mindstorm) is drawn collapsed, as one card: the user's choice,
  * kept in the node's editor-only `ui` data (`{ "ui": { "collapsed": true } }`, which the engine
- * ignores), or else the default: a replicated container of COLLAPSE_FROM copies or more starts
- * collapsed, since its members stand for that many copies each and the copies are listed on its
+ * ignores), or else the default: a replicated container of COLLAPSE_FROM copies or more (or
+ * replicated over a template parameter's list) starts collapsed, since its members stand for that many copies each and the copies are listed on its
  * card. Pure, so the editor benchmark counts the cards a document opens with the same rule.
  */
 
@@ -24,10 +24,15 @@ export function collapseChoice(data: Record<string, unknown>): boolean | undefin
   return typeof collapsed === 'boolean' ? collapsed : undefined;
 }
 
-/** How many copies a node's `replicate` makes (0 when it has none). */
+/**
+ * How many copies a node's `replicate` makes (0 when it has none). A list taken from a template
+ * parameter (`{ "$param": "styles" }`) counts as many: the parameter may make it any length.
+ */
 export function copiesOf(data: Record<string, unknown>): number {
   const items = (data.replicate as { items?: unknown } | undefined)?.items;
-  return Array.isArray(items) ? items.length : 0;
+  if (Array.isArray(items)) return items.length;
+  const param = items && typeof items === 'object' && '$param' in items;
+  return param ? Number.POSITIVE_INFINITY : 0;
 }
 
 /** Whether a container is drawn collapsed: the user's choice, else the default rule. */

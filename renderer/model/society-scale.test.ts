@@ -238,3 +238,15 @@ describe('replicate lists in the inspector', () => {
     expect(voteFields.find((f) => f.name === 'candidates')?.field).toEqual({ kind: 'lines' });
   });
 });
+
+describe('a group replicated over a template parameter', () => {
+  it('opens collapsed, whatever length the parameter gives it', () => {
+    const canvas = fromDocument(artistCriticDocument(ART_STYLES.slice(0, 2), PROFESSIONS));
+    const bound = canvas.nodes.map((n) =>
+      n.id === 'artists'
+        ? { ...n, data: { ...n.data, replicate: { items: { $param: 'styles' }, as: 'style' } } }
+        : n,
+    );
+    expect([...collapsedView(bound, canvas.edges).cards]).toEqual(['artists']);
+  });
+});

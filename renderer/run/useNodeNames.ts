@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { FlowNode } from '../model/document.ts';
+import { replicateOf } from '../model/ports.ts';
 import type { NodeNames } from '../model/transcript-filter.ts';
 import { type EditorState, useEditor } from '../store.ts';
 
@@ -13,10 +14,9 @@ function namesSignature(s: EditorState): string {
     const names: Record<string, NodeNames> = {};
     for (const n of s.nodes) {
       const label = typeof n.data.label === 'string' ? n.data.label : undefined;
-      const items = (n.data.replicate as { items?: unknown } | undefined)?.items;
-      if (label || Array.isArray(items)) {
-        names[n.id] = { ...(label ? { label } : {}), ...(Array.isArray(items) ? { items } : {}) };
-      }
+      const items = replicateOf(n)?.items;
+      if (label || items)
+        names[n.id] = { ...(label ? { label } : {}), ...(items ? { items } : {}) };
     }
     text = JSON.stringify(names);
     namesCache.set(s.nodes, text);
