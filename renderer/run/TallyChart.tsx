@@ -33,22 +33,25 @@ const CHAR_WIDTH = 7;
 
 /**
  * A candidate on the axis as one line: cut to the axis's width with an ellipsis, the whole
- * name in its tooltip (recharts would wrap it over the neighbouring rows).
+ * name in its tooltip (recharts would wrap it over the neighbouring rows). The winner's name is
+ * green and bold, with a star at the axis's left edge, outside the name.
  */
 function CandidateTick(props: {
   x?: number;
   y?: number;
   payload?: { value?: unknown };
   winner?: string | null;
+  axisWidth?: number;
 }) {
   const name = String(props.payload?.value ?? '');
   const won = props.winner === name;
   // The winner's star takes two characters of the room.
   const room = Math.floor((AXIS_WIDTH - 12) / CHAR_WIDTH) - (won ? 2 : 0);
   const shown = name.length > room ? `${name.slice(0, room - 1)}…` : name;
-  return (
-    <g transform={`translate(${props.x ?? 0},${props.y ?? 0})`} data-testid="tally-tick">
-      <title>{won ? `${name} (winner)` : name}</title>
+  const at = `translate(${props.x ?? 0},${props.y ?? 0})`;
+  const label = (
+    <g transform={at} data-testid="tally-tick">
+      <title>{name}</title>
       <text
         x={-4}
         dy={4}
@@ -57,7 +60,24 @@ function CandidateTick(props: {
         fontSize={12}
         fontWeight={won ? 700 : 400}
       >
-        {won ? `★ ${shown}` : shown}
+        {shown}
+      </text>
+    </g>
+  );
+  if (!won) return label;
+  return (
+    <g>
+      {label}
+      <text
+        transform={at}
+        x={-(props.axisWidth ?? AXIS_WIDTH) + 2}
+        dy={4}
+        fill={COLORS.winner}
+        fontSize={12}
+        className="tally-star"
+        aria-label="winner"
+      >
+        ★
       </text>
     </g>
   );
@@ -70,6 +90,7 @@ function TallyChartView({ view }: { view: TallyView }) {
   const ballots = useMemo(() => ballotLines(tally), [tally]);
   const names = useNodeNames();
   const longest = Math.max(4, ...bars.map((b) => b.candidate.length + (b.winner ? 2 : 0)));
+  const axisWidth = Math.min(AXIS_WIDTH, 12 + longest * CHAR_WIDTH);
   return (
     <section className="tally" data-testid="tally">
       <h3>
@@ -107,9 +128,9 @@ function TallyChartView({ view }: { view: TallyView }) {
             <YAxis
               type="category"
               dataKey="candidate"
-              width={Math.min(AXIS_WIDTH, 12 + longest * CHAR_WIDTH)}
+              width={axisWidth}
               stroke="#8b94a5"
-              tick={<CandidateTick winner={tally.winner ?? null} />}
+              tick={<CandidateTick winner={tally.winner ?? null} axisWidth={axisWidth} />}
               interval={0}
             />
             <Tooltip

@@ -116,9 +116,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     }
     const winner = (await page.locator('.tally-winner-text').textContent()) ?? '';
     expect(ART_STYLES).toContain(winner);
-    expect(await page.getByTestId('tally-tick').first().locator('text').textContent()).toBe(
-      `★ ${winner}`,
-    );
+    expect(await page.getByTestId('tally-tick').first().locator('text').textContent()).toBe(winner);
+    // The winner's star sits left of its name, on no other label.
+    const star = await visibleBox(page.locator('.tally-star'));
+    expect(overlaps(star, ticks[0]!)).toBe(false);
+    expect(Math.abs(star.y - ticks[0]!.y)).toBeLessThan(6);
     expect(await page.getByTestId('tally-ballots-toggle').textContent()).toBe('50 ballots');
     await page.getByTestId('tally-ballots-toggle').click();
     const rows = page.getByTestId('tally-ballots').locator('tr');
