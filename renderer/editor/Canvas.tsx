@@ -212,6 +212,11 @@ export function Canvas() {
   // zooms right in on a few nodes. Hidden members are never measured.
   const measured = useEditor((s) => {
     const { owners, cards } = collapsedView(s.nodes, s.edges);
+    if (cards.size === 0) {
+      return s.nodes.every(
+        (n) => (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height),
+      );
+    }
     return s.nodes.every(
       (n) =>
         owners.has(n.id) ||

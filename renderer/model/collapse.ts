@@ -37,6 +37,12 @@ export function collapsedView(
   edges: readonly FlowEdge[],
 ): CollapsedView {
   if (last && last.nodes === nodes && last.edges === edges) return last.view;
+  // Most canvases collapse nothing: found out without building anything, as this runs on every
+  // change (each step of a drag).
+  if (!nodes.some((n) => isContainer(n.type) && isCollapsedData(n.data))) {
+    last = { nodes, edges, view: NONE };
+    return NONE;
+  }
   const owners = collapsedOwners(nodes, isContainer);
   const cards = new Set(
     nodes
