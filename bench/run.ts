@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
- * `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`.
+ * `node bench/artist-critic.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`.
  *
  * The editor benchmark needs a Chromium (it says so and is skipped when there is none) and takes
  * a few minutes; `npm run bench -- --no-editor` leaves it out.
  */
+import { benchArtistCriticAlone, formatArtistCritic } from './artist-critic.ts';
 import { benchEditor, type EditorBenchResult, formatEditor } from './editor.ts';
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
@@ -19,6 +20,8 @@ const progress = (line: string) => console.error(`[bench] ${line.trim()}`);
 
 progress('parallel agents over HTTP…');
 const parallel = await benchParallelAgents();
+progress('the Artist–Critic society over HTTP…');
+const artistCritic = await benchArtistCriticAlone();
 progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('run store…');
@@ -38,6 +41,8 @@ console.log(rule);
 for (const line of formatEngineOverhead(overhead)) console.log(line);
 console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
+console.log(rule);
+for (const line of formatArtistCritic(artistCritic)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
 console.log(rule);

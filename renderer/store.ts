@@ -34,6 +34,7 @@ import {
   toDocument,
   uniqueEdgeId,
 } from './model/document.ts';
+import { setDocumentParams } from './model/params.ts';
 import { checkConnection } from './model/ports.ts';
 import { idleRun, type RunView } from './model/run.ts';
 import { modelDefaults, profileForNewNode } from './settings/defaults.ts';
@@ -103,6 +104,8 @@ export interface EditorState {
   breakpoints: { nodes: string[]; round: number | null };
   /** Run inputs by input name: text as typed; images as 'example' or a data URL. */
   inputValues: Record<string, string>;
+  /** Template parameter values the person set in the Inputs panel (text as typed, or a tick). */
+  paramValues: Record<string, string | boolean>;
   /** Counts documents loaded, so the canvas can frame each new one. */
   epoch: number;
 }
@@ -128,11 +131,19 @@ export const useEditor = create<EditorState>()(() => ({
   run: idleRun(),
   breakpoints: { nodes: [], round: null },
   inputValues: {},
+  paramValues: {},
   epoch: 0,
 }));
 
 const get = useEditor.getState;
 const set = useEditor.setState;
+
+// The canvas reads `$param` references with the document's defaults: kept in step with the
+// document's `params` before any component reads the new state.
+setDocumentParams(initial.meta.params);
+useEditor.subscribe((state, previous) => {
+  if (state.meta.params !== previous.meta.params) setDocumentParams(state.meta.params);
+});
 
 export function currentDocument(state: EditorState = get()): GraphDocument {
   return toDocument(state);
@@ -192,6 +203,7 @@ export function loadDocument(
     run: idleRun(),
     breakpoints: { nodes: [], round: null },
     inputValues: {},
+    paramValues: {},
     inspectorTab: 'node',
     epoch: get().epoch + 1,
   });

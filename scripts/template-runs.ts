@@ -31,13 +31,16 @@ export function cassettePath(base: string, dir = TEMPLATES_DIR): string {
 }
 
 /**
- * The person a recording seats where a template asks one (a seat in a kitchen): a stand-in who
- * waits every step (`noop_agent1`), so the recording is the same every time. Its answers go
- * into the cassette as a person's, and the README says who made them.
+ * The person a recording seats where a template asks one and the document offers no example
+ * answer (a human node's `examples` answer first): a stand-in, so the recording is the same
+ * every time. A seat in a kitchen (`agent1@t3`) waits every step (`noop_agent1`); any other
+ * question is answered "yes". Its answers go into the cassette as a person's, and the README
+ * says who made them.
  */
 export function standInAnswer(name: string): string {
   const seat = /^(.+)@t\d+$/.exec(name)?.[1];
-  return seat ? `noop_${seat}` : 'yes';
+  if (seat) return `noop_${seat}`;
+  return 'yes';
 }
 
 /**
@@ -63,7 +66,7 @@ export async function runTemplate(
     blobs,
     cassette: { cassette, mode },
     ...(mode === 'record'
-      ? { simulate: true, askHuman: async ({ name }) => standInAnswer(name) }
+      ? { simulate: true, askHuman: async ({ name, example }) => example ?? standInAnswer(name) }
       : { humanAnswers: cassette.answers() }),
   });
   const result = await run.result;

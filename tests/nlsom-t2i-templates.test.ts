@@ -13,6 +13,7 @@ import { type StubHf, startStubHuggingFace } from './support/stub-hf.ts';
 import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
 
 type Doc = {
+  params: Record<string, { default: unknown }>;
   nodes: Array<{ id: string; type: string; data: Record<string, unknown> }>;
 };
 
@@ -20,7 +21,8 @@ function template(base: string, rounds: number): Doc {
   const doc = JSON.parse(
     readFileSync(new URL(`../templates/${base}.society.json`, import.meta.url), 'utf8'),
   ) as Doc;
-  doc.nodes.find((n) => n.type === 'mindstorm')!.data.maxRounds = rounds;
+  // As `society run --set rounds=R` does: the rounds are the template's parameter.
+  doc.params.rounds!.default = rounds;
   return doc;
 }
 
@@ -33,9 +35,17 @@ const textOf = (body: StubRequestBody) =>
 const systemOf = (body: StubRequestBody) =>
   String(messagesOf(body).find((m) => m.role === 'system')?.content ?? '');
 
-/** Who sent a request, read from its wording. */
+/** The request's last user message: what this turn asks (earlier ones are its history). */
+const lastUser = (body: StubRequestBody) =>
+  String(
+    messagesOf(body)
+      .filter((m) => m.role === 'user')
+      .at(-1)?.content ?? '',
+  );
+
+/** Who sent a request, read from the wording of what it asks. */
 function roleOf(body: StubRequestBody): string {
-  const text = textOf(body);
+  const text = lastUser(body);
   if (text.includes('What would you put in it to show that')) return 'mission';
   if (text.includes('Ask one more question')) return 'questioner';
   if (text.includes('Sum it up as one proposal')) return 'leader';
@@ -111,18 +121,19 @@ describe('the Artist–Critic society over HTTP', () => {
   let styles: string[];
 
   beforeAll(async () => {
-    const doc = template('nlsom-artist-critic', 3);
-    const group = doc.nodes.find((n) => n.type === 'group')!;
-    styles = (group.data.replicate as { items: string[] }).items;
+    styles = template('nlsom-artist-critic', 3).params.styles!.default as string[];
     result = (await runTemplate('nlsom-artist-critic', 3, styles)) as typeof result;
   });
 
   it('has 129 language agents: 26 artist trios, 50 critics and a collector', () => {
     const doc = template('nlsom-artist-critic', 3);
-    const critics = doc.nodes.find((n) => n.id === 'critic')!;
+    // One list of styles makes the artists and the candidates; one of professions the critics.
+    const byId = (id: string) => doc.nodes.find((n) => n.id === id)!.data;
+    expect(byId('artists').replicate).toEqual({ items: { $param: 'styles' }, as: 'style' });
+    expect(byId('tally').candidates).toEqual({ $param: 'styles' });
     expect(styles).toHaveLength(26);
     expect(new Set(styles).size).toBe(26);
-    const professions = (critics.data.replicate as { items: string[] }).items;
+    const professions = doc.params.professions!.default as string[];
     expect(new Set(professions).size).toBe(50);
     expect(26 * 3 + professions.length + 1).toBe(129);
   });
@@ -189,9 +200,13 @@ describe('the questioner–answerer society over HTTP', () => {
       expect(count('questioner')).toBe(rounds);
       const answers = openai.requests.filter((b) => roleOf(b) === 'answerer');
       expect(answers).toHaveLength(rounds);
-      for (const body of answers) {
-        expect(textOf(body)).toContain('what light falls on the tower?');
+      for (const [i, body] of answers.entries()) {
+        expect(lastUser(body)).toContain('what light falls on the tower?');
         expect(textOf(body)).not.toContain('More text after');
+        // The answerer keeps one conversation: its first answer and every earlier turn.
+        const turns = messagesOf(body).filter((m) => m.role !== 'system');
+        expect(turns).toHaveLength(2 * (i + 1) + 1);
+        expect(String(turns[0]!.content)).toContain('What would you put in it to show that');
       }
       // The leader's proposal is the painter's prompt.
       expect(prompts).toEqual(['artist says: a tall white tower on dark rocks.']);

@@ -1,6 +1,6 @@
 /**
  * The README's commands run as written. Every ```sh block of README.md runs, in order, in a
- * scratch folder of its own (with `templates/` linked in) and against a run store of its own, so
+ * scratch folder of its own (with `templates/` and `docs/` linked in) and against a run store of its own, so
  * nothing leaks into the checkout or a developer's store; each command must exit 0.
  *
  * Conventions the README follows for this:
@@ -88,6 +88,7 @@ describe('README.md commands', () => {
 
   beforeAll(() => {
     symlinkSync(join(ROOT, 'templates'), join(dir, 'templates'));
+    symlinkSync(join(ROOT, 'docs'), join(dir, 'docs'));
     for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN'])
       delete process.env[name];
     process.env.SOCIETY_DB = db;

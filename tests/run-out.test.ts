@@ -113,6 +113,23 @@ describe('run --out and export of a run with expert calls', () => {
     expect(missing).toEqual(['lost']);
   });
 
+  it("names a list of files on the terminal in one line: the 3D society's rendered views", async () => {
+    const run = await societyHere([
+      'run',
+      'templates/nlsom-3d.society.json',
+      '--replay',
+      'templates/nlsom-3d.cassette.json',
+      '--db',
+      db,
+      '-q',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^views: 3 files: image\/png [0-9a-f]{12}…, image\/png [0-9a-f]{12}…, image\/png [0-9a-f]{12}… \(--out DIR writes them to files\)$/m,
+    );
+    expect(run.stdout).not.toContain('"$image"');
+  });
+
   it('refuses an --out it cannot make before the run starts (exit 2, nothing recorded)', async () => {
     const blocked = join(dir, 'run.json', 'inside'); // under a file
     const fresh = join(dir, 'untouched.db');

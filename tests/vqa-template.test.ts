@@ -48,8 +48,8 @@ beforeAll(async () => {
   stub = await startStubOpenAI({ respond: (body) => ({ text: ANSWERS[roleOf(body)] }) });
   const parsed = parseDocument(TEMPLATE);
   if (!parsed.ok) throw new Error('the template does not parse');
-  const storm = parsed.doc.nodes.find((n) => n.type === 'mindstorm')!;
-  maxRounds = storm.data.maxRounds as number;
+  // The rounds are the template's `rounds` parameter, run at its default.
+  maxRounds = parsed.doc.params!.rounds!.default as number;
   const blobs = new BlobStore();
   result = await run(TEMPLATE, {
     blobs,

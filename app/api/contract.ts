@@ -304,6 +304,11 @@ export const contract = {
     params: z.object({
       document: Document,
       inputs: z.record(z.string(), z.unknown()).default({}),
+      /**
+       * Values for the document's template parameters by name (typed, or text read by each
+       * parameter's type); the rest take their defaults. The run records the values it used.
+       */
+      params: z.record(z.string(), z.unknown()).default({}),
       /** Answers from the simulated provider (labelled) instead of live models. */
       simulate: z.boolean().default(false),
       /** Replay a template's shipped cassette strictly (by template file name). */

@@ -10,6 +10,7 @@ import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
+import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
 import { createProgress } from './progress.ts';
 import { callRecorder, expertRecorder, recordEvents } from './record.ts';
@@ -43,11 +44,14 @@ export async function executeRun(
     onExpertCall: expertRecorder(store, options.runId),
     ...(process.stdin.isTTY
       ? {
-          askHuman: async ({ name, prompt }: { name: string; prompt: string }) => {
+          askHuman: async ({ name, prompt, example }: AskHumanRequest) => {
             progress?.suspend();
             const rl = createInterface({ input: process.stdin, output: process.stderr });
             try {
-              return await rl.question(`\n${prompt}\n${name}> `);
+              // The document's example is the default: Enter accepts it.
+              const offer = example === undefined ? '' : `(Enter: ${clipLine(example, 60)})\n`;
+              const answer = await rl.question(`\n${prompt}\n${offer}${name}> `);
+              return answer === '' && example !== undefined ? example : answer;
             } finally {
               rl.close();
               progress?.resume();
@@ -85,7 +89,12 @@ export async function executeRun(
 }
 
 /** The outputs on stdout (one JSON object with `json`), the status line on stderr. */
-export function printResult(result: RunResult, mode: RunMode, json: boolean): void {
+export function printResult(
+  result: RunResult,
+  mode: RunMode,
+  json: boolean,
+  params: Readonly<Record<string, ParamValue>> = {},
+): void {
   if (json) {
     process.stdout.write(
       `${JSON.stringify({
@@ -95,6 +104,7 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
         runId: result.runId,
         mode,
         simulated: result.simulated,
+        ...(Object.keys(params).length ? { params } : {}),
         ...(result.error ? { error: result.error } : {}),
       })}\n`,
     );
@@ -107,6 +117,17 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
       const mime = (value as { mime: string }).mime;
       process.stdout.write(
         `${name}: ${mime} ${hash.slice(0, 12)}… (--out DIR writes it to a file)\n`,
+      );
+      continue;
+    }
+    const hashes = Array.isArray(value) ? value.map(blobHashOf) : [];
+    if (hashes.length > 0 && hashes.every(Boolean)) {
+      // A list of files (a renderer's views): one line, each file as above.
+      const files = (value as Array<{ mime: string }>).map(
+        (v, i) => `${v.mime} ${hashes[i]!.slice(0, 12)}…`,
+      );
+      process.stdout.write(
+        `${name}: ${files.length} files: ${files.join(', ')} (--out DIR writes them to files)\n`,
       );
       continue;
     }
@@ -127,6 +148,14 @@ export function printResult(result: RunResult, mode: RunMode, json: boolean): vo
     `${result.status} · ${calls} calls · ${totalTokens.toLocaleString('en-US')} tokens${expertCalls ? ` · ${expertCalls} expert calls` : ''}${label}\n`,
   );
   if (result.error) process.stderr.write(`society: ${result.error}\n`);
+}
+
+type AskHumanRequest = { name: string; prompt: string; example?: string };
+
+/** A text on one line, cut to `max` characters. */
+function clipLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function openEvents(path: string): WriteStream {

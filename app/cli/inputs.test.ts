@@ -36,9 +36,14 @@ describe('--input', () => {
     });
   });
 
+  it("binds a person's answer for one round of a loop", async () => {
+    const read = readRunInputs(['verdict@r2=no', 'verdict@r1.3=maybe'], await plan(), blobs);
+    expect(read.humanAnswers).toEqual({ 'verdict@r2': 'no', 'verdict@r1.3': 'maybe' });
+  });
+
   it('refuses a name the graph does not take, listing what it takes', async () => {
     const p = await plan();
-    for (const name of ['x', 'agent2@t3', 'agent1@tlast']) {
+    for (const name of ['x', 'agent2@t3', 'agent1@tlast', 'question@r2']) {
       expect(() => readRunInputs([`${name}=1`], p, blobs)).toThrow(
         `unknown input "${name}" (this graph takes: question, verdict, agent1@tSTEP)`,
       );

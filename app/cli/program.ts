@@ -39,8 +39,23 @@ export function buildProgram(): Command {
     .command('validate')
     .description('check society documents; exit 0 if valid, 2 with one line per problem')
     .argument('<files...>', '*.society.json documents')
-    .action(async (files: string[]) =>
-      (await import('./commands/validate.ts')).validateCommand(files),
+    .option(
+      '--set <NAME=VALUE>',
+      'a template parameter of the document, e.g. rounds=5 (repeatable; see society params FILE)',
+      collect,
+      [],
+    )
+    .action(async (files: string[], flags: { set: string[] }) =>
+      (await import('./commands/validate.ts')).validateCommand(files, flags),
+    );
+
+  program
+    .command('params')
+    .description("list a document's template parameters: name, type, default, what it takes")
+    .argument('<file>', 'a *.society.json document')
+    .option('--json', 'print the parameters as the document declares them')
+    .action(async (file: string, flags: { json?: boolean }) =>
+      (await import('./commands/params.ts')).paramsCommand(file, flags),
     );
 
   program
@@ -57,7 +72,15 @@ export function buildProgram(): Command {
     .command('inspect')
     .description('print the compiled XState machine configs as JSON')
     .argument('<file>', 'a *.society.json document')
-    .action(async (file: string) => (await import('./commands/inspect.ts')).inspectCommand(file));
+    .option(
+      '--set <NAME=VALUE>',
+      'a template parameter of the document, e.g. rounds=5 (repeatable; see society params FILE)',
+      collect,
+      [],
+    )
+    .action(async (file: string, flags: { set: string[] }) =>
+      (await import('./commands/inspect.ts')).inspectCommand(file, flags),
+    );
 
   program
     .command('run')
@@ -66,6 +89,12 @@ export function buildProgram(): Command {
     .option(
       '-i, --input <NAME=VALUE>',
       'a value for an input or human node; NAME=@PATH reads a file (images by extension)',
+      collect,
+      [],
+    )
+    .option(
+      '--set <NAME=VALUE>',
+      'a template parameter of the document, e.g. rounds=5 (repeatable; see society params FILE)',
       collect,
       [],
     )

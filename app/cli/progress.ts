@@ -65,6 +65,11 @@ class PlainProgress implements ProgressView {
         return 'resumed';
       case 'human.request':
         return `${e.instance} waits for a person: ${clip(e.prompt, 160)}`;
+      case 'human.response':
+        // A person's own answer shows as their message; an example is said to be one.
+        return e.fromExample
+          ? `${e.instance}: no one to ask; answered with the document's example: ${clip(e.answer, 120)}`
+          : undefined;
       case 'run.finished':
         return `run ${e.status}: ${e.usage.calls} calls, ${e.usage.totalTokens} tokens${e.usage.expertCalls ? `, ${e.usage.expertCalls} expert calls` : ''}${e.error ? ` (${e.error})` : ''}`;
       default:

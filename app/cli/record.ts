@@ -11,6 +11,7 @@ import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
+import { withParamValues } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
 
 /** Binary inputs (images, audio, 3D assets) go into the store's blobs, so a resume can load them again. */
@@ -99,7 +100,16 @@ export function recordEvents(
   };
 }
 
-/** The document text a run was started from, for the store. */
+/**
+ * The document text a run was started from, for the store: the document as written, each
+ * template parameter's default set to the value the run used. Compiling it again (resume,
+ * fork, replay of an export) binds the same values with nothing set.
+ */
 export function documentTextOf(compiled: CompiledGraph): string {
-  return `${JSON.stringify(compiled.doc, null, 2)}\n`;
+  return `${JSON.stringify(withParamValues(compiled.source, compiled.params), null, 2)}\n`;
+}
+
+/** The document as written (its parameters' own defaults), for the store's graph library. */
+export function sourceTextOf(compiled: CompiledGraph): string {
+  return `${JSON.stringify(compiled.source, null, 2)}\n`;
 }

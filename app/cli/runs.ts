@@ -46,6 +46,9 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
   if (run.parentRunId) out.push(`forked from ${run.parentRunId} at event ${run.forkSeq}`);
   const inputs = Object.entries(run.inputs).map(([k, v]) => `${k}=${display(v)}`);
   if (inputs.length) out.push(`inputs: ${inputs.join(', ')}`);
+  const started = events.find((e) => e.type === 'run.started');
+  const params = Object.entries(started?.params ?? {}).map(([k, v]) => `${k}=${display(v)}`);
+  if (params.length) out.push(`parameters: ${params.join(', ')}`);
 
   let heading = '';
   for (const e of events) {

@@ -11,6 +11,7 @@ import { documentRenderer } from '../node-sdk/template.ts';
 import type { GraphDocument, GraphEdge, Replicate, Stage } from '../schema/document.ts';
 import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { listOf, type Modality, modalityFits } from '../schema/modality.ts';
+import { type ParamValue, paramDefaults, withParamVars } from '../schema/params.ts';
 import { zodProblems } from '../schema/parse.ts';
 import { formatPath, type Problem } from '../schema/problems.ts';
 import { instanceProblems } from './instances.ts';
@@ -54,13 +55,26 @@ export interface PlannedNode {
 export interface GraphPlan {
   doc: GraphDocument;
   nodes: Map<string, PlannedNode>;
+  /**
+   * The value of each template parameter this plan was bound with; templates read them as
+   * `{{ params.NAME }}`.
+   */
+  params: Readonly<Record<string, ParamValue>>;
   /** Direct children of each scope (ROOT and every container), in document order. */
   children: Map<string, string[]>;
 }
 
 export type AnalysisResult = { ok: true; plan: GraphPlan } | { ok: false; problems: Problem[] };
 
-export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): AnalysisResult {
+/**
+ * Analyses a document whose parameter references are already bound (compileGraph binds them);
+ * `params` are the values bound, kept for templates (default: the declared defaults).
+ */
+export function analyzeGraph(
+  doc: GraphDocument,
+  registry: NodeRegistry,
+  params: Readonly<Record<string, ParamValue>> = paramDefaults(doc.params),
+): AnalysisResult {
   const problems: Problem[] = [];
   const nodes = new Map<string, PlannedNode>();
   const known = [...registry.specs.keys()].join(', ');
@@ -269,7 +283,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   const render = documentRenderer();
   for (const node of nodes.values()) {
     for (const name of node.spec.models?.(node.data) ?? []) {
-      for (const resolved of expandTemplated(name, node, nodes, render)) {
+      for (const resolved of expandTemplated(name, node, nodes, render, params)) {
         if (!(resolved in profiles)) {
           const knownProfiles = Object.keys(profiles);
           problems.push({
@@ -317,7 +331,7 @@ export function analyzeGraph(doc: GraphDocument, registry: NodeRegistry): Analys
   if (problems.length === 0) problems.push(...findCycles(nodes, children, containers.loops));
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, plan: { doc, nodes, children } };
+  return { ok: true, plan: { doc, params, nodes, children } };
 }
 
 /** How messages name containers: by the titles of the registry's container types. */
@@ -431,9 +445,10 @@ function expandTemplated(
   node: PlannedNode,
   nodes: Map<string, PlannedNode>,
   render: ReturnType<typeof documentRenderer>,
+  params: Readonly<Record<string, ParamValue>>,
 ): string[] {
   if (!name.includes('{{')) return [name];
-  let scopes: Array<Record<string, unknown>> = [{}];
+  let scopes: Array<Record<string, unknown>> = [withParamVars({}, params)];
   for (const { items, as } of replications(nodes, node)) {
     scopes = scopes.flatMap((vars) =>
       items.map((item, index) => ({

@@ -1,6 +1,7 @@
-/** validate → plan → XState machines. */
+/** validate → bind parameters → plan → XState machines. */
 import { loadNodeRegistry, type NodeRegistry } from '../node-sdk/registry.ts';
 import type { GraphDocument } from '../schema/document.ts';
+import { bindParams, type ParamValue, resolveParams } from '../schema/params.ts';
 import { parseDocument } from '../schema/parse.ts';
 import type { Problem } from '../schema/problems.ts';
 import { analyzeGraph, type GraphPlan } from './analyze.ts';
@@ -10,22 +11,55 @@ export * from './analyze.ts';
 export * from './machine.ts';
 
 export interface CompiledGraph {
+  /** The document as analysed: every `{ "$param": NAME }` replaced by the parameter's value. */
   doc: GraphDocument;
+  /**
+   * The document as written, its parameter references kept; `doc` itself when it has none.
+   * What is saved (and, with the values used, what a run records: app/cli/record.ts).
+   */
+  source: GraphDocument;
+  /** The value each declared parameter took: its default, or what was set. */
+  params: Record<string, ParamValue>;
   plan: GraphPlan;
   machines: MachineSet;
 }
 
 export type CompileResult = ({ ok: true } & CompiledGraph) | { ok: false; problems: Problem[] };
 
-/** Parses (JSON text or a value), validates and compiles a document. Never throws on bad input. */
+export interface CompileOptions {
+  /**
+   * Parameter values by name (`society run --set`, the studio's Inputs panel): typed, or text
+   * read by the parameter's type. Unset parameters take their defaults; an unknown name or a
+   * value a parameter does not take is a problem at `params.NAME`.
+   */
+  params?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Parses (JSON text or a value), validates, binds the parameters and compiles a document, so
+ * every consumer (runs, estimates, inspect, the gallery) sees the bound graph. Never throws on
+ * bad input.
+ */
 export async function compileGraph(
   input: string | unknown,
   registry?: NodeRegistry,
+  options: CompileOptions = {},
 ): Promise<CompileResult> {
   const nodes = registry ?? (await loadNodeRegistry());
   const parsed = parseDocument(input, { nodes });
   if (!parsed.ok) return parsed;
-  const analysis = analyzeGraph(parsed.doc, nodes);
+  const values = resolveParams(parsed.doc.params, options.params);
+  if (!values.ok) return values;
+  const bound = bindParams(parsed.doc, values.values);
+  if (!bound.ok) return bound;
+  const analysis = analyzeGraph(bound.doc, nodes, values.values);
   if (!analysis.ok) return analysis;
-  return { ok: true, doc: parsed.doc, plan: analysis.plan, machines: buildMachines(analysis.plan) };
+  return {
+    ok: true,
+    doc: bound.doc,
+    source: parsed.doc,
+    params: values.values,
+    plan: analysis.plan,
+    machines: buildMachines(analysis.plan),
+  };
 }

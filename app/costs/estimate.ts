@@ -43,6 +43,7 @@ import { documentRenderer } from '../node-sdk/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import { isImageValue } from '../schema/blob-refs.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
+import { withParamVars } from '../schema/params.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
 
 export { formatEstimate } from './format.ts';
@@ -327,6 +328,7 @@ class PlanSizes implements EstimatePlan {
       portTokens: (id, port) => this.portTokens(id, port),
       answerLength: (maxTokens) => this.answerLength(maxTokens),
       knownInput: (id, port) => this.knownInput(id, port),
+      knownInputLength: (id, port) => this.knownInputLength(id, port),
     };
   }
 
@@ -374,7 +376,7 @@ class PlanSizes implements EstimatePlan {
 
   /** A template rendered with the given variables (inputs render empty); as written on failure. */
   render(template: string, vars: Record<string, unknown>): string {
-    return this.#reading(template, vars) ?? template;
+    return this.#reading(template, withParamVars(vars, this.#plan.params)) ?? template;
   }
 
   readsTranscript(template: string): boolean {
@@ -443,6 +445,13 @@ class PlanSizes implements EstimatePlan {
     if (!binding) return undefined;
     const source = this.#node(binding.source);
     return source.spec.knownOutput?.(source.data, binding.sourcePort);
+  }
+
+  knownInputLength(id: string, port: string): number | undefined {
+    const binding = this.#node(id).inputs[port]?.[0];
+    if (!binding) return undefined;
+    const source = this.#node(binding.source);
+    return source.spec.knownLength?.(source.data, binding.sourcePort);
   }
 
   connected(id: string, port: string): boolean {

@@ -2,7 +2,8 @@
  * The expert catalogue: every kind of expert model a society can use, with typed ports.
  * It covers OpenAGI's 15 modules (Ge et al., Tables A.1–A.3; the ids its code loads are the
  * alternates) and the experts NLSOM's societies rely on (visual question answering, image
- * captioning, text-to-image), plus speech and 3D so those modalities have producers.
+ * captioning, text-to-image, named entities for captioning, text-to-3D and a renderer of views
+ * for 3D design), plus speech and image-to-3D so those modalities have producers.
  *
  * An entry's `task` is the Hugging Face pipeline that runs it; its ports are what the editor
  * and compiler check edges against. Where a paper's model is not hosted anywhere (the
@@ -20,8 +21,12 @@ export interface CataloguePort {
   description?: string;
 }
 
-/** A local operation (app/imageops) that can stand in for a module with no hosted model. */
-export type LocalOperation = 'upscale' | 'denoise' | 'deblur';
+/**
+ * A local operation that can stand in for a module with no hosted model: image restoration
+ * (app/imageops), a labelled stand-in 3D mesh, and a plain renderer of 3D meshes
+ * (app/experts/render-views.ts).
+ */
+export type LocalOperation = 'upscale' | 'denoise' | 'deblur' | 'stand-in-3d' | 'render-views';
 
 export interface CatalogueEntry {
   /** Stable id: what documents and plans store. */
@@ -47,6 +52,11 @@ export interface CatalogueEntry {
   local?: LocalOperation;
   /** A `task` parameter template the backend needs (the prompt for instruction editors). */
   defaultParameters?: Record<string, unknown>;
+  /**
+   * The module runs once per item of this list parameter (the renderer, once per view), each
+   * call given one item under `each.as`; its list output gathers the answers in order.
+   */
+  each?: { parameter: string; as: string };
   /** Which paper's societies use it. */
   papers: Array<'openagi' | 'nlsom'>;
 }
@@ -316,6 +326,82 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     outputs: [{ name: 'audio', modality: 'audio' }],
     models: { default: 'facebook/mms-tts-eng', alternates: [] },
     papers: [],
+  },
+  {
+    id: 'named-entity-recognition',
+    title: 'Named Entity Recognition',
+    aliases: ['Named Entity Recognition', 'NER', 'Entity Extraction', 'Token Classification'],
+    task: 'token-classification',
+    description:
+      'Finds the names of people, organizations, places and other entities in a text. Takes English text.',
+    inputs: [text()],
+    outputs: [
+      text('text', 'the entities found, comma-separated, each once, in text order'),
+      {
+        name: 'entities',
+        modality: 'json',
+        description: 'every entity: word, type (PER, ORG, LOC, MISC), score, start and end',
+      },
+    ],
+    models: {
+      default: 'dslim/bert-base-NER',
+      alternates: [
+        'dbmdz/bert-large-cased-finetuned-conll03-english',
+        'Jean-Baptiste/roberta-large-ner-english',
+      ],
+      paper: {
+        model: 'spaCy en_core_web_sm',
+        note: 'NLSOM extracts entities with spaCy, a local library with no hosted model; the default is a hosted BERT trained for the same job on CoNLL-2003',
+      },
+    },
+    // Whole entities ("New York"), not one tag per word piece.
+    defaultParameters: { aggregation_strategy: 'simple' },
+    papers: ['nlsom'],
+  },
+  {
+    id: 'text-to-3d',
+    title: 'Text-to-3D Generation',
+    aliases: ['Text-to-3D Generation', 'Text to 3D', 'Text-to-3D', '3D Designer'],
+    task: 'text-to-3d',
+    description: 'Builds a 3D model of an object from a description. Takes English text.',
+    inputs: [text('prompt', 'the object to build')],
+    outputs: [{ name: 'asset', modality: 'asset3d', description: 'the 3D model file' }],
+    models: {
+      default: 'openai/shap-e',
+      alternates: ['ashawkey/LGM'],
+      paper: {
+        model: 'Luma Imagine 3D',
+        note: 'NLSOM’s designer is Luma’s own hosted service, not a Hub model. No Hugging Face inference provider serves a text-to-3D model today (the client has no such task), so the hosted backend refuses; the local backend makes a stand-in mesh, labelled so in the file and in the run',
+      },
+    },
+    local: 'stand-in-3d',
+    papers: ['nlsom'],
+  },
+  {
+    id: 'multi-view-rendering',
+    title: 'Multi-View Rendering',
+    aliases: ['Multi-View Rendering', 'Multi-view Renderer', 'Render Views', '3D Rendering'],
+    task: 'render-views',
+    description:
+      'Draws a 3D model from several sides, one picture per view. Takes a 3D asset (OBJ).',
+    inputs: [{ name: 'asset', modality: 'asset3d' }],
+    outputs: [
+      { name: 'views', modality: 'list<image>', description: 'one picture per view, in order' },
+      { name: 'image', modality: 'image', description: 'the first view' },
+    ],
+    models: {
+      default: 'local:render-views',
+      alternates: [],
+      paper: {
+        model: 'renders of Luma Imagine 3D assets',
+        note: 'no hosted model renders 3D assets: the local backend draws OBJ meshes orthographically with flat shading (no textures), which is enough for captioners and CLIP to tell sides and colours apart',
+      },
+    },
+    local: 'render-views',
+    // NLSOM's examples caption the back, right and left views (App. H).
+    defaultParameters: { views: ['back', 'right', 'left'] },
+    each: { parameter: 'views', as: 'view' },
+    papers: ['nlsom'],
   },
   {
     id: 'image-to-3d',

@@ -54,7 +54,14 @@ describe('the expert catalogue', () => {
     expect(new Set(found).size).toBe(15);
     expect(found.every((id) => id && catalogueEntry(id)?.papers.includes('openagi'))).toBe(true);
     const nlsom = CATALOGUE.filter((e) => e.papers.includes('nlsom')).map((e) => e.task);
-    expect(nlsom.sort()).toEqual(['image-to-text', 'text-to-image', 'visual-question-answering']);
+    expect(nlsom.sort()).toEqual([
+      'image-to-text',
+      'render-views',
+      'text-to-3d',
+      'text-to-image',
+      'token-classification',
+      'visual-question-answering',
+    ]);
   });
 
   it('says where a module has no hosted model and what stands in for it', () => {

@@ -3,8 +3,8 @@
  * society with no key), local image operations (no model at all), and the cassette wrapper
  * that replays and records answers. `createExpertProvider` picks one for a provider profile.
  */
-import sharp from 'sharp';
 import { restoreImage } from '../imageops/degrade.ts';
+import { loadSharp } from '../imageops/sharp.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import { expertKey, sha256Hex } from '../providers/expert-record.ts';
@@ -17,6 +17,7 @@ import {
   isBinaryValue,
 } from '../providers/expert-types.ts';
 import { type Env, missingKeyMessage } from '../providers/profiles.ts';
+import { imageFacts } from '../providers/simulated-vision.ts';
 import { clip } from '../providers/text.ts';
 import {
   abortError,
@@ -27,6 +28,8 @@ import {
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { catalogueEntry, type LocalOperation } from './catalogue.ts';
 import { createHuggingFaceExpertProvider } from './huggingface.ts';
+import { renderAssetView, standInMesh } from './render-views.ts';
+import { simulatedEntities } from './simulated-entities.ts';
 
 /**
  * Made-up answers in each task's shape, the same for the same request: text says what a real
@@ -54,8 +57,29 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
   };
   const seed = (offset: number) => Number.parseInt(hash.slice(offset, offset + 6), 16);
   switch (request.task) {
-    case 'image-to-text':
-      return `${SIMULATED_LABEL} a caption of the picture`;
+    case 'image-to-text': {
+      // What can honestly be said of the picture: its measured colour and size, so views of
+      // different sides or objects get different captions.
+      const image = request.inputs.image;
+      const facts = isBinaryValue(image)
+        ? await imageFacts({
+            model: request.model,
+            messages: [
+              {
+                role: 'user',
+                content: [
+                  {
+                    type: 'image',
+                    url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString('base64')}`,
+                    mime: image.mime,
+                  },
+                ],
+              },
+            ],
+          })
+        : undefined;
+      return `${SIMULATED_LABEL} a caption of the picture${facts ? ` (${facts})` : ''}`;
+    }
     case 'visual-question-answering':
       return `${SIMULATED_LABEL} an answer to "${text('question')}"`;
     case 'question-answering':
@@ -94,9 +118,21 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
     }
     case 'image-feature-extraction':
       return hashVector(hash);
+    case 'token-classification':
+      return simulatedEntities(String(request.inputs.text ?? ''));
     case 'text-to-image':
-    case 'image-to-3d':
       return tile(seed(0), seed(6), seed(12));
+    // A stand-in mesh, its file header labelled, shaped by the prompt (or the picture's hash).
+    case 'text-to-3d':
+      return standInMesh(String(request.inputs.prompt ?? ''), SIMULATED_LABEL);
+    case 'image-to-3d':
+      return standInMesh(hash, SIMULATED_LABEL);
+    case 'render-views': {
+      const asset = request.inputs.asset;
+      if (!isBinaryValue(asset)) return tile(seed(0), seed(6), seed(12));
+      const view = String(request.parameters?.view ?? 'front');
+      return (await renderAssetView(asset, view, SIMULATED_LABEL)).image;
+    }
     case 'image-to-image': {
       const image = request.inputs.image;
       return isBinaryValue(image) ? image : tile(seed(0), seed(6), seed(12));
@@ -116,6 +152,7 @@ function hashVector(hash: string): number[] {
 
 /** A 64×64 PNG of one colour. */
 async function tile(r: number, g: number, b: number): Promise<BinaryValue> {
+  const sharp = await loadSharp();
   const bytes = await sharp({
     create: {
       width: 64,
@@ -141,6 +178,9 @@ export class LocalExpertProvider implements ExpertProvider {
   async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     const operation = request.model.startsWith('local:') ? request.model.slice(6) : '';
+    if (operation === 'stand-in-3d' || operation === 'render-views') {
+      return { output: await local3d(operation, request), model: request.model, source: 'local' };
+    }
     const image = request.inputs.image;
     if (!isBinaryValue(image)) {
       throw new ProviderError('a local image operation needs an image input', {
@@ -179,6 +219,33 @@ export class LocalExpertProvider implements ExpertProvider {
       model: request.model,
       source: 'local',
     };
+  }
+}
+
+/** The 3D operations: a labelled stand-in mesh for a prompt, or one view of a mesh. */
+async function local3d(
+  operation: 'stand-in-3d' | 'render-views',
+  request: ExpertRequest,
+): Promise<BinaryValue> {
+  if (operation === 'stand-in-3d') {
+    const prompt = request.inputs.prompt;
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      throw new ProviderError('the stand-in 3D model needs a prompt', { retryable: false });
+    }
+    return standInMesh(prompt);
+  }
+  const asset = request.inputs.asset;
+  if (!isBinaryValue(asset)) {
+    throw new ProviderError('rendering needs a 3D asset input', { retryable: false });
+  }
+  try {
+    const view = String(request.parameters?.view ?? 'front');
+    return (await renderAssetView(asset, view)).image;
+  } catch (error) {
+    throw new ProviderError(`local render-views: ${(error as Error).message}`, {
+      retryable: false,
+      cause: error,
+    });
   }
 }
 

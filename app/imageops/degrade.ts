@@ -14,8 +14,9 @@
  * has an alpha channel), works on those pixels and encodes the result as PNG. Alpha is carried
  * through unchanged by the pixel-level steps (noise, grayscale).
  */
-import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import type { OutputInfo, Sharp } from 'sharp';
 import { seededRandom } from '../node-sdk/random.ts';
+import { loadSharp } from './sharp.ts';
 
 /** One degradation step. Optional fields fall back to the defaults named on each field. */
 export type Degradation =
@@ -389,6 +390,7 @@ async function decode(input: Uint8Array, where: string): Promise<Pixels> {
   }
   if (input.byteLength === 0) throw new Error(`${where}: input is empty, not an image`);
   let result: { data: Buffer; info: OutputInfo };
+  const sharp = await loadSharp();
   try {
     result = await sharp(input)
       .autoOrient()
@@ -413,6 +415,7 @@ async function decode(input: Uint8Array, where: string): Promise<Pixels> {
 
 /** Runs one sharp operation on decoded pixels and returns the decoded result. */
 async function viaSharp(pixels: Pixels, operate: (image: Sharp) => Sharp): Promise<Pixels> {
+  const sharp = await loadSharp();
   const image = sharp(pixels.data, {
     raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
   });
@@ -432,6 +435,7 @@ async function viaSharp(pixels: Pixels, operate: (image: Sharp) => Sharp): Promi
 }
 
 async function encode(pixels: Pixels): Promise<ImageResult> {
+  const sharp = await loadSharp();
   const png = await sharp(pixels.data, {
     raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
   })

@@ -91,6 +91,14 @@ export interface NodeSpec<D = unknown> {
   /** Each execution sends a message, which enters its loop's transcript. */
   sendsMessage?: boolean;
   /**
+   * The conversation the node's memory (`NodeContext.memory`) belongs to, when it shares one:
+   * nodes naming the same thread in the same entry of the same loop (or outside loops, in the
+   * same scope) share one memory, whatever stage each runs at (a questioner's rounds and its
+   * summary at the gather stage). Without it, each copy of a node keeps its own. Either way a
+   * loop entered again starts its memories afresh.
+   */
+  thread?(data: D): string | undefined;
+  /**
    * The model calls one copy of the node makes in a run, in order, for the worst-case estimate.
    * Without it, a node that calls models sends what is connected to it once per execution.
    */
@@ -105,6 +113,11 @@ export interface NodeSpec<D = unknown> {
    * an estimate can build what a node downstream will send. Undefined when it is not known.
    */
   knownOutput?(data: D, port: string): unknown;
+  /**
+   * How many items a list output port gives when the data alone decides the count though not
+   * the items (a renderer's views), so an estimate can count the calls made per item downstream.
+   */
+  knownLength?(data: D, port: string): number | undefined;
 
   // Editor hooks: how the editor starts, shows and upgrades this type's data. They run in the
   // page as well as in the engine, so they stay pure (no I/O) and cheap. Field editors are not
@@ -290,6 +303,17 @@ export interface LoopView {
   phase?:
     | { kind: 'revise'; question: string; options: string[] }
     | { kind: 'ballot'; prompt: string };
+  /**
+   * Words that end the loop when this node says them (its container's stop conditions on the
+   * node), so a simulated run can say one and end as a real one would.
+   */
+  stopKeywords?: string[];
+  /**
+   * The loop's own words for this turn, when it has any (a right's wording): a template the
+   * node renders with `vars` (plus `prompt`, its own prompt as rendered, on a usual turn) and
+   * sends instead of its prompt. `field` names the template in a failure.
+   */
+  wording?: { template: string; vars: Record<string, unknown>; field: string };
 }
 
 export interface ModelCall {
@@ -369,11 +393,25 @@ export interface NodeContext<D = unknown> {
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */
   vote(tally: VoteTally): void;
-  /** Asks a person; resolves with their answer. */
-  askHuman(request: { name: string; prompt: string }): Promise<string>;
   /**
-   * This instance's conversation so far (kept across mindstorm rounds). Agents append to it;
-   * their history policy decides how much of it is sent.
+   * Asks a person; resolves with their answer. An answer given ahead under `name` answers it,
+   * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`
+   * answer given once for all rounds).
+   */
+  /**
+   * Asks a person. `example` is the document's answer to try the society with: the run uses it
+   * when no person can be asked (a script, a recording) and offers it to one who can.
+   */
+  askHuman(request: {
+    name: string;
+    prompt: string;
+    fallback?: string;
+    example?: string;
+  }): Promise<string>;
+  /**
+   * This instance's conversation so far: kept across the rounds and stages of its loop's entry
+   * (shared with the nodes of its thread, see `NodeSpec.thread`). Agents append to it; their
+   * history policy decides how much of it is sent.
    */
   memory: ChatMessage[];
   /** A URL a model can fetch the image from (a data URL for local images). */

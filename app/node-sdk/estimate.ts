@@ -84,6 +84,8 @@ export interface EstimatePlan {
    * (its spec's `knownOutput`, e.g. an environment's world); undefined otherwise.
    */
   knownInput(node: string, port: string): unknown;
+  /** How many items arrive at a list input port when its source's data decides it (`knownLength`). */
+  knownInputLength(node: string, port: string): number | undefined;
 }
 
 /** What a node's own hooks get: the plan, the node, and its innermost loop. */

@@ -139,13 +139,29 @@ export interface LoopViewContext<D = unknown> {
   inputsAnswered(round: number): Record<string, unknown>;
 }
 
+/**
+ * What the model calls made inside one loop entry so far used, as their providers reported it
+ * (a cassette's recorded figures on replay): every call of every node inside, nested loops'
+ * included, from the entry's start (its init stage too) to now.
+ */
+export interface LoopUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 /** A loop container's run-time part: `export const loop` in its execute.ts. */
 export interface LoopRuntime<D = unknown> {
-  /** Why the loop ends after this round, when it does (a stop condition that held). */
+  /**
+   * Why the loop ends after this round, when it does (a stop condition that held): `current`
+   * and `previous` are the round-stage nodes' values this round and the one before, `usage`
+   * what this entry's model calls have used up to the end of this round.
+   */
   stopReason?(
     data: D,
     current: Record<string, NodeValues>,
     previous: Record<string, NodeValues> | undefined,
+    usage: LoopUsage,
   ): string | undefined;
   /** What a node inside sees of the loop besides its round, stage, transcript and phase. */
   view(

@@ -29,8 +29,13 @@ export function runFields(nodes: Iterable<{ spec: NodeSpec<unknown>; data: unkno
   return fields;
 }
 
-/** True when `name` is a per-step answer this run takes: `agent1@t3` for the seat `agent1`. */
+/**
+ * True when `name` is a per-step answer this run takes: `agent1@t3` for the seat `agent1`, or
+ * `scene@r2` (`scene@r2.3` in a nested loop) for a person asked every round of a loop.
+ */
 export function isPerStepAnswer(fields: RunFields, name: string): boolean {
-  const m = /^(.+)@t\d+$/.exec(name);
-  return m !== null && fields.perStep.has(m[1]!);
+  const step = /^(.+)@t\d+$/.exec(name);
+  if (step) return fields.perStep.has(step[1]!);
+  const round = /^(.+)@r\d+(?:\.\w+)*$/.exec(name);
+  return round !== null && fields.answers.has(round[1]!);
 }

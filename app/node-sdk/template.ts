@@ -39,11 +39,14 @@ engine.registerFilter('numbered', (value: unknown) =>
     .map((v, i) => `${i + 1}. ${display(v)}`)
     .join('\n'),
 );
-/** `{{ options | lettered }}` → "(a) first (b) second", the NLSOM multiple-choice form. */
-engine.registerFilter('lettered', (value: unknown) =>
+/**
+ * `{{ options | lettered }}` → "(a) first (b) second", the NLSOM multiple-choice form;
+ * `lettered: "\n"` puts each option on its own line.
+ */
+engine.registerFilter('lettered', (value: unknown, separator: unknown = ' ') =>
   toList(value)
     .map((v, i) => `(${String.fromCharCode(97 + i)}) ${display(v)}`)
-    .join(' '),
+    .join(String(separator)),
 );
 
 /**
@@ -78,8 +81,8 @@ export function templateSlots(template: string, provided: readonly string[] = []
   return templateVariables(template).filter((v) => !reserved.has(v));
 }
 
-/** Names every template can read without an input port. */
-export const RESERVED_VARIABLES = ['loop', 'run', 'replica'] as const;
+/** Names every template can read without an input port (`params`: the template parameters). */
+export const RESERVED_VARIABLES = ['loop', 'run', 'replica', 'params'] as const;
 
 /**
  * Renders a template on this thread within `limits`; throws TemplateError (a TemplateLimitError
@@ -94,7 +97,7 @@ export function renderTemplate(
 ): string {
   const { templates, refused } = parse(template);
   if (refused[0] !== undefined) throw new TemplateRefusedError(refused[0]);
-  const ctx = new BoundedContext(prepare(vars) as object, engine, limits, true);
+  const ctx = new BoundedContext(prepare(vars), engine, limits, true);
   const emitter = new BoundedEmitter(limits.templateBytes);
   try {
     toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
@@ -198,12 +201,45 @@ function templateError(error: unknown): TemplateError {
   return new TemplateError(firstLine(error instanceof Error ? error.message : String(error)));
 }
 
-/** Images render as a short marker rather than a data URL; everything else prints naturally. */
-function prepare(value: unknown): unknown {
+/**
+ * Images render as a short marker rather than a data URL; everything else prints naturally.
+ * Most variables hold no image and only plain data: they are handed over as they are, since a
+ * copy of every variable (a loop's transcript, a critic's 26 proposals) for every render was
+ * most of what rendering allocated. Nothing in a render writes below the top level.
+ */
+function prepare(vars: Record<string, unknown>): Record<string, unknown> {
+  if (needsCopy(vars, 0)) return prepareCopy(vars) as Record<string, unknown>;
+  // The top level is still a copy of its own: `{% increment %}` writes into it.
+  return { ...vars };
+}
+
+/**
+ * How deep a plain value is read before it is copied anyway: a cycle must not hang the check, and
+ * the copy's deep walk is what the render has always done.
+ */
+const SCAN_DEPTH = 64;
+
+/** True when the value holds an image, or anything but plain objects, arrays and scalars. */
+function needsCopy(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > SCAN_DEPTH || isImageValue(value)) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (needsCopy(item, depth + 1)) return true;
+    return false;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return true;
+  for (const key in value) {
+    if (needsCopy((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+function prepareCopy(value: unknown): unknown {
   if (isImageValue(value)) return `[image ${value.mime}]`;
-  if (Array.isArray(value)) return value.map(prepare);
+  if (Array.isArray(value)) return value.map(prepareCopy);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, prepare(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, prepareCopy(v)]));
   }
   return value;
 }

@@ -198,6 +198,16 @@ export const cassetteSchema = z.object({
                       .optional(),
                   }),
                 ),
+                // Named entities: token classification.
+                z.array(
+                  z.object({
+                    word: z.string(),
+                    type: z.string(),
+                    score: z.number(),
+                    start: z.number(),
+                    end: z.number(),
+                  }),
+                ),
               ]),
               model: z.string(),
               simulated: z.boolean().optional(),

@@ -6,6 +6,7 @@
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import {
   type BinaryValue,
+  type EntityValue,
   type ExpertOutputValue,
   type ExpertRequest,
   type ExpertResult,
@@ -34,7 +35,13 @@ export interface BlobReference {
   mime: string;
 }
 
-export type RecordedExpertOutput = string | BlobReference | LabelValue[] | number[] | number[][];
+export type RecordedExpertOutput =
+  | string
+  | BlobReference
+  | LabelValue[]
+  | EntityValue[]
+  | number[]
+  | number[][];
 
 export interface RecordedExpertResponse {
   output: RecordedExpertOutput;

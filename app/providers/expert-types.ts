@@ -22,10 +22,15 @@ export const EXPERT_TASKS = [
   'fill-mask',
   'question-answering',
   'text-classification',
+  'token-classification',
   'text-generation',
   'automatic-speech-recognition',
   'text-to-speech',
   'image-to-3d',
+  'text-to-3d',
+  // Not a Hugging Face pipeline: rendering a 3D asset to pictures, which only the local
+  // operation and the simulator do (app/experts/render-views.ts).
+  'render-views',
   'feature-extraction',
   'image-feature-extraction',
 ] as const;
@@ -45,6 +50,19 @@ export interface LabelValue {
   box?: { xmin: number; ymin: number; xmax: number; ymax: number };
 }
 
+/**
+ * A named entity found in a text, as token classification returns it with its tokens grouped:
+ * the words, their type (PER, ORG, LOC, MISC for CoNLL-trained models), the score and where the
+ * words are in the text (character offsets).
+ */
+export interface EntityValue {
+  word: string;
+  type: string;
+  score: number;
+  start: number;
+  end: number;
+}
+
 /** What an input port of an expert receives: text or bytes. */
 export type ExpertInputValue = string | BinaryValue;
 
@@ -53,10 +71,17 @@ export type ExpertInputValue = string | BinaryValue;
  * - text tasks: a string;
  * - image, audio and 3D outputs: bytes;
  * - classification and detection: labels, best first;
+ * - token classification (named entities): entities in text order;
  * - feature extraction (text or image): a vector; text asked with the parameter
  *   `pooling: 'none'` may instead give one vector per token, when the server sends them.
  */
-export type ExpertOutputValue = string | BinaryValue | LabelValue[] | number[] | number[][];
+export type ExpertOutputValue =
+  | string
+  | BinaryValue
+  | LabelValue[]
+  | EntityValue[]
+  | number[]
+  | number[][];
 
 /** One request to an expert. `inputs` are keyed by the task's input names (see catalogue). */
 export interface ExpertRequest {

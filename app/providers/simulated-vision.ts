@@ -4,7 +4,7 @@
  * asked about a red circle then talks about red, and its choices follow.
  */
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../imageops/sharp.ts';
 import { readDataUrl } from '../schema/mime.ts';
 import type { ChatRequest } from './types.ts';
 
@@ -69,6 +69,7 @@ const MEASURED_KEPT = 16;
 async function measure(payload: string): Promise<string | undefined> {
   try {
     const bytes = Buffer.from(payload, 'base64');
+    const sharp = await loadSharp();
     const { width, height } = await sharp(bytes).metadata();
     const { data, info } = await sharp(bytes)
       .resize(32, 32, { fit: 'fill' })

@@ -51,7 +51,14 @@ export type Checkpoint =
   | { kind: 'round'; loop: string; round: number };
 
 export type RunEventBody =
-  | { type: 'run.started'; graph: string; inputs: Record<string, unknown>; mode: RunMode }
+  | {
+      type: 'run.started';
+      graph: string;
+      inputs: Record<string, unknown>;
+      mode: RunMode;
+      /** The template parameters the run was bound with, when its document declares any. */
+      params?: Record<string, unknown>;
+    }
   | {
       type: 'run.finished';
       status: RunStatus;
@@ -174,8 +181,24 @@ export type RunEventBody =
   | { type: 'round.started'; loop: string; round: number; maxRounds: number }
   | { type: 'round.finished'; loop: string; round: number; stop?: string }
   | { type: 'vote'; node: string; instance: string; tally: VoteTally }
-  | { type: 'human.request'; node: string; instance: string; name: string; prompt: string }
-  | { type: 'human.response'; node: string; instance: string; name: string; answer: string }
+  | {
+      type: 'human.request';
+      node: string;
+      instance: string;
+      name: string;
+      prompt: string;
+      /** The document's example answer, offered as the default. */
+      example?: string;
+    }
+  | {
+      type: 'human.response';
+      node: string;
+      instance: string;
+      name: string;
+      answer: string;
+      /** The answer is the document's example: no person was there to ask. */
+      fromExample?: true;
+    }
   | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step'; at: Checkpoint }
   | { type: 'resumed' }
   | { type: 'error'; message: string; node?: string };

@@ -4,11 +4,18 @@
  * machine's actions to the container's run-time part (`LoopRuntime`, loaded through the
  * registry): round events, stop conditions, what a node inside sees, steps, outputs.
  */
-import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
+import { ancestors, type GraphPlan, type PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeOutputs, TranscriptEntry } from '../node-sdk/define.ts';
-import type { LoopRuntime, LoopState, LoopStepContext, LoopStepResult } from '../node-sdk/loop.ts';
+import type {
+  LoopRuntime,
+  LoopState,
+  LoopStepContext,
+  LoopStepResult,
+  LoopUsage,
+} from '../node-sdk/loop.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { isAbortError } from '../providers/types.ts';
+import { withParamVars } from '../schema/params.ts';
 import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';
 import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
@@ -47,6 +54,8 @@ export class Loops {
   readonly #rank = new WeakMap<TranscriptEntry, number>();
   /** Text inputs each member instance answered, by `memoryKey@position`, for later rights. */
   readonly #answered = new Map<string, Record<string, unknown>>();
+  /** What each loop entry's model calls used, by loop key (a loop entered again: a new key). */
+  readonly #usage = new Map<string, LoopUsage>();
 
   constructor(setup: {
     registry: NodeRegistry;
@@ -93,6 +102,27 @@ export class Loops {
     this.#answered.set(key, inputs);
   }
 
+  /**
+   * Counts a model call a node made toward every loop entry around it (the innermost and the
+   * ones it sits in), for stop conditions on what a loop has used.
+   */
+  addUsage(
+    node: PlannedNode,
+    context: ScopeContext,
+    usage: { promptTokens: number; completionTokens: number },
+  ): void {
+    const nodes = this.#planOf(context).nodes as Map<string, PlannedNode>;
+    for (const loop of ancestors(nodes, node.id)) {
+      if (nodes.get(loop)?.container !== 'loop' || !context.loops[loop]) continue;
+      const key = this.key(loop, context);
+      const sum = this.#usage.get(key) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+      sum.calls++;
+      sum.promptTokens += usage.promptTokens;
+      sum.completionTokens += usage.completionTokens;
+      this.#usage.set(key, sum);
+    }
+  }
+
   #of(loop: string, context: Pick<ScopeContext, 'graph'>) {
     const node = this.#planOf(context).nodes.get(loop)!;
     const runtime = this.#runtimes.get(node.type);
@@ -115,10 +145,12 @@ export class Loops {
   /** Ends a round: the stop condition that held, if one did. */
   end(loop: string, context: ScopeContext, state: LoopState): string | undefined {
     const { data, runtime } = this.#of(loop, context);
+    const usage = this.#usage.get(this.key(loop, context));
     const stop = runtime.stopReason?.(
       data,
       state.history[state.round - 1] ?? {},
       state.history[state.round - 2],
+      { ...(usage ?? { calls: 0, promptTokens: 0, completionTokens: 0 }) },
     );
     this.#emit({
       type: 'round.finished',
@@ -247,7 +279,12 @@ export class Loops {
       render: (id, template, field) => {
         const { inputs } = resolveInputs(nodes.get(id)!, context);
         return runner
-          .render(template, { ...context.bindings, ...inputs }, field, signal)
+          .render(
+            template,
+            withParamVars({ ...context.bindings, ...inputs }, this.#planOf(context).params),
+            field,
+            signal,
+          )
           .catch((error) => {
             throw isAbortError(error) ? error : new Error(`node "${id}": ${errorMessage(error)}`);
           });

@@ -11,6 +11,7 @@ import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { RunLimits } from '../schema/limits.ts';
+import { withParamVars } from '../schema/params.ts';
 import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
@@ -53,7 +54,10 @@ export interface RunnerSetup {
 /** What a node instance is run with beyond its scope. */
 interface Call {
   instance: string;
+  /** The instance without its position in the loops (`member#1`): what it answered is kept by. */
   memoryKey: string;
+  /** Which conversation memory the instance reads and adds to (see `#conversation`). */
+  conversation: string;
   inputs: Record<string, unknown>;
   senders: Record<string, string[]>;
   bindings: Record<string, unknown>;
@@ -177,7 +181,18 @@ export class NodeRunner {
             return override;
           }
         : await options.registry.executor(node.type);
-      const call = { instance, memoryKey: base, inputs, senders, bindings, signal, round, phase };
+      const conversation = this.#conversation(node, context, base, replica);
+      const call = {
+        instance,
+        memoryKey: base,
+        conversation,
+        inputs,
+        senders,
+        bindings,
+        signal,
+        round,
+        phase,
+      };
       const outputs = await execute(this.#context(node, context, call));
       signal.throwIfAborted();
       const edited = this.#edited.get(instance);
@@ -206,9 +221,10 @@ export class NodeRunner {
     const { blobs, calls, log, loops, seed } = this.#setup;
     const frame = context.loop;
     const loopView = frame ? loops.view(node, context, call.memoryKey, call.phase) : undefined;
-    const memory = this.#memory.get(call.memoryKey) ?? [];
-    this.#memory.set(call.memoryKey, memory);
+    const memory = this.#memory.get(call.conversation) ?? [];
+    this.#memory.set(call.conversation, memory);
     const answerShape = this.#answerShape(node, context);
+    const { params } = this.#setup.graphOf(context).plan;
     return {
       nodeId: node.id,
       instanceId: call.instance,
@@ -221,8 +237,14 @@ export class NodeRunner {
       random: seededRandom(`${seed}:${call.instance}`),
       memory,
       imageUrl: (image) => blobs.dataUrl(image),
-      renderTemplate: (template, vars, field) => this.render(template, vars, field, call.signal),
-      callModel: (request) => calls.callModel(node.id, call.instance, request, call.signal),
+      // The template parameters are there for every template, under whatever a node adds.
+      renderTemplate: (template, vars, field) =>
+        this.render(template, withParamVars(vars, params), field, call.signal),
+      callModel: async (request) => {
+        const result = await calls.callModel(node.id, call.instance, request, call.signal);
+        loops.addUsage(node, context, result.usage);
+        return result;
+      },
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
       reportStep: (report) =>
@@ -232,6 +254,26 @@ export class NodeRunner {
       askHuman: (request) => this.#askHuman(node, call.instance, request),
       ...(answerShape ? { answerShape } : {}),
     };
+  }
+
+  /**
+   * The key of the memory an instance reads and adds to: its own (`member#1`), or its thread's
+   * when its spec names one, within the entry of its innermost loop (`look@r2`), so the
+   * conversation lasts across that entry's rounds and stages and a loop entered again starts
+   * afresh. Replicas of a node keep one conversation each, threads included.
+   */
+  #conversation(
+    node: PlannedNode,
+    context: ScopeContext,
+    base: string,
+    replica: number | undefined,
+  ): string {
+    const frame = context.loop;
+    const entry = frame ? this.#setup.loops.key(frame.id, context) : context.path;
+    const thread = node.spec.thread?.(node.data);
+    const own =
+      thread === undefined ? base : `~${thread}${replica === undefined ? '' : `#${replica}`}`;
+    return `${context.graph ?? ''}|${entry}|${own}`;
   }
 
   /** The first answer shape a node this one feeds asks for on the port it feeds. */
@@ -286,18 +328,36 @@ export class NodeRunner {
   async #askHuman(
     node: PlannedNode,
     instance: string,
-    request: { name: string; prompt: string },
+    request: { name: string; prompt: string; fallback?: string; example?: string },
   ): Promise<string> {
     const { log, options } = this.#setup;
+    const example = request.example === undefined ? {} : { example: request.example };
     log.emit({
       type: 'human.request',
       node: node.id,
       instance,
       name: request.name,
       prompt: request.prompt,
+      ...example,
     });
     // One instance may ask several questions (a seat in a game asks every step): by name.
-    let answer = log.loggedAnswer(instance, request.name) ?? options.humanAnswers?.[request.name];
+    let answer =
+      log.loggedAnswer(instance, request.name) ??
+      options.humanAnswers?.[request.name] ??
+      (request.fallback === undefined ? undefined : options.humanAnswers?.[request.fallback]);
+    if (answer === undefined && !options.askHuman && request.example !== undefined) {
+      // Nobody to ask (a script, a recording): the document's example answers, and says so.
+      answer = request.example;
+      log.emit({
+        type: 'human.response',
+        node: node.id,
+        instance,
+        name: request.name,
+        answer,
+        fromExample: true,
+      });
+      return answer;
+    }
     if (answer === undefined) {
       if (!options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
@@ -306,6 +366,7 @@ export class NodeRunner {
         node: node.id,
         name: request.name,
         prompt: request.prompt,
+        ...example,
       });
     }
     log.emit({ type: 'human.response', node: node.id, instance, name: request.name, answer });

@@ -19,7 +19,13 @@ export interface RunOptions {
   inputs?: Record<string, unknown>;
   /** Answers for human nodes by name; otherwise `askHuman` is called. */
   humanAnswers?: Record<string, string>;
-  askHuman?: (request: { node: string; name: string; prompt: string }) => Promise<string>;
+  askHuman?: (request: {
+    node: string;
+    name: string;
+    prompt: string;
+    /** The document's example answer, to offer as the default. */
+    example?: string;
+  }) => Promise<string>;
   blobs?: BlobStore;
   /** Every model call goes to the simulated provider. */
   simulate?: boolean;

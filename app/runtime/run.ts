@@ -262,6 +262,7 @@ export class Run {
       graph: doc.name,
       inputs: previewValues(this.#options.inputs ?? {}),
       mode: this.mode,
+      ...(Object.keys(plan.params).length ? { params: { ...plan.params } } : {}),
     });
     let status: RunStatus = 'succeeded';
     let values: Record<string, NodeValues> = {};

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { tooManyReplicas } from './bounds.ts';
 import { DOCUMENT_BOUNDS, MAX_CALL_MS, MAX_WAIT_MS, RunLimitsSchema } from './limits.ts';
 import { isModality } from './modality.ts';
+import { ParamsSchema } from './params.ts';
 
 /** The document version this build writes. Older versions are migrated on load. */
 export const DOCUMENT_VERSION = 1;
@@ -121,6 +122,11 @@ export const DocumentSchema = z
     description: z.string().optional(),
     models: z.record(identifier, ModelProfileSchema).optional(),
     settings: RunSettingsSchema.optional(),
+    /**
+     * Template parameters by name (params.ts): typed values with defaults that node data refers
+     * to as `{ "$param": "NAME" }`, set per run without editing the graph.
+     */
+    params: ParamsSchema.optional(),
     nodes: z.array(NodeSchema),
     edges: z.array(EdgeSchema),
   })

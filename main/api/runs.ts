@@ -6,7 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { callRecorder, documentTextOf, expertRecorder, storeImages } from '../../app/cli/record.ts';
+import {
+  callRecorder,
+  documentTextOf,
+  expertRecorder,
+  sourceTextOf,
+  storeImages,
+} from '../../app/cli/record.ts';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { Cassette } from '../../app/providers/cassette.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
@@ -38,7 +44,7 @@ export function runMethods(
         );
       }
       const registry = await ctx.nodeRegistry();
-      const compiled = await compileGraph(params.document, registry);
+      const compiled = await compileGraph(params.document, registry, { params: params.params });
       if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
       const breakpoints = toBreakpoints(params.breakpoints);
 
@@ -70,7 +76,7 @@ export function runMethods(
         inputs,
       });
       storeImages(store, blobs, inputs);
-      store.saveGraph(compiled.doc, documentTextOf(compiled));
+      store.saveGraph(compiled.source, sourceTextOf(compiled));
 
       const run = startRun(compiled, {
         registry,

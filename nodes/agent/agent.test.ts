@@ -176,4 +176,21 @@ describe('agent node', () => {
       expect((await sent(1))[2]).toEqual(['Round 2', 'answer to Round 2', 'Round 3']);
     });
   });
+
+  it('says the word that ends its loop in a simulated run, a third of the way through', async () => {
+    const doc = graph([
+      node('talk', 'mindstorm', {
+        maxRounds: 9,
+        until: [{ kind: 'keyword', node: 'user', keyword: '<DONE>' }],
+      }),
+      agent('user', 'Next step, round {{ loop.round }}', {}, { parentId: 'talk' }),
+      output('rounds'),
+    ]);
+    doc.edges.push(edge('talk.rounds', 'rounds.value'));
+    const { outputs, events } = await run(doc, { simulate: true });
+    expect(outputs.rounds).toBe(3);
+    const said = eventsOf(events, 'message').map((m) => m.text);
+    expect(said[2]).toBe('[simulated] <DONE>');
+    expect(said.slice(0, 2).some((t) => t.includes('<DONE>'))).toBe(false);
+  });
 });

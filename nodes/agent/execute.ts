@@ -1,4 +1,4 @@
-import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import type { LoopView, NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { AnswerShape, ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
@@ -12,7 +12,7 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
     ? (await ctx.renderTemplate(data.model, vars, 'model')).trim()
     : data.model;
   const system = data.role ? await ctx.renderTemplate(data.role, vars, 'role') : '';
-  const user = await userPrompt(ctx.loop, () => ctx.renderTemplate(data.prompt, vars, 'prompt'));
+  const user = await userPrompt(ctx, vars);
 
   const messages: ChatMessage[] = [];
   if (system) messages.push({ role: 'system', content: system });
@@ -58,38 +58,45 @@ function shapeOf(ctx: Parameters<NodeExecutor<AgentData>>[0]): { answerShape?: A
     case 'choice':
       return { answerShape: { kind: 'choice' } };
     case 'text':
-      return ctx.answerShape ? { answerShape: ctx.answerShape } : {};
+      if (ctx.answerShape) return { answerShape: ctx.answerShape };
+      return finishing(ctx.loop);
     default:
       return {};
   }
 }
 
 /**
- * The user message for this turn. A member with the right to know sees the previous round's
- * question and every member's answer first; the right to change and the right to execute
- * replace the prompt with a revision or a ballot (NLSOM, App. E.5; our wording).
+ * For simulated runs of an agent whose word ends its loop (a role-play's user saying the task
+ * is done): it says the first such word alone in round ⌈maxRounds / 3⌉ (round 2 at the
+ * earliest, if the loop has one), and otherwise answers as the simulator would, so a simulated
+ * loop ends on its word as a real one might instead of always running to its last round.
+ */
+function finishing(loop: LoopView | undefined): { answerShape?: AnswerShape } {
+  const word = loop?.stopKeywords?.[0];
+  if (!loop || word === undefined) return {};
+  const round = Math.max(Math.min(2, loop.maxRounds), Math.ceil(loop.maxRounds / 3));
+  if (loop.stage !== 'round' || loop.round < round) return {};
+  return { answerShape: { kind: 'custom', answer: () => word } };
+}
+
+/**
+ * The user message for this turn: the agent's prompt, or the loop's own words for the turn
+ * when it has any (a mindstorm's right to know around the prompt, or its revision and ballot
+ * questions instead of it: the mindstorm's `prompts`).
  */
 async function userPrompt(
-  loop: Parameters<NodeExecutor>[0]['loop'],
-  render: () => Promise<string>,
+  ctx: Parameters<NodeExecutor<AgentData>>[0],
+  vars: Record<string, unknown>,
 ): Promise<string> {
-  const phase = loop?.phase;
-  if (phase?.kind === 'ballot') return phase.prompt;
-  if (phase?.kind === 'revise') {
-    const options = phase.options.map((o, i) => `(${String.fromCharCode(97 + i)}) ${o}`).join('\n');
-    return (
-      `Question: ${phase.question}\n` +
-      `These answers were given by you and your colleagues:\n${options}\n` +
-      'You may keep your answer or adopt a better one. Reply with the answer itself, nothing else.'
-    );
-  }
-  const prompt = await render();
-  if (!loop?.peers) return prompt;
-  const question = Object.values(loop.peers.inputs)
-    .filter((v) => typeof v === 'string')
-    .join(' ');
-  const answers = loop.peers.answers.map((a, i) => `Answer ${i + 1}: ${a.text}`).join('; ');
-  return `Context from the previous round. Question: ${question} ${answers}.\n\n${prompt}`;
+  const loop = ctx.loop;
+  const own = loop?.phase ? undefined : await ctx.renderTemplate(ctx.data.prompt, vars, 'prompt');
+  const words = loop?.wording;
+  if (!words) return own ?? '';
+  return ctx.renderTemplate(
+    words.template,
+    { ...words.vars, ...(own === undefined ? {} : { prompt: own }) },
+    words.field,
+  );
 }
 
 function remembered(memory: ChatMessage[], policy: AgentData['history']): ChatMessage[] {

@@ -46,6 +46,12 @@ export const agentData = z.strictObject({
    */
   history: z.union([z.enum(['none', 'all']), z.number().int().positive()]).default('none'),
   /**
+   * A conversation shared with the other agents of the same loop entry that name the same
+   * thread (a first mate asking every round and summing up at the gather stage): their
+   * exchanges go into one memory, which `history` reads. Without it the agent keeps its own.
+   */
+  thread: z.string().min(1).max(100).optional(),
+  /**
    * `question` keeps the text up to the first "?"; `choice` extracts an option letter such as
    * "(b)"; `json` parses JSON; `lines` splits into a list.
    */
@@ -71,6 +77,7 @@ export const spec = defineNode({
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
   sendsMessage: true,
+  thread: (data) => data.thread,
   estimate: agentCalls,
 
   summary: (data) => [data.model, firstLine(data.prompt)].filter(Boolean).join(' · '),

@@ -4,6 +4,9 @@ import { closestExperts } from '../../app/experts/match.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 
+/** About how long a hosted captioner's sentence is, in tokens, when no limit is given. */
+const CAPTION_TOKENS = 30;
+
 /** Tasks a vision chat model (an OpenAI-compatible VLM) can stand in for. */
 export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioning'];
 
@@ -31,6 +34,19 @@ export const expertData = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).optional(),
 });
 export type ExpertData = z.infer<typeof expertData>;
+
+/**
+ * Expert calls one execution makes: one, or one per item for a module that runs per item (the
+ * renderer, per view), counted from the node's parameters over the catalogue's.
+ */
+export function callsPerExecution(data: ExpertData): number {
+  const each = catalogueEntry(data.module)?.each;
+  if (!each) return 1;
+  const items = { ...catalogueEntry(data.module)?.defaultParameters, ...data.parameters }[
+    each.parameter
+  ];
+  return Array.isArray(items) ? Math.max(1, items.length) : 1;
+}
 
 /** An expert model: captioning, VQA, translation, text-to-image… with ports typed by modality. */
 export const spec = defineNode({
@@ -77,6 +93,16 @@ export const spec = defineNode({
         message: `${entry.title} has no local operation; use the huggingface backend (default model ${entry.models.default})`,
       });
     }
+    if (entry.each) {
+      const { parameter } = entry.each;
+      const items = { ...entry.defaultParameters, ...data.parameters }[parameter];
+      if (!Array.isArray(items) || items.length === 0 || items.some((i) => typeof i !== 'string')) {
+        problems.push({
+          path: ['parameters', parameter],
+          message: `${entry.title} runs once per item of parameters.${parameter}: give a non-empty list of texts`,
+        });
+      }
+    }
     if (data.backend === 'vision-chat') {
       if (!VISION_CHAT_MODULES.includes(entry.id)) {
         problems.push({
@@ -94,20 +120,22 @@ export const spec = defineNode({
     return problems;
   },
   // A local operation calls no model, but a run counts it as an expert call (and so does a
-  // budget's maxCalls): the estimate does too.
-  callsPerRun: () => 1,
+  // budget's maxCalls): the estimate does too. A module run per item calls once per item.
+  callsPerRun: (data) => callsPerExecution(data),
   // A hosted expert or a local operation is an expert call (no tokens); a vision chat model is
   // sent the question (or the instruction) and the picture in one message.
   estimate: (ctx) =>
-    ctx.executions.map(() => {
+    ctx.executions.flatMap(() => {
       const { data } = ctx;
       const entry = catalogueEntry(data.module);
+      const calls = callsPerExecution(data);
       if (data.backend === 'local') {
-        return { promptTokens: 0, expert: { model: `local:${entry?.local ?? data.module}` } };
+        const model = `local:${entry?.local ?? data.module}`;
+        return Array.from({ length: calls }, () => ({ promptTokens: 0, expert: { model } }));
       }
       if (data.backend !== 'vision-chat') {
         const model = data.model ?? entry?.models.default ?? data.module;
-        return { promptTokens: 0, expert: { model } };
+        return Array.from({ length: calls }, () => ({ promptTokens: 0, expert: { model } }));
       }
       const question =
         data.module === 'visual-question-answering'
@@ -115,9 +143,20 @@ export const spec = defineNode({
           : ctx.tokens(data.instruction);
       return { promptTokens: question + ctx.portTokens(ctx.node, 'image') };
     }),
-  // A local operation hands on a picture of what it was given; a model, its answer.
-  outputTokens: (ctx) =>
-    ctx.data.backend === 'local' ? ctx.inputTokens(ctx.node) : ctx.answerTokens(ctx.node),
+  // A local operation hands on a picture of what it was given; a model, its answer. Captioners
+  // answer a sentence (their pipelines stop at a few dozen tokens unless told otherwise), and
+  // named entities are words of the text they were given.
+  outputTokens: (ctx) => {
+    const task = catalogueEntry(ctx.data.module)?.task;
+    if (ctx.data.backend === 'local' || task === 'token-classification') {
+      return ctx.inputTokens(ctx.node);
+    }
+    if (task === 'image-to-text' && ctx.data.backend === 'huggingface') {
+      const asked = ctx.data.parameters?.max_new_tokens;
+      return typeof asked === 'number' ? asked : CAPTION_TOKENS;
+    }
+    return ctx.answerTokens(ctx.node);
+  },
 
   summary: (data) =>
     [
@@ -130,6 +169,12 @@ export const spec = defineNode({
     ]
       .filter(Boolean)
       .join(' · '),
+  // A module run per item gives one item per call on its list output.
+  knownLength: (data, port) => {
+    const entry = catalogueEntry(data.module);
+    const list = entry?.outputs.find((p) => p.name === port)?.modality.startsWith('list<');
+    return entry?.each && list ? callsPerExecution(data) : undefined;
+  },
   // Captioning needs only a picture, so a new expert runs as soon as one is wired in.
   initialData: () => ({ module: 'image-captioning' }),
 });

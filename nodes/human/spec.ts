@@ -15,6 +15,12 @@ export const humanData = z.strictObject({
   /** What the person is asked; a template whose slots are inputs. */
   prompt: z.string().min(1).meta({ editor: 'code', language: 'liquid', lines: 6 }),
   slots: slotsSchema,
+  /**
+   * Answers to try the society with when no person is at hand (a script, a recording), and
+   * the default offered to one who is: round N of a loop takes item N, later rounds the last.
+   * Data, like an input's example: never read from a file.
+   */
+  examples: z.array(z.string().min(1).max(4_000)).max(100).default([]),
 });
 export type HumanData = z.infer<typeof humanData>;
 

@@ -3,7 +3,8 @@ import { meanPool } from '../../app/experts/vectors.ts';
 import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
-import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.ts';
+import { hitAt, readTimestamps, readWindow, recallTable, type TimeWindow } from './retrieval.ts';
+import { type MetricData, type MetricKind, metricModel } from './spec.ts';
 
 /**
  * How a score was computed, said plainly in every report:
@@ -15,6 +16,8 @@ import { DEFAULT_METRIC_MODELS, type MetricData, type MetricKind } from './spec.
  * - `clip-cosine`: CLIP score, max(100·cos, 0) as torchmetrics computes it, divided by 100 as
  *   OpenAGI does, so it lies in [0, 1];
  * - `vit-cosine`: the cosine of two image embeddings (a ViT's patch vectors mean-pooled);
+ * - `mean-clip-cosine`: the mean of the CLIP scores of several views against one text;
+ * - `recall-at-k`: 1 when one of the first k timestamps lies in the window widened by τ;
  * - `empty-prediction`: an empty text answer scores 0 without a call.
  */
 export type MetricMethod =
@@ -22,6 +25,8 @@ export type MetricMethod =
   | 'sentence-cosine'
   | 'clip-cosine'
   | 'vit-cosine'
+  | 'mean-clip-cosine'
+  | 'recall-at-k'
   | 'empty-prediction';
 
 export interface MetricReport {
@@ -29,7 +34,24 @@ export interface MetricReport {
   /** Null when the metric was skipped. */
   score: number | null;
   method: MetricMethod | null;
-  model: string;
+  /** The embedding model; null for arithmetic-only kinds (recall at k). */
+  model: string | null;
+  /** What the number means, in words: how it was computed and which way is better. */
+  explanation?: string;
+  /**
+   * Which way is better. CLIP scores are higher-is-better as CLIP defines them; NLSOM's 3D
+   * section says the opposite of its own table, which the explanation records.
+   */
+  direction?: 'higher-is-better' | 'lower-is-better';
+  /** Multi-view CLIP: each view's score, in view order, and their mean ×100 as the paper prints it. */
+  perView?: number[];
+  paperScale?: number;
+  /** Recall at k: the settings, the timestamps read, the window, and the paper's table. */
+  k?: number;
+  tolerance?: number;
+  predictions?: number[];
+  window?: TimeWindow;
+  table?: Record<string, 0 | 1>;
   /** Set when an embedding was made up by the simulated provider: the score means nothing. */
   simulated?: true;
   /** Why no score was computed (no token for the hosted service). */
@@ -164,6 +186,35 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
     return { score: value, method: 'clip-cosine', answers: [a, b] };
   }
 
+  if (kind === 'multiview-clip-score') {
+    const views = Array.isArray(ctx.inputs.images) ? ctx.inputs.images : [];
+    if (views.length === 0) throw new Error('metric multiview-clip-score: "images" has no views');
+    const images = views.map((v, i) => asImage(kind, `images[${i}]`, v));
+    const b = await embed('feature-extraction', { text: asText(ctx.inputs.text) });
+    const text = meanPool(embeddingRows(b.output));
+    const answers = [b];
+    const perView: number[] = [];
+    for (const image of images) {
+      const a = await embed('image-feature-extraction', { image });
+      answers.push(a);
+      perView.push(clipScore(meanPool(embeddingRows(a.output)), text));
+    }
+    const mean = perView.reduce((sum, x) => sum + x, 0) / perView.length;
+    return {
+      score: mean,
+      method: 'mean-clip-cosine',
+      perView,
+      paperScale: mean * 100,
+      direction: 'higher-is-better',
+      explanation:
+        `the mean over ${perView.length} views of max(100·cos(view, text), 0)/100; ×100 it is ` +
+        `${(mean * 100).toFixed(2)}, the scale NLSOM's Table 6 prints. CLIP scores measure ` +
+        'agreement, so higher means the views match the text better; NLSOM (App. H) writes ' +
+        '"the smaller the Clip score, the better", which we do not follow',
+      answers,
+    };
+  }
+
   const prediction = asImage(kind, 'prediction', ctx.inputs.prediction);
   const reference = asImage(kind, 'reference', ctx.inputs.reference);
   const a = await embed('image-feature-extraction', { image: prediction });
@@ -172,9 +223,40 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
   return { score: value, method: 'vit-cosine', answers: [a, b] };
 }
 
+/** Recall at k for one query: arithmetic on the timestamps read, explained in the report. */
+async function recall(ctx: NodeContext<MetricData>) {
+  const { k, tolerance } = ctx.data;
+  const predictions = readTimestamps(ctx.inputs.predictions);
+  const window = readWindow(ctx.inputs.window);
+  const score = hitAt(predictions, window, k, tolerance);
+  const low = window.start - tolerance;
+  const high = window.end + tolerance;
+  const top = predictions.slice(0, k);
+  const report: MetricReport = {
+    kind: 'recall-at-k',
+    score,
+    method: 'recall-at-k',
+    model: null,
+    direction: 'higher-is-better',
+    explanation:
+      `R${k}@${tolerance}: ${score === 1 ? 'a hit' : 'a miss'}, since ` +
+      `${score === 1 ? 'one' : 'none'} of the first ${k} timestamps (${top.join(', ') || 'none read'}) ` +
+      `lies in [${low}, ${high}] s, the window ${window.start}–${window.end} s widened by ${tolerance} s ` +
+      'on each side; over many queries the mean of these is R_k@τ',
+    k,
+    tolerance,
+    predictions,
+    window,
+    table: recallTable(predictions, window),
+  };
+  await ctx.message(`R${k}@${tolerance} ${score} (${report.explanation})`);
+  return { score, report };
+}
+
 export const execute: NodeExecutor<MetricData> = async (ctx) => {
   const { kind } = ctx.data;
-  const model = ctx.data.model ?? DEFAULT_METRIC_MODELS[kind];
+  if (kind === 'recall-at-k') return recall(ctx);
+  const model = metricModel(ctx.data)!;
   let scored: Scored;
   try {
     scored = await score(ctx, model);

@@ -3,13 +3,26 @@ import { baseData } from '../../app/node-sdk/common.ts';
 import { defineNode, type NodePorts } from '../../app/node-sdk/define.ts';
 
 /**
- * What a metric compares, after OpenAGI's evaluation (Ge et al., Sec. 3.1.3 and A.4):
+ * What a metric compares, after OpenAGI's evaluation (Ge et al., Sec. 3.1.3 and A.4) and NLSOM's
+ * (Zhuge et al., App. H and I):
  * - `text-similarity`: a text answer against the reference text (the paper's BERTScore F1);
  * - `clip-score`: a generated picture against the text it was painted from (CLIP score);
- * - `image-similarity`: a picture against the reference picture (the paper's "ViT score").
+ * - `image-similarity`: a picture against the reference picture (the paper's "ViT score");
+ * - `multiview-clip-score`: the mean CLIP score of several views of one 3D object against its
+ *   prompt (NLSOM's 3D generation);
+ * - `recall-at-k`: ranked timestamps against a ground-truth window, R_k@τ (NLSOM's egocentric
+ *   retrieval); arithmetic only, no model.
  */
-export const METRIC_KINDS = ['text-similarity', 'clip-score', 'image-similarity'] as const;
+export const METRIC_KINDS = [
+  'text-similarity',
+  'clip-score',
+  'image-similarity',
+  'multiview-clip-score',
+  'recall-at-k',
+] as const;
 export type MetricKind = (typeof METRIC_KINDS)[number];
+/** The kinds that ask an embedding model. */
+export type EmbeddingMetricKind = Exclude<MetricKind, 'recall-at-k'>;
 
 /**
  * The embedding model each kind uses unless the node names another. OpenAGI's code scores text
@@ -17,11 +30,17 @@ export type MetricKind = (typeof METRIC_KINDS)[number];
  * and images with `nateraw/vit-base-beans`; we default to a small sentence-transformers model
  * for text (hosted widely), the same CLIP, and a general ImageNet-21k ViT for pictures.
  */
-export const DEFAULT_METRIC_MODELS: Record<MetricKind, string> = {
+export const DEFAULT_METRIC_MODELS: Record<EmbeddingMetricKind, string> = {
   'text-similarity': 'sentence-transformers/all-MiniLM-L6-v2',
   'clip-score': 'openai/clip-vit-base-patch16',
   'image-similarity': 'google/vit-base-patch16-224-in21k',
+  'multiview-clip-score': 'openai/clip-vit-base-patch16',
 };
+
+/** The model a metric asks, or undefined for arithmetic-only kinds. */
+export function metricModel(data: { kind: MetricKind; model?: string }): string | undefined {
+  return data.kind === 'recall-at-k' ? undefined : (data.model ?? DEFAULT_METRIC_MODELS[data.kind]);
+}
 
 export const metricData = z.strictObject({
   ...baseData,
@@ -36,31 +55,54 @@ export const metricData = z.strictObject({
    * default.
    */
   keepSpecialTokens: z.boolean().default(false),
+  /** Recall at k: how many of the first predictions count (the paper reports 1, 3 and 5). */
+  k: z.number().int().min(1).max(1000).default(5),
+  /** Recall at k: seconds the window is widened by on each side, τ (the paper: 1 and 10). */
+  tolerance: z.number().min(0).max(86_400).default(1),
 });
 export type MetricData = z.infer<typeof metricData>;
 
+const METRIC_INPUTS: Record<MetricKind, NodePorts['inputs']> = {
+  'text-similarity': [
+    { name: 'prediction', modality: 'text', required: true, description: 'the answer' },
+    { name: 'reference', modality: 'text', required: true, description: 'the ground truth' },
+  ],
+  'clip-score': [
+    { name: 'image', modality: 'image', required: true, description: 'the picture' },
+    { name: 'text', modality: 'text', required: true, description: 'what it should show' },
+  ],
+  'image-similarity': [
+    { name: 'prediction', modality: 'image', required: true, description: 'the answer' },
+    { name: 'reference', modality: 'image', required: true, description: 'the ground truth' },
+  ],
+  'multiview-clip-score': [
+    {
+      name: 'images',
+      modality: 'list<image>',
+      required: true,
+      description: 'the views of one object',
+    },
+    { name: 'text', modality: 'text', required: true, description: 'what they should show' },
+  ],
+  'recall-at-k': [
+    {
+      name: 'predictions',
+      modality: 'any',
+      required: true,
+      description: 'ranked timestamps in seconds: a list, or a text read in order',
+    },
+    {
+      name: 'window',
+      modality: 'any',
+      required: true,
+      description: 'the ground truth: {"start": s, "end": e}, [s, e] or "s-e"',
+    },
+  ],
+};
+
 /** The ports of each kind: what is scored, and against what. */
 export function metricPorts(kind: MetricKind): NodePorts {
-  const inputs: NodePorts['inputs'] =
-    kind === 'text-similarity'
-      ? [
-          { name: 'prediction', modality: 'text', required: true, description: 'the answer' },
-          { name: 'reference', modality: 'text', required: true, description: 'the ground truth' },
-        ]
-      : kind === 'clip-score'
-        ? [
-            { name: 'image', modality: 'image', required: true, description: 'the picture' },
-            { name: 'text', modality: 'text', required: true, description: 'what it should show' },
-          ]
-        : [
-            { name: 'prediction', modality: 'image', required: true, description: 'the answer' },
-            {
-              name: 'reference',
-              modality: 'image',
-              required: true,
-              description: 'the ground truth',
-            },
-          ];
+  const inputs = METRIC_INPUTS[kind];
   return {
     inputs,
     outputs: [
@@ -88,16 +130,22 @@ export const spec = defineNode({
   title: 'Metric',
   group: 'Experts',
   description:
-    'Scores an answer against a reference with embedding models: text similarity, CLIP score or image similarity.',
+    'Scores an answer against a reference: text similarity, CLIP score (one picture or several views), image similarity, or recall at k of timestamps.',
   data: metricData,
   ports: (data) => metricPorts(data.kind),
-  providers: (data) => [data.provider],
-  callsPerRun: () => 2,
-  // Two embeddings per score, each an expert call.
+  providers: (data) => (data.kind === 'recall-at-k' ? [] : [data.provider]),
+  callsPerRun: (data) => (data.kind === 'recall-at-k' ? 0 : 2),
+  // Two embeddings per score, each an expert call; the multi-view score embeds each view and
+  // the text once; recall at k calls nothing.
   estimate: (ctx) => {
-    const model = ctx.data.model ?? DEFAULT_METRIC_MODELS[ctx.data.kind];
-    return ctx.executions.flatMap(() => [0, 1].map(() => ({ promptTokens: 0, expert: { model } })));
+    const model = metricModel(ctx.data);
+    if (!model) return [];
+    const views = ctx.knownInputLength(ctx.node, 'images') ?? 1;
+    const calls = ctx.data.kind === 'multiview-clip-score' ? views + 1 : 2;
+    return ctx.executions.flatMap(() =>
+      Array.from({ length: calls }, () => ({ promptTokens: 0, expert: { model } })),
+    );
   },
 
-  summary: (data) => data.kind,
+  summary: (data) => (data.kind === 'recall-at-k' ? `R${data.k}@${data.tolerance}` : data.kind),
 });

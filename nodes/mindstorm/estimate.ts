@@ -6,12 +6,20 @@
 import type { EstimateContext, EstimatePlan, LoopEffect } from '../../app/node-sdk/estimate.ts';
 import { effectiveRights, type MindstormData } from './rights.ts';
 
-/** The fixed wording of a revision request (right to change), and each option's `(a) `. */
-const REVISE_TOKENS = 45;
+/** Each option's `(a) ` in a revision request (right to change). */
 const OPTION_TOKENS = 2;
-/** The fixed wording around the previous round's answers (right to know), and per answer. */
-const PEERS_TOKENS = 12;
+/** Each answer's `Answer 1: ` around the previous round's answers (right to know). */
 const PEER_ANSWER_TOKENS = 3;
+
+/** The words of a right's template alone: rendered with no question, answers or prompt. */
+function wordingTokens(
+  data: MindstormData,
+  plan: EstimatePlan,
+  right: keyof MindstormData['prompts'],
+): number {
+  const empty = { question: '', answers: [], options: [], prompt: '', round: 0 };
+  return plan.tokens(plan.render(data.prompts[right], empty));
+}
 
 /** Every member's answers in one round, each with `extra` tokens around it. */
 function answersTokens(data: MindstormData, plan: EstimatePlan, loop: string, extra: number) {
@@ -41,7 +49,7 @@ export function mindstormEffect(
   if (rights.rtk) {
     effect.extraPrompt = (at) =>
       at.stage === 'round' && at.round > 1
-        ? PEERS_TOKENS +
+        ? wordingTokens(data, plan, 'know') +
           answersTokens(data, plan, loop, PEER_ANSWER_TOKENS) +
           plan.inputTokens(node, true)
         : 0;
@@ -51,7 +59,7 @@ export function mindstormEffect(
       const extra: Array<{ phase: string; userTokens: number }> = [];
       if (rights.rtc) {
         const userTokens =
-          REVISE_TOKENS +
+          wordingTokens(data, plan, 'change') +
           plan.inputTokens(node, true) +
           answersTokens(data, plan, loop, OPTION_TOKENS);
         for (let r = 1; r <= data.maxRounds; r++) extra.push({ phase: 'revise', userTokens });
@@ -69,7 +77,9 @@ function ballotTokens(data: MindstormData, plan: EstimatePlan, loop: string): nu
   const leader = data.leader!;
   const prompt = String(plan.nodeData(leader).prompt ?? '');
   let tokens =
-    plan.tokens(plan.render(prompt, plan.copies(leader)[0] ?? {})) + plan.inputTokens(leader);
+    wordingTokens(data, plan, 'execute') +
+    plan.tokens(plan.render(prompt, plan.copies(leader)[0] ?? {})) +
+    plan.inputTokens(leader);
   if (plan.readsTranscript(prompt)) {
     tokens += plan.transcriptTokens(loop, leader, { stage: 'decide', round: data.maxRounds });
   }

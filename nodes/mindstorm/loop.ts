@@ -5,16 +5,21 @@
  * narrow context of app/node-sdk/loop.ts.
  */
 import { formatTranscript } from '../../app/node-sdk/define.ts';
-import type { LoopRuntime, LoopStepContext, NodeValues } from '../../app/node-sdk/loop.ts';
+import type {
+  LoopRuntime,
+  LoopStepContext,
+  LoopUsage,
+  NodeValues,
+} from '../../app/node-sdk/loop.ts';
 import { parseAnswer } from '../agent/parse.ts';
 import type { AgentData } from '../agent/spec.ts';
 import { tallyVotes, type VoteTally } from '../vote/tally.ts';
 import { effectiveRights, type MindstormData, type StopCondition } from './rights.ts';
 
 export const mindstormLoop: LoopRuntime<MindstormData> = {
-  stopReason(data, current, previous) {
+  stopReason(data, current, previous, usage) {
     for (const condition of data.until) {
-      const reason = checkCondition(condition, current, previous);
+      const reason = checkCondition(condition, current, previous, usage);
       if (reason) return reason;
     }
     return undefined;
@@ -23,8 +28,27 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
   view({ data, node, stage, state, phase, replicated, inputsAnswered }) {
     const rights = effectiveRights(data);
     const member = data.members.includes(node);
-    const view = { structure: data.structure, rights, member };
-    if (!member || !rights.rtk || stage !== 'round' || state.round <= 1 || phase) return view;
+    const stopKeywords = data.until.flatMap((c) =>
+      c.kind === 'keyword' && c.node === node ? [c.keyword] : [],
+    );
+    const view = {
+      structure: data.structure,
+      rights,
+      member,
+      ...(stopKeywords.length > 0 ? { stopKeywords } : {}),
+    };
+    // Revisions and ballots are worded by the mindstorm: the member answers its words alone.
+    if (phase?.kind === 'revise') {
+      const { question, options } = phase;
+      return {
+        ...view,
+        wording: wording(data, 'change', { question, options, round: state.round }),
+      };
+    }
+    if (phase?.kind === 'ballot') {
+      return { ...view, wording: wording(data, 'execute', { prompt: phase.prompt }) };
+    }
+    if (!member || !rights.rtk || stage !== 'round' || state.round <= 1) return view;
     // Right to know: what the members answered in the previous round, and what they were asked.
     const previous = state.history[state.round - 2] ?? {};
     const answers: Array<{ from: string; text: string }> = [];
@@ -37,7 +61,13 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
       const who = (v.$instances as string[]) ?? [];
       for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
     }
-    return { ...view, peers: { inputs: inputsAnswered(state.round - 1), answers } };
+    const inputs = inputsAnswered(state.round - 1);
+    const question = textOf(inputs);
+    return {
+      ...view,
+      peers: { inputs, answers },
+      wording: wording(data, 'know', { question, answers, round: state.round }),
+    };
   },
 
   steps: { revise, vote },
@@ -67,9 +97,7 @@ async function revise(ctx: LoopStepContext<MindstormData>) {
       const revised: unknown[] = [];
       for (let i = 0; i < (count ?? 1); i++) {
         const replica = count === undefined ? undefined : i;
-        const question = Object.values(ctx.inputsAnswered(m, replica, r))
-          .filter((v) => typeof v === 'string')
-          .join(' ');
+        const question = textOf(ctx.inputsAnswered(m, replica, r));
         const { outputs } = await ctx.run(
           m,
           replica,
@@ -129,10 +157,27 @@ async function vote(ctx: LoopStepContext<MindstormData>) {
   return { values: { [leader]: verdict }, memo: { tally } };
 }
 
+/** A right's words for a turn: the mindstorm's template, its variables, and its name. */
+function wording(
+  data: MindstormData,
+  right: keyof MindstormData['prompts'],
+  vars: Record<string, unknown>,
+) {
+  return { template: data.prompts[right], vars, field: `mindstorm prompts.${right}` };
+}
+
+/** The text inputs a member answered, as one question. */
+function textOf(inputs: Record<string, unknown>): string {
+  return Object.values(inputs)
+    .filter((v) => typeof v === 'string')
+    .join(' ');
+}
+
 function checkCondition(
   condition: StopCondition,
   current: Record<string, NodeValues>,
   previous: Record<string, NodeValues> | undefined,
+  usage: LoopUsage,
 ): string | undefined {
   const texts = (values: NodeValues | undefined): string[] =>
     values
@@ -162,9 +207,19 @@ function checkCondition(
         ? `"${condition.node}" did not change`
         : undefined;
     }
+    case 'tokens': {
+      const used = usage.promptTokens + usage.completionTokens;
+      return used >= condition.max
+        ? `used ${count(used)} tokens of its ${count(condition.max)}-token budget`
+        : undefined;
+    }
     default:
       return condition satisfies never;
   }
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 function normalize(value: unknown): string {

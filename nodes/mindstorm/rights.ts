@@ -1,6 +1,7 @@
 /** A mindstorm's data: rounds, stop conditions, NLSOM structure and rights. */
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
+import { mindstormPrompts } from './wording.ts';
 
 /** A declarative end condition, checked after every round. */
 export const StopCondition = z.discriminatedUnion('kind', [
@@ -10,6 +11,11 @@ export const StopCondition = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('consensus'), nodes: z.array(z.string()).min(1) }),
   /** A node's output did not change since the previous round. */
   z.strictObject({ kind: z.literal('unchanged'), node: z.string() }),
+  /**
+   * The model calls made inside this loop entry (prompt and completion tokens, as providers
+   * report them) reached `max`: the round that reaches it is the last.
+   */
+  z.strictObject({ kind: z.literal('tokens'), max: z.number().int().positive() }),
 ]);
 export type StopCondition = z.infer<typeof StopCondition>;
 
@@ -39,6 +45,8 @@ export const mindstormData = z.strictObject({
   leader: z.string().optional(),
   /** Tie-break for member votes under RTE. */
   tieBreak: z.enum(['first', 'random']).default('first'),
+  /** The words around members' turns under each right (Liquid; see ./wording.ts). */
+  prompts: mindstormPrompts,
 });
 export type MindstormData = z.infer<typeof mindstormData>;
 

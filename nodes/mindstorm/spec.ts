@@ -1,3 +1,4 @@
+import { templateProblems } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
 import { mindstormGraphProblems } from './checks.ts';
 import { mindstormEffect, mindstormOutputTokens } from './estimate.ts';
@@ -35,7 +36,11 @@ export const spec = defineNode({
   }),
   check(data) {
     const rights = effectiveRights(data);
-    const problems = [];
+    // The rights' wording is a template like any prompt: checked as one.
+    const problems = templateProblems(data.prompts).map((p) => ({
+      ...p,
+      path: ['prompts', ...p.path],
+    }));
     if ((rights.rtk || rights.rtc || rights.rte) && data.members.length === 0) {
       problems.push({
         path: ['members'],

@@ -139,18 +139,19 @@ function applyNodeJson(node: FlowNode, parsed: unknown): string | null {
 }
 
 function DocumentTab() {
-  const { name, description, models, settings } = useEditor(
+  const { name, description, models, settings, params } = useEditor(
     useShallow((s) => ({
       name: s.meta.name,
       description: s.meta.description,
       models: s.meta.models,
       settings: s.meta.settings,
+      params: s.meta.params,
     })),
   );
 
   // Models and settings are checked as part of the whole document, so errors read the same as
   // they do on the command line (`models.fast.model: ...`).
-  const applyPart = (key: 'models' | 'settings', value: unknown) => {
+  const applyPart = (key: 'models' | 'settings' | 'params', value: unknown) => {
     const doc: Record<string, unknown> = { ...currentDocument() };
     if (value === undefined) delete doc[key];
     else doc[key] = value;
@@ -202,6 +203,14 @@ function DocumentTab() {
         value={settings ?? {}}
         testId="doc-settings"
         onApply={(v) => applyPart('settings', v)}
+      />
+      <JsonEditor
+        label="params (template parameters: name → type, default, min/max, values, description)"
+        value={params ?? {}}
+        testId="doc-params"
+        onApply={(v) =>
+          applyPart('params', v && typeof v === 'object' && Object.keys(v).length ? v : undefined)
+        }
       />
       <Lazy summary="Whole document (raw JSON)">
         <WholeDocument />

@@ -10,6 +10,7 @@ import {
 } from 'react';
 import { CATALOGUE, catalogueEntry } from '../../app/experts/catalogue.ts';
 import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
+import { isParamRef } from '../../app/schema/params.ts';
 import { viewOf } from '../editor/nodeViews.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, slotSourcesOf } from '../model/ports.ts';
@@ -138,6 +139,9 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
   const rawValue = getIn(raw, path);
   const value = rawValue !== undefined ? rawValue : getIn(parsed, path);
   const testId = `field-${path.join('.')}`;
+  // A field bound to a template parameter is shown as such, never edited into a plain value.
+  if (isParamRef(rawValue))
+    return <ParamBoundField name={name} param={rawValue.$param} testId={testId} />;
   const problems = problemsAt(path);
   const hint = desc.hasDefault
     ? `default: ${JSON.stringify(desc.defaultValue)}`
@@ -325,6 +329,42 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
           {p}
         </div>
       ))}
+    </div>
+  );
+}
+
+/**
+ * A field whose value is `{ "$param": NAME }`: read-only, saying which parameter it follows and
+ * that parameter's default (what the canvas shows); a run may set another value.
+ */
+function ParamBoundField({ name, param, testId }: { name: string; param: string; testId: string }) {
+  const id = useId();
+  const declared = useEditor((s) => s.meta.params?.[param]);
+  const shown = declared
+    ? Array.isArray(declared.default)
+      ? declared.default.join(', ')
+      : String(declared.default)
+    : undefined;
+  return (
+    <div className={`field field-param${declared ? '' : ' has-problem'}`}>
+      <label htmlFor={id}>
+        {name}
+        <span className="field-hint">bound to a parameter</span>
+      </label>
+      <output
+        id={id}
+        className="param-chip"
+        data-testid={`${testId}-param`}
+        title="Set its value for a run in the Inputs panel, or its default in the document's params"
+      >
+        parameter {param}
+        {shown === undefined ? '' : ` = ${shown}`}
+      </output>
+      {declared ? null : (
+        <div className="field-problem" role="alert">
+          the document declares no parameter "{param}"
+        </div>
+      )}
     </div>
   );
 }

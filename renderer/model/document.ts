@@ -30,6 +30,7 @@ export interface DocMeta {
   description?: GraphDocument['description'];
   models?: GraphDocument['models'];
   settings?: GraphDocument['settings'];
+  params?: GraphDocument['params'];
   [key: string]: unknown;
 }
 

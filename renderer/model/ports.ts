@@ -13,6 +13,8 @@ import {
   type ParsedModality,
   parseModality,
 } from '../../app/schema/modality.ts';
+import { bindData } from '../../app/schema/params.ts';
+import { boundValue, canvasParams } from './params.ts';
 import { specOf } from './registry.ts';
 
 /** The parts of a canvas node the rules read; both document nodes and React Flow nodes fit. */
@@ -25,6 +27,8 @@ export interface NodeLike {
 
 export interface ParsedData {
   ok: boolean;
+  /** The version of the document's parameter defaults the data was bound with, if it refers to any. */
+  boundWith?: number;
   /** The data with defaults filled; when invalid, each bad field falls back to its default. */
   data: Record<string, unknown>;
   issues: z.core.$ZodIssue[];
@@ -35,20 +39,25 @@ export interface ParsedData {
 const parsedCache = new WeakMap<object, Map<string, ParsedData>>();
 
 /**
- * A node's data as its spec reads it. Invalid data is read field by field (lenientData), so a
- * node whose prompt is half typed still shows the ports its other fields give it (and keeps its
- * edges attached) instead of losing all of them.
+ * A node's data as its spec reads it, its `{ "$param": NAME }` references bound with the
+ * document's defaults (as the compiler binds them before analysis). Invalid data is read field
+ * by field (lenientData), so a node whose prompt is half typed still shows the ports its other
+ * fields give it (and keeps its edges attached) instead of losing all of them.
  */
 export function parseNodeData(type: string | undefined, data: Record<string, unknown>): ParsedData {
   const spec = specOf(type);
   if (!spec) return { ok: false, data, issues: [] };
   let byType = parsedCache.get(data);
   const cached = byType?.get(spec.type);
-  if (cached) return cached;
-  const result = spec.data.safeParse(data);
+  const params = canvasParams();
+  if (cached && (cached.boundWith === undefined || cached.boundWith === params.version))
+    return cached;
+  const bound = bindData(data, params.values);
+  const result = spec.data.safeParse(bound);
   const parsed: ParsedData = result.success
     ? { ok: true, data: result.data as Record<string, unknown>, issues: [] }
-    : { ok: false, data: lenientData(spec, data), issues: result.error.issues };
+    : { ok: false, data: lenientData(spec, bound), issues: result.error.issues };
+  if (bound !== data) parsed.boundWith = params.version;
   if (!byType) {
     byType = new Map();
     parsedCache.set(data, byType);
@@ -131,9 +140,11 @@ export function ancestors(id: string, byId: ReadonlyMap<string, NodeLike>): stri
 export function replicateOf(
   node: NodeLike | undefined,
 ): { items: unknown[]; as: string } | undefined {
-  const r = node?.data.replicate as { items?: unknown; as?: unknown } | undefined;
-  if (!r || !Array.isArray(r.items)) return undefined;
-  return { items: r.items, as: typeof r.as === 'string' ? r.as : 'item' };
+  // The list is often a parameter (`"items": { "$param": "styles" }`): read with its default.
+  const r = boundValue(node?.data.replicate) as { items?: unknown; as?: unknown } | undefined;
+  const items = boundValue(r?.items);
+  if (!r || !Array.isArray(items)) return undefined;
+  return { items, as: typeof r.as === 'string' ? r.as : 'item' };
 }
 
 /**

@@ -9,9 +9,11 @@ import {
   runInputFields,
 } from '../model/run-inputs.ts';
 import { useEditor } from '../store.ts';
+import { ParamsFields } from './ParamsFields.tsx';
 
 /**
- * The run's inputs: a value for each input node, an answer for each person asked. An input
+ * The run's inputs: the document's template parameters (ParamsFields), a value for each input
+ * node, an answer for each person asked. An input
  * whose document carries an example starts with it filled in (a template's is what its
  * cassette was recorded with, so Run replays it as it comes).
  */
@@ -22,10 +24,16 @@ export function InputsForm() {
   const setValue = (name: string, value: string) =>
     useEditor.setState((s) => ({ inputValues: { ...s.inputValues, [name]: value } }));
   if (inputs.length === 0) {
-    return <p className="muted">This society takes no inputs. Add an Input node to ask for one.</p>;
+    return (
+      <>
+        <ParamsFields />
+        <p className="muted">This society takes no inputs. Add an Input node to ask for one.</p>
+      </>
+    );
   }
   return (
     <form className="inputs-form" data-testid="inputs-form" onSubmit={(e) => e.preventDefault()}>
+      <ParamsFields />
       {inputs.map((input) => {
         const value = fieldValue(input, values);
         const id = `run-input-${input.name}`;

@@ -6,6 +6,7 @@
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
+import { collectParams } from '../model/params.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
@@ -88,19 +89,28 @@ export function isActive(status: string): boolean {
 /** Starts a run: simulated answers, a template's cassette replayed, or live models. */
 export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
   if (isActive(get().run.status)) return;
-  const { inputs, problems } = collectInputs();
+  const { inputs, problems: inputProblems } = collectInputs();
+  const { meta, paramValues } = get();
+  const { params, problems: paramProblems } = collectParams(meta.params, paramValues);
+  const problems = [...paramProblems, ...inputProblems];
   if (problems.length) {
     notify('error', problems.join('; '));
     set({ runTab: 'inputs' });
     return;
   }
   const { template } = get();
-  const replay = mode === 'default' && template?.hasCassette ? template.file : undefined;
+  // A template's recording was made with its default parameters: other values ask other
+  // questions, which it cannot answer, so they run live.
+  const replay =
+    mode === 'default' && template?.hasCassette && Object.keys(params).length === 0
+      ? template.file
+      : undefined;
   await launch(
     () =>
       api().call('run.start', {
         document: currentDocument() as unknown as Record<string, unknown>,
         inputs,
+        ...(Object.keys(params).length ? { params } : {}),
         simulate: mode === 'simulated',
         ...(replay ? { replayTemplate: replay } : {}),
         breakpoints: breakpointList(),

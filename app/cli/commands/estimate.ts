@@ -25,6 +25,7 @@ import {
 } from '../../costs/estimate.ts';
 import type { PriceTable } from '../../costs/prices.ts';
 import { IMAGE_TOKENS } from '../../providers/tokens.ts';
+import { formatParamValues } from '../params.ts';
 
 /** Calls, tokens and cost in the JSON output. */
 export interface EstimateFigures {
@@ -72,10 +73,13 @@ export function printEstimate(
   inputs: Record<string, unknown>,
   json: boolean,
 ): void {
+  const params = Object.keys(plan.params).length ? plan.params : undefined;
   if (json) {
-    process.stdout.write(`${JSON.stringify(estimateReport(plan, prices, inputs))}\n`);
+    const report = { ...estimateReport(plan, prices, inputs), ...(params ? { params } : {}) };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
     return;
   }
+  if (params) process.stdout.write(`${formatParamValues(params)}\n`);
   const worst = estimateRun(plan, prices, { inputs, imageTokens: IMAGE_TOKENS });
   const likely = estimateRun(plan, prices, {
     inputs,

@@ -58,7 +58,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       },
       plan.kept,
     );
-    printResult(result, mode, flags.json === true);
+    printResult(result, mode, flags.json === true, compiled.params);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

@@ -71,7 +71,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       blobs,
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
     });
-    printResult(result, mode, flags.json === true);
+    printResult(result, mode, flags.json === true, compiled.params);
     if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {

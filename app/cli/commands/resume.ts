@@ -66,7 +66,7 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
       cassette: { cassette: record, mode: 'replay-then-live' },
       continueFrom: logged,
     });
-    printResult(result, mode, flags.json === true);
+    printResult(result, mode, flags.json === true, compiled.params);
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

@@ -10,7 +10,7 @@ import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { completeRunInputs, fillExamples, readRunInputs, splitAssignment } from '../inputs.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { parseProviders } from '../provider-flags.ts';
-import { documentTextOf, storeImages } from '../record.ts';
+import { documentTextOf, sourceTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';
@@ -18,6 +18,8 @@ import { printEstimate } from './estimate.ts';
 
 export interface RunFlags extends DisplayFlags {
   input: string[];
+  /** `--set NAME=VALUE`: template parameters. */
+  set: string[];
   replay?: string;
   replayThenLive?: string;
   record?: string;
@@ -43,7 +45,11 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
 
   const providerOverrides = parseProviders(flags.provider);
   const breakpoints = flags.break.map(parseBreakpoint);
-  const compiled = await compileFile(file, (doc) => applyModelOverrides(doc, flags.model));
+  const compiled = await compileFile(
+    file,
+    (doc) => applyModelOverrides(doc, flags.model),
+    flags.set,
+  );
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
   const blobs = new BlobStore();
   const given = readRunInputs(flags.input, compiled.plan, blobs);
@@ -80,7 +86,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       inputs,
     });
     storeImages(store, blobs, inputs);
-    store.saveGraph(compiled.doc, documentTextOf(compiled));
+    store.saveGraph(compiled.source, sourceTextOf(compiled));
     const result = await executeRun(compiled, store, flags, {
       runId,
       inputs,
@@ -101,7 +107,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
           cassette.cassette.recordAnswer(event.name, event.answer);
       await cassette.cassette.save(cassette.path, processRedactor);
     }
-    printResult(result.result, result.mode, flags.json === true);
+    printResult(result.result, result.mode, flags.json === true, compiled.params);
     if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {

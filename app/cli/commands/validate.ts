@@ -3,10 +3,13 @@ import { formatProblem } from '../../schema/problems.ts';
 import { compileFile } from '../document-file.ts';
 import { EXIT, Exit } from '../errors.ts';
 
-export async function validateCommand(files: string[]): Promise<void> {
+export async function validateCommand(
+  files: string[],
+  flags: { set?: string[] } = {},
+): Promise<void> {
   let invalid = false;
   for (const file of files) {
-    const result = await compileFile(file);
+    const result = await compileFile(file, undefined, flags.set);
     if (result.ok) {
       process.stdout.write(
         `${file}: valid (${result.plan.nodes.size} nodes, ${result.doc.edges.length} edges)\n`,

@@ -3,7 +3,12 @@
  * vectors, bytes with their MIME type. Servers differ in the shapes they send for one task; each
  * reader accepts the shapes seen in practice and reports anything else as a bad response.
  */
-import type { BinaryValue, ExpertRequest, LabelValue } from '../../providers/expert-types.ts';
+import type {
+  BinaryValue,
+  EntityValue,
+  ExpertRequest,
+  LabelValue,
+} from '../../providers/expert-types.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { sniffMime } from '../../schema/mime.ts';
 import { meanPool } from '../vectors.ts';
@@ -138,4 +143,46 @@ export async function toBinary(
       ? declared
       : (sniffMime(bytes) ?? fallbackMime);
   return { bytes, mime };
+}
+
+/**
+ * Named entities in text order. With an aggregation strategy servers answer grouped entities
+ * (`entity_group`, as `dslim/bert-base-NER` on hf-inference does); without one, one item per
+ * token with an IOB tag (`entity: "B-PER"`, `"I-PER"`): those are grouped here, a token that
+ * continues the previous entity (an `I-` tag of the same type, or a `##` word piece) joining it
+ * with the mean score, so both shapes give the same kind of list.
+ */
+export function toEntities(request: ExpertRequest, value: unknown): EntityValue[] {
+  // Some servers wrap one input's entities in an outer list.
+  const list =
+    Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) ? value[0] : value;
+  if (!Array.isArray(list)) throw badResponse(request, 'expected a list of entities');
+  const entities: Array<EntityValue & { parts: number }> = [];
+  for (const item of list) {
+    const tag = isRecord(item) ? (item.entity_group ?? item.entity) : undefined;
+    if (
+      !isRecord(item) ||
+      typeof tag !== 'string' ||
+      typeof item.word !== 'string' ||
+      typeof item.score !== 'number'
+    ) {
+      throw badResponse(request, 'expected {entity_group or entity, word, score} items');
+    }
+    const start = typeof item.start === 'number' ? item.start : -1;
+    const end = typeof item.end === 'number' ? item.end : -1;
+    const iob = /^([BI])-(.+)$/.exec(tag);
+    const type = iob ? iob[2]! : tag;
+    const previous = entities.at(-1);
+    const piece = item.word.startsWith('##');
+    if (previous && previous.type === type && (iob?.[1] === 'I' || piece)) {
+      const gap = start >= 0 && previous.end >= 0 && start > previous.end ? ' ' : '';
+      previous.word += piece ? item.word.slice(2) : `${gap}${item.word}`;
+      previous.score = (previous.score * previous.parts + item.score) / (previous.parts + 1);
+      previous.parts += 1;
+      previous.end = end;
+      continue;
+    }
+    entities.push({ word: item.word, type, score: item.score, start, end, parts: 1 });
+  }
+  return entities.map(({ parts: _, ...entity }) => entity);
 }

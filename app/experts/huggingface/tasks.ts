@@ -12,6 +12,7 @@ import {
   type Options,
   type QuestionAnsweringArgs,
   type TextGenerationInput,
+  type TokenClassificationArgs,
   type TranslationArgs,
 } from '@huggingface/inference';
 import type { ExpertOutputValue, ExpertRequest, ExpertTask } from '../../providers/expert-types.ts';
@@ -32,6 +33,7 @@ import {
   parseJson,
   textField,
   toBinary,
+  toEntities,
   toLabels,
   toTokenVectors,
   toVector,
@@ -213,6 +215,18 @@ export const TASKS: Record<ExpertTask, TaskSpec> = {
       ),
     read: (request, value) => toLabels(request, value, false),
   },
+  'token-classification': {
+    call: ({ client, request, target, options }) =>
+      client.tokenClassification(
+        {
+          ...target,
+          inputs: textInput(request, 'text'),
+          parameters: parametersOf(request) as TokenClassificationArgs['parameters'],
+        },
+        options,
+      ),
+    read: toEntities,
+  },
   'text-generation': {
     call: ({ client, request, target, options }) =>
       client.textGeneration(
@@ -251,6 +265,29 @@ export const TASKS: Record<ExpertTask, TaskSpec> = {
     },
     read: (request) => {
       throw badResponse(request, 'image-to-3d is not supported');
+    },
+  },
+  'text-to-3d': {
+    call: async ({ request }) => {
+      throw new ProviderError(
+        `no Hugging Face inference provider serves text-to-3d today, and the client has no such task, so model "${request.model}" ` +
+          'cannot run here; the local backend makes a labelled stand-in mesh instead',
+        { retryable: false, code: 'unsupported_task' },
+      );
+    },
+    read: (request) => {
+      throw badResponse(request, 'text-to-3d is not supported');
+    },
+  },
+  'render-views': {
+    call: async () => {
+      throw new ProviderError(
+        'rendering a 3D asset is not a Hugging Face task; use the local backend (a flat-shaded renderer of OBJ meshes)',
+        { retryable: false, code: 'unsupported_task' },
+      );
+    },
+    read: (request) => {
+      throw badResponse(request, 'render-views is not a Hugging Face task');
     },
   },
   'feature-extraction': {
