@@ -5,6 +5,8 @@
  * (numbers, objects) is edited as JSON instead: lines would turn them into texts.
  */
 import { useState } from 'react';
+import { isParamRef } from '../../app/schema/params.ts';
+import { updateMeta, useEditor } from '../store.ts';
 
 /** Non-blank lines of a text. */
 export function linesOf(text: string): string[] {
@@ -47,14 +49,22 @@ export function LinesField({
   );
 }
 
-/** Whether a replicate value can be edited as lines: absent, or every item a text. */
-export function replicateAsLines(
-  value: unknown,
-): value is { items?: string[]; as?: string } | undefined {
+/** A replicate value as the inspector edits it: items are texts, or a list parameter's. */
+type ReplicateValue = { items?: string[] | { $param: string }; as?: string } | undefined;
+
+/**
+ * Whether a replicate value can be edited as lines: absent, every item a text, or the items
+ * taken from a template parameter (`{ "$param": "styles" }`).
+ */
+export function replicateAsLines(value: unknown): value is ReplicateValue {
   if (value === undefined) return true;
   if (!value || typeof value !== 'object') return false;
   const items = (value as { items?: unknown }).items;
-  return items === undefined || (Array.isArray(items) && items.every((i) => typeof i === 'string'));
+  return (
+    items === undefined ||
+    isParamRef(items) ||
+    (Array.isArray(items) && items.every((i) => typeof i === 'string'))
+  );
 }
 
 /**
@@ -69,22 +79,41 @@ export function ReplicateField({
 }: {
   id: string;
   testId: string;
-  value: { items?: string[]; as?: string } | undefined;
-  onChange: (value: { items: string[]; as?: string } | undefined) => void;
+  value: ReplicateValue;
+  onChange: (value: ReplicateValue) => void;
 }) {
-  const items = value?.items ?? [];
   const as = value?.as;
+  const param = isParamRef(value?.items) ? value.items.$param : undefined;
+  const declared = useEditor((s) => (param ? s.meta.params?.[param] : undefined));
+  const paramItems =
+    declared?.type === 'list' && Array.isArray(declared.default) ? declared.default : undefined;
+  const items = Array.isArray(value?.items) ? value.items : (paramItems ?? []);
   return (
     <div className="replicate-field" data-testid={testId}>
-      <LinesField
-        id={id}
-        testId={`${testId}.items`}
-        value={items}
-        placeholder="one copy per line; empty: a single node"
-        onChange={(next) =>
-          onChange(next.length ? { items: next, ...(as !== undefined ? { as } : {}) } : undefined)
-        }
-      />
+      {param ? <ParamListNote param={param} declared={paramItems !== undefined} /> : null}
+      {param && !paramItems ? null : (
+        <LinesField
+          id={id}
+          testId={`${testId}.items`}
+          value={items}
+          placeholder="one copy per line; empty: a single node"
+          onChange={(next) => {
+            if (param && declared?.type === 'list') {
+              // The list is the parameter's: its default is what is edited, so every node and
+              // vote that follows the parameter changes with it.
+              const params = useEditor.getState().meta.params ?? {};
+              updateMeta(
+                { params: { ...params, [param]: { ...declared, default: next } } },
+                `param:${param}`,
+              );
+            } else {
+              onChange(
+                next.length ? { items: next, ...(as !== undefined ? { as } : {}) } : undefined,
+              );
+            }
+          }}
+        />
+      )}
       <label className="replicate-as">
         each copy sees its item as{' '}
         <input
@@ -95,7 +124,7 @@ export function ReplicateField({
           disabled={items.length === 0}
           onChange={(e) => {
             const name = e.target.value.trim();
-            onChange({ items, ...(name ? { as: name } : {}) });
+            onChange({ items: value?.items ?? items, ...(name ? { as: name } : {}) });
           }}
         />
         <span className="field-hint">
@@ -104,6 +133,20 @@ export function ReplicateField({
             : 'not replicated'}
         </span>
       </label>
+    </div>
+  );
+}
+
+/** Says that the copies' items are a template parameter's list, edited here as its default. */
+function ParamListNote({ param, declared }: { param: string; declared: boolean }) {
+  return (
+    <div
+      className={`param-chip${declared ? '' : ' field-problem'}`}
+      title="A run may set another list in the Inputs panel"
+    >
+      {declared
+        ? `parameter ${param}: its default list, one per line`
+        : `the document declares no list parameter "${param}"`}
     </div>
   );
 }

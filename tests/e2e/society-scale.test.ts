@@ -141,4 +141,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     await expect.poll(() => page.getByTestId('replicas-critic').textContent()).toBe('×51');
     expect(s.pageErrors).toEqual([]);
   }, 60_000);
+
+  it('edits the template’s styles, a list parameter, one per line on the artists’ card', async () => {
+    const s = studio();
+    const { page } = s;
+    await page.getByTestId('tb-gallery').click();
+    await page.getByTestId('template-open-nlsom-artist-critic.society.json').click();
+    if (await page.getByTestId('confirm-ok').count()) await page.getByTestId('confirm-ok').click();
+    const artists = page.getByTestId('node-artists');
+    await artists.waitFor();
+    expect(await artists.getAttribute('class')).toContain('collapsed');
+    expect(await page.getByTestId('replicas-artists').textContent()).toBe('×26');
+
+    await artists.locator('.container-title').click();
+    const items = page.getByTestId('field-replicate.items');
+    const styles = ((await items.inputValue()) ?? '').split('\n');
+    expect(styles).toHaveLength(26);
+    expect(await page.getByTestId('field-replicate').textContent()).toContain('parameter styles');
+    await items.fill([...styles, 'Ukiyo-e Artist'].join('\n'));
+    await expect.poll(() => page.getByTestId('replicas-artists').textContent()).toBe('×27');
+    expect(s.pageErrors).toEqual([]);
+  }, 30_000);
 });
