@@ -1,5 +1,5 @@
 /** The editor benchmark's report (bench/editor.ts): one table of figures, ours against the peer. */
-import type { EditorBenchResult } from './editor.ts';
+import type { ArtistCriticResult, EditorBenchResult } from './editor.ts';
 import type { PageFigures, PanFigures } from './editor-measure.ts';
 import type { RendererBuild } from './editor-setup.ts';
 import { pad } from './support.ts';
@@ -24,6 +24,21 @@ function rendererLine(b: RendererBuild): string {
     default:
       return b.origin satisfies never;
   }
+}
+
+/** The Artist–Critic's open time: the figure the editor aims to keep under a second. */
+function artistCriticLines(a: ArtistCriticResult): string[] {
+  const what =
+    a.source === 'template'
+      ? 'templates/nlsom-artist-critic.society.json'
+      : 'a generated document of its shape (the template is not in this checkout)';
+  const head = `  Artist–Critic, ${what}: ${a.nodes} nodes, ${a.edges} edges, ${a.drawn} cards drawn`;
+  if (a.timedOut) return [head, '  open: did not show every card in time'];
+  return [
+    head,
+    `  open (click → every card shown): ${whole(a.load.visibleMs)} ms` +
+      ` (in DOM ${whole(a.load.domMs)}, framed ${whole(a.load.framedMs)} ms); aim < 1,000 ms`,
+  ];
 }
 
 /** The benchmark's result as lines of text. */
@@ -86,5 +101,6 @@ export function formatEditor(r: EditorBenchResult): string[] {
     lines.push(`  ${pad(whole(s.nodes), 7)}ours ${details(s.ours)}`);
     lines.push(`  ${pad('', 7)}peer ${details(s.peer)}`);
   }
+  if (r.artistCritic) lines.push('', ...artistCriticLines(r.artistCritic));
   return lines;
 }

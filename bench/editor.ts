@@ -5,6 +5,7 @@
  *
  *   node bench/editor.ts
  *   BENCH_EDITOR_SIZES=100,500,1000 BENCH_EDITOR_TRIALS=3 BENCH_EDITOR_PAN_MS=3000 node bench/editor.ts
+ *   BENCH_EDITOR_SIZES= node bench/editor.ts            (the Artist–Critic alone)
  *   BENCH_EDITOR_BUILD=1 node bench/editor.ts           (build this checkout's renderer afresh)
  *   BENCH_EDITOR_RENDERER=DIR node bench/editor.ts      (measure another renderer build)
  *   BENCH_CHROMIUM=/path/to/chromium node bench/editor.ts  (default: /usr/bin/chromium, …)
@@ -29,6 +30,12 @@
  *   which the view moved (requestAnimationFrame in the page, comparing the viewport transform);
  *   p95 is of the time between them. Main-thread busy time comes from CDP Performance metrics.
  *
+ * - the Artist–Critic (templates/nlsom-artist-critic.society.json, or a generated document of
+ *   its shape when this checkout lacks the template: bench/editor-artist-critic.ts), opened the
+ *   same way, load only: a society of 26 artist mindstorms and 50 critics should open in under
+ *   a second. Its replicated group opens collapsed, so fewer cards than nodes are drawn.
+ *   BENCH_EDITOR_ARTIST_CRITIC=0 leaves it out.
+ *
  * Figures only; nothing is asserted. Each figure is the median over the trials.
  *
  * editor-setup.ts prepares what the run stands on, editor-measure.ts measures one page and
@@ -38,10 +45,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openRunStore } from '../app/store/index.ts';
 import { startStudio } from '../main/studio/server.ts';
-import { measurePage, medianFigures, type PageFigures, WINDOW } from './editor-measure.ts';
+import { artistCriticForBench, drawnNodeCount } from './editor-artist-critic.ts';
+import {
+  type LoadTimes,
+  measurePage,
+  medianFigures,
+  type PageFigures,
+  WINDOW,
+} from './editor-measure.ts';
 import { formatEditor } from './editor-report.ts';
 import {
   buildPeer,
@@ -76,7 +90,20 @@ export interface EditorBenchOptions {
   build?: boolean;
   /** How long a page may take to show a document before its size is given up. Default 60 s. */
   loadTimeoutMs?: number;
+  /** Also open the Artist–Critic (default: yes unless BENCH_EDITOR_ARTIST_CRITIC=0). */
+  artistCritic?: boolean;
   log?: (line: string) => void;
+}
+
+/** Opening the Artist–Critic: its document, what the canvas draws of it, the load times. */
+export interface ArtistCriticResult {
+  source: 'template' | 'generated';
+  nodes: number;
+  edges: number;
+  /** Node cards drawn once it is open (members of collapsed containers are not). */
+  drawn: number;
+  load: LoadTimes;
+  timedOut: boolean;
 }
 
 export interface EditorSizeResult {
@@ -98,13 +125,28 @@ export type EditorBenchResult =
       panMs: number;
       renderer: RendererBuild;
       sizes: EditorSizeResult[];
+      artistCritic?: ArtistCriticResult;
       elapsedMs: number;
     };
+
+const ARTIST_CRITIC_FILE = 'artist-critic.society.json';
+
+/** Gets the page to where one click on the file in Open… opens it; returns that click's selector. */
+async function openFileSelector(page: Page, fileName: string): Promise<string> {
+  await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
+  await page.getByTestId('tb-open').click();
+  const selector = `[data-testid="file-${fileName}"]`;
+  await page.locator(selector).waitFor();
+  return selector;
+}
 
 /** Runs the benchmark (options default to the BENCH_EDITOR_* variables); skipped with no Chromium. */
 export async function benchEditor(options: EditorBenchOptions = {}): Promise<EditorBenchResult> {
   const env = process.env;
-  const sizes = options.sizes ?? (env.BENCH_EDITOR_SIZES ?? '100,500,1000').split(',').map(Number);
+  // BENCH_EDITOR_SIZES= (empty) measures the Artist–Critic alone.
+  const sizes =
+    options.sizes ??
+    (env.BENCH_EDITOR_SIZES ?? '100,500,1000').split(',').filter(Boolean).map(Number);
   const trials = Math.max(1, options.trials ?? Number(env.BENCH_EDITOR_TRIALS ?? 3));
   const panMs = options.panMs ?? Number(env.BENCH_EDITOR_PAN_MS ?? 3000);
   const loadTimeoutMs = options.loadTimeoutMs ?? Number(env.BENCH_EDITOR_LOAD_TIMEOUT_MS ?? 60_000);
@@ -139,6 +181,14 @@ export async function benchEditor(options: EditorBenchOptions = {}): Promise<Edi
     const workspaceDir = join(dir, 'workspace');
     mkdirSync(workspaceDir);
     const documents = await writeDocuments(sizes, workspaceDir);
+    const withArtistCritic = options.artistCritic ?? env.BENCH_EDITOR_ARTIST_CRITIC !== '0';
+    const artistCritic = withArtistCritic ? artistCriticForBench() : undefined;
+    if (artistCritic) {
+      writeFileSync(
+        join(workspaceDir, ARTIST_CRITIC_FILE),
+        `${JSON.stringify(artistCritic.doc, null, 2)}\n`,
+      );
+    }
 
     log('building the plain React Flow peer…');
     const peerDir = join(dir, 'peer');
@@ -194,16 +244,9 @@ export async function benchEditor(options: EditorBenchOptions = {}): Promise<Edi
           if (ours.some((f) => f.timedOut)) return;
           log(`${n} nodes, trial ${trial + 1}/${trials}: editor…`);
           const figures = await inContext((context) =>
-            measurePage(context, studio.url, n, panMs, loadTimeoutMs, async (page) => {
-              await page
-                .getByTestId('connection-status')
-                .filter({ hasText: 'connected' })
-                .waitFor();
-              await page.getByTestId('tb-open').click();
-              const selector = `[data-testid="file-${fileName}"]`;
-              await page.locator(selector).waitFor();
-              return selector;
-            }),
+            measurePage(context, studio.url, n, panMs, loadTimeoutMs, (page) =>
+              openFileSelector(page, fileName),
+            ),
           );
           canvas ??= figures.pane ?? undefined;
           ours.push(figures);
@@ -239,6 +282,30 @@ export async function benchEditor(options: EditorBenchOptions = {}): Promise<Edi
         peer: medianFigures(peers),
       });
     }
+    let artistCriticResult: ArtistCriticResult | undefined;
+    if (artistCritic) {
+      const drawn = await drawnNodeCount(artistCritic.doc);
+      const loads: PageFigures[] = [];
+      for (let trial = 0; trial < trials; trial++) {
+        log(`Artist–Critic (${artistCritic.source}), trial ${trial + 1}/${trials}: editor…`);
+        loads.push(
+          await inContext((context) =>
+            measurePage(context, studio.url, drawn, 0, loadTimeoutMs, (page) =>
+              openFileSelector(page, ARTIST_CRITIC_FILE),
+            ),
+          ),
+        );
+      }
+      const figures = medianFigures(loads);
+      artistCriticResult = {
+        source: artistCritic.source,
+        nodes: artistCritic.doc.nodes.length,
+        edges: artistCritic.doc.edges.length,
+        drawn,
+        load: figures.load,
+        timedOut: figures.timedOut !== undefined,
+      };
+    }
     return {
       browser: `${browser.browserType().name()} ${browser.version()}`,
       flags,
@@ -248,6 +315,7 @@ export async function benchEditor(options: EditorBenchOptions = {}): Promise<Edi
       panMs,
       renderer,
       sizes: results,
+      ...(artistCriticResult ? { artistCritic: artistCriticResult } : {}),
       elapsedMs: performance.now() - started,
     };
   } finally {

@@ -395,6 +395,20 @@ export function updateNodeData(id: string, data: Record<string, unknown>, key?: 
   change((s) => ({ nodes: s.nodes.map((n) => (n.id === id ? { ...n, data } : n)) }), key ?? null);
 }
 
+/**
+ * Opens or collapses a container. The choice is the document's editor-only `ui` data (saved
+ * with it, ignored by the engine), so a big group stays as its author left it.
+ */
+export function setCollapsed(id: string, collapsed: boolean): void {
+  change((s) => ({
+    nodes: s.nodes.map((n) => {
+      if (n.id !== id) return n;
+      const ui = n.data.ui && typeof n.data.ui === 'object' ? n.data.ui : {};
+      return { ...n, data: { ...n.data, ui: { ...ui, collapsed } } };
+    }),
+  }));
+}
+
 /** Replaces a node from its raw JSON (the id and type stay). */
 export function replaceNode(id: string, next: Omit<FlowNode, 'id'>): void {
   change((s) => ({

@@ -13,6 +13,7 @@ import {
   useStore,
 } from '@xyflow/react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { collapsedView, drawnEdges, drawnNodes } from '../model/collapse.ts';
 import {
   absolutePosition,
   containerAt,
@@ -182,7 +183,7 @@ export function Canvas() {
   // first node dropped.
   const frame = useCallback(
     (duration: number) => {
-      const all = getNodes();
+      const all = getNodes().filter((n) => !n.hidden);
       if (all.length === 0) return Promise.resolve(false);
       const bounds = getNodesBounds(all);
       const padding = framePadding(bounds, { width, height }, minimap);
@@ -195,17 +196,35 @@ export function Canvas() {
   // is measured again and edges stay on their handles). Only crossing the threshold re-renders.
   const zoomedOut = useStore((s) => s.transform[2] < ZOOMED_OUT);
 
+  // Collapsed containers are drawn as cards: their members hidden, edges ending on the card.
+  const collapsed = collapsedView(nodes, edges);
+  const shownNodes = useMemo(() => drawnNodes(nodes, collapsed), [nodes, collapsed]);
   const shownEdges = useMemo(() => {
     const byId = byIdOf(nodes);
-    return edges.map((e) => styledEdge(e, byId));
-  }, [nodes, edges]);
+    return drawnEdges(
+      edges.map((e) => styledEdge(e, byId)),
+      collapsed,
+    );
+  }, [nodes, edges, collapsed]);
 
   // A new document is framed once every node of it has a size. React Flow's own queued fitView
   // fires on the first measurements, before the rest of a big document is measured, and then
-  // zooms right in on a few nodes.
-  const measured = useEditor((s) =>
-    s.nodes.every((n) => (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height)),
-  );
+  // zooms right in on a few nodes. Hidden members are never measured.
+  const measured = useEditor((s) => {
+    const { owners, cards } = collapsedView(s.nodes, s.edges);
+    if (cards.size === 0) {
+      return s.nodes.every(
+        (n) => (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height),
+      );
+    }
+    return s.nodes.every(
+      (n) =>
+        owners.has(n.id) ||
+        (cards.has(n.id)
+          ? n.measured?.width && n.measured.height
+          : (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height)),
+    );
+  });
   const framed = useRef(0);
   useEffect(() => {
     if (measured && framed.current !== epoch) {
@@ -248,8 +267,12 @@ export function Canvas() {
       // The node lands where it is dropped, at the zoom there is; on another node it moves to
       // the nearest free place.
       const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      const { nodes } = useEditor.getState();
-      addNode(type, freeSpot(at, nodes), containerAt(at, nodes));
+      const { nodes, edges } = useEditor.getState();
+      addNode(
+        type,
+        freeSpot(at, nodes),
+        containerAt(at, nodes, undefined, collapsedView(nodes, edges)),
+      );
     },
     [screenToFlowPosition],
   );
@@ -268,7 +291,12 @@ export function Canvas() {
       const at = absolutePosition(node.id, byId);
       const size = nodeSize(current);
       const center = { x: at.x + size.width / 2, y: at.y + size.height / 2 };
-      const target = containerAt(center, all, node.id);
+      const target = containerAt(
+        center,
+        all,
+        node.id,
+        collapsedView(all, useEditor.getState().edges),
+      );
       if (target?.id !== current.parentId) reparent(node.id, target);
     }
   }, []);
@@ -276,7 +304,7 @@ export function Canvas() {
   return (
     <div className={zoomedOut ? 'canvas zoomed-out' : 'canvas'} data-testid="canvas">
       <ReactFlow<FlowNode, FlowEdge>
-        nodes={nodes}
+        nodes={shownNodes}
         edges={shownEdges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}

@@ -1,9 +1,11 @@
 import { type NodeProps, NodeResizer } from '@xyflow/react';
 import { memo } from 'react';
+import { isCollapsedData } from '../model/collapse-rule.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf, specHook } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
-import { pushHistory } from '../store.ts';
+import { pushHistory, setCollapsed } from '../store.ts';
+import { CardStatus, CollapsedBody, useCardHandles, useCardState } from './CollapsedCard.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { PortRow } from './PortHandle.tsx';
 import { ReplicaBadge } from './ReplicaBadge.tsx';
@@ -13,7 +15,9 @@ import { usePorts } from './usePorts.ts';
 /**
  * Loop containers (a mindstorm) and groups: React Flow parent nodes whose children are the
  * nodes with this `parentId`. The header carries the type's summary, as a card does; outputs
- * sit in a strip along the bottom edge, below the members.
+ * sit in a strip along the bottom edge, below the members. Collapsed (collapse-rule.ts), the
+ * container is a card: its copies, its members' names, and a handle for each member port an
+ * edge from outside reaches.
  */
 function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const spec = specOf(type);
@@ -25,27 +29,47 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const label = typeof data.label === 'string' && data.label ? data.label : id;
   // The type's own labels (a mindstorm's rounds and structure), from its `badges` hook.
   const badges = specHook({ id, type, data }, 'badges') ?? [];
+  const collapsed = isCollapsedData(data);
+  useCardHandles(id, collapsed);
+  // Collapsed, the card shows what its members are doing.
+  const cardState = useCardState(id, collapsed);
+  const state = collapsed ? cardState : run?.state;
   const classes = [
     'container-node',
     `container-${spec?.container ?? 'group'}`,
+    collapsed ? 'collapsed' : '',
     selected ? 'selected' : '',
-    run ? `run-${run.state}` : '',
+    state ? `run-${state}` : '',
     !spec || !parsed.ok ? 'invalid' : '',
   ];
   return (
     <div
       className={classes.filter(Boolean).join(' ')}
       data-testid={`node-${id}`}
-      data-state={run?.state}
+      data-state={state}
     >
       <NodeResizer
-        isVisible={selected}
+        isVisible={selected && !collapsed}
         minWidth={220}
         minHeight={140}
         onResizeStart={() => pushHistory()}
         color="var(--accent)"
       />
       <div className="container-header">
+        <button
+          type="button"
+          className="collapse-toggle nodrag"
+          data-testid={`collapse-${id}`}
+          aria-expanded={!collapsed}
+          aria-label={collapsed ? `Open ${id} to its members` : `Collapse ${id} to one card`}
+          title={collapsed ? 'Open to show its members' : 'Collapse to one card'}
+          onClick={(e) => {
+            e.stopPropagation();
+            setCollapsed(id, !collapsed);
+          }}
+        >
+          {collapsed ? '▸' : '▾'}
+        </button>
         <span className="node-kind">{spec?.title ?? type}</span>
         <span className="container-title" title={id}>
           {label}
@@ -71,8 +95,9 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
         ) : null}
         {replicate ? <ReplicaBadge id={id} items={replicate.items} as={replicate.as} /> : null}
         {breakpoint ? <span className="breakpoint-dot" role="img" aria-label="breakpoint" /> : null}
-        <StatusLabel id={id} />
+        {collapsed ? cardState ? <CardStatus state={cardState} /> : null : <StatusLabel id={id} />}
       </div>
+      {collapsed ? <CollapsedBody id={id} items={replicate?.items} /> : null}
       {ports.inputs.length ? (
         <div className="container-ports container-ports-in">
           {ports.inputs.map((p) => (

@@ -8,6 +8,7 @@ export function PortRow({
   port,
   side,
   footer = false,
+  connectable = true,
 }: {
   nodeId: string;
   port: PortSpec;
@@ -17,6 +18,8 @@ export function PortRow({
    * the handles on the border: beside the members the names would be covered.
    */
   footer?: boolean;
+  /** A collapsed card's handles only show where edges attach; open the card to draw edges. */
+  connectable?: boolean;
 }) {
   const look = modalityLook(port.modality);
   const details = [
@@ -35,6 +38,7 @@ export function PortRow({
         type={side === 'in' ? 'target' : 'source'}
         position={footer ? Position.Bottom : side === 'in' ? Position.Left : Position.Right}
         id={port.name}
+        isConnectable={connectable}
         className={`handle mod-${look.base}${look.depth ? ` list list-${Math.min(look.depth, 2)}` : ''}${port.multiple ? ' multiple' : ''}`}
         data-testid={`handle-${nodeId}-${side}-${port.name}`}
         aria-label={`${side === 'in' ? 'input' : 'output'} ${port.name} (${port.modality})`}

@@ -29,15 +29,24 @@ function ReplicaBadgeView({ id, items, as }: { id: string; items: unknown[]; as:
   );
 }
 
-/** The copies, with each one's latest state in the current run. */
+/** Which state a copy shows when its instances differ (a group's copy runs several). */
+const RANK: Record<string, number> = { '': 0, done: 1, running: 2, failed: 3 };
+
+/**
+ * The copies, with each one's state in the current run: a replicated node's copy is its
+ * instance (`critic#7`); a replicated group's copy is every instance inside it
+ * (`artists#3/questioner@r2`), running while any of them runs.
+ */
 function ReplicaList({ id, items, as }: { id: string; items: unknown[]; as: string }) {
   const states = useEditor(
     useShallow((s) => {
       const latest: string[] = items.map(() => '');
+      const copy = new RegExp(`(?:^|/)${escapeRegExp(id)}#(\\d+)(?:[/@]|$)`);
       for (const run of Object.values(s.run.instances)) {
-        if (run.node !== id) continue;
-        const index = Number(/#(\d+)/.exec(run.instance)?.[1]);
-        if (Number.isInteger(index) && index < latest.length) latest[index] = run.state;
+        const index = Number(copy.exec(run.instance)?.[1]);
+        if (!Number.isInteger(index) || index >= latest.length) continue;
+        if (run.node === id || (RANK[run.state] ?? 0) > (RANK[latest[index]!] ?? 0))
+          latest[index] = run.state;
       }
       return latest;
     }),
@@ -61,3 +70,7 @@ function ReplicaList({ id, items, as }: { id: string; items: unknown[]; as: stri
 }
 
 export const ReplicaBadge = memo(ReplicaBadgeView);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -45,12 +45,15 @@ function boundNames(id: string) {
 /** The node's ports for its current data; tells React Flow when the handles change. */
 export function usePorts(id: string, type: string, data: Record<string, unknown>): NodePorts {
   const bound = useEditor(boundNames(id));
+  // Data bound to a template parameter reads its default: a new default may change the ports.
+  const params = useEditor((s) => s.meta.params);
   const ports = useMemo(() => {
+    void params;
     const own = specPorts({ id, type, data });
     if (!bound) return own;
     const names = new Set(bound.split('\u0000'));
     return { ...own, inputs: own.inputs.filter((p) => !(p.required && names.has(p.name))) };
-  }, [id, type, data, bound]);
+  }, [id, type, data, bound, params]);
   const signature = [...ports.inputs, ...ports.outputs]
     .map((p) => `${p.name}:${p.modality}`)
     .join('|');

@@ -23,6 +23,7 @@ import {
   setIn,
 } from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
+import { LinesField, ReplicateField, replicateAsLines } from './ListFields.tsx';
 
 /** The datalist that offers values for a text field, by the editor it declares. */
 const SUGGESTIONS: Partial<Record<NonNullable<FieldEditorMeta['editor']>, string>> = {
@@ -288,10 +289,32 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
         </>
       );
       break;
-    default:
+    case 'lines':
+      input = Array.isArray(rawValue ?? []) ? (
+        <LinesField
+          id={id}
+          testId={testId}
+          value={((rawValue ?? []) as unknown[]).map(String)}
+          onChange={(items) => write(path, items.length || !desc.optional ? items : undefined)}
+        />
+      ) : (
+        <JsonField id={id} testId={testId} value={rawValue} onChange={(v) => write(path, v)} />
+      );
+      break;
+    case 'replicate':
+      input = replicateAsLines(rawValue) ? (
+        <ReplicateField id={id} testId={testId} value={rawValue} onChange={(v) => write(path, v)} />
+      ) : (
+        <JsonField id={id} testId={testId} value={rawValue} onChange={(v) => write(path, v)} />
+      );
+      break;
+    case 'json':
       input = (
         <JsonField id={id} testId={testId} value={rawValue} onChange={(v) => write(path, v)} />
       );
+      break;
+    default:
+      field satisfies never;
   }
 
   return (

@@ -267,12 +267,14 @@ export function nodeSize(node: FlowNode): { width: number; height: number } {
 
 /**
  * The innermost container under a canvas point, skipping `exclude` and everything inside it
- * (a container cannot be dropped into itself).
+ * (a container cannot be dropped into itself), and containers drawn collapsed (`collapsed`:
+ * cards and what they hide), which are opened before anything is dropped in them.
  */
 export function containerAt(
   point: { x: number; y: number },
   nodes: readonly FlowNode[],
   exclude?: string,
+  collapsed?: { owners: ReadonlyMap<string, string>; cards: ReadonlySet<string> },
 ): FlowNode | undefined {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const insideExcluded = (id: string): boolean => {
@@ -290,6 +292,7 @@ export function containerAt(
   let best: { node: FlowNode; depth: number } | undefined;
   for (const node of nodes) {
     if (!isContainer(node.type) || (exclude && insideExcluded(node.id))) continue;
+    if (collapsed?.cards.has(node.id) || collapsed?.owners.has(node.id)) continue;
     const at = absolutePosition(node.id, byId);
     const size = nodeSize(node);
     if (

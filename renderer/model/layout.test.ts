@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../app/schema/parse.ts';
+import { artistCriticDocument } from '../../bench/editor-artist-critic.ts';
 import { type FlowNode, fromDocument, isContainer, nodeSize } from './document.ts';
 import { layoutGraph, needsLayout } from './layout.ts';
 
@@ -87,6 +88,20 @@ describe('automatic layout', () => {
     const oldCorner = Math.min(...tops.slice(0, 2).map((n) => n.position.x));
     const newCorner = Math.min(...[...result.positions.values()].map((p) => p.x));
     expect(newCorner).toBe(oldCorner);
+  });
+
+  it('lays a collapsed group out as its card, its members left where they are', async () => {
+    const canvas = fromDocument(artistCriticDocument());
+    const piled = canvas.nodes.map((n) => ({ ...n, position: { x: 0, y: 0 } }));
+    const result = await layoutGraph(elk, piled, canvas.edges);
+    const inside = ['storm', 'first', 'questioner', 'answerer', 'leader', 'entry'];
+    expect(inside.filter((id) => result.positions.has(id))).toEqual([]);
+    // The card is a box of its own size (the document keeps the size it opens to), in the flow
+    // between the input and the critics its members are wired to.
+    expect(result.sizes.has('artists')).toBe(false);
+    const x = (id: string) => result.positions.get(id)!.x;
+    expect(x('object')).toBeLessThan(x('artists'));
+    expect(x('artists')).toBeLessThan(x('critic'));
   });
 });
 

@@ -9,6 +9,7 @@
  * passes `elkjs/lib/elk.bundled.js`, which runs in the page (no worker, no eval).
  */
 import type { ELK, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
+import { collapsedOwners, isCollapsedData } from './collapse-rule.ts';
 import { type FlowEdge, type FlowNode, isContainer, nodeSize } from './document.ts';
 
 /** Layout options: ELK's layered algorithm, roomy enough for port labels. */
@@ -23,6 +24,9 @@ const LAYOUT_OPTIONS: Record<string, string> = {
   'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
 };
 
+/** A collapsed card's size before React Flow has measured it. */
+const CARD_ESTIMATE = { width: 260, height: 120 };
+
 /** Room inside a container: its title bar on top, its footer (rounds badge) below. */
 const CONTAINER_PADDING = '[top=56,left=30,bottom=50,right=30]';
 
@@ -35,7 +39,8 @@ export interface LayoutResult {
 /**
  * Lays out `nodes` (React Flow nodes, parents before children) and `edges`. With `only`, the
  * nodes outside that set keep their place (and their size), so a layout of a selection or of a
- * new plan does not disturb the rest; the laid-out part is placed where it was.
+ * new plan does not disturb the rest; the laid-out part is placed where it was. A collapsed
+ * container is laid out as the card it is drawn as; what it hides keeps its place inside it.
  */
 export async function layoutGraph(
   elk: ELK,
@@ -43,13 +48,20 @@ export async function layoutGraph(
   edges: readonly FlowEdge[],
   only?: ReadonlySet<string>,
 ): Promise<LayoutResult> {
-  const inScope = (id: string) => !only || only.has(id);
+  const hiddenIn = collapsedOwners(nodes, isContainer);
+  const inScope = (id: string) => (!only || only.has(id)) && !hiddenIn.has(id);
   const elkNodes = new Map<string, ElkNode>();
   const root: ElkNode = { id: '__root__', layoutOptions: LAYOUT_OPTIONS, children: [] };
   for (const node of nodes) {
     if (!inScope(node.id)) continue;
-    const container = isContainer(node.type);
-    const size = nodeSize(node);
+    const card = isContainer(node.type) && isCollapsedData(node.data);
+    const container = isContainer(node.type) && !card;
+    const size = card
+      ? {
+          width: node.measured?.width ?? CARD_ESTIMATE.width,
+          height: node.measured?.height ?? CARD_ESTIMATE.height,
+        }
+      : nodeSize(node);
     const elkNode: ElkNode = {
       id: node.id,
       // Containers are sized by ELK from their members; leaves by what React Flow measured.
@@ -70,7 +82,12 @@ export async function layoutGraph(
   // An empty container still needs a size.
   for (const node of nodes) {
     const elkNode = elkNodes.get(node.id);
-    if (elkNode && isContainer(node.type) && elkNode.children!.length === 0) {
+    if (
+      elkNode &&
+      isContainer(node.type) &&
+      !isCollapsedData(node.data) &&
+      elkNode.children!.length === 0
+    ) {
       const size = nodeSize(node);
       elkNode.width = size.width;
       elkNode.height = size.height;
@@ -78,12 +95,14 @@ export async function layoutGraph(
   }
   const elkEdges: ElkExtendedEdge[] = [];
   for (const edge of edges) {
-    if (!elkNodes.has(edge.source) || !elkNodes.has(edge.target)) continue;
+    // An edge to a hidden member is laid out as the edge to its card.
+    const source = hiddenIn.get(edge.source) ?? edge.source;
+    const target = hiddenIn.get(edge.target) ?? edge.target;
+    if (source === target || !elkNodes.has(source) || !elkNodes.has(target)) continue;
     // An edge into the previous round (a loop's back edge) would turn the layers around.
     if ((edge.data as { previousRound?: boolean } | undefined)?.previousRound) continue;
-    if (isAncestor(edge.source, edge.target, nodes) || isAncestor(edge.target, edge.source, nodes))
-      continue;
-    elkEdges.push({ id: edge.id, sources: [edge.source], targets: [edge.target] });
+    if (isAncestor(source, target, nodes) || isAncestor(target, source, nodes)) continue;
+    elkEdges.push({ id: edge.id, sources: [source], targets: [target] });
   }
   root.edges = elkEdges;
 

@@ -12,6 +12,7 @@ import {
   pasteClip,
   toDocument,
 } from './document.ts';
+import { setDocumentParams } from './params.ts';
 import { checkConnection, portsOf } from './ports.ts';
 import { registryTypes } from './registry.test-helper.ts';
 import { applyEvents, startingRun } from './run.ts';
@@ -24,6 +25,9 @@ const template = (() => {
   return result.doc;
 })();
 
+// The template's replicate lists are parameters: the canvas reads them with their defaults, as
+// the store sets them when a document is loaded.
+setDocumentParams(template.params);
 const canvas = fromDocument(template);
 const byId = new Map(canvas.nodes.map((n) => [n.id, n]));
 

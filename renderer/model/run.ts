@@ -243,3 +243,11 @@ export function applyEvents(
 export function nodeOfInstance(instance: string): string {
   return instance.replace(/[#@].*$/, '');
 }
+
+/**
+ * "artists#3/storm" → "storm": the canvas node of a loop. A loop inside a replicated group is
+ * named by its copy's path; its card shows the round a copy last started.
+ */
+export function nodeOfLoop(loop: string): string {
+  return (loop.split('/').at(-1) ?? loop).replace(/#\d+$/, '');
+}

@@ -6,7 +6,14 @@
  */
 import type { RunEvent } from '../../app/runtime/events.ts';
 import { keyAdvice, missingKeyOf } from './keyAdvice.ts';
-import type { EpisodeView, InstanceRun, NodeRun, RunView, TranscriptMessage } from './run.ts';
+import {
+  type EpisodeView,
+  type InstanceRun,
+  type NodeRun,
+  nodeOfLoop,
+  type RunView,
+  type TranscriptMessage,
+} from './run.ts';
 
 type EventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 
@@ -137,7 +144,7 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       return;
     }
     case 'round.started': {
-      const n = node(view, e.loop);
+      const n = node(view, nodeOfLoop(e.loop));
       n.state = 'running';
       n.round = e.round;
       n.maxRounds = e.maxRounds;
@@ -173,7 +180,7 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       if (e.time !== undefined && (!open || open.end !== undefined)) {
         view.pauses = [...view.pauses, { start: e.time }];
       }
-      const n = node(view, e.at.kind === 'round' ? e.at.loop : e.at.node);
+      const n = node(view, e.at.kind === 'round' ? nodeOfLoop(e.at.loop) : e.at.node);
       if (n.state !== 'paused') n.before = n.state;
       n.state = 'paused';
       return;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
+import { ReplicateSchema } from '../../app/schema/document.ts';
 import { isModality, SCALAR_MODALITIES } from '../../app/schema/modality.ts';
 
 export type FieldKind =
@@ -17,6 +18,10 @@ export type FieldKind =
   /** A few named choices or a number (an agent's history: none, all or the last N). */
   | { kind: 'choice-or-number'; options: string[] }
   | { kind: 'object'; fields: FieldDesc[] }
+  /** A list of texts (a vote's candidates): one per line. */
+  | { kind: 'lines' }
+  /** A node's replication: its items one per line, and the name each copy sees its item by. */
+  | { kind: 'replicate' }
   | { kind: 'json' };
 
 export interface FieldDesc {
@@ -106,8 +111,13 @@ function kindOf(schema: z.ZodType, optional: boolean, path: string[]): FieldKind
     }
     return number ? { kind: 'choice-or-number', options } : { kind: 'enum', options };
   }
+  if (schema instanceof z.ZodArray && schema.element instanceof z.ZodString) {
+    return { kind: 'lines' };
+  }
+  // Replication is every node's field (the base data), with an editor of its own.
+  if (schema === ReplicateSchema) return { kind: 'replicate' };
   if (schema instanceof z.ZodObject) {
-    // An optional object (replication) is absent until someone writes it: JSON says that best.
+    // An optional object is absent until someone writes it: JSON says that best.
     return optional ? { kind: 'json' } : { kind: 'object', fields: describeFields(schema, path) };
   }
   return { kind: 'json' };

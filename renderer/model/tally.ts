@@ -12,19 +12,39 @@ export interface TallyBar {
   tied: boolean;
 }
 
-/** Candidates by score (the tally's ranking), then any candidate the ranking left out. */
+/**
+ * Candidates by score, most first; equal scores keep the tally's ranking (then the candidates'
+ * order), so a tie reads as the vote node broke it.
+ */
 export function tallyBars(tally: TallyLike): TallyBar[] {
   const counts = tally.counts ?? {};
   const tied = new Set(tally.tied ?? []);
   const order = [
     ...new Set([...(tally.ranking ?? []), ...(tally.candidates ?? []), ...Object.keys(counts)]),
   ];
-  return order.map((candidate) => ({
-    candidate,
-    count: counts[candidate] ?? 0,
-    winner: tally.winner === candidate,
-    tied: tied.has(candidate),
-  }));
+  return order
+    .map((candidate) => ({
+      candidate,
+      count: counts[candidate] ?? 0,
+      winner: tally.winner === candidate,
+      tied: tied.has(candidate),
+    }))
+    .sort((a, b) => b.count - a.count);
+}
+
+/**
+ * The bars worth drawing and the candidates left out of the chart: with 26 candidates and 50
+ * ballots most candidates get nothing, and a bar of zero for each would push the ones that
+ * count out of sight. The winner and any tied candidate are always drawn.
+ */
+export function chartedBars(bars: readonly TallyBar[]): { drawn: TallyBar[]; unvoted: string[] } {
+  const drawn = bars.filter((b) => b.count > 0 || b.winner || b.tied);
+  // A vote nobody cast a valid ballot in still shows its candidates.
+  if (drawn.length === 0) return { drawn: [...bars], unvoted: [] };
+  return {
+    drawn,
+    unvoted: bars.filter((b) => !drawn.includes(b)).map((b) => b.candidate),
+  };
 }
 
 export interface TallyOutcome {

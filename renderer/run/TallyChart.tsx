@@ -1,6 +1,8 @@
 /**
- * A vote as a chart: a bar per candidate (recharts), the winner and the candidates tied at the
- * top coloured, the reason and the tie-break spelled out, and every ballot as cast and as read.
+ * A vote as a chart: a horizontal bar per candidate that got votes (recharts), most first, each
+ * with its count, the winner and the candidates tied at the top coloured and the winner starred;
+ * candidates without votes named in one line below; the reason and the tie-break spelled out,
+ * and every ballot as cast and as read, in a list that scrolls (50 critics' ballots fit).
  */
 import { memo, useMemo } from 'react';
 import {
@@ -15,29 +17,67 @@ import {
 } from 'recharts';
 import { plural } from '../model/plural.ts';
 import type { TallyView } from '../model/run.ts';
-import { ballotLines, tallyBars, tallyOutcome } from '../model/tally.ts';
+import { ballotLines, chartedBars, tallyBars, tallyOutcome } from '../model/tally.ts';
+import { copyLabel } from '../model/transcript-filter.ts';
 import { selectNode } from '../store.ts';
+import { useNodeNames } from './useNodeNames.ts';
 import './run.css';
 
 const COLORS = { winner: '#4ade80', tied: '#f5b041', other: '#6aa6ff' };
 const ROW_HEIGHT = 26;
+/** More candidates than this without votes are listed behind a toggle rather than in a line. */
+const UNVOTED_INLINE = 8;
 /** The candidate axis: room for about 28 characters; longer names are cut, whole on hover. */
 const AXIS_WIDTH = 200;
 const CHAR_WIDTH = 7;
 
 /**
  * A candidate on the axis as one line: cut to the axis's width with an ellipsis, the whole
- * name in its tooltip (recharts would wrap it over the neighbouring rows).
+ * name in its tooltip (recharts would wrap it over the neighbouring rows). The winner's name is
+ * green and bold, with a star at the axis's left edge, outside the name.
  */
-function CandidateTick(props: { x?: number; y?: number; payload?: { value?: unknown } }) {
+function CandidateTick(props: {
+  x?: number;
+  y?: number;
+  payload?: { value?: unknown };
+  winner?: string | null;
+  axisWidth?: number;
+}) {
   const name = String(props.payload?.value ?? '');
-  const room = Math.floor((AXIS_WIDTH - 12) / CHAR_WIDTH);
+  const won = props.winner === name;
+  // The winner's star takes two characters of the room.
+  const room = Math.floor((AXIS_WIDTH - 12) / CHAR_WIDTH) - (won ? 2 : 0);
   const shown = name.length > room ? `${name.slice(0, room - 1)}…` : name;
-  return (
-    <g transform={`translate(${props.x ?? 0},${props.y ?? 0})`} data-testid="tally-tick">
+  const at = `translate(${props.x ?? 0},${props.y ?? 0})`;
+  const label = (
+    <g transform={at} data-testid="tally-tick">
       <title>{name}</title>
-      <text x={-4} dy={4} textAnchor="end" fill="#e6e9ef" fontSize={12}>
+      <text
+        x={-4}
+        dy={4}
+        textAnchor="end"
+        fill={won ? COLORS.winner : '#e6e9ef'}
+        fontSize={12}
+        fontWeight={won ? 700 : 400}
+      >
         {shown}
+      </text>
+    </g>
+  );
+  if (!won) return label;
+  return (
+    <g>
+      {label}
+      <text
+        transform={at}
+        x={-(props.axisWidth ?? AXIS_WIDTH) + 2}
+        dy={4}
+        fill={COLORS.winner}
+        fontSize={12}
+        className="tally-star"
+        aria-label="winner"
+      >
+        ★
       </text>
     </g>
   );
@@ -45,10 +85,12 @@ function CandidateTick(props: { x?: number; y?: number; payload?: { value?: unkn
 
 function TallyChartView({ view }: { view: TallyView }) {
   const { tally } = view;
-  const bars = useMemo(() => tallyBars(tally), [tally]);
+  const { drawn: bars, unvoted } = useMemo(() => chartedBars(tallyBars(tally)), [tally]);
   const outcome = useMemo(() => tallyOutcome(tally), [tally]);
   const ballots = useMemo(() => ballotLines(tally), [tally]);
-  const longest = Math.max(4, ...bars.map((b) => b.candidate.length));
+  const names = useNodeNames();
+  const longest = Math.max(4, ...bars.map((b) => b.candidate.length + (b.winner ? 2 : 0)));
+  const axisWidth = Math.min(AXIS_WIDTH, 12 + longest * CHAR_WIDTH);
   return (
     <section className="tally" data-testid="tally">
       <h3>
@@ -86,9 +128,9 @@ function TallyChartView({ view }: { view: TallyView }) {
             <YAxis
               type="category"
               dataKey="candidate"
-              width={Math.min(AXIS_WIDTH, 12 + longest * CHAR_WIDTH)}
+              width={axisWidth}
               stroke="#8b94a5"
-              tick={<CandidateTick />}
+              tick={<CandidateTick winner={tally.winner ?? null} axisWidth={axisWidth} />}
               interval={0}
             />
             <Tooltip
@@ -112,6 +154,7 @@ function TallyChartView({ view }: { view: TallyView }) {
           </BarChart>
         </ResponsiveContainer>
       </div>
+      {unvoted.length > 0 ? <Unvoted names={unvoted} /> : null}
       <p className="small" data-testid="tally-winner">
         {outcome.winner ? (
           <>
@@ -134,29 +177,49 @@ function TallyChartView({ view }: { view: TallyView }) {
       {ballots.length ? (
         <details>
           <summary data-testid="tally-ballots-toggle">{plural(ballots.length, 'ballot')}</summary>
-          <table className="ballots" data-testid="tally-ballots">
-            <tbody>
-              {ballots.map((b, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: ballots keep the order they were cast in
-                <tr key={i} className={b.valid ? '' : 'invalid'}>
-                  <td>
-                    <code>{b.voter}</code>
-                  </td>
-                  <td className="ballot-cast">{b.cast}</td>
-                  <td>
-                    {b.valid ? (
-                      <span className="muted">→ {b.readAs}</span>
-                    ) : (
-                      <span>invalid{b.reason ? `: ${b.reason}` : ''}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="ballots-scroll">
+            <table className="ballots" data-testid="tally-ballots">
+              <tbody>
+                {ballots.map((b, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: ballots keep the order they were cast in
+                  <tr key={i} className={b.valid ? '' : 'invalid'}>
+                    <td className="ballot-voter" title={copyLabel(b.voter, names)}>
+                      <code>{copyLabel(b.voter, names)}</code>
+                    </td>
+                    <td className="ballot-cast">{b.cast}</td>
+                    <td>
+                      {b.valid ? (
+                        <span className="muted">→ {b.readAs}</span>
+                      ) : (
+                        <span>invalid{b.reason ? `: ${b.reason}` : ''}</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </details>
       ) : null}
     </section>
+  );
+}
+
+/** Candidates nobody voted for: a line when few, behind a toggle when many. */
+function Unvoted({ names }: { names: string[] }) {
+  const list = names.join(' · ');
+  if (names.length <= UNVOTED_INLINE) {
+    return (
+      <p className="small muted tally-unvoted" data-testid="tally-unvoted">
+        No votes: {list}
+      </p>
+    );
+  }
+  return (
+    <details className="small tally-unvoted" data-testid="tally-unvoted">
+      <summary className="muted">{plural(names.length, 'candidate')} without votes</summary>
+      <p className="muted">{list}</p>
+    </details>
   );
 }
 
