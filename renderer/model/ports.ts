@@ -50,14 +50,15 @@ export function parseNodeData(type: string | undefined, data: Record<string, unk
   let byType = parsedCache.get(data);
   const cached = byType?.get(spec.type);
   const params = canvasParams();
-  if (cached && (cached.boundWith === undefined || cached.boundWith === params.version))
-    return cached;
+  // Cached per version of the document's parameters: a reference read before the parameters
+  // were known (the first render of a document being opened) is read again once they are.
+  if (cached && cached.boundWith === params.version) return cached;
   const bound = bindData(data, params.values);
   const result = spec.data.safeParse(bound);
   const parsed: ParsedData = result.success
     ? { ok: true, data: result.data as Record<string, unknown>, issues: [] }
     : { ok: false, data: lenientData(spec, bound), issues: result.error.issues };
-  if (bound !== data) parsed.boundWith = params.version;
+  parsed.boundWith = params.version;
   if (!byType) {
     byType = new Map();
     parsedCache.set(data, byType);
