@@ -10,6 +10,7 @@ import type { BlobStore } from '../runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../runtime/examples.ts';
 import { checkRunInputs } from '../runtime/inputs.ts';
 import { BINARY_MIME_BY_EXTENSION, imageMimeFor } from '../schema/mime.ts';
+import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
 
 export { UsageError };
@@ -17,13 +18,6 @@ export { UsageError };
 export interface RunInputs {
   inputs: Record<string, unknown>;
   humanAnswers: Record<string, string>;
-}
-
-/** Splits `NAME=VALUE`; the value may itself contain "=". */
-export function splitAssignment(text: string, flag: string): [string, string] {
-  const eq = text.indexOf('=');
-  if (eq <= 0) throw new UsageError(`${flag} expects NAME=VALUE, got "${text}"`);
-  return [text.slice(0, eq), text.slice(eq + 1)];
 }
 
 /**

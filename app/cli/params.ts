@@ -5,8 +5,8 @@
 import type { CompiledGraph } from '../compiler/index.ts';
 import type { ParamValue } from '../schema/params.ts';
 import type { Problem } from '../schema/problems.ts';
+import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
-import { splitAssignment } from './inputs.ts';
 
 /** The `--set` assignments by name, as text (the document's types read them). */
 export function readSets(assignments: readonly string[]): Record<string, string> {

@@ -1,7 +1,7 @@
 /** The `--provider` flag shared by the commands that run societies. */
 import { builtinProfiles, type ProfileOverride } from '../providers/profiles.ts';
+import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
-import { splitAssignment } from './inputs.ts';
 import { learnProviderKeys } from './redaction.ts';
 
 /**

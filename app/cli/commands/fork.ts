@@ -7,11 +7,11 @@ import { compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { newRunId } from '../../store/index.ts';
+import { splitAssignment } from '../assignment.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { planFork } from '../fork.ts';
-import { splitAssignment } from '../inputs.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 

@@ -1,7 +1,7 @@
 /** `society prices`: shows the price table, after any `--set` and `--unset` the user gave. */
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
+import { splitAssignment } from '../assignment.ts';
 import { UsageError } from '../errors.ts';
-import { splitAssignment } from '../inputs.ts';
 import { openStore } from '../run-store.ts';
 
 export interface PricesFlags {

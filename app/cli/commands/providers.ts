@@ -3,8 +3,8 @@
  * base URL and the variable holding its key, never a key.
  */
 import { builtinProfiles, listProviderProfiles } from '../../providers/profiles.ts';
+import { splitAssignment } from '../assignment.ts';
 import { UsageError } from '../errors.ts';
-import { splitAssignment } from '../inputs.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
 
 export interface ProvidersFlags {
