@@ -37,6 +37,14 @@ const README_INPUTS: Record<string, Record<string, string>> = {
   'openagi-clozed-translation.society.json': { text: 'The capital of France is [MASK].' },
 };
 
+/**
+ * How far above the simulated run's prompt tokens a template's estimate may be, where not 2×.
+ * The role-play's user and assistant re-send every earlier turn (`history: all`) for up to 25
+ * rounds: the estimate's answer length (half of max tokens: 200 for the assistant, who writes
+ * code) is carried into every later prompt, while a simulated answer is one sentence.
+ */
+const WITHIN: Record<string, number> = { 'nlsom-camel.society.json': 5 };
+
 const files = readdirSync(TEMPLATES)
   .filter((f) => f.endsWith('.society.json'))
   .sort();
@@ -78,7 +86,7 @@ describe('--estimate against a simulated run of every template', () => {
       const compiled = await compile(template(file));
       const blobs = new BlobStore();
       const inputs = inputsFor(file, blobs, compiled.plan);
-      const estimate = estimateReport(compiled.plan, DEFAULT_PRICES, inputs);
+      let estimate = estimateReport(compiled.plan, DEFAULT_PRICES, inputs);
       const run = await startRun(compiled, {
         registry,
         inputs,
@@ -90,24 +98,30 @@ describe('--estimate against a simulated run of every template', () => {
       const result = await run.result;
       expect(result.status, result.error).toBe('succeeded');
 
-      let estimated = estimate.total.promptTokens - estimate.total.imagePromptTokens;
-      let used = result.usage.promptTokens;
       // A loop that ended early (a role-play's task-done word) ran fewer rounds than the
-      // estimate counts, as it says it does: compare its calls as a bound and its tokens per call.
-      const stoppedEarly = run.events.some((e) => e.type === 'round.finished' && e.stop);
-      if (stoppedEarly) {
-        expect(estimate.total.calls).toBeGreaterThan(result.usage.calls);
-        estimated /= estimate.total.calls;
-        used /= result.usage.calls;
-      } else expect(estimate.total.calls).toBe(result.usage.calls);
+      // estimate counts, as it says it does: estimate again for the rounds that ran.
+      const stops = run.events.filter((e) => e.type === 'round.finished' && e.stop);
+      if (stops.length > 0) {
+        const doc = template(file);
+        for (const stop of stops) {
+          if (stop.type !== 'round.finished') continue;
+          const loop = doc.nodes.find((n) => (n as { id?: string }).id === stop.loop);
+          if (loop) loop.data.maxRounds = stop.round;
+        }
+        estimate = estimateReport((await compile(doc)).plan, DEFAULT_PRICES, inputs);
+      }
+      const estimated = estimate.total.promptTokens - estimate.total.imagePromptTokens;
+      const used = result.usage.promptTokens;
+      expect(estimate.total.calls).toBe(result.usage.calls);
       expect(estimate.total.expertCalls).toBe(result.usage.expertCalls ?? 0);
       if (used === 0) {
         // Experts only, or no model at all: nothing is sent to a chat model either way.
         expect(estimated).toBe(0);
         return;
       }
+      const within = WITHIN[file] ?? 2;
       expect(estimated, `estimated ${estimated}, used ${used}`).toBeGreaterThanOrEqual(used / 2);
-      expect(estimated, `estimated ${estimated}, used ${used}`).toBeLessThanOrEqual(used * 2);
+      expect(estimated, `estimated ${estimated}, used ${used}`).toBeLessThanOrEqual(used * within);
     });
   }
 });

@@ -70,7 +70,8 @@ function CandidateTick(props: {
       {label}
       <text
         transform={at}
-        x={-(props.axisWidth ?? AXIS_WIDTH) + 2}
+        // At the chart's left edge, whatever width the axis took: never outside the chart.
+        x={-(props.x ?? 0) + 2}
         dy={4}
         fill={COLORS.winner}
         fontSize={12}
