@@ -346,8 +346,11 @@ export async function benchArtistCritic(
     const problems = compiled.problems.map((p) => JSON.stringify(p)).join('\n');
     throw new Error(`the Artist–Critic template does not compile:\n${problems}`);
   }
-  const artists = replicas(doc, 'artists');
-  const critics = replicas(doc, 'critic');
+  // Counted on the bound document: the template takes its styles and professions from its
+  // parameters.
+  const bound = compiled.doc as unknown as Doc;
+  const artists = replicas(bound, 'artists');
+  const critics = replicas(bound, 'critic');
   const all: ArtistCriticRun[] = [];
   const floors: number[] = [];
   // Engine and floor alternate, so both see the same machine; the first floor warms fetch up
