@@ -418,7 +418,7 @@ export function formatArtistCritic(r: ArtistCriticResult): string[] {
       `(${(r.floorMs / criticalMs).toFixed(3)} of the critical path); the engine ${ms(w.wallMs - r.floorMs)} above it`,
     `  on the chain: its calls took ${ms(w.chainCallsMs)} (${ms(w.chainCallsMs / Math.max(1, depth))} each, ${r.latencyMs} ms of it latency); ` +
       `the engine ${ms(sumGaps)}: ${ms(w.gapsMs[0] ?? 0)} before the first call, ` +
-      `${ms(between.reduce((a, b) => a + b, 0))} between calls (largest ${ms(Math.max(0, ...between))}), ${ms(w.gapsMs.at(-1) ?? 0)} after the last`,
+      `${ms(between.reduce((a, b) => a + b, 0))} between calls (largest ${ms(Math.max(0, ...between))}${largestLink(w, between)}), ${ms(w.gapsMs.at(-1) ?? 0)} after the last`,
     `  peak RSS during the run ${mb(w.peakRss)} (aim < 200 MB; ${mb(w.rssBefore)} just before it; cold run ${mb(r.cold.peakRss)}; ` +
       `Node's runtime and the loaded modules included); peak heap used ${mb(w.peakHeapUsed)}; process lifetime peak ${mb(r.maxRss)}`,
     `  CPU time of the bench's process during the run ${ms(w.cpuMs, 0)} (cold run ${ms(r.cold.cpuMs, 0)}); ` +
@@ -446,4 +446,12 @@ if (isMain(import.meta.url)) {
     console.log(machineLine());
     for (const line of formatArtistCritic(result)) console.log(line);
   }
+}
+
+/** Where on the chain the largest gap between two calls is: " before critic". */
+function largestLink(run: { chain: Array<{ node: string }> }, between: number[]): string {
+  if (between.length === 0) return '';
+  const at = between.indexOf(Math.max(...between));
+  const next = run.chain[at + 1];
+  return next ? `, before ${next.node}` : '';
 }
