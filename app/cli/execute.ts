@@ -7,6 +7,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { CompileResult } from '../compiler/index.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
+import { clip } from '../providers/text.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
@@ -49,7 +50,7 @@ export async function executeRun(
             const rl = createInterface({ input: process.stdin, output: process.stderr });
             try {
               // The document's example is the default: Enter accepts it.
-              const offer = example === undefined ? '' : `(Enter: ${clipLine(example, 60)})\n`;
+              const offer = example === undefined ? '' : `(Enter: ${clip(example, 60)})\n`;
               const answer = await rl.question(`\n${prompt}\n${offer}${name}> `);
               return answer === '' && example !== undefined ? example : answer;
             } finally {
@@ -151,12 +152,6 @@ export function printResult(
 }
 
 type AskHumanRequest = { name: string; prompt: string; example?: string };
-
-/** A text on one line, cut to `max` characters. */
-function clipLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 function openEvents(path: string): WriteStream {
   const stream = createWriteStream(path);

@@ -345,19 +345,9 @@ export class NodeRunner {
       log.loggedAnswer(instance, request.name) ??
       options.humanAnswers?.[request.name] ??
       (request.fallback === undefined ? undefined : options.humanAnswers?.[request.fallback]);
-    if (answer === undefined && !options.askHuman && request.example !== undefined) {
-      // Nobody to ask (a script, a recording): the document's example answers, and says so.
-      answer = request.example;
-      log.emit({
-        type: 'human.response',
-        node: node.id,
-        instance,
-        name: request.name,
-        answer,
-        fromExample: true,
-      });
-      return answer;
-    }
+    // Nobody to ask (a script, a recording): the document's example answers, and says so.
+    const fromExample = answer === undefined && !options.askHuman && request.example !== undefined;
+    if (fromExample) answer = request.example;
     if (answer === undefined) {
       if (!options.askHuman) {
         throw new Error(`needs a person's answer: pass --input ${request.name}=...`);
@@ -369,7 +359,14 @@ export class NodeRunner {
         ...example,
       });
     }
-    log.emit({ type: 'human.response', node: node.id, instance, name: request.name, answer });
+    log.emit({
+      type: 'human.response',
+      node: node.id,
+      instance,
+      name: request.name,
+      answer,
+      ...(fromExample ? { fromExample: true as const } : {}),
+    });
     return answer;
   }
 
