@@ -80,8 +80,28 @@ export function completeRunInputs(plan: GraphPlan, inputs: Record<string, unknow
 }
 
 function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {
-  const fromFile = raw.startsWith('@');
-  const path = raw.slice(1);
+  return readInputValue(
+    name,
+    raw.startsWith('@') ? { path: raw.slice(1) } : { text: raw },
+    modality,
+    blobs,
+  );
+}
+
+/**
+ * One run input's value of `modality`, from a text or a file: images, recordings and 3D assets
+ * into the blob store, JSON parsed, numbers and booleans checked. Used for `--input` and for a
+ * dataset's fields.
+ */
+export function readInputValue(
+  name: string,
+  source: { text: string } | { path: string },
+  modality: string,
+  blobs: BlobStore,
+): unknown {
+  const fromFile = 'path' in source;
+  const path = 'path' in source ? source.path : '';
+  const raw = 'text' in source ? source.text : '';
   if (modality === 'image') {
     if (!fromFile)
       throw new UsageError(

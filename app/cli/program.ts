@@ -18,6 +18,7 @@ import type { ProvidersFlags } from './commands/providers.ts';
 import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
+import { addEvalCommands } from './eval-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -265,6 +266,7 @@ export function buildProgram(): Command {
       (await import('./commands/show.ts')).showCommand(id, flags),
     );
 
+  addEvalCommands(program);
   addOpenAgiCommands(program);
   addCuisineWorldCommands(program);
   return program;

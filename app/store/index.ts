@@ -15,12 +15,15 @@ export {
   SecretRefusedError,
 } from './secrets.ts';
 export {
+  AmbiguousEvalIdError,
   AmbiguousRunIdError,
+  type EvalItemUpdate,
   type EventQuery,
   type GraphSummary,
   type GraphVersion,
   graphHash,
   type ListRunsOptions,
+  type NewEval,
   type NewRun,
   newRunId,
   openRunStore,

@@ -127,6 +127,48 @@ CREATE TABLE provider_profiles (
 ) STRICT;
 `,
   },
+  {
+    name: 'evaluations',
+    sql: `
+-- An eval: a document run over a dataset, per variant. Its id derives from what it runs, so
+-- running the same eval again reopens it.
+CREATE TABLE evals (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  config TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted', 'over-budget')),
+  items INTEGER NOT NULL CHECK (items >= 0),
+  simulated INTEGER NOT NULL CHECK (simulated IN (0, 1)),
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  finished_at INTEGER
+) STRICT;
+CREATE INDEX evals_by_creation ON evals (created_at DESC);
+
+-- One row per item x variant: the run that answered it and its score. The run is an ordinary
+-- run; deleting it keeps the score.
+CREATE TABLE eval_items (
+  eval_id TEXT NOT NULL REFERENCES evals (id) ON DELETE CASCADE,
+  item INTEGER NOT NULL CHECK (item >= 0),
+  variant TEXT NOT NULL,
+  job_key TEXT NOT NULL,
+  run_id TEXT REFERENCES runs (id) ON DELETE SET NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'scored', 'failed')),
+  score REAL,
+  prediction TEXT,
+  reference TEXT,
+  label TEXT,
+  error TEXT,
+  cost_usd REAL NOT NULL CHECK (cost_usd >= 0),
+  tokens INTEGER NOT NULL CHECK (tokens >= 0),
+  calls INTEGER NOT NULL CHECK (calls >= 0),
+  latency_ms INTEGER,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (eval_id, item, variant)
+) STRICT;
+CREATE INDEX eval_items_by_run ON eval_items (run_id) WHERE run_id IS NOT NULL;
+`,
+  },
 ];
 
 /** The schema version this build writes. */

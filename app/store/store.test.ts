@@ -39,6 +39,8 @@ describe('opening and migrations', () => {
     expect(tables).toEqual([
       'blobs',
       'calls',
+      'eval_items',
+      'evals',
       'events',
       'graph_versions',
       'graphs',
@@ -81,7 +83,9 @@ describe('opening and migrations', () => {
       { name: 'good', sql: 'CREATE TABLE more (x TEXT);' },
       { name: 'bad', sql: 'CREATE TABLE notes (x TEXT);' },
     ];
-    expect(() => migrate(db, 'test', broken)).toThrow(/migration 4 \(bad\) failed/);
+    expect(() => migrate(db, 'test', broken)).toThrow(
+      new RegExp(`migration ${SCHEMA_VERSION + 3} \\(bad\\) failed`),
+    );
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
     expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'more'").pluck().get()).toBe(
       0,

@@ -13,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelPrice, PriceTable } from '../costs/prices.ts';
+import type { EvalItemRecord, EvalRecord, EvalStatus } from '../eval/types.ts';
 import type { CassetteFile, NormalizedRequest, RecordedResponse } from '../providers/cassette.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import { Redactor } from '../providers/secrets.ts';
@@ -22,6 +23,7 @@ import type { GraphDocument } from '../schema/document.ts';
 import { migrate } from './migrations.ts';
 import { BlobsTable } from './tables/blobs.ts';
 import { CallsTable } from './tables/calls.ts';
+import { type EvalItemUpdate, EvalsTable, type NewEval } from './tables/evals.ts';
 import { EventLog, type EventQuery } from './tables/events.ts';
 import {
   type GraphSummary,
@@ -46,6 +48,11 @@ import { SettingsTable } from './tables/settings.ts';
 import { SnapshotsTable } from './tables/snapshots.ts';
 import type { BufferedEventWriter, EventWriter, EventWriterOptions } from './writer.ts';
 
+export {
+  AmbiguousEvalIdError,
+  type EvalItemUpdate,
+  type NewEval,
+} from './tables/evals.ts';
 export type { EventQuery } from './tables/events.ts';
 export {
   type GraphSummary,
@@ -85,6 +92,7 @@ export class RunStore {
   readonly #settings: SettingsTable;
   readonly #prices: PricesTable;
   readonly #profiles: ProviderProfilesTable;
+  readonly #evals: EvalsTable;
 
   /**
    * Scrubs every text the store writes of the key values it knows: events, run records,
@@ -110,6 +118,7 @@ export class RunStore {
     this.#settings = new SettingsTable(db);
     this.#prices = new PricesTable(db);
     this.#profiles = new ProviderProfilesTable(db);
+    this.#evals = new EvalsTable(db, clean);
   }
 
   /** Records a new run as 'running' and returns it. */
@@ -324,6 +333,40 @@ export class RunStore {
 
   deleteProviderProfile(name: string): boolean {
     return this.#profiles.deleteProviderProfile(name);
+  }
+
+  /** Creates an eval, or reopens the one with its id (a rerun resumes it). */
+  openEval(input: NewEval): EvalRecord {
+    return this.#evals.openEval(input);
+  }
+
+  /** An eval by id or unique prefix (AmbiguousEvalIdError for several). */
+  getEval(idOrPrefix: string): EvalRecord | undefined {
+    return this.#evals.getEval(idOrPrefix);
+  }
+
+  /** Evals, newest first. */
+  listEvals(limit?: number): EvalRecord[] {
+    return this.#evals.listEvals(limit);
+  }
+
+  setEvalStatus(id: string, status: EvalStatus): void {
+    this.#evals.setEvalStatus(id, status);
+  }
+
+  /** Records an item × variant: its run, score and cost. */
+  putEvalItem(item: EvalItemUpdate): void {
+    this.#evals.putEvalItem(item);
+  }
+
+  /** An eval's item records, by item then variant. */
+  evalItems(evalId: string): EvalItemRecord[] {
+    return this.#evals.evalItems(evalId);
+  }
+
+  /** Deletes an eval's records; its runs stay. */
+  deleteEval(id: string): boolean {
+    return this.#evals.deleteEval(id);
   }
 
   /** How the connection is set up, for `society doctor`-style checks and tests. */

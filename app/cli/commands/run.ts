@@ -140,7 +140,7 @@ async function openCassette(
 }
 
 /** `--model vlm-1=ollama:llava` points an existing profile at another provider and model. */
-function applyModelOverrides(doc: Record<string, unknown>, overrides: string[]): void {
+export function applyModelOverrides(doc: Record<string, unknown>, overrides: string[]): void {
   if (overrides.length === 0) return;
   const models = (doc.models ?? {}) as Record<string, Record<string, unknown>>;
   for (const assignment of overrides) {

@@ -1,0 +1,226 @@
+/**
+ * `society eval FILE --data DATA`: runs a society over a dataset under one or more variants,
+ * scores every answer, and prints the table. Each item × variant is an ordinary run in the
+ * store; the same command again resumes the eval where it stopped.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { DatasetError, readDataset } from '../../../eval/dataset.ts';
+import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
+import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
+import type { EvalConfig, EvalSummary, ScorerSpec, VariantSpec } from '../../../eval/types.ts';
+import type { RunStore } from '../../../store/index.ts';
+import { EXIT, UsageError } from '../../errors.ts';
+import { openStore, storedOverrides } from '../../run-store.ts';
+import {
+  checkMappings,
+  evalIdOf,
+  type PreparedVariant,
+  parseMappings,
+  parseVariant,
+  planJobs,
+  prepareVariants,
+} from './plan.ts';
+import { evalProgress, formatSummary } from './print.ts';
+
+export interface EvalFlags {
+  data: string;
+  map: string[];
+  expect?: string;
+  output?: string;
+  scorer?: string;
+  scorerGraph?: string;
+  tolerance?: string;
+  variant: string[];
+  limit?: string;
+  concurrency?: string;
+  budget?: string;
+  simulate?: boolean;
+  replay?: string;
+  db?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const positiveInt = (text: string | undefined, flag: string): number | undefined => {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
+  return n;
+};
+
+/** The scorer the flags name; a graph scorer or a model scorer comes from graph-scorer.ts. */
+export async function scorerOf(
+  spec: ScorerSpec,
+  run: { mode: EvalConfig['mode']; store: RunStore },
+): Promise<Scorer> {
+  if (spec.graph !== undefined || spec.name in MODEL_SCORERS) {
+    const { graphScorer } = await import('../../../eval/graph-scorer.ts');
+    return graphScorer(spec, { simulate: run.mode === 'simulated' });
+  }
+  return textScorer(spec.name, spec.tolerance === undefined ? {} : { tolerance: spec.tolerance });
+}
+
+/** Runs the eval; resolves to the exit code. */
+export async function evalCommand(file: string, flags: EvalFlags): Promise<number> {
+  if (flags.simulate && flags.replay)
+    throw new UsageError('use one of --simulate and --replay, not both');
+  if (flags.scorer !== undefined && flags.scorerGraph !== undefined)
+    throw new UsageError('use one of --scorer and --scorer-graph, not both');
+  const scorerName = flags.scorer ?? (flags.scorerGraph ? 'graph' : 'exact');
+  if (flags.scorerGraph === undefined && !SCORER_NAMES.includes(scorerName))
+    throw new UsageError(
+      `--scorer ${scorerName}: no such scorer (scorers: ${SCORER_NAMES.join(', ')})`,
+    );
+  let tolerance: number | undefined;
+  if (flags.tolerance !== undefined) {
+    tolerance = Number(flags.tolerance);
+    if (!Number.isFinite(tolerance) || tolerance < 0)
+      throw new UsageError('--tolerance must be a number ≥ 0');
+  }
+  const limit = positiveInt(flags.limit, '--limit');
+  const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
+  let budgetUsd: number | undefined;
+  if (flags.budget !== undefined) {
+    budgetUsd = Number(flags.budget);
+    if (!Number.isFinite(budgetUsd) || budgetUsd <= 0)
+      throw new UsageError('--budget must be an amount of US dollars above 0');
+  }
+  const variants: VariantSpec[] = flags.variant.length
+    ? flags.variant.map(parseVariant)
+    : [{ name: 'default', model: [], set: [], provider: [] }];
+  const names = variants.map((v) => v.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new UsageError(`--variant ${twice} is given twice`);
+  const mappings = parseMappings(flags.map);
+  if (flags.expect === undefined && scorerName !== 'cos' && flags.scorerGraph === undefined)
+    throw new UsageError(
+      `--expect FIELD names the dataset field holding the right answer (scorer ${scorerName} compares against it)`,
+    );
+
+  let dataset: ReturnType<typeof readDataset>;
+  try {
+    dataset = readDataset(flags.data);
+  } catch (error) {
+    if (error instanceof DatasetError) throw new UsageError(error.message);
+    throw error;
+  }
+  const rows = dataset.rows.slice(0, limit ?? dataset.rows.length);
+  if (flags.expect !== undefined && !rows.some((r) => flags.expect! in r))
+    throw new UsageError(`--expect ${flags.expect}: no row of ${flags.data} has that field`);
+  let cassetteText: string | undefined;
+  if (flags.replay !== undefined) {
+    try {
+      cassetteText = readFileSync(flags.replay, 'utf8');
+      JSON.parse(cassetteText);
+    } catch (error) {
+      throw new UsageError(`cannot use cassette ${flags.replay}: ${(error as Error).message}`);
+    }
+  }
+  const prepared = await prepareVariants(file, variants);
+  checkMappings(mappings, prepared);
+  const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : flags.replay ? 'replay' : 'live';
+  const scorer: ScorerSpec = {
+    name: scorerName,
+    ...(tolerance !== undefined ? { tolerance } : {}),
+    ...(flags.scorerGraph !== undefined ? { graph: flags.scorerGraph } : {}),
+  };
+  const config: EvalConfig = {
+    name: prepared[0]!.compiled.doc.name ?? basename(file),
+    document: file,
+    documentHash: prepared[0]!.documentHash,
+    data: flags.data,
+    dataHash: dataset.hash,
+    map: flags.map,
+    ...(flags.expect !== undefined ? { expect: flags.expect } : {}),
+    ...(flags.output !== undefined ? { output: flags.output } : {}),
+    scorer,
+    variants,
+    ...(limit !== undefined ? { limit } : {}),
+    mode,
+    ...(flags.replay !== undefined ? { cassette: flags.replay } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+  };
+  const evalId = evalIdOf(config, prepared);
+  const plan = planJobs(prepared, {
+    evalId,
+    dataset,
+    rows,
+    mappings,
+    ...(flags.expect !== undefined ? { expect: flags.expect } : {}),
+    ...(flags.output !== undefined ? { output: flags.output } : {}),
+    mode,
+    ...(cassetteText !== undefined ? { cassetteText } : {}),
+    scorer,
+  });
+  return runPlannedEval({ config, evalId, plan, prepared, rows: rows.length, flags, concurrency });
+}
+
+/** Opens the eval in the store, runs its jobs with progress, prints and reports the table. */
+export async function runPlannedEval(args: {
+  config: EvalConfig;
+  evalId: string;
+  plan: PlannedJob[];
+  prepared: readonly Pick<PreparedVariant, 'spec'>[];
+  rows: number;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet'>;
+  concurrency: number;
+  scorer?: Scorer;
+}): Promise<number> {
+  const { config, evalId, plan, flags } = args;
+  const store = openStore(flags.db);
+  let executor: Executor | undefined;
+  try {
+    const before = store.getEval(evalId);
+    const record = store.openEval({
+      id: evalId,
+      name: config.name,
+      config,
+      items: args.rows,
+      simulated: config.mode === 'simulated',
+    });
+    const scorer = args.scorer ?? (await scorerOf(config.scorer, { mode: config.mode, store }));
+    const doneBefore = before
+      ? store.evalItems(evalId).filter((i) => i.status !== 'running').length
+      : 0;
+    if (!flags.quiet)
+      process.stderr.write(
+        `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${before ? ` · resuming: ${doneBefore} of ${plan.length} done before` : ''}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
+      );
+    executor = localExecutor(store, args.concurrency, storedOverrides(store));
+    const progress = flags.quiet ? undefined : evalProgress(process.stderr);
+    const stop = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts === 1) {
+        process.stderr.write(
+          '\nsociety: no new items start; the running ones finish (Ctrl-C again stops now; the same command resumes)\n',
+        );
+        stop.abort();
+      } else process.exit(130);
+    };
+    process.on('SIGINT', onSigint);
+    let summary: EvalSummary;
+    try {
+      summary = await runEval(store, record, plan, scorer, executor, {
+        ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
+        ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+        signal: stop.signal,
+      });
+    } finally {
+      process.off('SIGINT', onSigint);
+      progress?.done();
+    }
+    if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    else process.stdout.write(`${formatSummary(summary)}\n`);
+    if (summary.status === 'over-budget')
+      process.stderr.write(
+        `society: the budget of $${config.budgetUsd} is spent; ${plan.length - summary.variants.reduce((a, v) => a + v.n, 0)} items did not run\n`,
+      );
+    return summary.status === 'finished' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    await executor?.close?.();
+    store.close();
+  }
+}

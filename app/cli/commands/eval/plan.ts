@@ -1,0 +1,263 @@
+/**
+ * From `society eval` flags to jobs: each variant's document compiled with its options, each
+ * dataset row turned into run inputs (`--map`, the document's examples for the rest), and the
+ * eval's identity, which derives from all of that so the same command resumes the same eval.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CompiledGraph } from '../../../compiler/index.ts';
+import type { DataRow, Dataset } from '../../../eval/dataset.ts';
+import { type EvalJob, jobBlobs, jobKeyOf } from '../../../eval/job.ts';
+import type { PlannedJob } from '../../../eval/runner.ts';
+import { textOf } from '../../../eval/scorers.ts';
+import type { EvalConfig, ScorerSpec, VariantSpec } from '../../../eval/types.ts';
+import { runFields } from '../../../node-sdk/run-fields.ts';
+import { canonicalJson } from '../../../providers/cassette.ts';
+import type { ProfileOverride } from '../../../providers/profiles.ts';
+import { BlobStore } from '../../../runtime/blobs.ts';
+import { splitAssignment } from '../../assignment.ts';
+import { compileFile, problemsExit } from '../../document-file.ts';
+import { UsageError } from '../../errors.ts';
+import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { parseProviders } from '../../provider-flags.ts';
+import { documentTextOf } from '../../record.ts';
+import { applyModelOverrides } from '../run.ts';
+
+/** `INPUT=FIELD` (the field's value) or `INPUT=@FIELD` (the file whose path the field holds). */
+export interface Mapping {
+  input: string;
+  field: string;
+  file: boolean;
+}
+
+export function parseMappings(assignments: readonly string[]): Mapping[] {
+  return assignments.map((assignment) => {
+    const [input, target] = splitAssignment(assignment, '--map');
+    const file = target.startsWith('@');
+    const field = file ? target.slice(1) : target;
+    if (field === '') throw new UsageError(`--map ${assignment}: name a field after =`);
+    return { input, field, file };
+  });
+}
+
+/** Splits a variant's options as a shell would: spaces separate, quotes group. */
+export function splitOptions(text: string): string[] {
+  const words: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]!);
+  return words;
+}
+
+/**
+ * `--variant NAME=OPTIONS`, OPTIONS being run options: `--model P=PROV:MODEL`, `--set N=V`,
+ * `--provider N=URL`, `--document FILE` (each repeatable but `--document`).
+ */
+export function parseVariant(text: string): VariantSpec {
+  const [name, options] = splitAssignment(text, '--variant');
+  if (!/^[\w.-]{1,40}$/.test(name))
+    throw new UsageError(
+      `--variant ${name}: a variant's name is up to 40 letters, digits, dots, dashes or underscores`,
+    );
+  const variant: VariantSpec = { name, model: [], set: [], provider: [] };
+  const words = splitOptions(options);
+  for (let i = 0; i < words.length; i++) {
+    const flag = words[i]!;
+    const value = words[i + 1];
+    if (value === undefined || value.startsWith('--'))
+      throw new UsageError(`--variant ${name}: ${flag} needs a value`);
+    i++;
+    if (flag === '--model') variant.model.push(value);
+    else if (flag === '--set') variant.set.push(value);
+    else if (flag === '--provider') variant.provider.push(value);
+    else if (flag === '--document') {
+      if (variant.document) throw new UsageError(`--variant ${name}: --document is given twice`);
+      variant.document = value;
+    } else
+      throw new UsageError(
+        `--variant ${name}: unknown option ${flag} (a variant takes --model, --set, --provider and --document)`,
+      );
+  }
+  return variant;
+}
+
+/** One variant ready to run: its compiled document and where its runs go. */
+export interface PreparedVariant {
+  spec: VariantSpec;
+  compiled: Extract<Awaited<ReturnType<typeof compileFile>>, { ok: true }>;
+  documentText: string;
+  documentHash: string;
+  providerOverrides: Record<string, ProfileOverride>;
+}
+
+/** Compiles each variant's document with its options; any problem ends the command (exit 2). */
+export async function prepareVariants(
+  file: string,
+  variants: readonly VariantSpec[],
+): Promise<PreparedVariant[]> {
+  const prepared: PreparedVariant[] = [];
+  for (const spec of variants) {
+    const path = spec.document ?? file;
+    const compiled = await compileFile(
+      path,
+      (doc) => applyModelOverrides(doc, spec.model),
+      spec.set,
+    );
+    if (!compiled.ok) throw problemsExit(path, compiled.problems);
+    const documentText = documentTextOf(compiled);
+    prepared.push({
+      spec,
+      compiled,
+      documentText,
+      documentHash: createHash('sha256').update(documentText).digest('hex'),
+      providerOverrides: parseProviders(spec.provider),
+    });
+  }
+  return prepared;
+}
+
+/** Every mapped input must be one the document takes, for every variant. */
+export function checkMappings(mappings: readonly Mapping[], variants: readonly PreparedVariant[]) {
+  for (const variant of variants) {
+    const fields = runFields(variant.compiled.plan.nodes.values());
+    for (const { input } of mappings) {
+      if (fields.inputs.has(input) || fields.answers.has(input)) continue;
+      const known = [...fields.inputs.keys(), ...fields.answers];
+      throw new UsageError(
+        `--map ${input}: ${variant.spec.document ?? 'the document'}${variant.spec.name === 'default' ? '' : ` (variant ${variant.spec.name})`} has no input "${input}"${known.length ? ` (it takes: ${known.join(', ')})` : ''}`,
+      );
+    }
+  }
+}
+
+/** The eval's id: the same documents, data and options give the same id. */
+export function evalIdOf(config: EvalConfig, variants: readonly PreparedVariant[]): string {
+  const identity = {
+    documents: variants.map((v) => v.documentHash),
+    data: config.dataHash,
+    map: config.map,
+    expect: config.expect ?? null,
+    output: config.output ?? null,
+    scorer: config.scorer,
+    variants: config.variants,
+    limit: config.limit ?? null,
+    mode: config.mode,
+    cassette: config.cassette ?? null,
+  };
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
+}
+
+/** What building an item's inputs needs. */
+export interface JobInputs {
+  evalId: string;
+  dataset: Dataset;
+  rows: readonly DataRow[];
+  mappings: readonly Mapping[];
+  expect?: string;
+  output?: string;
+  mode: EvalJob['mode'];
+  cassetteText?: string;
+  scorer: ScorerSpec;
+}
+
+/**
+ * The jobs: every row under every variant. A row that cannot become inputs (a missing field, a
+ * file that is not there) gives a job that fails with that reason, not a stopped eval.
+ */
+export function planJobs(variants: readonly PreparedVariant[], given: JobInputs): PlannedJob[] {
+  const planned: PlannedJob[] = [];
+  given.rows.forEach((row, item) => {
+    const reference = given.expect === undefined ? undefined : row[given.expect];
+    const label = labelOf(row);
+    for (const variant of variants) {
+      const base = {
+        evalId: given.evalId,
+        item,
+        variant: variant.spec.name,
+        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
+        documentText: variant.documentText,
+        mode: given.mode,
+        ...(given.cassetteText !== undefined ? { cassetteText: given.cassetteText } : {}),
+        ...(Object.keys(variant.providerOverrides).length
+          ? { providerOverrides: variant.providerOverrides }
+          : {}),
+      };
+      const common = {
+        row,
+        ...(reference !== undefined ? { reference } : {}),
+        ...(label !== undefined ? { label } : {}),
+        ...(given.output !== undefined ? { output: given.output } : {}),
+      };
+      try {
+        const blobs = new BlobStore();
+        const { inputs, humanAnswers } = rowInputs(row, item, variant.compiled, given, blobs);
+        planned.push({
+          ...common,
+          job: { ...base, inputs, humanAnswers, blobs: jobBlobs(inputs, blobs) },
+        });
+      } catch (error) {
+        planned.push({
+          ...common,
+          job: { ...base, inputs: {}, blobs: [] },
+          error: (error as Error).message,
+        });
+      }
+    }
+  });
+  return planned;
+}
+
+function rowInputs(
+  row: DataRow,
+  item: number,
+  compiled: CompiledGraph,
+  given: JobInputs,
+  blobs: BlobStore,
+): { inputs: Record<string, unknown>; humanAnswers: Record<string, string> } {
+  const fields = runFields(compiled.plan.nodes.values());
+  const result = {
+    inputs: {} as Record<string, unknown>,
+    humanAnswers: {} as Record<string, string>,
+  };
+  for (const { input, field, file } of given.mappings) {
+    const value = row[field];
+    if (value === undefined || value === null || value === '')
+      throw new UsageError(`item ${item + 1} has no field "${field}"`);
+    const port = fields.inputs.get(input);
+    if (file) {
+      const path = resolve(given.dataset.dir, String(value));
+      if (port) result.inputs[input] = readInputValue(input, { path }, port.modality, blobs);
+      else result.humanAnswers[input] = readFileSync(path, 'utf8');
+      continue;
+    }
+    if (!port) {
+      result.humanAnswers[input] = textOf(value);
+      continue;
+    }
+    // A JSON input takes a row's list or object as it is; other kinds read its text.
+    result.inputs[input] =
+      typeof value === 'object' && (port.modality === 'json' || port.modality.startsWith('list<'))
+        ? value
+        : readInputValue(
+            input,
+            { text: typeof value === 'string' ? value : JSON.stringify(value) },
+            port.modality,
+            blobs,
+          );
+  }
+  fillExamples(result, compiled.plan, blobs);
+  completeRunInputs(compiled.plan, result.inputs);
+  return result;
+}
+
+/** A short name for an item: its question, prompt or text field, cut to 120 characters. */
+function labelOf(row: DataRow): string | undefined {
+  for (const key of ['question', 'prompt', 'input', 'text', 'task', 'id']) {
+    const value = row[key];
+    if (typeof value === 'string' || typeof value === 'number') {
+      const text = String(value);
+      return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+    }
+  }
+  return undefined;
+}

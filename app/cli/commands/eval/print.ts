@@ -1,0 +1,108 @@
+/** How an eval shows itself on a terminal: its progress while it runs, then its table. */
+import type { EvalProgress } from '../../../eval/runner.ts';
+import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
+import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
+
+const seconds = (ms: number) =>
+  ms >= 60_000
+    ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`
+    : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+
+/**
+ * A progress display on `stream`: on a terminal one line redrawn in place, in a log a line
+ * every tenth of the way. It shows the count, failures, money spent, the rate and an ETA
+ * from this session's pace.
+ */
+export function evalProgress(stream: NodeJS.WriteStream) {
+  const live = stream.isTTY === true;
+  let logged = -1;
+  let shown = false;
+  return {
+    update(p: EvalProgress) {
+      const width = 24;
+      const filled = p.total ? Math.round((p.done / p.total) * width) : width;
+      const ranNow = p.done - p.resumed;
+      const elapsed = Date.now() - p.startedAt;
+      const rate = ranNow > 0 ? ranNow / (elapsed / 1000) : 0;
+      const eta = rate > 0 ? seconds(((p.total - p.done) / rate) * 1000) : '…';
+      const line = [
+        `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total}`,
+        `${p.failed} failed`,
+        `$${p.costUsd.toFixed(4)}`,
+        rate > 0 ? `${rate.toFixed(2)} items/s` : undefined,
+        p.done < p.total ? `ETA ${eta}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      if (live) {
+        stream.write(`\r\x1b[2K${line}`);
+        shown = true;
+        return;
+      }
+      const tenth = p.total ? Math.floor((p.done / p.total) * 10) : 10;
+      if (tenth !== logged) {
+        logged = tenth;
+        stream.write(`${line}\n`);
+      }
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[2K');
+    },
+  };
+}
+
+const pct = (x: number) => x.toFixed(3);
+
+/** The table: one line per variant with its score, interval, failures, cost and latency. */
+export function formatSummary(summary: EvalSummary): string {
+  const head = [
+    `eval ${summary.evalId} · ${summary.name} over ${summary.data} · ${summary.items} item${summary.items === 1 ? '' : 's'} · scorer ${summary.scorer} · ${summary.status}`,
+  ];
+  if (summary.simulated)
+    head.push(`${SIMULATED_LABEL} answers: these scores say nothing about any model`);
+  const rows = [
+    ['variant', 'n', 'failed', 'score', '95% CI', 'cost', 'tokens', 'p50', 'p95'],
+    ...summary.variants.map((v) => [
+      v.name,
+      String(v.n),
+      String(v.failed),
+      pct(v.score.mean),
+      `[${pct(v.score.ci95[0])}, ${pct(v.score.ci95[1])}]`,
+      `$${v.costUsd.toFixed(4)}`,
+      v.tokens.toLocaleString('en-US'),
+      seconds(v.latencyMs.p50),
+      seconds(v.latencyMs.p95),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const lines = rows.map((r) =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+  return [...head, ...lines].join('\n');
+}
+
+/** Per item: each variant's score, status and run id. */
+export function formatItems(items: readonly EvalItemRecord[]): string {
+  const rows = [['item', 'variant', 'score', 'status', 'run', 'label / error']];
+  for (const i of items)
+    rows.push([
+      String(i.item + 1),
+      i.variant,
+      i.score === undefined ? '–' : pct(i.score),
+      i.status,
+      i.runId ?? '–',
+      (i.error ?? i.label ?? '').replace(/\s+/g, ' ').slice(0, 80),
+    ]);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,0 +1,85 @@
+/** `society evals` (the list) and `society eval-show ID` (one eval's table, and its items). */
+import { summarize } from '../../../eval/summary.ts';
+import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
+import { UsageError } from '../../errors.ts';
+import { openStore } from '../../run-store.ts';
+import { formatItems, formatSummary } from './print.ts';
+
+function findEval(store: RunStore, id: string) {
+  try {
+    const record = store.getEval(id);
+    if (!record) throw new UsageError(`no eval "${id}" in ${store.path} (see \`society evals\`)`);
+    return record;
+  } catch (error) {
+    if (error instanceof AmbiguousEvalIdError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export function evalsCommand(flags: { db?: string; json?: boolean; limit?: string }): void {
+  const store = openStore(flags.db);
+  try {
+    const limit = Number(flags.limit ?? 20);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new UsageError('--limit must be a whole number ≥ 1');
+    const summaries = store.listEvals(limit).map((r) => summarize(r, store.evalItems(r.id)));
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(summaries)}\n`);
+      return;
+    }
+    if (summaries.length === 0) {
+      process.stdout.write(
+        `no evals in ${store.path} (run one with \`society eval FILE --data DATA\`)\n`,
+      );
+      return;
+    }
+    const rows = [['id', 'name', 'status', 'items', 'variants', 'best', 'created']];
+    for (const s of summaries) {
+      const best = [...s.variants].sort((a, b) => b.score.mean - a.score.mean)[0];
+      rows.push([
+        s.evalId,
+        s.name + (s.simulated ? ' [simulated]' : ''),
+        s.status,
+        String(s.items),
+        String(s.variants.length),
+        best ? `${best.name} ${best.score.mean.toFixed(3)}` : '–',
+        new Date(s.createdAt).toISOString().slice(0, 16).replace('T', ' '),
+      ]);
+    }
+    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+    process.stdout.write(
+      `${rows
+        .map((r) =>
+          r
+            .map((cell, c) => cell.padEnd(widths[c]!))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n')}\n`,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+export function evalShowCommand(
+  id: string,
+  flags: { db?: string; json?: boolean; items?: boolean },
+): void {
+  const store = openStore(flags.db);
+  try {
+    const record = findEval(store, id);
+    const items = store.evalItems(record.id);
+    const summary = summarize(record, items);
+    if (flags.json) {
+      process.stdout.write(
+        `${JSON.stringify(flags.items ? { ...summary, itemRecords: items } : summary)}\n`,
+      );
+      return;
+    }
+    process.stdout.write(`${formatSummary(summary)}\n`);
+    if (flags.items) process.stdout.write(`\n${formatItems(items)}\n`);
+  } finally {
+    store.close();
+  }
+}

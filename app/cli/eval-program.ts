@@ -1,0 +1,74 @@
+/** `society eval`, `society evals` and `society eval-show`: their arguments, options and help. */
+import type { Command } from 'commander';
+import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import type { EvalFlags } from './commands/eval/eval.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function addEvalCommands(program: Command): void {
+  program
+    .command('eval')
+    .description(
+      'run a society over a dataset, score each answer, and print a table per variant (the same command again resumes)',
+    )
+    .argument('<file>', 'a *.society.json document')
+    .requiredOption(
+      '--data <DATA>',
+      'a .jsonl or .csv file, or a .txt of _!_-separated multiple-choice questions',
+    )
+    .option(
+      '--map <INPUT=FIELD>',
+      "an input's value from a field of each row; INPUT=@FIELD reads the file whose path the field holds (relative to the data file). Unmapped inputs use the document's examples",
+      collect,
+      [],
+    )
+    .option('--expect <FIELD>', 'the field holding the right answer')
+    .option('--output <NAME>', "the document's output to score (default: its first)")
+    .option(
+      '--scorer <NAME>',
+      "exact, choice, contains, number, f1, rougeL, cos, or clip/bert/vit (the metric node's models) (default: exact)",
+    )
+    .option(
+      '--scorer-graph <DOC>',
+      'a society document given prediction and reference that outputs score',
+    )
+    .option('--tolerance <X>', 'for --scorer number: the largest difference still right')
+    .option(
+      '--variant <NAME=OPTIONS>',
+      'a named set of run options, e.g. small="--model agent=openai:gpt-4o-mini --set rounds=2" (also --provider, --document FILE); repeatable',
+      collect,
+      [],
+    )
+    .option('--limit <N>', 'only the first N rows')
+    .option('--concurrency <K>', 'runs at once (default: 4)')
+    .option('--budget <USD>', 'start no run once this much has been spent')
+    .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
+    .option('--replay <CASSETTE>', 'answer every model call from a cassette')
+    .option('--json', 'print one JSON object: evalId, status, items, variants')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (file: string, flags: EvalFlags) => {
+      process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
+    });
+
+  program
+    .command('evals')
+    .description('list evals, newest first')
+    .option('-n, --limit <N>', 'how many', '20')
+    .option('--json', 'print the tables as a JSON array')
+    .option('--db <FILE>', 'the run store')
+    .action(async (flags: { limit?: string; json?: boolean; db?: string }) =>
+      (await import('./commands/eval/show.ts')).evalsCommand(flags),
+    );
+
+  program
+    .command('eval-show')
+    .description("print an eval's table again; --items adds each item's score and run")
+    .argument('<id>', 'an eval id or a unique prefix of one')
+    .option('--items', 'each item × variant: score, status, run id')
+    .option('--json', 'print the table as JSON')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: { items?: boolean; json?: boolean; db?: string }) =>
+      (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
+    );
+}

@@ -1,0 +1,167 @@
+/**
+ * One item × variant of an eval as a job: everything a run needs, as plain JSON, so the same
+ * job runs in this process or on a worker elsewhere (queue.ts). Running it makes an ordinary
+ * run in a store; a job whose earlier run was cut off (a kill, a crash) resumes that run, with
+ * the calls it already made answered from its own record, so none is paid twice.
+ */
+import { createHash } from 'node:crypto';
+import { callRecorder, expertRecorder, recordEvents, storeImages } from '../cli/record.ts';
+import { compileGraph } from '../compiler/index.ts';
+import { DEFAULT_PRICES } from '../costs/prices.ts';
+import { loadNodeRegistry } from '../node-sdk/registry.ts';
+import { Cassette } from '../providers/cassette.ts';
+import type { ProfileOverride } from '../providers/profiles.ts';
+import { BlobStore } from '../runtime/blobs.ts';
+import { startRun } from '../runtime/run.ts';
+import type { RunResult } from '../runtime/run-options.ts';
+import { blobHashOf } from '../schema/blob-refs.ts';
+import { newRunId, type RunStore } from '../store/index.ts';
+
+/** Bytes a job's inputs refer to, carried with it. */
+export interface JobBlob {
+  sha256: string;
+  mime: string;
+  base64: string;
+}
+
+export interface EvalJob {
+  evalId: string;
+  item: number;
+  variant: string;
+  /** (document hash, item, variant) hashed: the job's identity everywhere, queue ids included. */
+  jobKey: string;
+  /** The document text to run, parameters bound (`documentTextOf`). */
+  documentText: string;
+  inputs: Record<string, unknown>;
+  blobs: JobBlob[];
+  /** Answers for human nodes, when the dataset gives them. */
+  humanAnswers?: Record<string, string>;
+  mode: 'live' | 'simulated' | 'replay';
+  /** Replay mode: the cassette's JSON text (so a worker elsewhere needs no file). */
+  cassetteText?: string;
+  /** The variant's provider redirects, already parsed. */
+  providerOverrides?: Record<string, ProfileOverride>;
+}
+
+/** What running a job gave: the run, its result and how long it took. */
+export interface JobOutcome {
+  runId: string;
+  result: RunResult;
+  latencyMs: number;
+  /** The blob store holding the run's inputs and outputs (pictures a scorer looks at). */
+  blobs: BlobStore;
+}
+
+/** The job key of an item under a variant of a document. */
+export function jobKeyOf(documentHash: string, item: number, variant: string): string {
+  return createHash('sha256')
+    .update(`${documentHash}\u0000${item}\u0000${variant}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The bytes `inputs` refer to, from `blobs`, for a job. */
+export function jobBlobs(inputs: Record<string, unknown>, blobs: BlobStore): JobBlob[] {
+  const found: JobBlob[] = [];
+  const visit = (value: unknown) => {
+    const hash = blobHashOf(value);
+    if (hash) {
+      const blob = blobs.get(hash);
+      if (blob)
+        found.push({
+          sha256: hash,
+          mime: blob.mime,
+          base64: Buffer.from(blob.bytes).toString('base64'),
+        });
+      return;
+    }
+    if (Array.isArray(value)) value.forEach(visit);
+  };
+  Object.values(inputs).forEach(visit);
+  return found;
+}
+
+/** Options of the process that runs jobs. */
+export interface JobContext {
+  store: RunStore;
+  /** Provider redirects of this process (stored profiles), under the job's own. */
+  providerOverrides?: Record<string, ProfileOverride>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `job` into `context.store`. `resumeRunId` names the job's earlier run when it was cut
+ * off: it resumes from its log and call record instead of starting again. `onStart` is told
+ * the run's id once the store holds it.
+ */
+export async function executeJob(
+  job: EvalJob,
+  context: JobContext,
+  options: { resumeRunId?: string; onStart?: (runId: string) => void } = {},
+): Promise<JobOutcome> {
+  const { resumeRunId } = options;
+  const { store } = context;
+  const registry = await loadNodeRegistry();
+  const compiled = await compileGraph(job.documentText, registry);
+  if (!compiled.ok)
+    throw new Error(
+      `the document does not compile: ${compiled.problems.map((p) => p.message).join('; ')}`,
+    );
+  const blobs = new BlobStore();
+  for (const blob of job.blobs) blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+  const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
+  const providerOverrides = { ...context.providerOverrides, ...job.providerOverrides };
+  const started = Date.now();
+  const resumable = resumeRunId ? store.getRun(resumeRunId) : undefined;
+  let runId: string;
+  let cassette: { cassette: Cassette; mode: 'replay' | 'replay-then-live' } | undefined;
+  let continueFrom: ReturnType<RunStore['events']> | undefined;
+  if (resumable && resumable.status === 'interrupted') {
+    runId = resumable.id;
+    // Calls the cut-off run made are answered from its record; the rest are made anew.
+    cassette = {
+      cassette: Cassette.fromJSON(store.callRecord(runId), `run ${runId}`),
+      mode: 'replay-then-live',
+    };
+    continueFrom = store.events(runId);
+    store.reopenRun(runId);
+  } else {
+    runId = newRunId();
+    if (job.mode === 'replay')
+      cassette = {
+        cassette: Cassette.fromJSON(JSON.parse(job.cassetteText ?? '{}'), 'the eval cassette'),
+        mode: 'replay',
+      };
+    store.createRun({
+      id: runId,
+      document: compiled.doc,
+      documentText: job.documentText,
+      compilerVersion: compiled.machines.compilerVersion,
+      mode: job.mode,
+      inputs: job.inputs,
+    });
+    storeImages(store, blobs, job.inputs);
+  }
+  options.onStart?.(runId);
+  const run = startRun(compiled, {
+    registry,
+    runId,
+    inputs: job.inputs,
+    humanAnswers: job.humanAnswers ?? {},
+    blobs,
+    prices,
+    simulate: job.mode === 'simulated',
+    providerOverrides,
+    redactor: store.redactor,
+    onModelCall: callRecorder(store, runId),
+    onExpertCall: expertRecorder(store, runId),
+    ...(cassette ? { cassette } : {}),
+    ...(continueFrom ? { continueFrom } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  // A resumed run's earlier events are in the store already.
+  const finish = recordEvents(store, run, () => {});
+  const result = await run.result;
+  finish(result);
+  return { runId, result, latencyMs: Date.now() - started, blobs };
+}

@@ -1,0 +1,276 @@
+/**
+ * Running an eval: each item × variant job once, a few at a time, scored as it finishes and
+ * recorded in the store as it goes. Running the same eval again resumes it: scored items are
+ * skipped, a run that was cut off resumes from its own call record, and a run that finished
+ * before its score was written is scored from the store.
+ *
+ * Who executes the runs is the executor's business: this process (local), or workers on a
+ * queue (queue.ts). Both hand back a run that is in this store.
+ */
+import PQueue from 'p-queue';
+import { loadImages } from '../cli/record.ts';
+import type { ProfileOverride } from '../providers/profiles.ts';
+import { BlobStore } from '../runtime/blobs.ts';
+import type { RunResult } from '../runtime/run-options.ts';
+import type { RunStore } from '../store/index.ts';
+import { type EvalJob, executeJob, type JobOutcome } from './job.ts';
+import type { Scorer } from './scorers.ts';
+import { summarize } from './summary.ts';
+import type { EvalItemRecord, EvalRecord, EvalSummary } from './types.ts';
+
+/** A job with what scoring it needs. */
+export interface PlannedJob {
+  job: EvalJob;
+  /** The dataset row (a multiple-choice scorer reads its options). */
+  row: Record<string, unknown>;
+  reference?: unknown;
+  label?: string;
+  /** The output scored; default: the run's only output, else its first. */
+  output?: string;
+  /** Why the job cannot run (its row lacks a field): it is recorded as failed without a run. */
+  error?: string;
+}
+
+/** Who runs jobs. */
+export interface Executor {
+  /** Jobs in flight at once. */
+  readonly concurrency: number;
+  run(
+    job: EvalJob,
+    options: { resumeRunId?: string; onStart?: (runId: string) => void },
+  ): Promise<JobOutcome>;
+  close?(): Promise<void>;
+}
+
+/** Runs jobs in this process, into `store`. */
+export function localExecutor(
+  store: RunStore,
+  concurrency: number,
+  providerOverrides: Record<string, ProfileOverride> = {},
+): Executor {
+  return {
+    concurrency,
+    run: (job, runOptions) => executeJob(job, { store, providerOverrides }, runOptions),
+  };
+}
+
+/** How far an eval has got, for a progress bar. */
+export interface EvalProgress {
+  total: number;
+  /** Jobs finished, those scored in an earlier session included. */
+  done: number;
+  /** Of them, finished in an earlier session. */
+  resumed: number;
+  failed: number;
+  running: number;
+  costUsd: number;
+  tokens: number;
+  /** When this session started, for a rate and an ETA. */
+  startedAt: number;
+  /** The last job finished, as `item 3 · default`. */
+  last?: string;
+}
+
+export interface RunEvalOptions {
+  /** Stop starting jobs once this much is spent (US dollars); the eval ends over-budget. */
+  budgetUsd?: number;
+  onProgress?: (progress: EvalProgress) => void;
+  /** Aborted: no job starts after it; jobs in flight finish. */
+  signal?: AbortSignal;
+}
+
+/** Runs `plan`'s jobs under `record`, scores them with `scorer`, and returns the table. */
+export async function runEval(
+  store: RunStore,
+  record: EvalRecord,
+  plan: readonly PlannedJob[],
+  scorer: Scorer,
+  executor: Executor,
+  options: RunEvalOptions = {},
+): Promise<EvalSummary> {
+  store.markInterrupted();
+  const earlier = new Map(
+    store.evalItems(record.id).map((i) => [`${i.item}\u0000${i.variant}`, i]),
+  );
+  const progress: EvalProgress = {
+    total: plan.length,
+    done: 0,
+    resumed: 0,
+    failed: 0,
+    running: 0,
+    costUsd: 0,
+    tokens: 0,
+    startedAt: Date.now(),
+  };
+  const tell = () => options.onProgress?.({ ...progress });
+  const pending: PlannedJob[] = [];
+  for (const planned of plan) {
+    const before = earlier.get(`${planned.job.item}\u0000${planned.job.variant}`);
+    if (before && before.status !== 'running') {
+      count(progress, before);
+      progress.resumed++;
+    } else pending.push(planned);
+  }
+  tell();
+
+  let overBudget = false;
+  const queue = new PQueue({ concurrency: Math.max(1, executor.concurrency) });
+  for (const planned of pending) {
+    queue.add(async () => {
+      if (options.signal?.aborted) return;
+      if (options.budgetUsd !== undefined && progress.costUsd >= options.budgetUsd) {
+        overBudget = true;
+        return;
+      }
+      progress.running++;
+      try {
+        const before = earlier.get(`${planned.job.item}\u0000${planned.job.variant}`);
+        const item = await runOne(store, planned, scorer, executor, before);
+        count(progress, item);
+        progress.last = `item ${planned.job.item + 1} · ${planned.job.variant}`;
+      } finally {
+        progress.running--;
+        tell();
+      }
+    });
+  }
+  await queue.onIdle();
+  const finished = store.evalItems(record.id).filter((i) => i.status !== 'running').length;
+  store.setEvalStatus(
+    record.id,
+    finished >= plan.length ? 'finished' : overBudget ? 'over-budget' : 'interrupted',
+  );
+  return summarize(store.getEval(record.id)!, store.evalItems(record.id));
+}
+
+function count(progress: EvalProgress, item: EvalItemRecord): void {
+  progress.done++;
+  if (item.status === 'failed') progress.failed++;
+  progress.costUsd += item.costUsd;
+  progress.tokens += item.tokens;
+}
+
+/** Runs (or resumes, or only scores) one job and records its item. */
+async function runOne(
+  store: RunStore,
+  planned: PlannedJob,
+  scorer: Scorer,
+  executor: Executor,
+  before: EvalItemRecord | undefined,
+): Promise<EvalItemRecord> {
+  const { job } = planned;
+  const base = {
+    evalId: job.evalId,
+    item: job.item,
+    variant: job.variant,
+    jobKey: job.jobKey,
+    ...(planned.label !== undefined ? { label: planned.label } : {}),
+    ...(planned.reference !== undefined ? { reference: planned.reference } : {}),
+  };
+  const earlierRun = before?.runId ? store.getRun(before.runId) : undefined;
+  let outcome: Pick<JobOutcome, 'runId' | 'result' | 'latencyMs' | 'blobs'>;
+  try {
+    if (planned.error !== undefined) throw new Error(planned.error);
+    if (earlierRun && earlierRun.status !== 'interrupted' && earlierRun.status !== 'running') {
+      // It finished before its score was written: score it from the store.
+      const blobs = new BlobStore();
+      loadImages(store, blobs, earlierRun.outputs ?? {});
+      outcome = {
+        runId: earlierRun.id,
+        result: {
+          runId: earlierRun.id,
+          status: earlierRun.status as RunResult['status'],
+          outputs: earlierRun.outputs ?? {},
+          usage: earlierRun.usage ?? zeroUsage(),
+          ...(earlierRun.error ? { error: earlierRun.error } : {}),
+          simulated: earlierRun.mode === 'simulated',
+        },
+        latencyMs: before?.latencyMs ?? (earlierRun.finishedAt ?? 0) - earlierRun.startedAt,
+        blobs,
+      };
+    } else {
+      outcome = await executor.run(job, {
+        ...(earlierRun?.status === 'interrupted' ? { resumeRunId: earlierRun.id } : {}),
+        onStart: (runId) =>
+          store.putEvalItem({ ...base, runId, status: 'running', costUsd: 0, tokens: 0, calls: 0 }),
+      });
+    }
+  } catch (error) {
+    const item = {
+      ...base,
+      ...(before?.runId ? { runId: before.runId } : {}),
+      status: 'failed' as const,
+      score: 0,
+      error: (error as Error).message,
+      costUsd: 0,
+      tokens: 0,
+      calls: 0,
+    };
+    store.putEvalItem(item);
+    return { ...item, updatedAt: Date.now() };
+  }
+  const { result } = outcome;
+  const usage = {
+    costUsd: result.usage.costUsd ?? 0,
+    tokens: result.usage.totalTokens ?? 0,
+    calls: (result.usage.calls ?? 0) + (result.usage.expertCalls ?? 0),
+    latencyMs: outcome.latencyMs,
+  };
+  let item: Omit<EvalItemRecord, 'updatedAt'>;
+  if (result.status !== 'succeeded') {
+    item = {
+      ...base,
+      runId: outcome.runId,
+      status: 'failed',
+      score: 0,
+      error: result.error ?? `the run ended ${result.status}`,
+      ...usage,
+    };
+  } else {
+    const prediction = predictionOf(result.outputs, planned.output);
+    try {
+      const score = await scorer.score(prediction, planned.reference, {
+        row: planned.row,
+        blobs: outcome.blobs,
+      });
+      item = {
+        ...base,
+        runId: outcome.runId,
+        status: 'scored',
+        score,
+        prediction: compact(prediction),
+        ...usage,
+      };
+    } catch (error) {
+      item = {
+        ...base,
+        runId: outcome.runId,
+        status: 'failed',
+        score: 0,
+        prediction: compact(prediction),
+        error: `scoring failed: ${(error as Error).message}`,
+        ...usage,
+      };
+    }
+  }
+  store.putEvalItem(item);
+  return { ...item, updatedAt: Date.now() };
+}
+
+/** The output scored: the named one, else the only one, else the first. */
+export function predictionOf(outputs: Record<string, unknown>, name?: string): unknown {
+  if (name !== undefined) return outputs[name];
+  const values = Object.values(outputs);
+  return values[0];
+}
+
+/** A prediction as stored with its item: long texts and large values cut to a readable size. */
+function compact(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 2000 ? `${value.slice(0, 2000)}…` : value;
+  const text = JSON.stringify(value ?? null);
+  return text.length > 4000 ? `${text.slice(0, 4000)}…` : value;
+}
+
+function zeroUsage(): RunResult['usage'] {
+  return { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 };
+}

@@ -1,0 +1,49 @@
+/** An eval's table, added up from its item records: per variant, the score, cost and latency. */
+import { meanWithInterval, percentile } from './stats.ts';
+import type { EvalItemRecord, EvalRecord, EvalSummary, VariantSummary } from './types.ts';
+
+/** The table of `record` from its items; items still running are left out. */
+export function summarize(record: EvalRecord, items: readonly EvalItemRecord[]): EvalSummary {
+  const variants: VariantSummary[] = record.config.variants.map(({ name }) => {
+    const done = items.filter((i) => i.variant === name && i.status !== 'running');
+    const latencies = done.flatMap((i) => (i.latencyMs === undefined ? [] : [i.latencyMs]));
+    return {
+      name,
+      n: done.length,
+      failed: done.filter((i) => i.status === 'failed').length,
+      score: meanWithInterval(done.map((i) => i.score ?? 0)),
+      costUsd: done.reduce((a, i) => a + i.costUsd, 0),
+      tokens: done.reduce((a, i) => a + i.tokens, 0),
+      latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
+    };
+  });
+  return {
+    evalId: record.id,
+    name: record.name,
+    status: record.status,
+    items: record.items,
+    scorer: record.config.scorer.graph
+      ? `graph ${record.config.scorer.graph}`
+      : record.config.scorer.name,
+    simulated: record.simulated,
+    document: record.config.document,
+    data: record.config.data,
+    createdAt: record.createdAt,
+    ...(record.finishedAt !== undefined ? { finishedAt: record.finishedAt } : {}),
+    variants,
+  };
+}
+
+/** The items with the lowest scores first (failures first among equals), for reports. */
+export function worstItems(items: readonly EvalItemRecord[], count: number): EvalItemRecord[] {
+  return items
+    .filter((i) => i.status !== 'running')
+    .sort(
+      (a, b) =>
+        (a.score ?? 0) - (b.score ?? 0) ||
+        Number(b.status === 'failed') - Number(a.status === 'failed') ||
+        a.item - b.item ||
+        a.variant.localeCompare(b.variant),
+    )
+    .slice(0, count);
+}

@@ -1,0 +1,127 @@
+/**
+ * The shapes of an evaluation: what it runs (a document over a dataset, per variant), what each
+ * item × variant recorded, and the table it adds up to. An eval is a set of ordinary runs in the
+ * run store; these records only link those runs to their items and scores.
+ */
+
+/** A named set of run options; without `--variant` an eval has one, named `default`. */
+export interface VariantSpec {
+  name: string;
+  /** `--model PROFILE=PROVIDER:MODEL` overrides. */
+  model: string[];
+  /** `--set NAME=VALUE` template parameters. */
+  set: string[];
+  /** `--provider NAME=URL` redirects. */
+  provider: string[];
+  /** Another document to run instead of the eval's own (a path). */
+  document?: string;
+}
+
+/** How predictions are scored: a built-in scorer by name, or a scorer document. */
+export interface ScorerSpec {
+  name: string;
+  /** `number`: the absolute tolerance (default 0). */
+  tolerance?: number;
+  /** `--scorer-graph DOC`: the document's path. */
+  graph?: string;
+}
+
+/** What an eval runs, as stored with it. Equal configs give the same eval id, so a rerun resumes. */
+export interface EvalConfig {
+  /** The document's name. */
+  name: string;
+  /** Its path, for display. */
+  document: string;
+  documentHash: string;
+  /** The dataset's path, for display. */
+  data: string;
+  dataHash: string;
+  /** `INPUT=FIELD` and `INPUT=@FIELD` mappings. */
+  map: string[];
+  /** The dataset field holding the reference (the expected answer). */
+  expect?: string;
+  /** The document output scored (default: its only output, or the first). */
+  output?: string;
+  scorer: ScorerSpec;
+  variants: VariantSpec[];
+  /** How many items of the dataset (from its start). */
+  limit?: number;
+  /** Simulated, replayed from a cassette, or live. */
+  mode: 'live' | 'simulated' | 'replay';
+  /** The cassette path in replay mode. */
+  cassette?: string;
+  /** Stop starting items once this much has been spent (US dollars). */
+  budgetUsd?: number;
+}
+
+/** How an eval stands. */
+export type EvalStatus = 'running' | 'finished' | 'interrupted' | 'over-budget';
+
+/** What one item × variant recorded. */
+export type EvalItemStatus = 'running' | 'scored' | 'failed';
+
+export interface EvalItemRecord {
+  evalId: string;
+  /** The item's 0-based index in the dataset. */
+  item: number;
+  variant: string;
+  /** Derived from (document hash, item, variant): the same job never runs twice. */
+  jobKey: string;
+  /** The run in the store (the debugger opens it); absent before it starts. */
+  runId?: string;
+  status: EvalItemStatus;
+  /** 0 when the run failed. */
+  score?: number;
+  prediction?: unknown;
+  reference?: unknown;
+  /** A short text naming the item (its question), for tables and reports. */
+  label?: string;
+  error?: string;
+  costUsd: number;
+  tokens: number;
+  calls: number;
+  latencyMs?: number;
+  updatedAt: number;
+}
+
+/** A stored eval. */
+export interface EvalRecord {
+  id: string;
+  name: string;
+  config: EvalConfig;
+  status: EvalStatus;
+  /** Items in the dataset (after `--limit`). */
+  items: number;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  /** Simulated answers were scored: the numbers say nothing about a model. */
+  simulated: boolean;
+}
+
+/** One variant's line of the table. */
+export interface VariantSummary {
+  name: string;
+  /** Items scored (failed ones included, at 0). */
+  n: number;
+  failed: number;
+  score: { mean: number; ci95: [number, number] };
+  costUsd: number;
+  tokens: number;
+  latencyMs: { p50: number; p95: number };
+}
+
+/** The table an eval adds up to: what `--json` prints and the report and Evals view show. */
+export interface EvalSummary {
+  evalId: string;
+  name: string;
+  status: EvalStatus;
+  items: number;
+  scorer: string;
+  simulated: boolean;
+  document: string;
+  data: string;
+  createdAt: number;
+  finishedAt?: number;
+  variants: VariantSummary[];
+}
