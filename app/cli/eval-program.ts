@@ -39,6 +39,12 @@ export function addEvalCommands(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider for every variant, e.g. local=http://localhost:8000/v1 (append ,key=ENV_VAR)',
+      collect,
+      [],
+    )
     .option('--limit <N>', 'only the first N rows')
     .option('--concurrency <K>', 'runs at once (default: 4)')
     .option('--budget <USD>', 'start no run once this much has been spent')

@@ -32,6 +32,8 @@ export interface EvalFlags {
   scorerGraph?: string;
   tolerance?: string;
   variant: string[];
+  /** `--provider NAME=URL` for every variant (a variant's own come after it). */
+  provider: string[];
   limit?: string;
   concurrency?: string;
   budget?: string;
@@ -117,7 +119,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
       throw new UsageError(`cannot use cassette ${flags.replay}: ${(error as Error).message}`);
     }
   }
-  const prepared = await prepareVariants(file, variants);
+  const prepared = await prepareVariants(file, variants, flags.provider ?? []);
   checkMappings(mappings, prepared);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : flags.replay ? 'replay' : 'live';
   const scorer: ScorerSpec = {

@@ -90,10 +90,16 @@ export interface PreparedVariant {
   providerOverrides: Record<string, ProfileOverride>;
 }
 
-/** Compiles each variant's document with its options; any problem ends the command (exit 2). */
+/**
+ * Compiles each variant's document with its options; any problem ends the command (exit 2).
+ * `providers` (the eval's own `--provider`) apply to every variant, under the variant's own:
+ * they say where models are reached, not what is evaluated, so they are not part of the eval's
+ * identity (a server that moved does not start the eval afresh).
+ */
 export async function prepareVariants(
   file: string,
   variants: readonly VariantSpec[],
+  providers: readonly string[] = [],
 ): Promise<PreparedVariant[]> {
   const prepared: PreparedVariant[] = [];
   for (const spec of variants) {
@@ -110,7 +116,7 @@ export async function prepareVariants(
       compiled,
       documentText,
       documentHash: createHash('sha256').update(documentText).digest('hex'),
-      providerOverrides: parseProviders(spec.provider),
+      providerOverrides: { ...parseProviders([...providers]), ...parseProviders(spec.provider) },
     });
   }
   return prepared;

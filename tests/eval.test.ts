@@ -1,0 +1,277 @@
+/**
+ * `society eval` end to end against a local OpenAI-compatible server whose answers are known:
+ * the accuracy it reports is exactly what those answers imply, and an eval killed with SIGKILL
+ * halfway finishes when run again, each item scored once and no recorded call sent twice.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wilson } from '../app/eval/stats.ts';
+import type { EvalSummary } from '../app/eval/types.ts';
+import { openRunStore } from '../app/store/index.ts';
+import { society } from './support/cli.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
+
+const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
+
+/** Ten questions; the server answers the first seven right and the last three wrong. */
+const ROWS = Array.from({ length: 10 }, (_, i) => ({
+  id: `q${i + 1}`,
+  question: `What is ${i + 1} times 3?`,
+  answer: String((i + 1) * 3),
+}));
+const RIGHT = 7;
+
+/** A drafter then a finisher: two calls an item, so a kill can fall between them. */
+const doc = {
+  version: 1,
+  name: 'two-step arithmetic',
+  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
+  nodes: [
+    {
+      id: 'question',
+      type: 'input',
+      position: { x: 0, y: 0 },
+      data: { name: 'question', example: 'What is 1 times 3?' },
+    },
+    {
+      id: 'draft',
+      type: 'agent',
+      position: { x: 200, y: 0 },
+      data: { model: 'm', prompt: 'DRAFT {{ question }}' },
+    },
+    {
+      id: 'final',
+      type: 'agent',
+      position: { x: 400, y: 0 },
+      data: { model: 'm', prompt: 'FINAL {{ question }} given {{ draft }}' },
+    },
+    { id: 'answer', type: 'output', position: { x: 600, y: 0 }, data: { name: 'answer' } },
+  ],
+  edges: [
+    {
+      id: 'a',
+      source: 'question',
+      sourceHandle: 'value',
+      target: 'draft',
+      targetHandle: 'question',
+    },
+    {
+      id: 'b',
+      source: 'question',
+      sourceHandle: 'value',
+      target: 'final',
+      targetHandle: 'question',
+    },
+    { id: 'c', source: 'draft', sourceHandle: 'text', target: 'final', targetHandle: 'draft' },
+    { id: 'd', source: 'final', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
+  ],
+};
+
+let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
+/** Every prompt the server was sent, in order. */
+const sent: string[] = [];
+let dir: string;
+let file: string;
+let data: string;
+
+beforeAll(async () => {
+  stub = await startStubOpenAI({
+    latencyMs: 60,
+    respond: (body) => {
+      const prompt = String(body.messages.at(-1).content);
+      sent.push(prompt);
+      const n = Number(/What is (\d+) times/.exec(prompt)?.[1]);
+      const text = prompt.startsWith('DRAFT')
+        ? `I think about ${n}`
+        : n <= RIGHT
+          ? `The answer is ${n * 3}.`
+          : `The answer is ${n * 3 + 1}.`;
+      return { text, usage: { prompt_tokens: 12, completion_tokens: 5 } };
+    },
+  });
+  dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'society-eval-'));
+  file = join(dir, 'arith.society.json');
+  data = join(dir, 'questions.jsonl');
+  writeFileSync(file, JSON.stringify(doc));
+  writeFileSync(data, `${ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`);
+});
+afterAll(() => {
+  stub.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const evalArgs = (db: string, extra: string[] = []) => [
+  'eval',
+  file,
+  '--data',
+  data,
+  '--map',
+  'question=question',
+  '--expect',
+  'answer',
+  '--scorer',
+  'number',
+  '--provider',
+  `openai=${stub.url}`,
+  '--concurrency',
+  '2',
+  '--db',
+  db,
+  '--json',
+  ...extra,
+];
+
+describe('society eval against a server with known answers', () => {
+  it('reports exactly the accuracy the answers imply, with its interval, cost and latency', async () => {
+    const db = join(dir, 'plain.db');
+    const before = sent.length;
+    const result = await society(evalArgs(db));
+    expect(result.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as EvalSummary;
+    expect(summary.status).toBe('finished');
+    expect(summary.items).toBe(10);
+    expect(summary.simulated).toBe(false);
+    const [variant] = summary.variants;
+    expect(variant).toMatchObject({ name: 'default', n: 10, failed: 0 });
+    expect(variant!.score.mean).toBe(RIGHT / 10);
+    const [lo, hi] = wilson(RIGHT / 10, 10);
+    expect(variant!.score.ci95[0]).toBeCloseTo(lo, 10);
+    expect(variant!.score.ci95[1]).toBeCloseTo(hi, 10);
+    // 0.7 of 10 by Wilson's formula: about [0.397, 0.892].
+    expect(variant!.score.ci95[0]).toBeCloseTo(0.397, 2);
+    expect(variant!.tokens).toBe(10 * 2 * 17);
+    expect(variant!.latencyMs.p50).toBeGreaterThan(0);
+    expect(sent.length - before).toBe(20);
+
+    // Each item is an ordinary run the debugger opens; the wrong ones are the last three.
+    const store = openRunStore(db);
+    try {
+      const items = store.evalItems(summary.evalId);
+      expect(items.map((i) => i.score)).toEqual([1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+      for (const item of items) expect(store.getRun(item.runId!)?.status).toBe('succeeded');
+      expect(items[7]).toMatchObject({ prediction: 'The answer is 25.', reference: '24' });
+    } finally {
+      store.close();
+    }
+
+    // The same command again has nothing left to do: it prints the same table, sending nothing.
+    const again = await society(evalArgs(db));
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      evalId: summary.evalId,
+      variants: [{ n: 10 }],
+    });
+    expect(sent.length - before).toBe(20);
+
+    const shown = await society(['eval-show', summary.evalId.slice(0, 6), '--items', '--db', db]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('0.700');
+    expect(shown.stdout).toMatch(
+      /^8\s+default\s+0\.000\s+scored\s+[0-9a-f]{16}\s+What is 8 times 3\?/m,
+    );
+  }, 60_000);
+
+  it('killed with SIGKILL halfway, finishes when run again: every item once, no recorded call sent twice', async () => {
+    const db = join(dir, 'killed.db');
+    const before = sent.length;
+    // Killed with some items scored and one run cut off between its two calls.
+    await killWhen(db, ({ scored, partial }) => scored >= 3 && partial >= 1);
+    const afterKill = sent.slice(before);
+
+    // What the killed eval had recorded: its items' runs and the calls each made.
+    const recorded = new Set<string>();
+    let scoredAtKill = 0;
+    let partial = 0;
+    {
+      const store = openRunStore(db);
+      try {
+        const evalRecord = store.listEvals()[0]!;
+        for (const item of store.evalItems(evalRecord.id)) {
+          if (item.status === 'scored') scoredAtKill++;
+          if (!item.runId) continue;
+          const entries = store.callRecord(item.runId).entries;
+          if (item.status === 'running' && entries.length > 0) partial++;
+          for (const entry of entries) recorded.add(String(entry.request.messages.at(-1)?.content));
+        }
+      } finally {
+        store.close();
+      }
+    }
+    expect(scoredAtKill).toBeGreaterThanOrEqual(3);
+    expect(scoredAtKill).toBeLessThan(10);
+    expect(partial).toBeGreaterThanOrEqual(1);
+    expect(recorded.size).toBeGreaterThan(2 * scoredAtKill);
+
+    const result = await society(evalArgs(db));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`resuming: ${scoredAtKill} of 10 done before`));
+    const summary = JSON.parse(result.stdout) as EvalSummary;
+    expect(summary.status).toBe('finished');
+    expect(summary.variants[0]).toMatchObject({ n: 10, failed: 0 });
+    expect(summary.variants[0]!.score.mean).toBe(RIGHT / 10);
+
+    const store = openRunStore(db);
+    try {
+      const items = store.evalItems(summary.evalId);
+      // Each item scored exactly once, each by one run; a cut-off run was resumed, not redone.
+      expect(items.map((i) => i.item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(new Set(items.map((i) => i.runId)).size).toBe(10);
+      expect(store.listRuns({ limit: 100 }).length).toBe(10);
+      for (const item of items) expect(store.getRun(item.runId!)?.status).toBe('succeeded');
+    } finally {
+      store.close();
+    }
+    // No call the killed eval had recorded went to the server again.
+    const afterResume = sent.slice(before + afterKill.length);
+    for (const prompt of recorded) expect(afterResume).not.toContain(prompt);
+    // All 20 calls were made, the ones in flight at the kill at most twice.
+    expect(new Set(sent.slice(before)).size).toBe(20);
+    expect(sent.length - before).toBeLessThanOrEqual(20 + 2);
+  }, 60_000);
+});
+
+/** Starts the eval and SIGKILLs it once `ready` holds of the store (polled every 20 ms). */
+function killWhen(
+  db: string,
+  ready: (state: { scored: number; partial: number }) => boolean,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.OPENAI_API_KEY;
+    const child = spawn(process.execPath, [BIN, ...evalArgs(db, ['-q'])], { env, stdio: 'ignore' });
+    let done = false;
+    const poll = setInterval(() => {
+      if (done || !existsSync(db)) return;
+      const state = { scored: 0, partial: 0 };
+      try {
+        const store = openRunStore(db);
+        try {
+          const [record] = store.listEvals();
+          for (const item of record ? store.evalItems(record.id) : []) {
+            if (item.status === 'scored') state.scored++;
+            else if (item.runId && store.callRecord(item.runId).entries.length > 0) state.partial++;
+          }
+        } finally {
+          store.close();
+        }
+      } catch {
+        return; // the file is still being created
+      }
+      if (ready(state)) {
+        done = true;
+        child.kill('SIGKILL');
+      }
+    }, 20);
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => {
+      clearInterval(poll);
+      if (signal !== 'SIGKILL') reject(new Error('the eval ended before it could be killed'));
+      else resolve();
+    });
+  });
+}
