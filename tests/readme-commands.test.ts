@@ -66,13 +66,17 @@ function stripComment(line: string): string {
   return line;
 }
 
-/** The words of a shell line: quotes removed, `*` expanded against `cwd`. */
+/**
+ * The words of a shell line: quotes removed (also inside a word, as in `name="a b"`), `*`
+ * expanded against `cwd` in unquoted words.
+ */
 function words(line: string, cwd: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
-    const [, double, single, bare] = m;
-    if (bare?.includes('*')) out.push(...globSync(bare, { cwd }).sort());
-    else out.push(double ?? single ?? bare!);
+  for (const m of line.matchAll(/(?:"[^"]*"|'[^']*'|[^\s"']+)+/g)) {
+    const word = m[0];
+    const text = word.replace(/"([^"]*)"|'([^']*)'/g, (_, d, q) => d ?? q);
+    if (!/["']/.test(word) && word.includes('*')) out.push(...globSync(word, { cwd }).sort());
+    else out.push(text);
   }
   return out;
 }

@@ -26,10 +26,10 @@ export function evalProgress(stream: NodeJS.WriteStream) {
       const rate = ranNow > 0 ? ranNow / (elapsed / 1000) : 0;
       const eta = rate > 0 ? seconds(((p.total - p.done) / rate) * 1000) : '…';
       const line = [
-        `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total}`,
+        `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total} runs`,
         `${p.failed} failed`,
         `$${p.costUsd.toFixed(4)}`,
-        rate > 0 ? `${rate.toFixed(2)} items/s` : undefined,
+        rate > 0 ? `${rate.toFixed(2)} runs/s` : undefined,
         p.done < p.total ? `ETA ${eta}` : undefined,
       ]
         .filter(Boolean)
