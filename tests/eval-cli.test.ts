@@ -198,6 +198,30 @@ describe('society eval', () => {
     expect(missing.stderr).toMatch(/no eval "ffff" in .* \(see `society evals`\)/);
   });
 
+  it('stops when its first runs all fail the same way, leaving those items to run again', async () => {
+    const key = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const args = ['eval', doc, '--data', data, '--map', 'name=person', '--expect', 'expected'];
+      const result = await societyHere([...args, '--db', db, '--limit', '2', '-q']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^society: stopped: the first runs all failed the same way, so the rest would too: node "a": OPENAI_API_KEY is not set/,
+      );
+      expect(result.stdout).toMatch(/· interrupted\n/);
+      const store = openRunStore(db);
+      try {
+        const record = store.listEvals().find((e) => e.config.mode === 'live')!;
+        // Both runs were tried and neither item was recorded as a result.
+        expect(store.evalItems(record.id)).toEqual([]);
+      } finally {
+        store.close();
+      }
+    } finally {
+      if (key !== undefined) process.env.OPENAI_API_KEY = key;
+    }
+  });
+
   it('lists evals with their best variant', async () => {
     const result = await societyHere(['evals', '--db', db]);
     expect(result.code).toBe(0);

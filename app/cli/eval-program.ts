@@ -50,6 +50,7 @@ export function addEvalCommands(program: Command): void {
     .option('--budget <USD>', 'start no run once this much has been spent')
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
+    .option('--retry-failed', 'run again the items that failed when the eval last ran')
     .option('--json', 'print one JSON object: evalId, status, items, variants')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store')

@@ -77,7 +77,16 @@ export interface RunEvalOptions {
   onProgress?: (progress: EvalProgress) => void;
   /** Aborted: no job starts after it; jobs in flight finish. */
   signal?: AbortSignal;
+  /** Run items that failed in an earlier session again (by default they keep their 0). */
+  retryFailed?: boolean;
 }
+
+/**
+ * When the first runs of a session all fail the same way (a missing key, a server that is not
+ * there), the rest would too: the eval stops after this many, and those items are left to run
+ * again rather than recorded as failed.
+ */
+const UNIFORM_FAILURES = 3;
 
 /** Runs `plan`'s jobs under `record`, scores them with `scorer`, and returns the table. */
 export async function runEval(
@@ -105,8 +114,13 @@ export async function runEval(
   const tell = () => options.onProgress?.({ ...progress });
   const pending: PlannedJob[] = [];
   for (const planned of plan) {
-    const before = earlier.get(`${planned.job.item}\u0000${planned.job.variant}`);
-    if (before && before.status !== 'running') {
+    const key = `${planned.job.item}\u0000${planned.job.variant}`;
+    const before = earlier.get(key);
+    if (before?.status === 'failed' && options.retryFailed) {
+      // Run afresh: the failed run stays in the store as it was.
+      earlier.delete(key);
+      pending.push(planned);
+    } else if (before && before.status !== 'running') {
       count(progress, before);
       progress.resumed++;
     } else pending.push(planned);
@@ -114,10 +128,12 @@ export async function runEval(
   tell();
 
   let overBudget = false;
+  let halted: string | undefined;
+  const session: EvalItemRecord[] = [];
   const queue = new PQueue({ concurrency: Math.max(1, executor.concurrency) });
   for (const planned of pending) {
     queue.add(async () => {
-      if (options.signal?.aborted) return;
+      if (options.signal?.aborted || halted !== undefined) return;
       if (options.budgetUsd !== undefined && progress.costUsd >= options.budgetUsd) {
         overBudget = true;
         return;
@@ -126,6 +142,8 @@ export async function runEval(
       try {
         const before = earlier.get(`${planned.job.item}\u0000${planned.job.variant}`);
         const item = await runOne(store, planned, scorer, executor, before);
+        session.push(item);
+        halted ??= uniformFailure(session, Math.min(UNIFORM_FAILURES, pending.length));
         count(progress, item);
         progress.last = `item ${planned.job.item + 1} · ${planned.job.variant}`;
       } finally {
@@ -135,12 +153,28 @@ export async function runEval(
     });
   }
   await queue.onIdle();
+  if (halted !== undefined)
+    for (const item of session)
+      if (item.status === 'failed' && item.error === halted)
+        store.deleteEvalItem(item.evalId, item.item, item.variant);
   const finished = store.evalItems(record.id).filter((i) => i.status !== 'running').length;
   store.setEvalStatus(
     record.id,
     finished >= plan.length ? 'finished' : overBudget ? 'over-budget' : 'interrupted',
   );
-  return summarize(store.getEval(record.id)!, store.evalItems(record.id));
+  const summary = summarize(store.getEval(record.id)!, store.evalItems(record.id));
+  return halted === undefined ? summary : { ...summary, stopped: halted };
+}
+
+/** The shared error when the first `count` runs of a session all failed with it. */
+function uniformFailure(session: readonly EvalItemRecord[], count: number): string | undefined {
+  if (session.length < count || count === 0) return undefined;
+  const first = session.slice(0, count);
+  const error = first[0]!.error;
+  return first.every((i) => i.status === 'failed' && i.error === error) &&
+    !session.some((i) => i.status === 'scored')
+    ? error
+    : undefined;
 }
 
 function count(progress: EvalProgress, item: EvalItemRecord): void {

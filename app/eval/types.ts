@@ -124,4 +124,9 @@ export interface EvalSummary {
   createdAt: number;
   finishedAt?: number;
   variants: VariantSummary[];
+  /**
+   * Why this session stopped early: the error every one of its first runs failed with (a
+   * missing key). Those items are left to run again.
+   */
+  stopped?: string;
 }

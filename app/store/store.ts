@@ -364,6 +364,11 @@ export class RunStore {
     return this.#evals.evalItems(evalId);
   }
 
+  /** Forgets one item × variant's record, so the eval runs it again. */
+  deleteEvalItem(evalId: string, item: number, variant: string): boolean {
+    return this.#evals.deleteEvalItem(evalId, item, variant);
+  }
+
   /** Deletes an eval's records; its runs stay. */
   deleteEval(id: string): boolean {
     return this.#evals.deleteEval(id);

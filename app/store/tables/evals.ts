@@ -211,6 +211,15 @@ export class EvalsTable {
       .map(toItem);
   }
 
+  /** Forgets one item × variant's record, so the eval runs it again. */
+  deleteEvalItem(evalId: string, item: number, variant: string): boolean {
+    return (
+      this.#db
+        .prepare('DELETE FROM eval_items WHERE eval_id = ? AND item = ? AND variant = ?')
+        .run(evalId, item, variant).changes > 0
+    );
+  }
+
   /** Deletes an eval and its item records (its runs stay, as ordinary runs). */
   deleteEval(id: string): boolean {
     return this.#db.prepare('DELETE FROM evals WHERE id = ?').run(id).changes > 0;

@@ -42,6 +42,8 @@ export interface EvalFlags {
   db?: string;
   json?: boolean;
   quiet?: boolean;
+  /** Run again the items an earlier session recorded as failed. */
+  retryFailed?: boolean;
 }
 
 const positiveInt = (text: string | undefined, flag: string): number | undefined => {
@@ -165,7 +167,7 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet'>;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed'>;
   concurrency: number;
   scorer?: Scorer;
 }): Promise<number> {
@@ -209,6 +211,7 @@ export async function runPlannedEval(args: {
         ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
         ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
         signal: stop.signal,
+        ...(args.flags.retryFailed ? { retryFailed: true } : {}),
       });
     } finally {
       process.off('SIGINT', onSigint);
@@ -216,6 +219,12 @@ export async function runPlannedEval(args: {
     }
     if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else process.stdout.write(`${formatSummary(summary)}\n`);
+    if (summary.stopped !== undefined) {
+      process.stderr.write(
+        `society: stopped: the first runs all failed the same way, so the rest would too: ${summary.stopped}\n(those items run again when you run the same command)\n`,
+      );
+      return EXIT.runFailed;
+    }
     if (summary.status === 'over-budget')
       process.stderr.write(
         `society: the budget of $${config.budgetUsd} is spent; ${plan.length - summary.variants.reduce((a, v) => a + v.n, 0)} items did not run\n`,
