@@ -2,7 +2,7 @@
  * `society eval` as a user meets it: variants side by side, scorer documents, rows that cannot
  * run, and one readable line for every bad argument.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +158,48 @@ describe('society eval', () => {
     expect(summary.scorer).toMatch(/^graph .*scorer\.society\.json$/);
     // Simulated greetings quote the prompt, which names the person.
     expect(summary.variants[0]).toMatchObject({ n: 2, failed: 0, score: { mean: 1 } });
+  });
+
+  it('reads a CSV whose field names a file beside it (INPUT=@FIELD)', async () => {
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    writeFileSync(join(dir, 'notes', 'one.txt'), 'the history of tea');
+    writeFileSync(join(dir, 'notes', 'two.txt'), 'the rules of chess');
+    const csv = join(dir, 'topics.csv');
+    writeFileSync(
+      csv,
+      'who,file,expected\nAda,notes/one.txt,tea\n"Lovelace, Ada",notes/two.txt,chess\n',
+    );
+    const result = await societyHere([
+      'eval',
+      doc,
+      '--data',
+      csv,
+      '--map',
+      'name=who',
+      '--map',
+      'topic=@file',
+      '--expect',
+      'expected',
+      '--scorer',
+      'contains',
+      '--db',
+      db,
+      '--simulate',
+      '--json',
+      '-q',
+    ]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as EvalSummary;
+    const store = openRunStore(db);
+    try {
+      const runs = store.evalItems(summary.evalId).map((i) => store.getRun(i.runId!)!);
+      expect(runs.map((r) => r.inputs)).toEqual([
+        { name: 'Ada', topic: 'the history of tea' },
+        { name: 'Lovelace, Ada', topic: 'the rules of chess' },
+      ]);
+    } finally {
+      store.close();
+    }
   });
 
   it('says in one line what is wrong with its arguments', async () => {

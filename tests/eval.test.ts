@@ -176,6 +176,31 @@ describe('society eval against a server with known answers', () => {
     );
   }, 60_000);
 
+  it('stops starting runs once its budget is spent, and goes on when run again', async () => {
+    const db = join(dir, 'budget.db');
+    // gpt-4o-mini at $0.15 and $0.60 per million tokens: 12 + 5 tokens a call, two calls an item.
+    const perItem = 2 * ((12 * 0.15 + 5 * 0.6) / 1e6);
+    const result = await society(evalArgs(db, ['--budget', String(2.5 * perItem)]));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /society: the budget of \$[\d.e-]+ is spent; \d+ items did not run/,
+    );
+    const summary = JSON.parse(result.stdout) as EvalSummary;
+    expect(summary.status).toBe('over-budget');
+    // Runs already in flight when the budget ran out finish: at most the concurrency more.
+    expect(summary.variants[0]!.n).toBeGreaterThanOrEqual(3);
+    expect(summary.variants[0]!.n).toBeLessThanOrEqual(3 + 2);
+    expect(summary.variants[0]!.costUsd).toBeCloseTo(summary.variants[0]!.n * perItem, 10);
+
+    const more = await society(evalArgs(db));
+    expect(more.code).toBe(0);
+    expect(JSON.parse(more.stdout)).toMatchObject({
+      evalId: summary.evalId,
+      status: 'finished',
+      variants: [{ n: 10, score: { mean: RIGHT / 10 } }],
+    });
+  }, 60_000);
+
   it('killed with SIGKILL halfway, finishes when run again: every item once, no recorded call sent twice', async () => {
     const db = join(dir, 'killed.db');
     const before = sent.length;
