@@ -139,6 +139,14 @@ describe('society eval', () => {
     } finally {
       store.close();
     }
+    // A scored run names its eval, item and score.
+    const store2 = openRunStore(db);
+    const first = store2.evalItems(summary.evalId)[0]!;
+    store2.close();
+    const shown = await societyHere(['show', first.runId!, '--db', db]);
+    expect(shown.stdout.split('\n')[0]).toBe(
+      `eval ${summary.evalId}: item 1, variant formal, scored, score ${first.score!.toFixed(3)} (expected "Grace")`,
+    );
   });
 
   it('scores with a scorer document given prediction and reference', async () => {

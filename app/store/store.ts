@@ -364,6 +364,11 @@ export class RunStore {
     return this.#evals.evalItems(evalId);
   }
 
+  /** The eval item a run answered, if it answered one. */
+  evalItemOfRun(runId: string): EvalItemRecord | undefined {
+    return this.#evals.evalItemOfRun(runId);
+  }
+
   /** Forgets one item × variant's record, so the eval runs it again. */
   deleteEvalItem(evalId: string, item: number, variant: string): boolean {
     return this.#evals.deleteEvalItem(evalId, item, variant);

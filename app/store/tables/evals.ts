@@ -211,6 +211,14 @@ export class EvalsTable {
       .map(toItem);
   }
 
+  /** The eval item a run answered, if it answered one. */
+  evalItemOfRun(runId: string): EvalItemRecord | undefined {
+    const row = this.#db
+      .prepare<[string], ItemRow>('SELECT * FROM eval_items WHERE run_id = ? LIMIT 1')
+      .get(runId);
+    return row ? toItem(row) : undefined;
+  }
+
   /** Forgets one item × variant's record, so the eval runs it again. */
   deleteEvalItem(evalId: string, item: number, variant: string): boolean {
     return (
