@@ -81,9 +81,11 @@ let data: string;
 beforeAll(async () => {
   stub = await startStubOpenAI({
     latencyMs: 60,
-    respond: (body) => {
+    respond: async (body) => {
       const prompt = String(body.messages.at(-1).content);
       sent.push(prompt);
+      // A finisher slower than the drafter leaves a wide moment with one call of a run made.
+      if (prompt.startsWith('FINAL')) await new Promise((r) => setTimeout(r, 150));
       const n = Number(/What is (\d+) times/.exec(prompt)?.[1]);
       const text = prompt.startsWith('DRAFT')
         ? `I think about ${n}`
