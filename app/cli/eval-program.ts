@@ -45,6 +45,10 @@ export function addEvalCommands(program: Command): void {
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
     .option('--json', 'print one JSON object: evalId, status, items, variants')
+    .option(
+      '--report <FILE.html>',
+      'also write the eval as one self-contained HTML page (table, charts, worst items with run ids)',
+    )
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store')
     .action(async (file: string, flags: EvalFlags) => {
@@ -67,8 +71,12 @@ export function addEvalCommands(program: Command): void {
     .argument('<id>', 'an eval id or a unique prefix of one')
     .option('--items', 'each item × variant: score, status, run id')
     .option('--json', 'print the table as JSON')
+    .option('--report <FILE.html>', 'write the eval as one self-contained HTML page')
     .option('--db <FILE>', 'the run store')
-    .action(async (id: string, flags: { items?: boolean; json?: boolean; db?: string }) =>
-      (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
+    .action(
+      async (
+        id: string,
+        flags: { items?: boolean; json?: boolean; db?: string; report?: string },
+      ) => (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
     );
 }

@@ -22,6 +22,7 @@ import {
   prepareVariants,
 } from './plan.ts';
 import { evalProgress, formatSummary } from './print.ts';
+import { checkReportPath, writeReport } from './report-file.ts';
 
 export interface EvalFlags {
   data: string;
@@ -40,6 +41,8 @@ export interface EvalFlags {
   db?: string;
   json?: boolean;
   quiet?: boolean;
+  /** `--report FILE.html`: the eval's page, written after the run. */
+  report?: string;
 }
 
 const positiveInt = (text: string | undefined, flag: string): number | undefined => {
@@ -163,11 +166,12 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet'>;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'report'>;
   concurrency: number;
   scorer?: Scorer;
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
+  if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
@@ -214,6 +218,10 @@ export async function runPlannedEval(args: {
     }
     if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else process.stdout.write(`${formatSummary(summary)}\n`);
+    if (flags.report !== undefined) {
+      writeReport(flags.report, summary, store.evalItems(evalId));
+      if (!flags.quiet) process.stderr.write(`society: report written to ${flags.report}\n`);
+    }
     if (summary.status === 'over-budget')
       process.stderr.write(
         `society: the budget of $${config.budgetUsd} is spent; ${plan.length - summary.variants.reduce((a, v) => a + v.n, 0)} items did not run\n`,
