@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiContract, ApiResult } from '../../app/api/contract.ts';
 import type { EvalConfig } from '../../app/eval/types.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
@@ -53,15 +53,18 @@ beforeAll(() => {
       mode: 'simulated',
       inputs: {},
     });
-  store.openEval(
-    { id: 'aa11', name: 'older', config: config('older'), items: 1, simulated: true },
-    1000,
-  );
-  store.setEvalStatus('aa11', 'interrupted', 1500);
-  store.openEval(
-    { id: 'bb22', name: 'capitals', config: config('capitals'), items: 2, simulated: true },
-    2000,
-  );
+  store.openEval({ id: 'aa11', name: 'older', config: config('older'), items: 1, simulated: true });
+  store.setEvalStatus('aa11', 'interrupted');
+  // The second eval is the newer one.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + 60_000);
+  store.openEval({
+    id: 'bb22',
+    name: 'capitals',
+    config: config('capitals'),
+    items: 2,
+    simulated: true,
+  });
   const item = { evalId: 'bb22', costUsd: 0.001, tokens: 30, calls: 1, latencyMs: 200 };
   store.putEvalItem({
     ...item,
@@ -108,7 +111,8 @@ beforeAll(() => {
     prediction: 'Milan',
     reference: 'Rome',
   });
-  store.setEvalStatus('bb22', 'finished', 2500);
+  store.setEvalStatus('bb22', 'finished');
+  vi.useRealTimers();
 });
 
 afterAll(async () => {
