@@ -180,7 +180,18 @@ function ItemTable({ summary, items }: { summary: ApiEvalSummary; items: ApiEval
               title={i.runId ? `Open run ${i.runId} in the debugger` : 'This item has no run yet'}
               onClick={() => i.runId && void showStoredRun(i.runId)}
             >
-              <td className="num">{i.item + 1}</td>
+              <td className="num">
+                {/* The row opens on a click; this button lets the keyboard open it too. */}
+                <button
+                  type="button"
+                  className="link"
+                  data-testid="eval-item-open"
+                  disabled={!i.runId}
+                  aria-label={`Open the run of item ${i.item + 1}, ${i.variant}`}
+                >
+                  {i.item + 1}
+                </button>
+              </td>
               <td>{i.variant}</td>
               <td className="num">{i.score === undefined ? '–' : score(i.score)}</td>
               <td className={i.status === 'failed' ? 'eval-failed' : ''} title={i.error}>

@@ -98,6 +98,15 @@ describe.skipIf(!HAVE_CHROMIUM)('evals in the studio', () => {
         .getAttribute('class'),
     ).toContain('current');
     await shot(page, 'evals-item-run');
+
+    // The keyboard opens another item's run as well.
+    const other = items.find((i) => i.variant === 'small' && i.item === 0)!;
+    await page
+      .locator(
+        `[data-testid="eval-item"][data-run="${other.runId}"] [data-testid="eval-item-open"]`,
+      )
+      .press('Enter');
+    await expect.poll(() => page.locator('.run-bar code').textContent()).toBe(other.runId);
     expect(s.pageErrors).toEqual([]);
     expect(s.foreignRequests).toEqual([]);
   }, 60_000);
