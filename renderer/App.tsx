@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { api, type ConnectionStatus } from './api.ts';
 import { Canvas } from './editor/Canvas.tsx';
 import { Palette } from './editor/Palette.tsx';
+import { EvalsView } from './evals/EvalsView.tsx';
 import { save } from './files/actions.ts';
 import { ImportProblems, ModalHost } from './files/Modals.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
@@ -162,6 +163,7 @@ export function App() {
             <Notice />
           </main>
           <Inspector />
+          <EvalsView />
         </div>
         <RunPanel />
         <ModalHost />

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConnectionStatus } from './api.ts';
+import { toggleEvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
 import { toggleMachineView, useMachineView } from './machine/MachineView.tsx';
 import { control, isActive, startRun } from './run/controller.ts';
@@ -20,6 +21,7 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
     })),
   );
   const machineOpen = useMachineView((s) => s.open);
+  const evalsOpen = useEvalsView((s) => s.open);
   const online = connection === 'open';
   const active = isActive(status);
   const canStep = status === 'running' || status === 'paused';
@@ -189,10 +191,26 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
           data-testid="tb-machine"
           aria-pressed={machineOpen}
           disabled={!online && !machineOpen}
-          onClick={toggleMachineView}
+          onClick={() => {
+            useEvalsView.setState({ open: false });
+            toggleMachineView();
+          }}
           title="The compiled XState machine, with the run's current state"
         >
           Machine
+        </button>
+        <button
+          type="button"
+          data-testid="tb-evals"
+          aria-pressed={evalsOpen}
+          disabled={!online && !evalsOpen}
+          onClick={() => {
+            useMachineView.setState({ open: false });
+            toggleEvalsView();
+          }}
+          title="Stored evals: tables, charts, and each item's run"
+        >
+          Evals
         </button>
         <button
           type="button"

@@ -221,6 +221,57 @@ export const BUILTIN_MODEL_DEFAULTS: ModelDefaults = {
   vision: { provider: 'openai', model: 'gpt-4o-mini' },
 };
 
+/** One variant's line of an eval's table (app/eval/types.ts `VariantSummary`). */
+const EvalVariant = z.object({
+  name: z.string(),
+  /** Items scored, failed ones included (at 0). */
+  n: z.number(),
+  failed: z.number(),
+  score: z.object({ mean: z.number(), ci95: z.tuple([z.number(), z.number()]) }),
+  costUsd: z.number(),
+  tokens: z.number(),
+  latencyMs: z.object({ p50: z.number(), p95: z.number() }),
+});
+
+const EvalStatusSchema = z.enum(['running', 'finished', 'interrupted', 'over-budget']);
+
+/** An eval's table, as `society eval --json` prints it (app/eval/types.ts `EvalSummary`). */
+const EvalSummarySchema = z.object({
+  evalId: z.string(),
+  name: z.string(),
+  status: EvalStatusSchema,
+  items: z.number(),
+  scorer: z.string(),
+  /** Simulated answers were scored: the numbers say nothing about a model. */
+  simulated: z.boolean(),
+  document: z.string(),
+  data: z.string(),
+  createdAt: z.number(),
+  finishedAt: z.number().optional(),
+  variants: z.array(EvalVariant),
+});
+export type ApiEvalSummary = z.infer<typeof EvalSummarySchema>;
+
+/** One item × variant of an eval: its score and the run that answered it. */
+const EvalItem = z.object({
+  /** The item's 0-based index in the dataset. */
+  item: z.number(),
+  variant: z.string(),
+  /** The stored run (the debugger opens it); absent before it started. */
+  runId: z.string().optional(),
+  status: z.enum(['running', 'scored', 'failed']),
+  score: z.number().optional(),
+  prediction: z.unknown().optional(),
+  reference: z.unknown().optional(),
+  /** A short text naming the item (its question). */
+  label: z.string().optional(),
+  error: z.string().optional(),
+  costUsd: z.number(),
+  tokens: z.number(),
+  latencyMs: z.number().optional(),
+});
+export type ApiEvalItem = z.infer<typeof EvalItem>;
+
 /** Every method: its params and its result. */
 export const contract = {
   'templates.list': {
@@ -411,6 +462,16 @@ export const contract = {
       run: z.record(z.string(), z.unknown()),
       events: z.array(z.record(z.string(), z.unknown())),
     }),
+  },
+  /** Stored evals, newest first, each with its table (`society evals --json`). */
+  'evals.list': {
+    params: z.object({ limit: z.number().int().min(1).max(500).default(50) }),
+    result: z.array(EvalSummarySchema),
+  },
+  /** One eval (by id or unique prefix): its table and every item × variant with its run. */
+  'evals.get': {
+    params: z.object({ evalId: z.string().min(1).max(200) }),
+    result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
   },
   'settings.keys': {
     params: z.object({}),

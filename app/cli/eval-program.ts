@@ -52,6 +52,10 @@ export function addEvalCommands(program: Command): void {
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
     .option('--retry-failed', 'run again the items that failed when the eval last ran')
     .option('--json', 'print one JSON object: evalId, status, items, variants')
+    .option(
+      '--report <FILE.html>',
+      'also write the eval as one self-contained HTML page (table, charts, worst items with run ids)',
+    )
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store')
     .action(async (file: string, flags: EvalFlags) => {
@@ -74,8 +78,12 @@ export function addEvalCommands(program: Command): void {
     .argument('<id>', 'an eval id or a unique prefix of one')
     .option('--items', 'each item × variant: score, status, run id')
     .option('--json', 'print the table as JSON')
+    .option('--report <FILE.html>', 'write the eval as one self-contained HTML page')
     .option('--db <FILE>', 'the run store')
-    .action(async (id: string, flags: { items?: boolean; json?: boolean; db?: string }) =>
-      (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
+    .action(
+      async (
+        id: string,
+        flags: { items?: boolean; json?: boolean; db?: string; report?: string },
+      ) => (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
     );
 }

@@ -7,8 +7,8 @@
  * the vault hold (S12, S13).
  *
  * The handlers live by concern: templates.ts, documents.ts (document checks and workspace
- * files), runs.ts (starting and steering a run), history.ts (stored runs and forks), keys.ts and
- * settings.ts; live-runs.ts records and broadcasts the runs going. This module composes them.
+ * files), runs.ts (starting and steering a run), history.ts (stored runs and forks), evals.ts
+ * (stored evals), keys.ts and settings.ts; live-runs.ts records and broadcasts the runs going. This module composes them.
  */
 import type { RunEventPush } from '../../app/api/contract.ts';
 import { type ApiMethod, contract } from '../../app/api/contract.ts';
@@ -16,6 +16,7 @@ import type { Redactor } from '../../app/providers/secrets.ts';
 import { type ApiHandlersOptions, type ApiImplementation, createApiContext } from './context.ts';
 import { documentMethods } from './documents.ts';
 import { ApiError } from './errors.ts';
+import { evalMethods } from './evals.ts';
 import { historyMethods } from './history.ts';
 import { keyMethods } from './keys.ts';
 import { createLiveRuns } from './live-runs.ts';
@@ -65,6 +66,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...documentMethods(ctx),
     ...runMethods(ctx, live, templates),
     ...historyMethods(ctx, live),
+    ...evalMethods(ctx),
     ...keyMethods(ctx),
     ...settingsMethods(ctx),
   };

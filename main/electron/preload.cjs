@@ -37,6 +37,8 @@ const METHODS = [
   'runs.diff',
   'runs.delete',
   'runs.show',
+  'evals.list',
+  'evals.get',
   'settings.keys',
   'settings.setKey',
   'settings.clearKey',

@@ -22,6 +22,7 @@ import {
   prepareVariants,
 } from './plan.ts';
 import { evalProgress, formatSummary } from './print.ts';
+import { checkReportPath, writeReport } from './report-file.ts';
 
 export interface EvalFlags {
   data: string;
@@ -44,6 +45,8 @@ export interface EvalFlags {
   quiet?: boolean;
   /** Run again the items an earlier session recorded as failed. */
   retryFailed?: boolean;
+  /** `--report FILE.html`: the eval's page, written after the run. */
+  report?: string;
 }
 
 const positiveInt = (text: string | undefined, flag: string): number | undefined => {
@@ -167,11 +170,12 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed'>;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed' | 'report'>;
   concurrency: number;
   scorer?: Scorer;
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
+  if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
@@ -219,6 +223,10 @@ export async function runPlannedEval(args: {
     }
     if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else process.stdout.write(`${formatSummary(summary)}\n`);
+    if (flags.report !== undefined) {
+      writeReport(flags.report, summary, store.evalItems(evalId));
+      if (!flags.quiet) process.stderr.write(`society: report written to ${flags.report}\n`);
+    }
     if (summary.stopped !== undefined) {
       process.stderr.write(
         `society: stopped: the first runs all failed the same way, so the rest would too: ${summary.stopped}\n(those items run again when you run the same command)\n`,

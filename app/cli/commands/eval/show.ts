@@ -4,6 +4,7 @@ import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
 import { UsageError } from '../../errors.ts';
 import { openStore } from '../../run-store.ts';
 import { formatItems, formatSummary } from './print.ts';
+import { checkReportPath, writeReport } from './report-file.ts';
 
 function findEval(store: RunStore, id: string) {
   try {
@@ -64,13 +65,18 @@ export function evalsCommand(flags: { db?: string; json?: boolean; limit?: strin
 
 export function evalShowCommand(
   id: string,
-  flags: { db?: string; json?: boolean; items?: boolean },
+  flags: { db?: string; json?: boolean; items?: boolean; report?: string },
 ): void {
+  if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   try {
     const record = findEval(store, id);
     const items = store.evalItems(record.id);
     const summary = summarize(record, items);
+    if (flags.report !== undefined) {
+      writeReport(flags.report, summary, items);
+      process.stderr.write(`society: report written to ${flags.report}\n`);
+    }
     if (flags.json) {
       process.stdout.write(
         `${JSON.stringify(flags.items ? { ...summary, itemRecords: items } : summary)}\n`,

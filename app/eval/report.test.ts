@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, shortText } from './html.ts';
+import { evalReport, REPORT_CSP } from './report.ts';
+import { niceTicks, scoreBarsSvg, scoreDomain } from './report-charts.ts';
+import type { EvalItemRecord, EvalSummary, VariantSummary } from './types.ts';
+
+const variant = (
+  name: string,
+  mean: number,
+  ci: [number, number],
+  costUsd = 0,
+): VariantSummary => ({
+  name,
+  n: 3,
+  failed: 0,
+  score: { mean, ci95: ci },
+  costUsd,
+  tokens: 120,
+  latencyMs: { p50: 300, p95: 900 },
+});
+
+const summary = (patch: Partial<EvalSummary> = {}): EvalSummary => ({
+  evalId: 'e0123456789abcde',
+  name: 'capitals <quiz>',
+  status: 'finished',
+  items: 3,
+  scorer: 'exact',
+  simulated: false,
+  document: 'qa.society.json',
+  data: 'data.jsonl',
+  createdAt: Date.UTC(2026, 10, 2, 9, 30),
+  finishedAt: Date.UTC(2026, 10, 2, 9, 31),
+  variants: [variant('small', 2 / 3, [0.21, 0.94], 0.0012), variant('big', 1, [0.44, 1], 0.02)],
+  ...patch,
+});
+
+const item = (patch: Partial<EvalItemRecord>): EvalItemRecord => ({
+  evalId: 'e0123456789abcde',
+  item: 0,
+  variant: 'small',
+  jobKey: 'k',
+  runId: 'run-a',
+  status: 'scored',
+  score: 1,
+  prediction: 'Paris',
+  reference: 'Paris',
+  label: 'Capital of France?',
+  costUsd: 0.0004,
+  tokens: 40,
+  calls: 1,
+  latencyMs: 300,
+  updatedAt: 0,
+  ...patch,
+});
+
+const ITEMS: EvalItemRecord[] = [
+  item({ item: 0, runId: 'run-0-small' }),
+  item({
+    item: 1,
+    runId: 'run-1-small',
+    score: 0,
+    prediction: '<script>alert("x")</script><img src=x onerror=alert(1)>',
+    reference: 'Rome',
+    label: 'Capital of "Italy" & more?',
+  }),
+  item({
+    item: 2,
+    runId: 'run-2-small',
+    status: 'failed',
+    score: 0,
+    error: 'node a: no key <OPENAI_API_KEY>',
+  }),
+  item({ item: 0, variant: 'big', runId: 'run-0-big' }),
+  item({ item: 1, variant: 'big', runId: 'run-1-big', prediction: { city: 'Rome' } }),
+  item({ item: 2, variant: 'big', runId: undefined, status: 'running', score: undefined }),
+];
+
+describe('escaping', () => {
+  it('escapes the five characters that could open markup or leave an attribute', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+
+  it('shows a value as text, JSON for anything else, cut with an ellipsis', () => {
+    expect(shortText('plain')).toBe('plain');
+    expect(shortText({ a: 1 })).toBe('{"a":1}');
+    expect(shortText(undefined)).toBe('');
+    expect(shortText('x'.repeat(10), 5)).toBe('xxxx…');
+  });
+});
+
+describe('evalReport', () => {
+  const page = evalReport(summary(), ITEMS);
+
+  it('is one page that loads nothing: a CSP forbidding it, no script, no external address', () => {
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`);
+    expect(REPORT_CSP).toContain("default-src 'none'");
+    expect(page).not.toMatch(/<script|<img|<link|<iframe|@import|url\(/i);
+    // The only address is the SVG namespace, which nothing fetches.
+    const urls = page.match(/https?:\/\/[^\s"'<>]+/g) ?? [];
+    expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg']));
+  });
+
+  it("escapes a model's markup, the item's text and the eval's name", () => {
+    expect(page).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;',
+    );
+    expect(page).toContain('Capital of &quot;Italy&quot; &amp; more?');
+    expect(page).toContain('<h1>capitals &lt;quiz&gt;</h1>');
+    expect(page).toContain('no key &lt;OPENAI_API_KEY&gt;');
+  });
+
+  it('shows the table per variant: n, failures, score with its interval, cost, latency', () => {
+    const small = page.match(/<tr data-variant="small">[\s\S]*?<\/tr>/)?.[0] ?? '';
+    expect(small).toContain('0.667');
+    expect(small).toContain('[0.210, 0.940]');
+    expect(small).toContain('$0.0012');
+    expect(small).toContain('0.3s');
+    expect(small).toContain('0.9s');
+    expect(page).toContain('<tr data-variant="big">');
+  });
+
+  it('draws a bar with a whisker per variant and a point per variant against cost', () => {
+    expect(page.match(/<g class="bar"/g)).toHaveLength(2);
+    expect(page.match(/<g class="point"/g)).toHaveLength(2);
+    expect(page).toContain('<title>small: 0.667 (95% CI 0.210–0.940, n=3)</title>');
+  });
+
+  it('lists the worst items first with their run ids, and says how to open a run', () => {
+    const worst = page.match(/data-table="worst">[\s\S]*?<\/table>/)?.[0] ?? '';
+    const runIds = [...worst.matchAll(/<code class="run-id">([^<]*)<\/code>/g)].map((m) => m[1]);
+    // Zeros first, the failure before the wrong answer; the running item is not listed.
+    expect(runIds.slice(0, 2)).toEqual(['run-2-small', 'run-1-small']);
+    expect(runIds).toHaveLength(5);
+    expect(page).toContain('society show RUN');
+  });
+
+  it('labels simulated answers, and says when an eval is not finished', () => {
+    expect(page).not.toContain('data-simulated');
+    const simulated = evalReport(summary({ simulated: true, status: 'interrupted' }), ITEMS);
+    expect(simulated).toMatch(/data-simulated>\[simulated\] answers/);
+    expect(simulated).toContain('This eval is interrupted: 6 of 6');
+  });
+});
+
+describe('charts', () => {
+  it('keeps scores on [0, 1] unless an interval goes past it', () => {
+    expect(scoreDomain([variant('a', 0.5, [0.2, 0.8])])).toEqual([0, 1]);
+    expect(scoreDomain([variant('a', 2.5, [1.5, 3.5])])).toEqual([0, 3.5]);
+    expect(scoreDomain([variant('a', -0.2, [-0.6, 0.2])])).toEqual([-0.6, 1]);
+  });
+
+  it('ticks the axis at round values', () => {
+    expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(0, 3.5)).toEqual([0, 1, 2, 3]);
+    expect(niceTicks(-0.6, 1)).toEqual([-0.5, 0, 0.5, 1]);
+  });
+
+  it("escapes a variant's name in the chart", () => {
+    const svg = scoreBarsSvg([variant('<b onmouseover=x>', 0.5, [0.1, 0.9])]);
+    expect(svg).not.toContain('<b ');
+    expect(svg).toContain('&lt;b onmouseover=x&gt;');
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * An eval's two charts (recharts): a bar per variant with its 95% interval as an error bar, and
+ * each variant's score against what it cost. Fixed sizes, so the charts draw at once in a view
+ * that opens over the canvas; no animation, so what is drawn is what the figures say.
+ */
+import { memo } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ErrorBar,
+  LabelList,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+  ZAxis,
+} from 'recharts';
+import type { ApiEvalSummary } from '../../app/api/contract.ts';
+import {
+  type CostPoint,
+  costPoints,
+  money,
+  type ScoreBar,
+  scoreAxis,
+  scoreBars,
+} from '../model/evals.ts';
+
+const AXIS = { fill: '#8b94a5', fontSize: 11 };
+const GRID = '#2a303b';
+const score = (x: number) => x.toFixed(3);
+
+function BarTip({
+  active,
+  payload,
+}: {
+  active?: boolean;
+  payload?: Array<{ payload?: ScoreBar }>;
+}) {
+  const bar = payload?.[0]?.payload;
+  if (!active || !bar) return null;
+  return (
+    <div className="eval-tip">
+      <strong>{bar.name}</strong>: {score(bar.mean)}
+      <div className="muted">
+        95% interval {score(bar.lo)}–{score(bar.hi)} · n={bar.n}
+        {bar.failed ? ` · ${bar.failed} failed` : ''}
+      </div>
+    </div>
+  );
+}
+
+function PointTip({
+  active,
+  payload,
+}: {
+  active?: boolean;
+  payload?: Array<{ payload?: CostPoint }>;
+}) {
+  const point = payload?.[0]?.payload;
+  if (!active || !point) return null;
+  return (
+    <div className="eval-tip">
+      <strong>{point.name}</strong>: {score(point.mean)}
+      <div className="muted">
+        {money(point.costUsd)} · {point.tokens.toLocaleString()} tokens
+      </div>
+    </div>
+  );
+}
+
+function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
+  const bars = scoreBars(summary);
+  const points = costPoints(summary);
+  const domain = scoreAxis(summary);
+  const maxCost = Math.max(0, ...points.map((p) => p.costUsd));
+  const width = Math.max(250, 60 + bars.length * 64);
+  return (
+    <div className="eval-charts">
+      <figure data-testid="eval-chart-scores">
+        <figcaption className="muted small">
+          Score per variant · error bars: 95% interval
+        </figcaption>
+        <BarChart
+          width={width}
+          height={220}
+          data={bars}
+          margin={{ top: 12, right: 12, left: 0, bottom: 4 }}
+        >
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="name" tick={AXIS} interval={0} stroke={GRID} />
+          <YAxis domain={domain} tick={AXIS} width={40} stroke={GRID} />
+          <Tooltip content={<BarTip />} cursor={{ fill: 'rgb(255 255 255 / 4%)' }} />
+          <Bar dataKey="mean" isAnimationActive={false} maxBarSize={48}>
+            {bars.map((b) => (
+              <Cell key={b.name} fill={b.color} />
+            ))}
+            <ErrorBar dataKey="err" width={6} stroke="#e6e9ef" strokeWidth={1.5} direction="y" />
+          </Bar>
+        </BarChart>
+      </figure>
+      <figure data-testid="eval-chart-cost">
+        <figcaption className="muted small">
+          Score against cost{maxCost === 0 ? ' · every variant cost $0' : ''}
+        </figcaption>
+        <ScatterChart width={330} height={220} margin={{ top: 12, right: 72, left: 0, bottom: 4 }}>
+          <CartesianGrid stroke={GRID} />
+          <XAxis
+            type="number"
+            dataKey="costUsd"
+            name="cost"
+            domain={maxCost > 0 ? [0, maxCost * 1.1] : [0, 1]}
+            ticks={maxCost > 0 ? undefined : [0]}
+            tickFormatter={money}
+            tick={AXIS}
+            stroke={GRID}
+          />
+          <YAxis
+            type="number"
+            dataKey="mean"
+            name="score"
+            domain={domain}
+            tick={AXIS}
+            width={40}
+            stroke={GRID}
+          />
+          <ZAxis range={[70, 70]} />
+          <Tooltip content={<PointTip />} cursor={{ stroke: GRID }} />
+          {points.map((p) => (
+            <Scatter key={p.name} name={p.name} data={[p]} fill={p.color} isAnimationActive={false}>
+              <ErrorBar dataKey="err" width={0} stroke={p.color} strokeWidth={2} direction="y" />
+              <LabelList
+                dataKey="name"
+                content={(label) => (
+                  <text
+                    x={Number(label.x ?? 0) + Number(label.width ?? 0) + 6}
+                    y={Number(label.y ?? 0) + Number(label.height ?? 0) / 2 + 4 + p.labelLine * 13}
+                    fill="#e6e9ef"
+                    fontSize={11}
+                  >
+                    {p.name}
+                  </text>
+                )}
+              />
+            </Scatter>
+          ))}
+        </ScatterChart>
+      </figure>
+    </div>
+  );
+}
+
+export const EvalCharts = memo(EvalChartsView);

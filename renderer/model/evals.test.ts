@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
+import { bestVariant, costPoints, itemValue, money, orderedItems, scoreBars } from './evals.ts';
+
+const summary: ApiEvalSummary = {
+  evalId: 'e1',
+  name: 'capitals',
+  status: 'finished',
+  items: 2,
+  scorer: 'exact',
+  simulated: false,
+  document: 'qa.society.json',
+  data: 'data.jsonl',
+  createdAt: 0,
+  variants: [
+    {
+      name: 'small',
+      n: 2,
+      failed: 1,
+      score: { mean: 0.5, ci95: [0.1, 0.9] },
+      costUsd: 0.004,
+      tokens: 60,
+      latencyMs: { p50: 100, p95: 200 },
+    },
+    {
+      name: 'big',
+      n: 2,
+      failed: 0,
+      score: { mean: 1, ci95: [0.34, 1] },
+      costUsd: 0.05,
+      tokens: 70,
+      latencyMs: { p50: 100, p95: 200 },
+    },
+  ],
+};
+
+const item = (patch: Partial<ApiEvalItem>): ApiEvalItem => ({
+  item: 0,
+  variant: 'small',
+  status: 'scored',
+  score: 1,
+  costUsd: 0,
+  tokens: 0,
+  ...patch,
+});
+
+describe('the Evals view model', () => {
+  it('gives each variant a bar whose error bar spans its 95% interval', () => {
+    const [small, big] = scoreBars(summary);
+    expect(small).toMatchObject({ name: 'small', mean: 0.5, failed: 1 });
+    expect(small!.err[0]).toBeCloseTo(0.4);
+    expect(small!.err[1]).toBeCloseTo(0.4);
+    expect(big!.err[0]).toBeCloseTo(0.66);
+    expect(big!.err[1]).toBe(0);
+    expect(small!.color).not.toBe(big!.color);
+    expect(costPoints(summary).map((p) => [p.name, p.costUsd, p.labelLine])).toEqual([
+      ['small', 0.004, 0],
+      ['big', 0.05, 0],
+    ]);
+  });
+
+  it('stacks the names of variants that cost and score the same, so each can be read', () => {
+    const free = {
+      ...summary,
+      variants: summary.variants.map((v) => ({
+        ...v,
+        costUsd: 0,
+        score: { mean: 0.25, ci95: [0, 0.7] as [number, number] },
+      })),
+    };
+    expect(costPoints(free).map((p) => p.labelLine)).toEqual([0, 1]);
+  });
+
+  it('names the best variant, and none before anything is scored', () => {
+    expect(bestVariant(summary)?.name).toBe('big');
+    expect(
+      bestVariant({ ...summary, variants: summary.variants.map((v) => ({ ...v, n: 0 })) }),
+    ).toBeUndefined();
+  });
+
+  it('orders items as in the dataset, or the worst first with failures before wrong answers', () => {
+    const items = [
+      item({ item: 1, variant: 'small', score: 0 }),
+      item({ item: 0, variant: 'small', score: 1 }),
+      item({ item: 2, variant: 'small', status: 'failed', score: 0 }),
+      item({ item: 0, variant: 'big', score: 1 }),
+      item({ item: 3, variant: 'small', status: 'running', score: undefined }),
+    ];
+    const key = (i: ApiEvalItem) => `${i.item}${i.variant}`;
+    expect(orderedItems(items, { order: 'dataset' }).map(key)).toEqual([
+      '0big',
+      '0small',
+      '1small',
+      '2small',
+      '3small',
+    ]);
+    expect(orderedItems(items, { order: 'worst', variant: 'small' }).map(key)).toEqual([
+      '2small',
+      '1small',
+      '0small',
+      '3small',
+    ]);
+  });
+
+  it('shows predictions on one short line, and small costs readably', () => {
+    expect(itemValue('a\n  b')).toBe('a b');
+    expect(itemValue({ city: 'Paris' })).toBe('{"city":"Paris"}');
+    expect(itemValue('x'.repeat(10), 4)).toBe('xxx…');
+    expect(money(0)).toBe('$0');
+    expect(money(0.00123)).toBe('$0.0012');
+    expect(money(1.5)).toBe('$1.50');
+  });
+});

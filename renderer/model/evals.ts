@@ -1,0 +1,108 @@
+/**
+ * What the Evals view draws, from the API's eval table and items (`evals.list`, `evals.get`):
+ * the rows of the score chart with their interval as an error bar, the points of score against
+ * cost, the best variant, and the items in the order asked. Pure, so it is tested without a page.
+ */
+import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
+import { scoreDomain, variantColor } from '../../app/eval/report-charts.ts';
+
+type Variant = ApiEvalSummary['variants'][number];
+
+/** A variant's bar: its mean, and the interval as distances below and above it (recharts' ErrorBar). */
+export interface ScoreBar {
+  name: string;
+  mean: number;
+  err: [number, number];
+  lo: number;
+  hi: number;
+  n: number;
+  failed: number;
+  color: string;
+}
+
+export function scoreBars(summary: ApiEvalSummary): ScoreBar[] {
+  return summary.variants.map((v, i) => ({
+    name: v.name,
+    mean: v.score.mean,
+    err: [Math.max(0, v.score.mean - v.score.ci95[0]), Math.max(0, v.score.ci95[1] - v.score.mean)],
+    lo: v.score.ci95[0],
+    hi: v.score.ci95[1],
+    n: v.n,
+    failed: v.failed,
+    color: variantColor(i),
+  }));
+}
+
+/** A variant's point: what it cost over the eval against its mean score. */
+export interface CostPoint extends ScoreBar {
+  costUsd: number;
+  tokens: number;
+  /** Lines its name moves down so it does not cover the name of a point on the same spot. */
+  labelLine: number;
+}
+
+/**
+ * The points of score against cost. Variants that cost and score about the same (every
+ * simulated variant costs $0) sit on one spot: their names are stacked a line apart.
+ */
+export function costPoints(summary: ApiEvalSummary): CostPoint[] {
+  const [lo, hi] = scoreAxis(summary);
+  const maxCost = Math.max(0, ...summary.variants.map((v) => v.costUsd)) || 1;
+  const spots = new Map<string, number>();
+  return scoreBars(summary).map((bar, i) => {
+    const v = summary.variants[i]!;
+    const spot = `${Math.round((v.costUsd / maxCost) * 25)}:${Math.round(((bar.mean - lo) / (hi - lo)) * 16)}`;
+    const labelLine = spots.get(spot) ?? 0;
+    spots.set(spot, labelLine + 1);
+    return { ...bar, costUsd: v.costUsd, tokens: v.tokens, labelLine };
+  });
+}
+
+/** The score axis both charts share: [0, 1] unless an interval goes past it. */
+export function scoreAxis(summary: ApiEvalSummary): [number, number] {
+  return scoreDomain(summary.variants);
+}
+
+/** The variant with the highest mean score (the first of equals), if any was scored. */
+export function bestVariant(summary: ApiEvalSummary): Variant | undefined {
+  let best: Variant | undefined;
+  for (const v of summary.variants)
+    if (v.n > 0 && (!best || v.score.mean > best.score.mean)) best = v;
+  return best;
+}
+
+/** How the items table is ordered: as in the dataset, or the lowest scores (and failures) first. */
+export type ItemOrder = 'dataset' | 'worst';
+
+/** The items of one variant (or all), in the order asked; items still running come last. */
+export function orderedItems(
+  items: readonly ApiEvalItem[],
+  options: { variant?: string; order: ItemOrder },
+): ApiEvalItem[] {
+  const shown = items.filter((i) => options.variant === undefined || i.variant === options.variant);
+  const byDataset = (a: ApiEvalItem, b: ApiEvalItem) =>
+    a.item - b.item || a.variant.localeCompare(b.variant);
+  if (options.order === 'dataset') return [...shown].sort(byDataset);
+  const running = (i: ApiEvalItem) => (i.status === 'running' ? 1 : 0);
+  return [...shown].sort(
+    (a, b) =>
+      running(a) - running(b) ||
+      (a.score ?? 0) - (b.score ?? 0) ||
+      Number(b.status === 'failed') - Number(a.status === 'failed') ||
+      byDataset(a, b),
+  );
+}
+
+/** A prediction or reference as one short line of text (JSON for anything but a string). */
+export function itemValue(value: unknown, max = 160): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const line = (text ?? '').replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Dollars at a precision that shows small evals' costs (a simulated eval's $0 reads $0). */
+export function money(usd: number): string {
+  if (usd === 0) return '$0';
+  return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+}
