@@ -19,6 +19,7 @@ import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
 import { addEvalCommands } from './eval-program.ts';
+import { addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -269,6 +270,7 @@ export function buildProgram(): Command {
   addEvalCommands(program);
   addOpenAgiCommands(program);
   addCuisineWorldCommands(program);
+  addNlsomCommands(program);
   return program;
 }
 
@@ -292,7 +294,9 @@ function executionOptions(command: Command): Command {
 function addOpenAgiCommands(program: Command): void {
   const openagi = program
     .command('openagi')
-    .description("OpenAGI's benchmark: list its tasks, build scored graphs, degrade inputs");
+    .description(
+      "OpenAGI's benchmark: list its tasks, build scored graphs, degrade inputs, print Table 1",
+    );
 
   openagi
     .command('tasks')
@@ -335,6 +339,8 @@ function addOpenAgiCommands(program: Command): void {
     .action(async (image: string, flags: DegradeFlags) =>
       (await import('./commands/openagi/degrade.ts')).degradeCommand(image, flags),
     );
+
+  addOpenAgiEval(openagi);
 }
 
 /** Adds `society cuisineworld` and its subcommands to the program. */

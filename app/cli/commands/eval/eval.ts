@@ -8,7 +8,13 @@ import { basename } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
-import type { EvalConfig, EvalSummary, ScorerSpec, VariantSpec } from '../../../eval/types.ts';
+import type {
+  EvalConfig,
+  EvalItemRecord,
+  EvalSummary,
+  ScorerSpec,
+  VariantSpec,
+} from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
@@ -42,7 +48,8 @@ export interface EvalFlags {
   quiet?: boolean;
 }
 
-const positiveInt = (text: string | undefined, flag: string): number | undefined => {
+/** A flag's whole number ≥ 1, or undefined when the flag is absent. */
+export const positiveInt = (text: string | undefined, flag: string): number | undefined => {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
@@ -156,6 +163,12 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   return runPlannedEval({ config, evalId, plan, prepared, rows: rows.length, flags, concurrency });
 }
 
+/** A paper's layout of an eval's table (see `runPlannedEval`). */
+export interface EvalPresenter {
+  text(summary: EvalSummary, items: readonly EvalItemRecord[]): string;
+  json?(summary: EvalSummary, items: readonly EvalItemRecord[]): unknown;
+}
+
 /** Opens the eval in the store, runs its jobs with progress, prints and reports the table. */
 export async function runPlannedEval(args: {
   config: EvalConfig;
@@ -166,6 +179,11 @@ export async function runPlannedEval(args: {
   flags: Pick<EvalFlags, 'db' | 'json' | 'quiet'>;
   concurrency: number;
   scorer?: Scorer;
+  /**
+   * Prints the table in another layout (a paper's): the text under the usual table, and the
+   * `--json` object in place of the summary. Given the summary and every item.
+   */
+  present?: EvalPresenter;
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
   const store = openStore(flags.db);
@@ -212,8 +230,15 @@ export async function runPlannedEval(args: {
       process.off('SIGINT', onSigint);
       progress?.done();
     }
-    if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-    else process.stdout.write(`${formatSummary(summary)}\n`);
+    const items = args.present ? store.evalItems(evalId) : [];
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify(args.present?.json ? args.present.json(summary, items) : summary)}\n`,
+      );
+    else
+      process.stdout.write(
+        `${formatSummary(summary)}\n${args.present ? `\n${args.present.text(summary, items)}\n` : ''}`,
+      );
     if (summary.status === 'over-budget')
       process.stderr.write(
         `society: the budget of $${config.budgetUsd} is spent; ${plan.length - summary.variants.reduce((a, v) => a + v.n, 0)} items did not run\n`,
