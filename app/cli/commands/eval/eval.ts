@@ -180,7 +180,7 @@ export async function runPlannedEval(args: {
   concurrency: number;
   scorer?: Scorer;
   /**
-   * Prints the table in another layout (a paper's): the text under the usual table, and the
+   * Prints the table in another layout (a paper's): the text above the usual table, and the
    * `--json` object in place of the summary. Given the summary and every item.
    */
   present?: EvalPresenter;
@@ -237,7 +237,7 @@ export async function runPlannedEval(args: {
       );
     else
       process.stdout.write(
-        `${formatSummary(summary)}\n${args.present ? `\n${args.present.text(summary, items)}\n` : ''}`,
+        `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
       );
     if (summary.status === 'over-budget')
       process.stderr.write(
