@@ -112,9 +112,33 @@ export async function openAgiEvalCommand(
   const documentHash = createHash('sha256')
     .update(graphs.map((g) => g.hash).join('\n'))
     .digest('hex');
+  const plan: PlannedJob[] = [];
+  for (const [item, { task, text, hash }] of graphs.entries()) {
+    const blobs = new BlobStore();
+    const sample = await taskSample(task, picture);
+    const value = (v: string | { png: Uint8Array }) =>
+      typeof v === 'string' ? v : blobs.put(v.png, 'image/png');
+    const inputs: Record<string, unknown> = { reference: value(sample.reference) };
+    for (const [name, v] of Object.entries(sample.inputs)) inputs[name] = value(v);
+    plan.push({
+      job: {
+        evalId: '',
+        item,
+        variant: variant.name,
+        jobKey: jobKeyOf(hash, item, variant.name),
+        documentText: text,
+        inputs,
+        blobs: jobBlobs(inputs, blobs),
+        mode,
+      },
+      row: { id: task.id, category: task.category, task: task.description },
+      label: `task ${task.id} (${task.category}): ${task.target}`,
+      output: 'score',
+    });
+  }
+  // The samples are data: a changed sample is another eval.
   const dataHash = createHash('sha256')
-    .update(selected.map((t) => t.description).join('\n'))
-    .update(picture)
+    .update(canonicalJson(plan.map((p) => p.job.inputs)))
     .digest('hex');
   const config: EvalConfig = {
     name: `OpenAGI Table 1 · ${planner}`,
@@ -134,30 +158,7 @@ export async function openAgiEvalCommand(
     .digest('hex')
     .slice(0, 16);
 
-  const plan: PlannedJob[] = [];
-  for (const [item, { task, text, hash }] of graphs.entries()) {
-    const blobs = new BlobStore();
-    const sample = await taskSample(task, picture);
-    const value = (v: string | { png: Uint8Array }) =>
-      typeof v === 'string' ? v : blobs.put(v.png, 'image/png');
-    const inputs: Record<string, unknown> = { reference: value(sample.reference) };
-    for (const [name, v] of Object.entries(sample.inputs)) inputs[name] = value(v);
-    plan.push({
-      job: {
-        evalId,
-        item,
-        variant: variant.name,
-        jobKey: jobKeyOf(hash, item, variant.name),
-        documentText: text,
-        inputs,
-        blobs: jobBlobs(inputs, blobs),
-        mode,
-      },
-      row: { id: task.id, category: task.category, task: task.description },
-      label: `task ${task.id} (${task.category}): ${task.target}`,
-      output: 'score',
-    });
-  }
+  for (const planned of plan) planned.job.evalId = evalId;
   const categoryOf = new Map(graphs.map((g, item) => [item, g.task.category]));
   if (!flags.quiet)
     process.stderr.write(
