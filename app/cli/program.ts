@@ -19,6 +19,7 @@ import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
 import { addEvalCommands } from './eval-program.ts';
+import { addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -269,6 +270,7 @@ export function buildProgram(): Command {
   addEvalCommands(program);
   addOpenAgiCommands(program);
   addCuisineWorldCommands(program);
+  addNlsomCommands(program);
   return program;
 }
 
@@ -292,7 +294,9 @@ function executionOptions(command: Command): Command {
 function addOpenAgiCommands(program: Command): void {
   const openagi = program
     .command('openagi')
-    .description("OpenAGI's benchmark: list its tasks, build scored graphs, degrade inputs");
+    .description(
+      "OpenAGI's benchmark: list its tasks, build scored graphs, degrade inputs, print Table 1",
+    );
 
   openagi
     .command('tasks')
@@ -335,6 +339,8 @@ function addOpenAgiCommands(program: Command): void {
     .action(async (image: string, flags: DegradeFlags) =>
       (await import('./commands/openagi/degrade.ts')).degradeCommand(image, flags),
     );
+
+  addOpenAgiEval(openagi);
 }
 
 /** Adds `society cuisineworld` and its subcommands to the program. */
@@ -349,26 +355,49 @@ function addCuisineWorldCommands(program: Command): void {
       (await import('./commands/cuisineworld/levels.ts')).levelsCommand(flags),
     );
   cw.command('sweep')
-    .description('play a level × agents × order-frequency grid and print the CoS table')
-    .option('--levels <LIST>', 'levels, e.g. 0,3 or level_0,level_3', '0,3')
-    .option('--agents <LIST>', 'agent counts', '2')
+    .description(
+      'play a level × agents × order-frequency grid with a dispatcher, store it as an eval, and print the CoS table',
+    )
+    .argument(
+      '[file]',
+      'a dispatcher document, e.g. templates/cuisineworld-dispatcher-2.society.json (default: a graph built from --controller)',
+    )
+    .option(
+      '--levels <LIST>',
+      "levels, e.g. 0,3 or level_0,level_3 (default: the document's, else 0,3)",
+    )
+    .option('--agents <LIST>', "agent counts (default: the document's, else 2)")
     .option('--alphas <LIST>', 'order-frequency factors (default: τ1…τ5 = 1,1.5,2,2.5,3)')
     .option('--episodes <N>', 'episodes per cell (the paper: 3)', '3')
     .option('--steps <N>', 'steps per episode (the paper: 60)', '60')
     .option('--seed <S>', 'seed for order arrivals', '0')
-    .option('--controller <C>', 'greedy (no model) or model', 'greedy')
-    .option('--model <PROVIDER:MODEL>', 'with --controller model, e.g. openai:gpt-4o-mini')
-    .option('--behaviour <B>', 'feedback (paper) or retry', 'feedback')
+    .option('--controller <C>', 'without a document: greedy (no model, the default) or model')
+    .option(
+      '--model <MODEL>',
+      'with --controller model: PROVIDER:MODEL; with a document: PROFILE=PROVIDER:MODEL (repeatable)',
+      collect,
+      [],
+    )
+    .option('--behaviour <B>', 'without a document: feedback (paper, the default) or retry')
+    .option('--no-feedback', 'Table 8: never tell the dispatcher why commands were refused')
+    .option('--no-hints', "Table 8: leave the environment's hints out of the prompt")
+    .option('--demo-steps <N>', 'Table 8: steps in the worked demonstration (the paper: 2)')
+    .option('--demo-agents <N>', 'Table 9: agents in the demonstration, whatever the kitchen has')
+    .option('--set <NAME=VALUE>', 'a template parameter of the document (repeatable)', collect, [])
     .option('--simulate', 'answer model calls with the simulated provider')
     .option(
       '--provider <NAME=URL>',
       'add or redirect a provider (append ,key=ENV_VAR)',
-      (value: string, previous: string[]) => [...previous, value],
+      collect,
       [],
     )
-    .option('--json', 'print JSON')
-    .action(async (flags: SweepFlags) => {
+    .option('--concurrency <K>', 'episodes at once (default: 4)')
+    .option('--json', 'print JSON: the eval summary, the grid and the order counts')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (file: string | undefined, flags: SweepFlags) => {
       process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
+        file,
         flags,
       );
     });

@@ -131,7 +131,12 @@ function optionsOf(row: Record<string, unknown>): string[] {
  * none or several.
  */
 export function choiceLetter(answer: unknown, options: readonly string[]): string | undefined {
-  const text = textOf(answer).trim();
+  // A simulated answer's label is not part of it; "(a)" in parentheses is a letter, whatever
+  // its case (NLSOM's leaders answer "(a)" … "(d)").
+  const text = textOf(answer)
+    .trim()
+    .replace(/^\[simulated\]\s*/, '')
+    .replace(/^\(([a-z])\)/, (_, letter: string) => `(${letter.toUpperCase()})`);
   const count = Math.max(options.length, 4);
   const letters = `ABCDEFGHIJKLMNOPQRSTUVWXYZ`.slice(0, count);
   // "A toothpick" starts with an article, not a letter: a bare letter ends or is marked.

@@ -174,6 +174,20 @@ export interface NodeSpec<D = unknown> {
   ): Record<string, unknown>;
   /** Short labels in a container's header, after its title (a mindstorm's rounds). */
   badges?(data: D): NodeBadge[];
+  /**
+   * The episode settings the node holds (an environment's level and agents, a dispatcher's
+   * feedback, hints and demonstrations), so `society cuisineworld sweep` plays any document
+   * over its grid and ablations without knowing its node types. Both take the data as stored
+   * (perhaps holding `$param` references); `apply` changes only the settings it holds and says
+   * which.
+   */
+  episode?: {
+    read(data: Readonly<Record<string, unknown>>): Partial<EpisodeSettings>;
+    apply(
+      data: Readonly<Record<string, unknown>>,
+      settings: Partial<EpisodeSettings>,
+    ): { data: Record<string, unknown>; applied: Array<keyof EpisodeSettings> };
+  };
 
   // ---- Hooks the run calls for simulated answers ------------------------------------------
 
@@ -184,6 +198,27 @@ export interface NodeSpec<D = unknown> {
    * Real models never see it.
    */
   inputShape?(data: D, port: string): AnswerShape | undefined;
+}
+
+/**
+ * What a sweep varies per episode (see `NodeSpec.episode`): the world's set-up, and the
+ * dispatcher ablations of MindAgent's Tables 8 and 9.
+ */
+export interface EpisodeSettings {
+  level: string;
+  agents: number;
+  /** Order frequency (τ1…τ5 are 1, 1.5, 2, 2.5, 3). */
+  alpha: number;
+  seed: string;
+  maxSteps: number;
+  /** Tell the dispatcher why commands were refused (off: Table 8's "without feedback"). */
+  feedback: boolean;
+  /** Give it the environment's hints (off: Table 8's "without inference knowledge"). */
+  hints: boolean;
+  /** Steps in each worked demonstration (Table 8's "2-step demo"). */
+  demoSteps: number;
+  /** Agents in the demonstrations, whatever the kitchen has (Table 9). */
+  demoAgents: number;
 }
 
 /** An answer a person can give before or during a run (see `NodeSpec.answers`). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findLevel } from '../../app/environments/cuisineworld/levels.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
-import { defineNode } from '../../app/node-sdk/define.ts';
+import { defineNode, type EpisodeSettings } from '../../app/node-sdk/define.ts';
 
 export const environmentData = z.strictObject({
   ...baseData,
@@ -64,4 +64,28 @@ export const spec = defineNode({
       : undefined,
 
   summary: (data) => `${data.kind} ${data.level} · ${data.agents} agents`,
+
+  // A sweep sets the world up per episode: level, agents, order frequency, seed and length.
+  episode: {
+    read: (data) => {
+      const found: Partial<EpisodeSettings> = {};
+      if (typeof data.level === 'string') found.level = data.level;
+      if (typeof data.agents === 'number') found.agents = data.agents;
+      if (typeof data.alpha === 'number') found.alpha = data.alpha;
+      if (typeof data.maxSteps === 'number') found.maxSteps = data.maxSteps;
+      return found;
+    },
+    apply: (data, settings) => {
+      const next: Record<string, unknown> = { ...data };
+      const applied: Array<keyof EpisodeSettings> = [];
+      for (const key of WORLD_SETTINGS) {
+        if (settings[key] === undefined) continue;
+        next[key] = settings[key];
+        applied.push(key);
+      }
+      return { data: next, applied };
+    },
+  },
 });
+
+const WORLD_SETTINGS = ['level', 'agents', 'alpha', 'seed', 'maxSteps'] as const;

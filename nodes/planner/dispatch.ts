@@ -70,7 +70,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
   const useModel = data.controller === 'model';
   const briefing = kind.briefing(env);
   const demos = useModel
-    ? kind.demonstrations(world.level, world.agents, data.demos, data.demoSteps)
+    ? kind.demonstrations(world.level, data.demoAgents ?? world.agents, data.demos, data.demoSteps)
     : [];
   const history: Array<{ user: string; assistant: string }> = [];
   let feedback: string[] = [];

@@ -108,7 +108,12 @@ function dispatchCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   if (controlled.length === 0) return [];
   const settings = dispatchSettings(data);
   const briefing = kind.briefing(env);
-  const demos = kind.demonstrations(level, world.agents, data.demos, data.demoSteps);
+  const demos = kind.demonstrations(
+    level,
+    data.demoAgents ?? world.agents,
+    data.demos,
+    data.demoSteps,
+  );
   const state = env.render();
   const refusals = missingCommands(controlled, [], false);
   // History turns as the run keeps them; their answers are counted at the answer's length.

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
 import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
-import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
+import {
+  type DataProblem,
+  defineNode,
+  type EpisodeSettings,
+  type PortSpec,
+} from '../../app/node-sdk/define.ts';
 import { plannerCalls } from './estimate.ts';
 
 /** A plan's answer tokens when neither the node nor the call says otherwise. */
@@ -66,6 +71,8 @@ export const plannerData = z.strictObject({
   /** Worked demonstrations in the prompt, and steps in each. */
   demos: z.number().int().min(0).max(5).default(1),
   demoSteps: z.number().int().min(1).max(30).default(6),
+  /** Agents in each demonstration; absent: as many as the kitchen has (Table 9 varies it). */
+  demoAgents: z.number().int().min(1).max(8).optional(),
   /** Earlier steps kept in the prompt. */
   history: z.number().int().min(0).max(20).default(2),
   /** Agents a person plays: their commands are asked of the person each step. */
@@ -173,6 +180,32 @@ export const spec = defineNode({
 
   // The agents a person plays are asked a command each step: `--input agent1@t3=...`.
   answers: (data) => data.seats.map((seat) => ({ name: seat, perStep: true })),
+
+  // A sweep's ablations (MindAgent Tables 8 and 9) are a dispatcher's settings.
+  episode: {
+    read: (data) => {
+      if (data.mode !== 'dispatch') return {};
+      const found: Partial<EpisodeSettings> = {};
+      for (const key of ['feedback', 'hints'] as const)
+        if (typeof data[key] === 'boolean') found[key] = data[key];
+      for (const key of ['demoSteps', 'demoAgents'] as const)
+        if (typeof data[key] === 'number') found[key] = data[key];
+      return found;
+    },
+    apply: (data, settings) => {
+      // The greedy rules read no prompt: an ablation of it would change nothing.
+      if (data.mode !== 'dispatch' || data.controller === 'greedy')
+        return { data: { ...data }, applied: [] };
+      const next: Record<string, unknown> = { ...data };
+      const applied: Array<keyof EpisodeSettings> = [];
+      for (const key of ['feedback', 'hints', 'demoSteps', 'demoAgents'] as const) {
+        if (settings[key] === undefined) continue;
+        next[key] = settings[key];
+        applied.push(key);
+      }
+      return { data: next, applied };
+    },
+  },
 
   summary: (data) =>
     data.mode === 'dispatch'

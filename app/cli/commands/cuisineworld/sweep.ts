@@ -1,9 +1,14 @@
 /**
- * `society cuisineworld sweep`: episodes over a level × agent-count × order-frequency grid,
- * printed as MindAgent's tables with the collaboration score. Each episode is an ordinary run of
- * a two-node graph (an environment and a dispatcher) through the engine: the same prompts,
- * retries, limits and `--provider` redirects as `run`. Sweeps are not recorded in the run store.
+ * `society cuisineworld sweep [FILE]`: episodes over a level × agent-count × order-frequency
+ * grid, printed as MindAgent's tables with the collaboration score. FILE is a dispatcher
+ * document (a template such as cuisineworld-dispatcher-2); without one the sweep builds a
+ * two-node graph from `--controller`, `--model` and `--behaviour`. The ablation flags of
+ * Tables 8 and 9 change the document's dispatcher. Each episode is an ordinary run in the
+ * store and the sweep is an eval (scorer `cos`), so `society evals` lists it, `society
+ * eval-show` prints it again, and the same command resumes it.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../../compiler/index.ts';
 import {
   type CellCounts,
@@ -12,12 +17,23 @@ import {
   TAU_ALPHAS,
 } from '../../../environments/cos.ts';
 import { environmentKind } from '../../../environments/registry.ts';
+import { jobKeyOf } from '../../../eval/job.ts';
+import type { PlannedJob } from '../../../eval/runner.ts';
+import { textScorer } from '../../../eval/scorers.ts';
+import type { EvalConfig, EvalItemRecord, VariantSpec } from '../../../eval/types.ts';
+import type { EpisodeSettings } from '../../../node-sdk/define.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
-import { startRun } from '../../../runtime/engine.ts';
+import { canonicalJson } from '../../../providers/cassette.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
+import { formatProblem } from '../../../schema/problems.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';
 import { UsageError } from '../../errors.ts';
+import { readSets } from '../../params.ts';
 import { parseProviders } from '../../provider-flags.ts';
+import { documentTextOf } from '../../record.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { applyModelOverrides } from '../run.ts';
+import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
 
 function list(text: string, what: string): string[] {
   const items = text
@@ -44,213 +60,284 @@ function numbers(text: string, what: string, integer: boolean): number[] {
   });
 }
 
-/** The graph one episode runs: an environment and a dispatcher. */
-export function episodeDocument(options: {
-  level: string;
-  agents: number;
-  alpha: number;
-  seed: string | number;
-  maxSteps: number;
-  controller: 'greedy' | 'model';
-  model?: { provider: string; model: string };
-  behaviour: 'feedback' | 'retry';
-}): GraphDocument {
-  return {
-    version: 1,
-    name: `CuisineWorld ${options.level}, ${options.agents} agents, alpha ${options.alpha}`,
-    ...(options.model
-      ? { models: { dispatcher: { ...options.model, temperature: 0.1, maxTokens: 100 } } }
-      : {}),
-    nodes: [
-      {
-        id: 'kitchen',
-        type: 'environment',
-        position: { x: 0, y: 0 },
-        data: {
-          level: options.level,
-          agents: options.agents,
-          seed: options.seed,
-          maxSteps: options.maxSteps,
-          alpha: options.alpha,
-        },
-      },
-      {
-        id: 'dispatcher',
-        type: 'planner',
-        position: { x: 300, y: 0 },
-        data: {
-          mode: 'dispatch',
-          controller: options.controller,
-          behaviour: options.behaviour,
-          ...(options.model ? { model: 'dispatcher' } : {}),
-        },
-      },
-      { id: 'metrics', type: 'output', position: { x: 600, y: 0 }, data: { name: 'metrics' } },
-    ],
-    edges: [
-      {
-        id: 'w',
-        source: 'kitchen',
-        sourceHandle: 'world',
-        target: 'dispatcher',
-        targetHandle: 'world',
-      },
-      {
-        id: 'm',
-        source: 'dispatcher',
-        sourceHandle: 'metrics',
-        target: 'metrics',
-        targetHandle: 'value',
-      },
-    ],
-  };
-}
-
 export interface SweepFlags {
-  levels: string;
-  agents: string;
+  levels?: string;
+  agents?: string;
   alphas?: string;
   episodes: string;
   steps: string;
   seed: string;
-  controller: string;
-  model?: string;
-  behaviour: string;
+  controller?: string;
+  model: string[];
+  behaviour?: string;
+  /** False with `--no-feedback` (commander's negation); true otherwise. */
+  feedback: boolean;
+  hints: boolean;
+  demoSteps?: string;
+  demoAgents?: string;
+  set: string[];
   simulate?: boolean;
   provider?: string[];
+  concurrency?: string;
   json?: boolean;
+  db?: string;
+  quiet?: boolean;
 }
 
-export async function sweepCommand(flags: SweepFlags): Promise<number> {
+const FLAGS: Record<keyof EpisodeSettings, string> = {
+  level: '--levels',
+  agents: '--agents',
+  alpha: '--alphas',
+  seed: '--seed',
+  maxSteps: '--steps',
+  feedback: '--no-feedback',
+  hints: '--no-hints',
+  demoSteps: '--demo-steps',
+  demoAgents: '--demo-agents',
+};
+
+/** The document the sweep plays, before the grid: the file's or one built from the flags. */
+function baseDocument(
+  file: string | undefined,
+  flags: SweepFlags,
+): { doc: GraphDocument; who: string } {
+  if (file !== undefined) {
+    if (flags.controller !== undefined || flags.behaviour !== undefined)
+      throw new UsageError(
+        '--controller and --behaviour build a dispatcher; with a document, change its dispatcher instead',
+      );
+    let doc: GraphDocument;
+    try {
+      doc = JSON.parse(readFileSync(file, 'utf8')) as GraphDocument;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read ${file} (${code ?? (error as Error).message})`);
+    }
+    if (!doc || typeof doc !== 'object' || !Array.isArray(doc.nodes))
+      throw new UsageError(`${file}: not a society document (no "nodes" list)`);
+    applyModelOverrides(doc as unknown as Record<string, unknown>, flags.model);
+    const models = Object.values(doc.models ?? {}).map((m) => `${m.provider}:${m.model}`);
+    return {
+      doc,
+      who: `${doc.name ?? file}${models.length ? ` (${[...new Set(models)].join(', ')})` : ''}`,
+    };
+  }
+  const controller = flags.controller ?? 'greedy';
+  const behaviour = flags.behaviour ?? 'feedback';
+  if (controller !== 'greedy' && controller !== 'model')
+    throw new UsageError('--controller must be greedy or model');
+  if (behaviour !== 'feedback' && behaviour !== 'retry')
+    throw new UsageError('--behaviour must be feedback or retry');
+  if (flags.model.length > 1) throw new UsageError('--model: give one PROVIDER:MODEL');
+  let model: { provider: string; model: string } | undefined;
+  if (controller === 'model') {
+    const m = /^([^:=]+):(.+)$/.exec(flags.model[0] ?? '');
+    if (!m)
+      throw new UsageError(
+        flags.model[0]
+          ? `--model expects PROVIDER:MODEL, e.g. openai:gpt-4o-mini, got "${flags.model[0]}"`
+          : '--controller model needs --model PROVIDER:MODEL, e.g. openai:gpt-4o-mini',
+      );
+    model = { provider: m[1]!, model: m[2]! };
+  }
+  return {
+    doc: episodeDocument({ controller, behaviour, ...(model ? { model } : {}) }),
+    who: model ? `${model.provider}:${model.model}` : 'greedy dispatcher (no model)',
+  };
+}
+
+/** The ablations the flags ask for, and the variant's name they make. */
+function ablationsOf(flags: SweepFlags): { settings: Partial<EpisodeSettings>; name: string } {
+  const settings: Partial<EpisodeSettings> = {};
+  const words: string[] = [];
+  if (flags.feedback === false) {
+    settings.feedback = false;
+    words.push('no-feedback');
+  }
+  if (flags.hints === false) {
+    settings.hints = false;
+    words.push('no-hints');
+  }
+  const demoSteps = positiveInt(flags.demoSteps, '--demo-steps');
+  if (demoSteps !== undefined) {
+    if (demoSteps > 30) throw new UsageError('--demo-steps: at most 30');
+    settings.demoSteps = demoSteps;
+    words.push(`demo-steps-${demoSteps}`);
+  }
+  const demoAgents = positiveInt(flags.demoAgents, '--demo-agents');
+  if (demoAgents !== undefined) {
+    if (demoAgents > 8) throw new UsageError('--demo-agents: at most 8');
+    settings.demoAgents = demoAgents;
+    words.push(`demo-agents-${demoAgents}`);
+  }
+  return { settings, name: words.join('+') || 'full' };
+}
+
+export async function sweepCommand(file: string | undefined, flags: SweepFlags): Promise<number> {
   const kitchen = await environmentKind('cuisineworld');
-  const levels = list(flags.levels, '--levels').map((name) => {
-    const level = kitchen.level(name);
-    if (!level)
-      throw new UsageError(`--levels: no level "${name}" (levels: ${kitchen.levels().join(', ')})`);
-    return level;
-  });
-  const agentCounts = numbers(flags.agents, '--agents', true);
+  const registry = await loadNodeRegistry();
+  const { doc: base, who } = baseDocument(file, flags);
+  const own = readEpisodeSettings(base, registry);
+  const levels = list(flags.levels ?? (file && own.level ? own.level : '0,3'), '--levels').map(
+    (name) => {
+      const level = kitchen.level(name);
+      if (!level)
+        throw new UsageError(
+          `--levels: no level "${name}" (levels: ${kitchen.levels().join(', ')})`,
+        );
+      return level;
+    },
+  );
+  const agentCounts = numbers(
+    flags.agents ?? (file && own.agents ? String(own.agents) : '2'),
+    '--agents',
+    true,
+  );
   const tooMany = agentCounts.find((n) => n > 8);
   if (tooMany) throw new UsageError(`--agents: ${tooMany} is too many (at most 8)`);
   const alphas = flags.alphas ? numbers(flags.alphas, '--alphas', false) : [...TAU_ALPHAS];
   const episodes = one(flags.episodes, '--episodes', true);
   const maxSteps = one(flags.steps, '--steps', true);
   const providerOverrides = parseProviders(flags.provider ?? []);
-  if (flags.controller !== 'greedy' && flags.controller !== 'model')
-    throw new UsageError('--controller must be greedy or model');
-  if (flags.behaviour !== 'feedback' && flags.behaviour !== 'retry')
-    throw new UsageError('--behaviour must be feedback or retry');
-  let model: { provider: string; model: string } | undefined;
-  if (flags.controller === 'model') {
-    const m = /^([^:]+):(.+)$/.exec(flags.model ?? '');
-    if (!m)
+  const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
+  const ablations = ablationsOf(flags);
+  const params = readSets(flags.set);
+  const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
+
+  // One document per episode, compiled now so a bad one stops the sweep before it starts.
+  const cells: Array<{ level: string; agents: number; alpha: number; episode: number }> = [];
+  for (const agents of agentCounts)
+    for (const level of levels)
+      for (const alpha of alphas)
+        for (let episode = 0; episode < episodes; episode++)
+          cells.push({ level, agents, alpha, episode });
+  const plan: PlannedJob[] = [];
+  const hashes: string[] = [];
+  const evalKey = { documents: hashes, grid: cells.length, ablations: ablations.settings, mode };
+  for (const [item, cell] of cells.entries()) {
+    const doc = withEpisodeSettings(
+      base,
+      {
+        level: cell.level,
+        agents: cell.agents,
+        alpha: cell.alpha,
+        seed: `${flags.seed}:${cell.episode}`,
+        maxSteps,
+        ...ablations.settings,
+      },
+      registry,
+      (key) => FLAGS[key],
+    );
+    const compiled = await compileGraph(doc, registry, { params });
+    if (!compiled.ok)
       throw new UsageError(
-        flags.model
-          ? `--model expects PROVIDER:MODEL, e.g. openai:gpt-4o-mini, got "${flags.model}"`
-          : '--controller model needs --model PROVIDER:MODEL, e.g. openai:gpt-4o-mini',
+        `${file ?? 'the sweep document'}: ${compiled.problems.map(formatProblem).join('; ')}`,
       );
-    model = { provider: m[1]!, model: m[2]! };
+    const text = documentTextOf(compiled);
+    const hash = createHash('sha256').update(text).digest('hex');
+    hashes.push(hash);
+    plan.push({
+      job: {
+        evalId: '',
+        item,
+        variant: ablations.name,
+        jobKey: jobKeyOf(hash, item, ablations.name),
+        documentText: text,
+        inputs: {},
+        blobs: [],
+        mode,
+        ...(Object.keys(providerOverrides).length ? { providerOverrides } : {}),
+      },
+      row: { ...cell },
+      label: `${cell.level} · ${cell.agents} agents · α ${cell.alpha} · episode ${cell.episode + 1}`,
+      output: 'metrics',
+    });
   }
-  const registry = await loadNodeRegistry();
-  const total = levels.length * agentCounts.length * alphas.length * episodes;
-  const live = process.stderr.isTTY === true;
-  let done = 0;
-  // On a terminal the bar redraws in place; in a log, a line every tenth of the way.
-  let logged = -1;
-  const progress = (what: string) => {
-    const width = 24;
-    const filled = Math.round((done / total) * width);
-    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${what}`;
-    if (live) {
-      process.stderr.write(`\r${line.padEnd(100)}`);
-      return;
-    }
-    const tenth = Math.floor((done / total) * 10);
-    if (tenth !== logged || done === total) {
-      logged = tenth;
-      process.stderr.write(`${line}\n`);
-    }
+  const evalId = createHash('sha256').update(canonicalJson(evalKey)).digest('hex').slice(0, 16);
+  for (const planned of plan) planned.job.evalId = evalId;
+  const variant: VariantSpec = {
+    name: ablations.name,
+    model: flags.model,
+    set: flags.set,
+    provider: flags.provider ?? [],
   };
-  const results: Record<string, Record<number, CellCounts[]>> = {};
-  let simulated = false;
-  const spent = { calls: 0, tokens: 0, costUsd: 0 };
-  for (const agents of agentCounts) {
-    for (const level of levels) {
-      const cells: CellCounts[] = [];
-      for (const alpha of alphas) {
-        const cell: CellCounts = { completed: 0, failed: 0, open: 0 };
-        for (let episode = 0; episode < episodes; episode++) {
-          progress(`${level} · ${agents} agents · α ${alpha} · episode ${episode + 1}`);
-          const doc = episodeDocument({
-            level,
-            agents,
-            alpha,
-            seed: `${flags.seed}:${episode}`,
-            maxSteps: maxSteps,
-            controller: flags.controller,
-            ...(model ? { model } : {}),
-            behaviour: flags.behaviour,
+  const config: EvalConfig = {
+    name: `CuisineWorld sweep · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`}`,
+    document: file ?? 'a two-node graph built from --controller',
+    documentHash: createHash('sha256').update(hashes.join('\n')).digest('hex'),
+    data: `levels ${levels.join(',')} × agents ${agentCounts.join(',')} × α ${alphas.join(',')} × ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps`,
+    dataHash: createHash('sha256').update(canonicalJson(cells)).digest('hex'),
+    map: [],
+    output: 'metrics',
+    scorer: { name: 'cos' },
+    variants: [variant],
+    mode,
+  };
+  const tables = (items: readonly EvalItemRecord[]) => {
+    const results: Record<string, Record<number, CellCounts[]>> = {};
+    const byItem = new Map(items.map((i) => [i.item, i]));
+    let failed = 0;
+    for (const agents of agentCounts)
+      for (const level of levels) {
+        const row = alphas.map((alpha) => {
+          const counts: CellCounts = { completed: 0, failed: 0, open: 0 };
+          cells.forEach((c, item) => {
+            if (c.level !== level || c.agents !== agents || c.alpha !== alpha) return;
+            const record = byItem.get(item);
+            const m = record?.prediction as Partial<CellCounts> & { simulated?: boolean };
+            if (record?.status !== 'scored' || !m) {
+              failed++;
+              return;
+            }
+            counts.completed += m.completed ?? 0;
+            counts.failed += m.failed ?? 0;
+            counts.open += m.open ?? 0;
           });
-          const compiled = await compileGraph(doc, registry);
-          if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
-          const run = startRun(compiled, {
-            registry,
-            simulate: flags.simulate === true,
-            providerOverrides,
-          });
-          const result = await run.result;
-          spent.calls += result.usage.calls;
-          spent.tokens += result.usage.totalTokens;
-          spent.costUsd += result.usage.costUsd;
-          if (result.status !== 'succeeded') {
-            if (live) process.stderr.write('\n');
-            throw new UsageError(
-              `${level}, ${agents} agents, α ${alpha}: ${result.error ?? result.status}`,
-            );
-          }
-          const metrics = result.outputs.metrics as {
-            completed: number;
-            failed: number;
-            open: number;
-          };
-          cell.completed += metrics.completed;
-          cell.failed += metrics.failed;
-          cell.open += metrics.open;
-          if (result.simulated) simulated = true;
-          done++;
-        }
-        cells.push(cell);
+          return counts;
+        });
+        results[level] ??= {};
+        results[level]![agents] = row;
       }
-      results[level] ??= {};
-      results[level]![agents] = cells;
-    }
-  }
-  progress('done');
-  if (live) process.stderr.write('\n');
-  if (flags.json) {
-    process.stdout.write(
-      `${JSON.stringify({ levels, agents: agentCounts, alphas, episodes, results, simulated })}\n`,
-    );
-    return 0;
-  }
-  const who =
-    flags.controller === 'greedy'
-      ? 'greedy dispatcher (no model)'
-      : `${model!.provider}:${model!.model}`;
-  const tables = agentCounts.map((agents) => {
-    const columns: SweepColumn[] = levels.map((level) => ({
-      level,
-      cells: results[level]![agents]!,
-    }));
-    return formatCosTable(
-      `${simulatedPrefix(simulated)}${agents} agents · ${who} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
-      columns,
-      alphas,
-    );
+    return { results, simulated: mode === 'simulated', failed };
+  };
+  return runPlannedEval({
+    config,
+    evalId,
+    plan,
+    prepared: [{ spec: variant }],
+    rows: plan.length,
+    flags,
+    concurrency,
+    scorer: textScorer('cos'),
+    present: {
+      text: (_summary, items) => {
+        const { results, simulated, failed } = tables(items);
+        const blocks = agentCounts.map((agents) => {
+          const columns: SweepColumn[] = levels.map((level) => ({
+            level,
+            cells: results[level]![agents]!,
+          }));
+          return formatCosTable(
+            `${simulatedPrefix(simulated)}${agents} agents · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
+            columns,
+            alphas,
+          );
+        });
+        if (failed > 0)
+          blocks.push(
+            `${failed} episode${failed === 1 ? '' : 's'} failed and count no order (see society eval-show ${evalId} --items)`,
+          );
+        return blocks.join('\n\n');
+      },
+      json: (summary, items) => ({
+        ...summary,
+        levels,
+        agents: agentCounts,
+        alphas,
+        episodes,
+        ablations: ablations.settings,
+        ...tables(items),
+      }),
+    },
   });
-  process.stdout.write(`${tables.join('\n\n')}\n`);
-  process.stderr.write(
-    `${total} episodes · ${spent.calls} model calls · ${spent.tokens.toLocaleString('en-US')} tokens · $${spent.costUsd.toFixed(4)}${simulated ? ' · simulated answers' : ''}\n`,
-  );
-  return 0;
 }

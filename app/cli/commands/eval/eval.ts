@@ -8,7 +8,13 @@ import { basename } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
-import type { EvalConfig, EvalSummary, ScorerSpec, VariantSpec } from '../../../eval/types.ts';
+import type {
+  EvalConfig,
+  EvalItemRecord,
+  EvalSummary,
+  ScorerSpec,
+  VariantSpec,
+} from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
@@ -49,7 +55,8 @@ export interface EvalFlags {
   report?: string;
 }
 
-const positiveInt = (text: string | undefined, flag: string): number | undefined => {
+/** A flag's whole number ≥ 1, or undefined when the flag is absent. */
+export const positiveInt = (text: string | undefined, flag: string): number | undefined => {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
@@ -163,6 +170,12 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   return runPlannedEval({ config, evalId, plan, prepared, rows: rows.length, flags, concurrency });
 }
 
+/** A paper's layout of an eval's table (see `runPlannedEval`). */
+export interface EvalPresenter {
+  text(summary: EvalSummary, items: readonly EvalItemRecord[]): string;
+  json?(summary: EvalSummary, items: readonly EvalItemRecord[]): unknown;
+}
+
 /** Opens the eval in the store, runs its jobs with progress, prints and reports the table. */
 export async function runPlannedEval(args: {
   config: EvalConfig;
@@ -173,6 +186,11 @@ export async function runPlannedEval(args: {
   flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed' | 'report'>;
   concurrency: number;
   scorer?: Scorer;
+  /**
+   * Prints the table in another layout (a paper's): the text above the usual table, and the
+   * `--json` object in place of the summary. Given the summary and every item.
+   */
+  present?: EvalPresenter;
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
   if (flags.report !== undefined) checkReportPath(flags.report);
@@ -221,8 +239,15 @@ export async function runPlannedEval(args: {
       process.off('SIGINT', onSigint);
       progress?.done();
     }
-    if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-    else process.stdout.write(`${formatSummary(summary)}\n`);
+    const items = args.present ? store.evalItems(evalId) : [];
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify(args.present?.json ? args.present.json(summary, items) : summary)}\n`,
+      );
+    else
+      process.stdout.write(
+        `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
+      );
     if (flags.report !== undefined) {
       writeReport(flags.report, summary, store.evalItems(evalId));
       if (!flags.quiet) process.stderr.write(`society: report written to ${flags.report}\n`);

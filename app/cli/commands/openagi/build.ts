@@ -20,7 +20,7 @@ import { UsageError } from '../../errors.ts';
 import { readTasks } from './task-file.ts';
 
 /** `0,5,7` as ids; anything else is a usage error. */
-function parseIds(text: string): number[] {
+export function parseIds(text: string): number[] {
   const ids = text
     .split(',')
     .map((s) => s.trim())

@@ -1,0 +1,292 @@
+/**
+ * `society nlsom eval DATA`: NLSOM's VQA society (templates/nlsom-vqa.society.json) over an
+ * A-OKVQA-format file, scored as NLSOM and A-OKVQA score multiple choice: the option letter the
+ * leader (or the members' vote) gives against the right one. Each question × structure is a
+ * run in the store, and the whole is an eval (`society evals`, `society eval-show`).
+ *
+ * The photos are COCO's and are not shipped with the questions. A question whose photo is not
+ * found still runs, with the template's example picture, unless `--require-images` makes it
+ * fail: the table then splits the accuracy into questions seen with their photo and questions
+ * answered without it, since the latter measures the models' guesses from the words alone.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type DataRow, DatasetError, readDataset } from '../../../eval/dataset.ts';
+import { jobBlobs, jobKeyOf } from '../../../eval/job.ts';
+import type { PlannedJob } from '../../../eval/runner.ts';
+import { textScorer } from '../../../eval/scorers.ts';
+import { meanWithInterval } from '../../../eval/stats.ts';
+import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { BlobStore } from '../../../runtime/blobs.ts';
+import { UsageError } from '../../errors.ts';
+import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { evalIdOf, type PreparedVariant, prepareVariants } from '../eval/plan.ts';
+
+/** The VQA template this command runs unless `--document` names another. */
+export const VQA_TEMPLATE = fileURLToPath(
+  new URL('../../../../templates/nlsom-vqa.society.json', import.meta.url),
+);
+
+const STRUCTURES = ['monarchy', 'democracy'] as const;
+
+export interface NlsomEvalFlags {
+  images?: string;
+  requireImages?: boolean;
+  limit?: string;
+  structure?: string;
+  set: string[];
+  model: string[];
+  provider: string[];
+  document?: string;
+  concurrency?: string;
+  simulate?: boolean;
+  json?: boolean;
+  db?: string;
+  quiet?: boolean;
+}
+
+/** `(a) toothpick (b) food …`: the options as the template's question input reads them. */
+export function questionWithOptions(question: string, choices: readonly string[]): string {
+  const options = choices.map((c, i) => `(${String.fromCharCode(97 + i)}) ${c}`).join(' ');
+  return `${question.trim()} ${options}`;
+}
+
+/**
+ * Where a row's photo is: under `--images DIR` by its file name (COCO's val2017 folder as
+ * downloaded) or by its path as written; without `--images`, by its path relative to the data
+ * file. Undefined when no such file exists.
+ */
+export function imagePathOf(
+  image: string,
+  dataDir: string,
+  imagesDir: string | undefined,
+): string | undefined {
+  const candidates = imagesDir
+    ? [resolve(imagesDir, basename(image)), resolve(imagesDir, image)]
+    : [resolve(dataDir, image)];
+  return candidates.find((path) => existsSync(path) && statSync(path).isFile());
+}
+
+/** Runs the eval; resolves to the exit code. */
+export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Promise<number> {
+  const limit = positiveInt(flags.limit, '--limit');
+  const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
+  const structures = (flags.structure ?? 'monarchy')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const s of structures)
+    if (!(STRUCTURES as readonly string[]).includes(s))
+      throw new UsageError(
+        `--structure ${s}: use monarchy, democracy or both (monarchy,democracy)`,
+      );
+  if (structures.length === 0 || new Set(structures).size !== structures.length)
+    throw new UsageError('--structure: name monarchy, democracy or both, each once');
+  if (flags.set.some((s) => s.trim().startsWith('structure=')))
+    throw new UsageError('use --structure, not --set structure=…');
+  if (flags.images !== undefined && !existsSync(flags.images))
+    throw new UsageError(`--images ${flags.images}: no such folder`);
+
+  let dataset: ReturnType<typeof readDataset>;
+  try {
+    dataset = readDataset(data);
+  } catch (error) {
+    if (error instanceof DatasetError) throw new UsageError(error.message);
+    throw error;
+  }
+  const rows = dataset.rows.slice(0, limit ?? dataset.rows.length);
+  const bad = rows.findIndex(
+    (r) => typeof r.question !== 'string' || !Array.isArray(r.choices) || r.answer === undefined,
+  );
+  if (bad >= 0)
+    throw new UsageError(
+      `${data}: question ${bad + 1} lacks question, choices or answer (A-OKVQA's _!_ lines, or JSONL with those fields)`,
+    );
+
+  const variants: VariantSpec[] = structures.map((structure) => ({
+    name: structure,
+    model: flags.model,
+    set: [`structure=${structure}`, ...flags.set],
+    provider: flags.provider,
+  }));
+  const document = flags.document ?? VQA_TEMPLATE;
+  const prepared = await prepareVariants(document, variants);
+  const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
+  const imagesDir = flags.images === undefined ? undefined : resolve(flags.images);
+  const config: EvalConfig = {
+    name: `NLSOM VQA · ${basename(data)}`,
+    document,
+    documentHash: prepared[0]!.documentHash,
+    data,
+    dataHash: dataset.hash,
+    map: [
+      'question=question+choices',
+      `image=@image${imagesDir ? ` under ${imagesDir}` : ''}${flags.requireImages ? ' (required)' : ''}`,
+    ],
+    expect: 'answerLetter',
+    scorer: { name: 'choice' },
+    variants,
+    ...(limit !== undefined ? { limit } : {}),
+    mode,
+  };
+  const evalId = evalIdOf(config, prepared);
+  const images = rows.map((row) => imagePathOf(String(row.image ?? ''), dataset.dir, imagesDir));
+  const missing = images.filter((p) => p === undefined).length;
+  const plan = planVqaJobs(prepared, {
+    evalId,
+    rows,
+    images,
+    mode,
+    requireImages: flags.requireImages === true,
+  });
+  const where = imagesDir ?? `${dataset.dir} (the data file's folder; set --images DIR)`;
+  const imageNote =
+    missing === 0
+      ? `images: all ${rows.length} found`
+      : flags.requireImages
+        ? `images: ${missing} of ${rows.length} not found under ${where}; those questions fail (--require-images)`
+        : `images: ${missing} of ${rows.length} not found under ${where}; those questions run with the template's example picture, so their accuracy measures the models' guesses from the words, not vision`;
+  if (!flags.quiet) process.stderr.write(`${imageNote}\n`);
+  const missingItems = new Set(images.flatMap((p, i) => (p === undefined ? [i] : [])));
+  return runPlannedEval({
+    config,
+    evalId,
+    plan,
+    prepared,
+    rows: rows.length,
+    flags,
+    concurrency,
+    scorer: textScorer('choice'),
+    present: {
+      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote),
+      json: (summary, items) => ({
+        ...summary,
+        images: {
+          dir: imagesDir ?? dataset.dir,
+          found: rows.length - missing,
+          missing,
+          whenMissing: flags.requireImages ? 'failed' : 'example-picture',
+        },
+        accuracy: accuracyBySight(summary, items, missingItems),
+      }),
+    },
+  });
+}
+
+/** One job per question × structure, its inputs the question with options and the photo. */
+function planVqaJobs(
+  variants: readonly PreparedVariant[],
+  given: {
+    evalId: string;
+    rows: readonly DataRow[];
+    images: readonly (string | undefined)[];
+    mode: EvalConfig['mode'];
+    requireImages: boolean;
+  },
+): PlannedJob[] {
+  const planned: PlannedJob[] = [];
+  given.rows.forEach((row, item) => {
+    const question = questionWithOptions(
+      String(row.question),
+      (row.choices as unknown[]).map(String),
+    );
+    const path = given.images[item];
+    for (const variant of variants) {
+      const job = {
+        evalId: given.evalId,
+        item,
+        variant: variant.spec.name,
+        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
+        documentText: variant.documentText,
+        mode: given.mode,
+        ...(Object.keys(variant.providerOverrides).length
+          ? { providerOverrides: variant.providerOverrides }
+          : {}),
+      };
+      const common = {
+        row,
+        reference: row.answerLetter ?? row.answer,
+        label: String(row.question),
+      };
+      if (path === undefined && given.requireImages) {
+        planned.push({
+          ...common,
+          job: { ...job, inputs: {}, blobs: [] },
+          error: `no photo ${String(row.image)} (--require-images)`,
+        });
+        continue;
+      }
+      try {
+        const blobs = new BlobStore();
+        const inputs: Record<string, unknown> = { question };
+        if (path !== undefined) inputs.image = readInputValue('image', { path }, 'image', blobs);
+        const run = { inputs, humanAnswers: {} };
+        fillExamples(run, variant.compiled.plan, blobs);
+        completeRunInputs(variant.compiled.plan, run.inputs);
+        planned.push({
+          ...common,
+          job: { ...job, inputs: run.inputs, blobs: jobBlobs(run.inputs, blobs) },
+        });
+      } catch (error) {
+        planned.push({
+          ...common,
+          job: { ...job, inputs: {}, blobs: [] },
+          error: (error as Error).message,
+        });
+      }
+    }
+  });
+  return planned;
+}
+
+/** Accuracy per structure: all questions, those seen with their photo, those without. */
+export function accuracyBySight(
+  summary: EvalSummary,
+  items: readonly EvalItemRecord[],
+  missing: ReadonlySet<number>,
+) {
+  return summary.variants.map((v) => {
+    const own = items.filter((i) => i.variant === v.name && i.status !== 'running');
+    const part = (keep: (i: EvalItemRecord) => boolean) => {
+      const scores = own.filter(keep).map((i) => i.score ?? 0);
+      return { n: scores.length, ...meanWithInterval(scores) };
+    };
+    return {
+      structure: v.name,
+      all: part(() => true),
+      withPhoto: part((i) => !missing.has(i.item)),
+      withoutPhoto: part((i) => missing.has(i.item)),
+    };
+  });
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const cell = (p: { n: number; mean: number; ci95: [number, number] }) =>
+  p.n === 0 ? 'no question' : `${pct(p.mean)} [${pct(p.ci95[0])}, ${pct(p.ci95[1])}] n=${p.n}`;
+
+/** NLSOM's Table 4 layout: accuracy (%) per structure, with intervals and the photo split. */
+function formatAccuracy(
+  summary: EvalSummary,
+  items: readonly EvalItemRecord[],
+  missing: ReadonlySet<number>,
+  imageNote: string,
+): string {
+  const rows = [
+    ['structure', 'accuracy (95% CI)', 'with photo', 'without photo (example picture)'],
+  ];
+  for (const a of accuracyBySight(summary, items, missing))
+    rows.push([a.structure, cell(a.all), cell(a.withPhoto), cell(a.withoutPhoto)]);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return [
+    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout; the paper, 5 rounds: monarchy 66.20%, democracy 63.41%)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    ...rows.map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    ),
+    imageNote,
+  ].join('\n');
+}

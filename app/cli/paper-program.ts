@@ -1,0 +1,92 @@
+/**
+ * The papers' tables as commands over the eval machinery: `society openagi eval` (OpenAGI's
+ * Table 1) and `society nlsom eval` (NLSOM's A-OKVQA accuracy). Their arguments, options and
+ * help; the code is imported only when a command runs.
+ */
+import type { Command } from 'commander';
+import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
+import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import type { NlsomEvalFlags } from './commands/nlsom/eval.ts';
+import type { OpenAgiEvalFlags } from './commands/openagi/eval.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `society openagi eval`, under the `openagi` command. */
+export function addOpenAgiEval(openagi: Command): void {
+  openagi
+    .command('eval')
+    .description(
+      "run each task's scored graph as an eval item and print OpenAGI's Table 1 (CLIP, BERT, ViT by category, overall)",
+    )
+    .argument(
+      '[tasks]',
+      "OpenAGI's task_description.txt (default: six sample tasks built in, one per category)",
+    )
+    .option(
+      '--model <PROFILE>',
+      'the planner model, PROVIDER:MODEL or NAME=PROVIDER:MODEL (default: the rule planner)',
+    )
+    .option('--category <CAT>', `only one category: ${OPENAGI_CATEGORIES.join(', ')}`)
+    .option('--ids <IDS>', 'only these task ids, e.g. 0,5,7')
+    .option('--limit <N>', 'only the first N tasks (after --category and --ids)')
+    .option('--concurrency <K>', 'runs at once (default: 4)')
+    .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
+    .option('--json', 'print one JSON object: the eval summary and the table')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (tasks: string | undefined, flags: OpenAgiEvalFlags) => {
+      process.exitCode = await (await import('./commands/openagi/eval.ts')).openAgiEvalCommand(
+        tasks,
+        flags,
+      );
+    });
+}
+
+/** `society nlsom` and its `eval` subcommand. */
+export function addNlsomCommands(program: Command): void {
+  const nlsom = program
+    .command('nlsom')
+    .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");
+  nlsom
+    .command('eval')
+    .description(
+      'run the NLSOM VQA society over A-OKVQA multiple-choice questions and print its accuracy with a 95% interval',
+    )
+    .argument(
+      '<data>',
+      "an A-OKVQA file in NLSOM's _!_ format (image_!_question_!_[options]_!_index)",
+    )
+    .option(
+      '--images <DIR>',
+      'the COCO photos, found by file name (default: the paths as written, relative to the data file)',
+    )
+    .option(
+      '--require-images',
+      "fail a question whose photo is missing (default: it runs with the template's example picture, reported apart)",
+    )
+    .option('--structure <S>', 'monarchy, democracy, or both: monarchy,democracy', 'monarchy')
+    .option(
+      '--set <NAME=VALUE>',
+      'a template parameter, e.g. rounds=5 or rtk=true (see society params FILE)',
+      collect,
+      [],
+    )
+    .option('--model <PROFILE=PROVIDER:MODEL>', "a model profile's model (repeatable)", collect, [])
+    .option('--provider <NAME=URL>', 'add or redirect a provider (repeatable)', collect, [])
+    .option(
+      '--document <FILE>',
+      'another VQA society taking question and image (default: the template)',
+    )
+    .option('--limit <N>', 'only the first N questions')
+    .option('--concurrency <K>', 'runs at once (default: 4)')
+    .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
+    .option('--json', 'print one JSON object: the eval summary, the images found and the accuracy')
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store')
+    .action(async (data: string, flags: NlsomEvalFlags) => {
+      process.exitCode = await (await import('./commands/nlsom/eval.ts')).nlsomEvalCommand(
+        data,
+        flags,
+      );
+    });
+}
