@@ -78,7 +78,11 @@ describe('intervals', () => {
     const t = meanWithInterval([0.5, 0.7, 0.9]);
     expect(t.mean).toBeCloseTo(0.7, 10);
     // s = 0.2, t(2) = 4.303: 0.7 ± 4.303 · 0.2 / √3.
-    expect(t.ci95[1] - t.mean).toBeCloseTo((4.303 * 0.2) / Math.sqrt(3), 6);
+    expect(t.mean - t.ci95[0]).toBeCloseTo((4.303 * 0.2) / Math.sqrt(3), 6);
+    // Fractions keep their interval inside [0, 1]; other numbers do not.
+    expect(t.ci95[1]).toBe(1);
+    const wide = meanWithInterval([5, 7, 9]);
+    expect(wide.ci95[1] - wide.mean).toBeCloseTo((4.303 * 2) / Math.sqrt(3), 6);
     expect(meanWithInterval([])).toEqual({ mean: 0, ci95: [0, 0] });
   });
 

@@ -4,7 +4,7 @@
  * Scores that are all 0 or 1 (accuracy) get the Wilson score interval, which stays inside
  * [0, 1] and behaves at small n and at 0% or 100%, where the normal approximation collapses to a
  * point (Wilson 1927; Brown, Cai & DasGupta 2001 recommend it for n < 40). Other scores get a
- * Student t interval on the mean.
+ * Student t interval on the mean, kept inside [0, 1] when every score is a fraction.
  */
 
 /** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond. */
@@ -29,7 +29,14 @@ export function meanWithInterval(scores: readonly number[]): {
   const variance = scores.reduce((a, s) => a + (s - mean) ** 2, 0) / (n - 1);
   const t = T975[n - 2] ?? Z975;
   const half = t * Math.sqrt(variance / n);
-  return { mean, ci95: [mean - half, mean + half] };
+  // Fractions (F1, similarities) cannot leave [0, 1], so neither may their interval.
+  const fractions = scores.every((s) => s >= 0 && s <= 1);
+  return {
+    mean,
+    ci95: fractions
+      ? [Math.max(0, mean - half), Math.min(1, mean + half)]
+      : [mean - half, mean + half],
+  };
 }
 
 /** The Wilson score interval of a proportion `p` of `n` trials, at 95%. */
