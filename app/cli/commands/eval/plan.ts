@@ -194,23 +194,41 @@ export function planJobs(variants: readonly PreparedVariant[], given: JobInputs)
         ...(label !== undefined ? { label } : {}),
         ...(given.output !== undefined ? { output: given.output } : {}),
       };
-      try {
-        const blobs = new BlobStore();
-        const { inputs, humanAnswers } = rowInputs(row, item, variant.compiled, given, blobs);
-        planned.push({
-          ...common,
-          job: { ...base, inputs, humanAnswers, blobs: jobBlobs(inputs, blobs) },
-        });
-      } catch (error) {
-        planned.push({
-          ...common,
-          job: { ...base, inputs: {}, blobs: [] },
-          error: (error as Error).message,
-        });
-      }
+      planned.push(
+        plannedJob(common, base, (blobs) => rowInputs(row, item, variant.compiled, given, blobs)),
+      );
     }
   });
   return planned;
+}
+
+/**
+ * A job whose inputs `build` makes (files read into `blobs`); when it throws (a missing field, a
+ * file that is not there) the job carries the reason and fails alone, without a run.
+ */
+export function plannedJob(
+  common: Omit<PlannedJob, 'job' | 'error'>,
+  job: Omit<EvalJob, 'inputs' | 'blobs' | 'humanAnswers'>,
+  build: (blobs: BlobStore) => {
+    inputs: Record<string, unknown>;
+    humanAnswers?: Record<string, string>;
+  },
+): PlannedJob {
+  try {
+    const blobs = new BlobStore();
+    const { inputs, humanAnswers } = build(blobs);
+    return {
+      ...common,
+      job: {
+        ...job,
+        inputs,
+        ...(humanAnswers && Object.keys(humanAnswers).length ? { humanAnswers } : {}),
+        blobs: jobBlobs(inputs, blobs),
+      },
+    };
+  } catch (error) {
+    return { ...common, job: { ...job, inputs: {}, blobs: [] }, error: (error as Error).message };
+  }
 }
 
 function rowInputs(

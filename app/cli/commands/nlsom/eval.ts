@@ -13,16 +13,15 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DataRow, DatasetError, readDataset } from '../../../eval/dataset.ts';
-import { jobBlobs, jobKeyOf } from '../../../eval/job.ts';
+import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
-import { BlobStore } from '../../../runtime/blobs.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { evalIdOf, type PreparedVariant, prepareVariants } from '../eval/plan.ts';
+import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
 
 /** The VQA template this command runs unless `--document` names another. */
 export const VQA_TEMPLATE = fileURLToPath(
@@ -218,24 +217,19 @@ function planVqaJobs(
         });
         continue;
       }
-      try {
-        const blobs = new BlobStore();
-        const inputs: Record<string, unknown> = { question };
-        if (path !== undefined) inputs.image = readInputValue('image', { path }, 'image', blobs);
-        const run = { inputs, humanAnswers: {} };
-        fillExamples(run, variant.compiled.plan, blobs);
-        completeRunInputs(variant.compiled.plan, run.inputs);
-        planned.push({
-          ...common,
-          job: { ...job, inputs: run.inputs, blobs: jobBlobs(run.inputs, blobs) },
-        });
-      } catch (error) {
-        planned.push({
-          ...common,
-          job: { ...job, inputs: {}, blobs: [] },
-          error: (error as Error).message,
-        });
-      }
+      planned.push(
+        plannedJob(common, job, (blobs) => {
+          const run = {
+            inputs: { question } as Record<string, unknown>,
+            humanAnswers: {},
+          };
+          if (path !== undefined)
+            run.inputs.image = readInputValue('image', { path }, 'image', blobs);
+          fillExamples(run, variant.compiled.plan, blobs);
+          completeRunInputs(variant.compiled.plan, run.inputs);
+          return run;
+        }),
+      );
     }
   });
   return planned;
