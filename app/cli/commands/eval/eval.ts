@@ -22,6 +22,7 @@ import {
   prepareVariants,
 } from './plan.ts';
 import { evalProgress, formatSummary } from './print.ts';
+import { checkQueueFlags, queueExecutorFor } from './queue.ts';
 
 export interface EvalFlags {
   data: string;
@@ -40,6 +41,10 @@ export interface EvalFlags {
   db?: string;
   json?: boolean;
   quiet?: boolean;
+  /** `--queue redis://HOST:PORT`: the jobs run on workers (queue.ts). */
+  queue?: string;
+  /** `--rate PROVIDER=N/UNIT`: limits every worker applies (needs --queue). */
+  rate?: string[];
 }
 
 const positiveInt = (text: string | undefined, flag: string): number | undefined => {
@@ -65,6 +70,7 @@ export async function scorerOf(
 export async function evalCommand(file: string, flags: EvalFlags): Promise<number> {
   if (flags.simulate && flags.replay)
     throw new UsageError('use one of --simulate and --replay, not both');
+  checkQueueFlags(flags);
   if (flags.scorer !== undefined && flags.scorerGraph !== undefined)
     throw new UsageError('use one of --scorer and --scorer-graph, not both');
   const scorerName = flags.scorer ?? (flags.scorerGraph ? 'graph' : 'exact');
@@ -163,7 +169,7 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet'>;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'queue' | 'rate'>;
   concurrency: number;
   scorer?: Scorer;
 }): Promise<number> {
@@ -187,7 +193,10 @@ export async function runPlannedEval(args: {
       process.stderr.write(
         `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${before ? ` · resuming: ${doneBefore} of ${plan.length} done before` : ''}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
       );
-    executor = localExecutor(store, args.concurrency, storedOverrides(store));
+    executor =
+      flags.queue !== undefined
+        ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
+        : localExecutor(store, args.concurrency, storedOverrides(store));
     const progress = flags.quiet ? undefined : evalProgress(process.stderr);
     const stop = new AbortController();
     let interrupts = 0;
