@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseQueueUrl, queueTimings } from '../../eval/queue/connection.ts';
+import { connectRedis, parseQueueUrl, queueTimings } from '../../eval/queue/connection.ts';
 import { formatRate, parseRates } from '../../eval/queue/rate-limit.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
@@ -31,6 +31,13 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // Checked first, before anything heavy loads: a wrong address is one line at once.
+  let redis: Awaited<ReturnType<typeof connectRedis>>;
+  try {
+    redis = await connectRedis(address);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   // Without --db the runs go to a store of this process's own, removed when it stops: the
   // coordinator keeps them.
   const scratch = flags.db ? undefined : mkdtempSync(join(tmpdir(), 'society-worker-'));
@@ -41,6 +48,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     try {
       worker = await startEvalWorker({
         address,
+        redis,
         concurrency,
         store,
         providerOverrides: storedOverrides(store),
@@ -48,6 +56,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
         log: (line) => process.stdout.write(`${line}\n`),
       });
     } catch (error) {
+      redis.disconnect();
       throw new UsageError((error as Error).message);
     }
     const { lockMs, stalledCheckMs } = queueTimings();

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { exportRun } from '../../cli/export.ts';
+import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import type { ProfileOverride } from '../../providers/profiles.ts';
 import type { RunStore } from '../../store/index.ts';
 import { executeJob } from '../job.ts';
@@ -39,6 +40,8 @@ export interface EvalWorkerOptions {
   rates?: Record<string, RateLimit>;
   /** One line per job started, finished or failed. */
   log?: (line: string) => void;
+  /** A connection already made (`connectRedis`); made here otherwise. */
+  redis?: Redis;
 }
 
 /** A running worker. */
@@ -52,7 +55,10 @@ export interface EvalWorker {
 
 /** Connects to the queue and starts taking jobs. Throws one line when Redis cannot be reached. */
 export async function startEvalWorker(options: EvalWorkerOptions): Promise<EvalWorker> {
-  const redis: Redis = await connectRedis(options.address);
+  const redis: Redis = options.redis ?? (await connectRedis(options.address));
+  // Loaded before the first job: loading blocks the event loop for a moment, and a job whose
+  // lock is not renewed in time would be handed to another worker while this one runs it.
+  await loadNodeRegistry();
   const limiter = new RedisRateLimiter(redis);
   const log = options.log ?? (() => {});
   const name = `${hostname()}:${process.pid}`;

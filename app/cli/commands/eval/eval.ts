@@ -178,6 +178,10 @@ export async function runPlannedEval(args: {
   let executor: Executor | undefined;
   try {
     const before = store.getEval(evalId);
+    executor =
+      flags.queue !== undefined
+        ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
+        : localExecutor(store, args.concurrency, storedOverrides(store));
     const record = store.openEval({
       id: evalId,
       name: config.name,
@@ -193,10 +197,6 @@ export async function runPlannedEval(args: {
       process.stderr.write(
         `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${before ? ` · resuming: ${doneBefore} of ${plan.length} done before` : ''}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
       );
-    executor =
-      flags.queue !== undefined
-        ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
-        : localExecutor(store, args.concurrency, storedOverrides(store));
     const progress = flags.quiet ? undefined : evalProgress(process.stderr);
     const stop = new AbortController();
     let interrupts = 0;
