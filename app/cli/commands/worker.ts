@@ -3,7 +3,7 @@
  * until stopped (Ctrl-C or SIGTERM: running jobs finish first; a second signal stops at once,
  * and those jobs are taken over by another worker). One line per job it runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedis, parseQueueUrl, queueTimings } from '../../eval/queue/connection.ts';
@@ -39,8 +39,10 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   // Without --db the runs go to a store of this process's own, removed when it stops: the
-  // coordinator keeps them.
-  const scratch = flags.db ? undefined : mkdtempSync(join(tmpdir(), 'society-worker-'));
+  // coordinator keeps them. In memory-backed /dev/shm where there is one: its syncs cost nothing.
+  const scratch = flags.db
+    ? undefined
+    : mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'society-worker-'));
   const store = openStore(flags.db ?? join(scratch!, 'runs.db'));
   const { startEvalWorker } = await import('../../eval/queue/worker.ts');
   try {

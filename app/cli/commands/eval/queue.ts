@@ -22,7 +22,7 @@ export async function queueExecutorFor(
   store: RunStore,
   evalId: string,
   plan: readonly PlannedJob[],
-  flags: { queue: string; rate?: string[]; quiet?: boolean },
+  flags: { queue: string; rate?: string[] },
 ): Promise<Executor> {
   checkQueueFlags(flags);
   const rates = parseRates(flags.rate ?? []);
@@ -35,9 +35,8 @@ export async function queueExecutorFor(
       evalId,
       jobs: jobsToQueue(store, evalId, plan),
       ...(Object.keys(rates).length ? { rates } : {}),
-      log: (line) => {
-        if (!flags.quiet) process.stderr.write(`${line}\n`);
-      },
+      // Not progress: said even with --quiet (no worker connected, who ran what).
+      log: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
