@@ -27,7 +27,7 @@ import { type JobResult, parentJobId, parseJobResult, queueJobId } from './queue
 import type { Executor } from './runner.ts';
 
 /** Results awaited at once: how many run on workers is each worker's `--concurrency`. */
-const AWAITED_AT_ONCE = 64;
+const AWAITED_AT_ONCE = 16;
 
 export interface QueueExecutorOptions {
   address: QueueAddress;
