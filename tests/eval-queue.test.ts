@@ -243,6 +243,37 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     pool = [survivor, await startWorker()];
   }, 60_000);
 
+  it('resumes after the coordinator is killed with SIGKILL, running no job twice', async () => {
+    const db = join(dir, 'coordinator.db');
+    const from = arrivals.length;
+    const done = () => pool.flatMap((w) => w.lines).filter((l) => l.startsWith('done')).length;
+    const before = done();
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.OPENAI_API_KEY;
+    const first = spawn(process.execPath, [BIN, ...evalArgs(db, ['--queue', redis.url])], {
+      cwd: ROOT,
+      env,
+      stdio: 'ignore',
+    });
+    await until(() => done() - before >= 3);
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    // The jobs go on without a coordinator; the same command collects what they made.
+    const again = await society(evalArgs(db, ['--queue', redis.url]));
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout) as EvalSummary).toMatchObject({ status: 'finished' });
+    const store = openRunStore(db);
+    try {
+      const items = store.evalItems((JSON.parse(again.stdout) as EvalSummary).evalId);
+      expect(items.map((i) => i.status)).toEqual(Array(10).fill('scored'));
+      expect(store.listRuns({ limit: 100 })).toHaveLength(10);
+    } finally {
+      store.close();
+    }
+    // Two calls an item, each made once.
+    expect(arrivals.length - from).toBe(20);
+  }, 60_000);
+
   it('spaces calls to a provider across all workers under --rate', async () => {
     const from = arrivals.length;
     const result = await society(

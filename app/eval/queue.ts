@@ -77,41 +77,52 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
   const imported = new Set<string>();
   let enqueued: Promise<void> | undefined;
 
+  const queued = (job: EvalJob) => ({
+    name: `item ${job.item + 1} · ${job.variant}`,
+    queueName: JOBS_QUEUE,
+    data: { ...job, ...(options.rates ? { rates: options.rates } : {}) },
+    // A job that fails on its worker is reported as a failed item; the eval goes on.
+    opts: { jobId: queueJobId(job), ignoreDependencyOnFailure: true },
+  });
+
   /** Adds the eval's flow: jobs already in Redis are left as they are (failed ones retried). */
   const enqueue = async () => {
-    const existing = await Promise.all(
-      options.jobs.map((job) => jobsQueue.getJob(queueJobId(job))),
-    );
-    const fresh = options.jobs.filter((_, i) => !existing[i]);
-    for (const job of existing)
-      if (job && (await job.isFailed())) await job.retry('failed').catch(() => {});
-    if (fresh.length === 0) return;
     const parentId = parentJobId(evalId);
     const parent = await evalsQueue.getJob(parentId);
-    // A parent from an earlier session that has already finished cannot take new children.
-    if (parent && !(await parent.isWaitingChildren())) await parent.remove().catch(() => {});
-    await flows.add({
-      name: `eval ${evalId}`,
-      queueName: EVALS_QUEUE,
-      data: { evalId },
-      opts: { jobId: parentId },
-      children: fresh.map((job) => ({
-        name: `item ${job.item + 1} · ${job.variant}`,
-        queueName: JOBS_QUEUE,
-        data: { ...job, ...(options.rates ? { rates: options.rates } : {}) },
-        // A job that fails on its worker is reported as a failed item; the eval goes on.
-        opts: { jobId: queueJobId(job), ignoreDependencyOnFailure: true },
-      })),
-    });
+    // A parent from an earlier session that has already finished cannot take new children;
+    // its children (results not yet imported among them) stay.
+    if (parent && !(await parent.isWaitingChildren()))
+      await parent.remove({ removeChildren: false }).catch(() => {});
+    const existing = await Promise.all(
+      options.jobs.map((job) => jobsQueue.getJobState(queueJobId(job))),
+    );
+    const fresh = options.jobs.filter((_, i) => existing[i] === 'unknown');
+    for (const [i, state] of existing.entries())
+      if (state === 'failed')
+        await (await jobsQueue.getJob(queueJobId(options.jobs[i]!)))
+          ?.retry('failed')
+          .catch(() => {});
+    if (fresh.length > 0)
+      await flows.add({
+        name: `eval ${evalId}`,
+        queueName: EVALS_QUEUE,
+        data: { evalId },
+        opts: { jobId: parentId },
+        children: fresh.map(queued),
+      });
     if ((await jobsQueue.getWorkersCount()) === 0)
       log(
         `no worker is connected to ${address.shown} yet: the jobs wait in the queue (start one with society worker --queue ${address.shown})`,
       );
   };
 
-  /** The job's result, whether it finished before we asked or finishes later. */
-  const resultOf = (id: string): Promise<unknown> =>
-    new Promise((resolve, reject) => {
+  /**
+   * The job's result, whether it finished before we asked or finishes later. A job missing
+   * from Redis (removed, or Redis emptied meanwhile) is queued again on its own.
+   */
+  const resultOf = (job: EvalJob): Promise<unknown> => {
+    const id = queueJobId(job);
+    return new Promise((resolve, reject) => {
       waiting.set(id, {
         resolve: (value) => {
           waiting.delete(id);
@@ -123,21 +134,40 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         },
       });
       // Listening before looking: a result that lands in between is heard either way.
-      jobsQueue.getJob(id).then(async (job: Job | undefined) => {
-        if (!job) return;
-        if (job.finishedOn && job.returnvalue) waiting.get(id)?.resolve(job.returnvalue);
-        else if (await job.isFailed()) waiting.get(id)?.reject(new Error(job.failedReason));
+      jobsQueue.getJob(id).then(async (found: Job | undefined) => {
+        if (!found) {
+          const { name, data, opts } = queued(job);
+          await jobsQueue.add(name, data, { jobId: opts.jobId });
+        } else if (found.finishedOn && found.returnvalue)
+          waiting.get(id)?.resolve(found.returnvalue);
+        else if (await found.isFailed()) waiting.get(id)?.reject(new Error(found.failedReason));
       }, reject);
     });
+  };
 
   const byWorker = new Map<string, number>();
+  /** Jobs whose result `run` is waiting for. */
+  const awaited = new Set<string>();
+  // Ctrl-C: no new job starts here (runEval), so none should start on a worker either. The
+  // jobs awaited now stay queued: their results are imported as they come.
+  const onInterrupt = () => {
+    void forget(false, awaited).catch(() => {});
+  };
+  process.on('SIGINT', onInterrupt);
   return {
     concurrency: AWAITED_AT_ONCE,
     async run(job, runOptions): Promise<JobOutcome> {
       enqueued ??= enqueue();
       await enqueued;
       const id = queueJobId(job);
-      const result: JobResult = parseJobResult(await resultOf(id));
+      awaited.add(id);
+      let value: unknown;
+      try {
+        value = await resultOf(job);
+      } finally {
+        awaited.delete(id);
+      }
+      const result: JobResult = parseJobResult(value);
       const data = parseExport(
         result.exportText,
         `the run of item ${job.item + 1} · ${job.variant}`,
@@ -171,6 +201,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       };
     },
     async close() {
+      process.off('SIGINT', onInterrupt);
       try {
         if (byWorker.size > 0)
           log(
@@ -193,7 +224,10 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
    * Stopped early (Ctrl-C, the budget): jobs no worker has started are taken out of the queue,
    * so workers stop spending; running and finished ones stay, for the next session to import.
    */
-  async function forget(allImported: boolean): Promise<void> {
+  async function forget(
+    allImported: boolean,
+    keep: ReadonlySet<string> = new Set(),
+  ): Promise<void> {
     if (allImported) {
       const parent = await evalsQueue.getJob(parentJobId(evalId));
       // Its worker may be adding it up right now; it is removed once that is done.
@@ -204,8 +238,9 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       return;
     }
     for (const id of ids) {
-      const job = await jobsQueue.getJob(id);
-      if (job && (await job.isWaiting())) await job.remove().catch(() => {});
+      if (keep.has(id) || imported.has(id)) continue;
+      if ((await jobsQueue.getJobState(id)) === 'waiting')
+        await jobsQueue.remove(id).catch(() => {});
     }
   }
 }
