@@ -92,7 +92,19 @@ function startWorker(extra: string[] = []): Promise<{ child: ChildProcess; lines
   delete env.OPENAI_API_KEY;
   const child = spawn(
     process.execPath,
-    [BIN, 'worker', '--queue', redis.url, '--concurrency', '2', ...extra],
+    // A store of its own in the test's folder: a worker killed with SIGKILL cannot remove a
+    // temporary one.
+    [
+      BIN,
+      'worker',
+      '--queue',
+      redis.url,
+      '--concurrency',
+      '2',
+      '--db',
+      join(dir, `worker-${workers.length}.db`),
+      ...extra,
+    ],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   workers.push(child);
