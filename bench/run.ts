@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
- * `node bench/artist-critic.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`.
+ * `node bench/artist-critic.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`,
+ * `node bench/eval-queue.ts` (needs redis-server; its queued half is skipped without one).
  *
  * The editor benchmark needs a Chromium (it says so and is skipped when there is none) and takes
  * a few minutes; `npm run bench -- --no-editor` leaves it out.
@@ -9,6 +10,7 @@
 import { benchArtistCriticAlone, formatArtistCritic } from './artist-critic.ts';
 import { benchEditor, type EditorBenchResult, formatEditor } from './editor.ts';
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
+import { benchEvalQueue, formatEvalQueue } from './eval-queue.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
 import { benchStartup, formatStartup } from './startup.ts';
 import { benchStore, formatStore } from './store.ts';
@@ -26,6 +28,8 @@ progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('run store…');
 const store = await benchStore();
+progress('an eval in one process and on a queue…');
+const evalQueue = await benchEvalQueue();
 progress('CLI start-up…');
 const startup = await benchStartup({ log: progress });
 let editor: EditorBenchResult = { skipped: 'left out (--no-editor)' };
@@ -45,6 +49,8 @@ console.log(rule);
 for (const line of formatArtistCritic(artistCritic)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
+console.log(rule);
+for (const line of formatEvalQueue(evalQueue)) console.log(line);
 console.log(rule);
 for (const line of formatStartup(startup)) console.log(line);
 console.log(rule);

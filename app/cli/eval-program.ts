@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import type { EvalFlags } from './commands/eval/eval.ts';
+import type { WorkerFlags } from './commands/worker.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -46,7 +47,7 @@ export function addEvalCommands(program: Command): void {
       [],
     )
     .option('--limit <N>', 'only the first N rows')
-    .option('--concurrency <K>', 'runs at once (default: 4)')
+    .option('--concurrency <K>', 'runs at once (default: 4; with --queue, set on each worker)')
     .option('--budget <USD>', 'start no run once this much has been spent')
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
@@ -58,6 +59,16 @@ export function addEvalCommands(program: Command): void {
     )
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store')
+    .option(
+      '--queue <URL>',
+      'run the jobs on workers (society worker) through Redis at redis://HOST:PORT; their runs come back into this store',
+    )
+    .option(
+      '--rate <PROVIDER=N/UNIT>',
+      'with --queue: at most N live calls to PROVIDER per s, min or h across all workers, e.g. openai=60/min; repeatable',
+      collect,
+      [],
+    )
     .action(async (file: string, flags: EvalFlags) => {
       process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
     });
@@ -86,4 +97,30 @@ export function addEvalCommands(program: Command): void {
         flags: { items?: boolean; json?: boolean; db?: string; report?: string },
       ) => (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
     );
+
+  program
+    .command('worker')
+    .description(
+      'run eval jobs queued by society eval --queue, until stopped; each finished run goes back to the eval',
+    )
+    .requiredOption('--queue <URL>', 'the Redis server the evals use: redis://HOST:PORT')
+    .option('--concurrency <K>', 'jobs at once in this process (default: 4)')
+    .option(
+      '--rate <PROVIDER=N/UNIT>',
+      "at most N live calls to PROVIDER per s, min or h, counted across all workers in Redis (the eval's own --rate applies too; the stricter wins); repeatable",
+      collect,
+      [],
+    )
+    .option('--db <FILE>', "keep this worker's runs in this store too (default: a temporary one)")
+    .addHelpText(
+      'after',
+      `
+A worker needs what the eval's document needs: its providers reachable and their keys in the
+environment. A worker killed mid-job (even kill -9) stops renewing its lock on the job; another
+worker takes the job over within 15 s (a 10 s lock plus a stalled-job check every 5 s) and runs
+it again. Ctrl-C or SIGTERM lets running jobs finish; a second one stops at once.`,
+    )
+    .action(async (flags: WorkerFlags) => {
+      process.exitCode = await (await import('./commands/worker.ts')).workerCommand(flags);
+    });
 }

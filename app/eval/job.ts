@@ -13,7 +13,7 @@ import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
-import type { RunResult } from '../runtime/run-options.ts';
+import type { RunOptions, RunResult } from '../runtime/run-options.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import { newRunId, type RunStore } from '../store/index.ts';
 
@@ -86,6 +86,8 @@ export interface JobContext {
   store: RunStore;
   /** Provider redirects of this process (stored profiles), under the job's own. */
   providerOverrides?: Record<string, ProfileOverride>;
+  /** Makes live chat providers (a queue worker wraps them in its rate limits). */
+  providerFor?: RunOptions['providerFor'];
   signal?: AbortSignal;
 }
 
@@ -158,6 +160,7 @@ export async function executeJob(
     ...(cassette ? { cassette } : {}),
     ...(continueFrom ? { continueFrom } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.providerFor ? { providerFor: context.providerFor } : {}),
   });
   // A resumed run's earlier events are in the store already.
   const finish = recordEvents(store, run, () => {});

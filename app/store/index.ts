@@ -22,6 +22,8 @@ export {
   type GraphSummary,
   type GraphVersion,
   graphHash,
+  type ImportedRun,
+  type ImportOutcome,
   type ListRunsOptions,
   type NewEval,
   type NewRun,

@@ -31,6 +31,7 @@ import {
   type GraphVersion,
   type SavedGraph,
 } from './tables/graphs.ts';
+import { type ImportedRun, type ImportOutcome, RunImports } from './tables/imports.ts';
 import { PricesTable, type StoredPrice } from './tables/prices.ts';
 import { ProviderProfilesTable } from './tables/provider-profiles.ts';
 import {
@@ -60,6 +61,7 @@ export {
   graphHash,
   type SavedGraph,
 } from './tables/graphs.ts';
+export type { ImportedRun, ImportOutcome } from './tables/imports.ts';
 export type { StoredPrice } from './tables/prices.ts';
 export {
   AmbiguousRunIdError,
@@ -93,6 +95,7 @@ export class RunStore {
   readonly #prices: PricesTable;
   readonly #profiles: ProviderProfilesTable;
   readonly #evals: EvalsTable;
+  readonly #imports: RunImports;
 
   /**
    * Scrubs every text the store writes of the key values it knows: events, run records,
@@ -119,6 +122,7 @@ export class RunStore {
     this.#prices = new PricesTable(db);
     this.#profiles = new ProviderProfilesTable(db);
     this.#evals = new EvalsTable(db, clean);
+    this.#imports = new RunImports(db, clean, this.#blobs, writers);
   }
 
   /** Records a new run as 'running' and returns it. */
@@ -148,6 +152,15 @@ export class RunStore {
   /** Takes an interrupted run up again in this process (`society resume`). */
   reopenRun(id: string, owner: RunOwner = thisProcess()): RunRecord {
     return this.#runs.reopenRun(id, owner);
+  }
+
+  /**
+   * Takes in a finished run made in another store (a queue worker's): record, events, calls
+   * and bytes in one transaction, scrubbed on the way in. The same run again does nothing; a
+   * run cut off here is replaced by its finished version.
+   */
+  importRun(data: ImportedRun): ImportOutcome {
+    return this.#imports.importRun(data);
   }
 
   /** Runs, newest first. */

@@ -28,6 +28,7 @@ import {
   prepareVariants,
 } from './plan.ts';
 import { evalProgress, formatSummary } from './print.ts';
+import { checkQueueFlags, queueExecutorFor } from './queue.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 
 export interface EvalFlags {
@@ -53,6 +54,10 @@ export interface EvalFlags {
   retryFailed?: boolean;
   /** `--report FILE.html`: the eval's page, written after the run. */
   report?: string;
+  /** `--queue redis://HOST:PORT`: the jobs run on workers (queue.ts). */
+  queue?: string;
+  /** `--rate PROVIDER=N/UNIT`: limits every worker applies (needs --queue). */
+  rate?: string[];
 }
 
 /** A flag's whole number ≥ 1, or undefined when the flag is absent. */
@@ -79,6 +84,7 @@ export async function scorerOf(
 export async function evalCommand(file: string, flags: EvalFlags): Promise<number> {
   if (flags.simulate && flags.replay)
     throw new UsageError('use one of --simulate and --replay, not both');
+  checkQueueFlags(flags);
   if (flags.scorer !== undefined && flags.scorerGraph !== undefined)
     throw new UsageError('use one of --scorer and --scorer-graph, not both');
   const scorerName = flags.scorer ?? (flags.scorerGraph ? 'graph' : 'exact');
@@ -183,7 +189,7 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed' | 'report'>;
+  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed' | 'report' | 'queue' | 'rate'>;
   concurrency: number;
   scorer?: Scorer;
   /**
@@ -198,6 +204,10 @@ export async function runPlannedEval(args: {
   let executor: Executor | undefined;
   try {
     const before = store.getEval(evalId);
+    executor =
+      flags.queue !== undefined
+        ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
+        : localExecutor(store, args.concurrency, storedOverrides(store));
     const record = store.openEval({
       id: evalId,
       name: config.name,
@@ -213,7 +223,6 @@ export async function runPlannedEval(args: {
       process.stderr.write(
         `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${before ? ` · resuming: ${doneBefore} of ${plan.length} done before` : ''}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
       );
-    executor = localExecutor(store, args.concurrency, storedOverrides(store));
     const progress = flags.quiet ? undefined : evalProgress(process.stderr);
     const stop = new AbortController();
     let interrupts = 0;

@@ -1,0 +1,44 @@
+/** `society eval --queue URL [--rate P=N/UNIT]`: the eval's jobs go to workers through Redis. */
+import { parseQueueUrl } from '../../../eval/queue/connection.ts';
+import { parseRates } from '../../../eval/queue/rate-limit.ts';
+import type { Executor, PlannedJob } from '../../../eval/runner.ts';
+import type { RunStore } from '../../../store/index.ts';
+import { UsageError } from '../../errors.ts';
+
+/** Checks `--queue` and `--rate` before any work; a usage error names the flag. */
+export function checkQueueFlags(flags: { queue?: string; rate?: string[] }): void {
+  if (flags.rate?.length && flags.queue === undefined)
+    throw new UsageError('--rate needs --queue: the limits are kept in Redis, for every worker');
+  try {
+    if (flags.queue !== undefined) parseQueueUrl(flags.queue);
+    parseRates(flags.rate ?? []);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The executor for `--queue`; `cannot reach Redis at …` is a usage error (exit 2). */
+export async function queueExecutorFor(
+  store: RunStore,
+  evalId: string,
+  plan: readonly PlannedJob[],
+  flags: { queue: string; rate?: string[] },
+): Promise<Executor> {
+  checkQueueFlags(flags);
+  const rates = parseRates(flags.rate ?? []);
+  // BullMQ loads only for a queued eval.
+  const { jobsToQueue, queueExecutor } = await import('../../../eval/queue.ts');
+  try {
+    return await queueExecutor({
+      address: parseQueueUrl(flags.queue),
+      store,
+      evalId,
+      jobs: jobsToQueue(store, evalId, plan),
+      ...(Object.keys(rates).length ? { rates } : {}),
+      // Not progress: said even with --quiet (no worker connected, who ran what).
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * Running an eval's jobs on workers through BullMQ and Redis (`society eval --queue URL`).
+ *
+ * The coordinator adds one flow per eval: a parent job with a child per item × variant, each
+ * child's id derived from its job key (wire.ts), so adding the same eval again, or resuming it
+ * after a crash, queues nothing twice. Workers (`society worker`, queue/worker.ts) run the
+ * children and send back each finished run; the coordinator imports it into its own store, so
+ * the eval's runs read exactly as a local eval's (the debugger opens them, `society show` too),
+ * and scores it there. A result that arrived while no coordinator was waiting stays in Redis
+ * until the next session imports it; Redis is cleared of the eval once every job is imported.
+ */
+import { FlowProducer, type Job, Queue, QueueEvents } from 'bullmq';
+import { parseExport } from '../cli/export.ts';
+import { BlobStore } from '../runtime/blobs.ts';
+import type { RunStore } from '../store/index.ts';
+import type { EvalJob, JobOutcome } from './job.ts';
+import {
+  bullConnection,
+  connectRedis,
+  EVALS_QUEUE,
+  JOBS_QUEUE,
+  QUEUE_PREFIX,
+  type QueueAddress,
+} from './queue/connection.ts';
+import type { RateLimit } from './queue/rate-limit.ts';
+import { type JobResult, parentJobId, parseJobResult, queueJobId } from './queue/wire.ts';
+import type { Executor } from './runner.ts';
+
+/** Results awaited at once: how many run on workers is each worker's `--concurrency`. */
+const AWAITED_AT_ONCE = 16;
+
+export interface QueueExecutorOptions {
+  address: QueueAddress;
+  /** The coordinating store: finished runs are imported into it. */
+  store: RunStore;
+  evalId: string;
+  /** The jobs this session may run (those not finished in the store). */
+  jobs: readonly EvalJob[];
+  /** `--rate` limits every worker applies to these jobs. */
+  rates?: Record<string, RateLimit>;
+  /** Lines for the user: no worker connected, who ran what. */
+  log?: (line: string) => void;
+}
+
+/** An executor whose jobs run on queue workers; resolves once Redis answers. */
+export async function queueExecutor(options: QueueExecutorOptions): Promise<Executor> {
+  const { address, store, evalId } = options;
+  const log = options.log ?? (() => {});
+  // One readable line when Redis is not there, before any BullMQ client starts retrying.
+  (await connectRedis(address)).disconnect();
+  const common = { connection: bullConnection(address), prefix: QUEUE_PREFIX };
+  const jobsQueue = new Queue(JOBS_QUEUE, common);
+  const evalsQueue = new Queue(EVALS_QUEUE, common);
+  const flows = new FlowProducer(common);
+  const events = new QueueEvents(JOBS_QUEUE, common);
+  let lastError = '';
+  const onError = (error: Error) => {
+    // A lost connection repeats its error on every retry: say it once.
+    if (error.message !== lastError) log(`queue: ${error.message}`);
+    lastError = error.message;
+  };
+  jobsQueue.on('error', onError);
+  evalsQueue.on('error', onError);
+  flows.on('error', onError);
+  events.on('error', onError);
+  await events.waitUntilReady();
+
+  const waiting = new Map<
+    string,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  events.on('completed', ({ jobId, returnvalue }) => waiting.get(jobId)?.resolve(returnvalue));
+  events.on('failed', ({ jobId, failedReason }) =>
+    waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
+  );
+  const ids = new Set(options.jobs.map(queueJobId));
+  const imported = new Set<string>();
+  let enqueued: Promise<void> | undefined;
+
+  const queued = (job: EvalJob) => ({
+    name: `item ${job.item + 1} · ${job.variant}`,
+    queueName: JOBS_QUEUE,
+    data: { ...job, ...(options.rates ? { rates: options.rates } : {}) },
+    // A job that fails on its worker is reported as a failed item; the eval goes on.
+    opts: { jobId: queueJobId(job), ignoreDependencyOnFailure: true },
+  });
+
+  /** Adds the eval's flow: jobs already in Redis are left as they are (failed ones retried). */
+  const enqueue = async () => {
+    const parentId = parentJobId(evalId);
+    const parent = await evalsQueue.getJob(parentId);
+    // A parent from an earlier session that has already finished cannot take new children;
+    // its children (results not yet imported among them) stay.
+    if (parent && !(await parent.isWaitingChildren()))
+      await parent.remove({ removeChildren: false }).catch(() => {});
+    const existing = await Promise.all(
+      options.jobs.map((job) => jobsQueue.getJobState(queueJobId(job))),
+    );
+    const fresh = options.jobs.filter((_, i) => existing[i] === 'unknown');
+    for (const [i, state] of existing.entries())
+      if (state === 'failed')
+        await (await jobsQueue.getJob(queueJobId(options.jobs[i]!)))
+          ?.retry('failed')
+          .catch(() => {});
+    if (fresh.length > 0)
+      await flows.add({
+        name: `eval ${evalId}`,
+        queueName: EVALS_QUEUE,
+        data: { evalId },
+        opts: { jobId: parentId },
+        children: fresh.map(queued),
+      });
+    if ((await jobsQueue.getWorkersCount()) === 0)
+      log(
+        `no worker is connected to ${address.shown} yet: the jobs wait in the queue (start one with society worker --queue ${address.shown})`,
+      );
+  };
+
+  /**
+   * The job's result, whether it finished before we asked or finishes later. A job missing
+   * from Redis (removed, or Redis emptied meanwhile) is queued again on its own.
+   */
+  const resultOf = (job: EvalJob): Promise<unknown> => {
+    const id = queueJobId(job);
+    return new Promise((resolve, reject) => {
+      waiting.set(id, {
+        resolve: (value) => {
+          waiting.delete(id);
+          resolve(value);
+        },
+        reject: (error) => {
+          waiting.delete(id);
+          reject(error);
+        },
+      });
+      // Listening before looking: a result that lands in between is heard either way.
+      jobsQueue.getJob(id).then(async (found: Job | undefined) => {
+        if (!found) {
+          const { name, data, opts } = queued(job);
+          await jobsQueue.add(name, data, { jobId: opts.jobId });
+        } else if (found.finishedOn && found.returnvalue)
+          waiting.get(id)?.resolve(found.returnvalue);
+        else if (await found.isFailed()) waiting.get(id)?.reject(new Error(found.failedReason));
+      }, reject);
+    });
+  };
+
+  const byWorker = new Map<string, number>();
+  /** Jobs whose result `run` is waiting for. */
+  const awaited = new Set<string>();
+  // Ctrl-C: no new job starts here (runEval), so none should start on a worker either. The
+  // jobs awaited now stay queued: their results are imported as they come.
+  const onInterrupt = () => {
+    void forget(false, awaited).catch(() => {});
+  };
+  process.on('SIGINT', onInterrupt);
+  return {
+    concurrency: AWAITED_AT_ONCE,
+    async run(job, runOptions): Promise<JobOutcome> {
+      enqueued ??= enqueue();
+      await enqueued;
+      const id = queueJobId(job);
+      awaited.add(id);
+      let value: unknown;
+      try {
+        value = await resultOf(job);
+      } finally {
+        awaited.delete(id);
+      }
+      const result: JobResult = parseJobResult(value);
+      const data = parseExport(
+        result.exportText,
+        `the run of item ${job.item + 1} · ${job.variant}`,
+      );
+      store.importRun(data);
+      imported.add(id);
+      byWorker.set(result.worker, (byWorker.get(result.worker) ?? 0) + 1);
+      runOptions.onStart?.(data.run.id);
+      const run = store.getRun(data.run.id)!;
+      const blobs = new BlobStore();
+      for (const blob of Object.values(data.blobs))
+        blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+      return {
+        runId: run.id,
+        result: {
+          runId: run.id,
+          status: run.status as JobOutcome['result']['status'],
+          outputs: run.outputs ?? {},
+          usage: run.usage ?? {
+            calls: 0,
+            promptTokens: 0,
+            completionTokens: 0,
+            totalTokens: 0,
+            costUsd: 0,
+          },
+          ...(run.error !== undefined ? { error: run.error } : {}),
+          simulated: run.mode === 'simulated',
+        },
+        latencyMs: result.latencyMs,
+        blobs,
+      };
+    },
+    async close() {
+      process.off('SIGINT', onInterrupt);
+      try {
+        if (byWorker.size > 0)
+          log(
+            `queue: ${imported.size} run${imported.size === 1 ? '' : 's'} came back from ${[...byWorker].map(([w, n]) => `${w} (${n})`).join(', ')}`,
+          );
+        if (enqueued) await forget(imported.size === ids.size);
+      } finally {
+        await Promise.allSettled([
+          events.close(),
+          flows.close(),
+          jobsQueue.close(),
+          evalsQueue.close(),
+        ]);
+      }
+    },
+  };
+
+  /**
+   * Clears Redis of what this session leaves behind. Every job imported: the whole flow goes.
+   * Stopped early (Ctrl-C, the budget): jobs no worker has started are taken out of the queue,
+   * so workers stop spending; running and finished ones stay, for the next session to import.
+   */
+  async function forget(
+    allImported: boolean,
+    keep: ReadonlySet<string> = new Set(),
+  ): Promise<void> {
+    if (allImported) {
+      const parent = await evalsQueue.getJob(parentJobId(evalId));
+      // Its worker may be adding it up right now; it is removed once that is done.
+      for (let i = 0; parent && i < 20 && (await parent.isActive()); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      await parent?.remove({ removeChildren: true }).catch(() => {});
+      for (const id of ids) await jobsQueue.remove(id).catch(() => {});
+      return;
+    }
+    for (const id of ids) {
+      if (keep.has(id) || imported.has(id)) continue;
+      if ((await jobsQueue.getJobState(id)) === 'waiting')
+        await jobsQueue.remove(id).catch(() => {});
+    }
+  }
+}
+
+/**
+ * The jobs of `plan` a queue should run this session: as `runEval` decides, those with no
+ * finished item in the store, no finished run waiting to be scored, and nothing missing.
+ */
+export function jobsToQueue(
+  store: RunStore,
+  evalId: string,
+  plan: readonly { job: EvalJob; error?: string }[],
+): EvalJob[] {
+  const items = new Map(store.evalItems(evalId).map((i) => [`${i.item}\u0000${i.variant}`, i]));
+  return plan
+    .filter((planned) => {
+      if (planned.error !== undefined) return false;
+      const before = items.get(`${planned.job.item}\u0000${planned.job.variant}`);
+      if (before && before.status !== 'running') return false;
+      const run = before?.runId ? store.getRun(before.runId) : undefined;
+      return !run || run.status === 'running' || run.status === 'interrupted';
+    })
+    .map((planned) => planned.job);
+}
