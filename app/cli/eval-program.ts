@@ -6,8 +6,30 @@ import type { WorkerFlags } from './commands/worker.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/**
+ * The options every command that stores an eval shares (society eval and the papers' tables):
+ * the report page, and workers through a queue.
+ */
+export function evalRunOptions(command: Command): Command {
+  return command
+    .option(
+      '--report <FILE.html>',
+      'also write the eval as one self-contained HTML page (table, charts, worst items with run ids)',
+    )
+    .option(
+      '--queue <URL>',
+      'run the jobs on workers (society worker) through Redis at redis://HOST:PORT; their runs come back into this store',
+    )
+    .option(
+      '--rate <PROVIDER=N/UNIT>',
+      'with --queue: at most N live calls to PROVIDER per s, min or h across all workers, e.g. openai=60/min; repeatable',
+      collect,
+      [],
+    );
+}
+
 export function addEvalCommands(program: Command): void {
-  program
+  const evalCommand = program
     .command('eval')
     .description(
       'run a society over a dataset, score each answer, and print a table per variant (the same command again resumes)',
@@ -53,25 +75,11 @@ export function addEvalCommands(program: Command): void {
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
     .option('--retry-failed', 'run again the items that failed when the eval last ran')
     .option('--json', 'print one JSON object: evalId, status, items, variants')
-    .option(
-      '--report <FILE.html>',
-      'also write the eval as one self-contained HTML page (table, charts, worst items with run ids)',
-    )
     .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
-    .option(
-      '--queue <URL>',
-      'run the jobs on workers (society worker) through Redis at redis://HOST:PORT; their runs come back into this store',
-    )
-    .option(
-      '--rate <PROVIDER=N/UNIT>',
-      'with --queue: at most N live calls to PROVIDER per s, min or h across all workers, e.g. openai=60/min; repeatable',
-      collect,
-      [],
-    )
-    .action(async (file: string, flags: EvalFlags) => {
-      process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
-    });
+    .option('--db <FILE>', 'the run store');
+  evalRunOptions(evalCommand).action(async (file: string, flags: EvalFlags) => {
+    process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
+  });
 
   program
     .command('evals')

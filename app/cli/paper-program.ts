@@ -8,12 +8,13 @@ import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import type { NlsomEvalFlags } from './commands/nlsom/eval.ts';
 import type { OpenAgiEvalFlags } from './commands/openagi/eval.ts';
+import { evalRunOptions } from './eval-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `society openagi eval`, under the `openagi` command. */
 export function addOpenAgiEval(openagi: Command): void {
-  openagi
+  const command = openagi
     .command('eval')
     .description(
       "run each task's scored graph as an eval item and print OpenAGI's Table 1 (CLIP, BERT, ViT by category, overall)",
@@ -33,13 +34,13 @@ export function addOpenAgiEval(openagi: Command): void {
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--json', 'print one JSON object: the eval summary and the table')
     .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
-    .action(async (tasks: string | undefined, flags: OpenAgiEvalFlags) => {
-      process.exitCode = await (await import('./commands/openagi/eval.ts')).openAgiEvalCommand(
-        tasks,
-        flags,
-      );
-    });
+    .option('--db <FILE>', 'the run store');
+  evalRunOptions(command).action(async (tasks: string | undefined, flags: OpenAgiEvalFlags) => {
+    process.exitCode = await (await import('./commands/openagi/eval.ts')).openAgiEvalCommand(
+      tasks,
+      flags,
+    );
+  });
 }
 
 /** `society nlsom` and its `eval` subcommand. */
@@ -47,7 +48,7 @@ export function addNlsomCommands(program: Command): void {
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");
-  nlsom
+  const command = nlsom
     .command('eval')
     .description(
       'run the NLSOM VQA society over A-OKVQA multiple-choice questions and print its accuracy with a 95% interval',
@@ -82,11 +83,11 @@ export function addNlsomCommands(program: Command): void {
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--json', 'print one JSON object: the eval summary, the images found and the accuracy')
     .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
-    .action(async (data: string, flags: NlsomEvalFlags) => {
-      process.exitCode = await (await import('./commands/nlsom/eval.ts')).nlsomEvalCommand(
-        data,
-        flags,
-      );
-    });
+    .option('--db <FILE>', 'the run store');
+  evalRunOptions(command).action(async (data: string, flags: NlsomEvalFlags) => {
+    process.exitCode = await (await import('./commands/nlsom/eval.ts')).nlsomEvalCommand(
+      data,
+      flags,
+    );
+  });
 }

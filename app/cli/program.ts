@@ -18,7 +18,7 @@ import type { ProvidersFlags } from './commands/providers.ts';
 import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
-import { addEvalCommands } from './eval-program.ts';
+import { addEvalCommands, evalRunOptions } from './eval-program.ts';
 import { addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -354,7 +354,8 @@ function addCuisineWorldCommands(program: Command): void {
     .action(async (flags: { json?: boolean }) =>
       (await import('./commands/cuisineworld/levels.ts')).levelsCommand(flags),
     );
-  cw.command('sweep')
+  const sweep = cw
+    .command('sweep')
     .description(
       'play a level × agents × order-frequency grid with a dispatcher, store it as an eval, and print the CoS table',
     )
@@ -394,13 +395,13 @@ function addCuisineWorldCommands(program: Command): void {
     .option('--concurrency <K>', 'episodes at once (default: 4)')
     .option('--json', 'print JSON: the eval summary, the grid and the order counts')
     .option('-q, --quiet', 'no progress display')
-    .option('--db <FILE>', 'the run store')
-    .action(async (file: string | undefined, flags: SweepFlags) => {
-      process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
-        file,
-        flags,
-      );
-    });
+    .option('--db <FILE>', 'the run store');
+  evalRunOptions(sweep).action(async (file: string | undefined, flags: SweepFlags) => {
+    process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
+      file,
+      flags,
+    );
+  });
 }
 
 function readVersion(): string {

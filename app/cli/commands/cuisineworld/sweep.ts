@@ -31,6 +31,7 @@ import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { documentTextOf } from '../../record.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
 import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
@@ -60,7 +61,7 @@ function numbers(text: string, what: string, integer: boolean): number[] {
   });
 }
 
-export interface SweepFlags {
+export interface SweepFlags extends EvalRunFlags {
   levels?: string;
   agents?: string;
   alphas?: string;

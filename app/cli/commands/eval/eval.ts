@@ -31,7 +31,17 @@ import { evalProgress, formatSummary } from './print.ts';
 import { checkQueueFlags, queueExecutorFor } from './queue.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 
-export interface EvalFlags {
+/** What every command that stores an eval takes (`evalRunOptions`): a report, workers. */
+export interface EvalRunFlags {
+  /** `--report FILE.html`: the eval's page, written after the run. */
+  report?: string;
+  /** `--queue redis://HOST:PORT`: the jobs run on workers (queue.ts). */
+  queue?: string;
+  /** `--rate PROVIDER=N/UNIT`: limits every worker applies (needs --queue). */
+  rate?: string[];
+}
+
+export interface EvalFlags extends EvalRunFlags {
   data: string;
   map: string[];
   expect?: string;
@@ -52,12 +62,6 @@ export interface EvalFlags {
   quiet?: boolean;
   /** Run again the items an earlier session recorded as failed. */
   retryFailed?: boolean;
-  /** `--report FILE.html`: the eval's page, written after the run. */
-  report?: string;
-  /** `--queue redis://HOST:PORT`: the jobs run on workers (queue.ts). */
-  queue?: string;
-  /** `--rate PROVIDER=N/UNIT`: limits every worker applies (needs --queue). */
-  rate?: string[];
 }
 
 /** A flag's whole number ≥ 1, or undefined when the flag is absent. */
@@ -199,6 +203,7 @@ export async function runPlannedEval(args: {
   present?: EvalPresenter;
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
+  checkQueueFlags(flags);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   let executor: Executor | undefined;

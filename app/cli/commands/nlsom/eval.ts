@@ -20,6 +20,7 @@ import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
 
@@ -30,7 +31,7 @@ export const VQA_TEMPLATE = fileURLToPath(
 
 const STRUCTURES = ['monarchy', 'democracy'] as const;
 
-export interface NlsomEvalFlags {
+export interface NlsomEvalFlags extends EvalRunFlags {
   images?: string;
   requireImages?: boolean;
   limit?: string;

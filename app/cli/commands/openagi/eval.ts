@@ -26,6 +26,7 @@ import { BlobStore } from '../../../runtime/blobs.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
 import { documentTextOf } from '../../record.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
 import { formatTable1, table1 } from './table1.ts';
@@ -36,7 +37,7 @@ const SAMPLE_PICTURE = fileURLToPath(
   new URL('../../../../templates/openagi.example.png', import.meta.url),
 );
 
-export interface OpenAgiEvalFlags {
+export interface OpenAgiEvalFlags extends EvalRunFlags {
   model?: string;
   category?: string;
   ids?: string;
