@@ -134,17 +134,23 @@ export async function executeJob(
         cassette: Cassette.fromJSON(JSON.parse(job.cassetteText ?? '{}'), 'the eval cassette'),
         mode: 'replay',
       };
-    store.createRun({
-      id: runId,
-      document: compiled.doc,
-      documentText: job.documentText,
-      compilerVersion: compiled.machines.compilerVersion,
-      mode: job.mode,
-      inputs: job.inputs,
+    const id = runId;
+    // The run and whatever `onStart` records of it (an eval's link to it) commit together: a
+    // kill between the two would leave a run no eval knows, and a second run for its item.
+    store.atomically(() => {
+      store.createRun({
+        id,
+        document: compiled.doc,
+        documentText: job.documentText,
+        compilerVersion: compiled.machines.compilerVersion,
+        mode: job.mode,
+        inputs: job.inputs,
+      });
+      storeImages(store, blobs, job.inputs);
+      options.onStart?.(id);
     });
-    storeImages(store, blobs, job.inputs);
   }
-  options.onStart?.(runId);
+  if (resumeRunId === runId) options.onStart?.(runId);
   const run = startRun(compiled, {
     registry,
     runId,

@@ -125,6 +125,11 @@ export class RunStore {
     this.#imports = new RunImports(db, clean, this.#blobs, writers);
   }
 
+  /** Runs `fn` in one transaction: everything it writes commits together, or nothing does. */
+  atomically<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
   /** Records a new run as 'running' and returns it. */
   createRun(run: NewRun): RunRecord {
     return this.#runs.createRun(run);

@@ -12,7 +12,7 @@ import type {
   EvalRecord,
   EvalStatus,
 } from '../../eval/types.ts';
-import { type Clean, parseJson, withDefined } from './sql.ts';
+import { type Clean, parseJson, statementCache, withDefined } from './sql.ts';
 
 interface EvalRow {
   id: string;
@@ -99,11 +99,11 @@ function toItem(row: ItemRow): EvalItemRecord {
 }
 
 export class EvalsTable {
-  readonly #db: Database.Database;
+  readonly #prepare: ReturnType<typeof statementCache>;
   readonly #clean: Clean;
 
   constructor(db: Database.Database, clean: Clean) {
-    this.#db = db;
+    this.#prepare = statementCache(db);
     this.#clean = clean;
   }
 
@@ -112,36 +112,32 @@ export class EvalsTable {
    * goes back to running, and what it recorded stays.
    */
   openEval(input: NewEval, now = Date.now()): EvalRecord {
-    this.#db
-      .prepare(
-        `INSERT INTO evals (id, name, config, status, items, simulated, created_at, updated_at)
+    this.#prepare(
+      `INSERT INTO evals (id, name, config, status, items, simulated, created_at, updated_at)
          VALUES (?, ?, ?, 'running', ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = 'running', items = excluded.items,
            simulated = excluded.simulated, updated_at = excluded.updated_at, finished_at = NULL`,
-      )
-      .run(
-        input.id,
-        input.name,
-        this.#clean(JSON.stringify(input.config)),
-        input.items,
-        input.simulated ? 1 : 0,
-        now,
-        now,
-      );
+    ).run(
+      input.id,
+      input.name,
+      this.#clean(JSON.stringify(input.config)),
+      input.items,
+      input.simulated ? 1 : 0,
+      now,
+      now,
+    );
     return this.getEval(input.id)!;
   }
 
   /** The eval with this id or unique id prefix. */
   getEval(idOrPrefix: string): EvalRecord | undefined {
-    const exact = this.#db
-      .prepare<[string], EvalRow>('SELECT * FROM evals WHERE id = ?')
-      .get(idOrPrefix);
+    const exact = this.#prepare<[string], EvalRow>('SELECT * FROM evals WHERE id = ?').get(
+      idOrPrefix,
+    );
     if (exact) return toEval(exact);
-    const rows = this.#db
-      .prepare<[string, string], EvalRow>(
-        'SELECT * FROM evals WHERE id >= ? AND id < ? ORDER BY id LIMIT 2',
-      )
-      .all(idOrPrefix, `${idOrPrefix}\u{10FFFF}`);
+    const rows = this.#prepare<[string, string], EvalRow>(
+      'SELECT * FROM evals WHERE id >= ? AND id < ? ORDER BY id LIMIT 2',
+    ).all(idOrPrefix, `${idOrPrefix}\u{10FFFF}`);
     if (rows.length > 1)
       throw new AmbiguousEvalIdError(
         idOrPrefix,
@@ -152,27 +148,25 @@ export class EvalsTable {
 
   /** Evals, newest first. */
   listEvals(limit = 100): EvalRecord[] {
-    return this.#db
-      .prepare<[number], EvalRow>('SELECT * FROM evals ORDER BY created_at DESC, id LIMIT ?')
+    return this.#prepare<[number], EvalRow>(
+      'SELECT * FROM evals ORDER BY created_at DESC, id LIMIT ?',
+    )
       .all(limit)
       .map(toEval);
   }
 
   setEvalStatus(id: string, status: EvalStatus, now = Date.now()): void {
-    this.#db
-      .prepare(
-        'UPDATE evals SET status = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?',
-      )
-      .run(status, now, status === 'running' ? 0 : 1, now, id);
+    this.#prepare(
+      'UPDATE evals SET status = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?',
+    ).run(status, now, status === 'running' ? 0 : 1, now, id);
   }
 
   /** Records an item × variant (a start, a score or a failure), replacing what it had. */
   putEvalItem(item: EvalItemUpdate, now = Date.now()): void {
     const json = (value: unknown) =>
       value === undefined ? null : this.#clean(JSON.stringify(value));
-    this.#db
-      .prepare(
-        `INSERT INTO eval_items (eval_id, item, variant, job_key, run_id, status, score, prediction,
+    this.#prepare(
+      `INSERT INTO eval_items (eval_id, item, variant, job_key, run_id, status, score, prediction,
            reference, label, error, cost_usd, tokens, calls, latency_ms, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (eval_id, item, variant) DO UPDATE SET job_key = excluded.job_key,
@@ -180,57 +174,57 @@ export class EvalsTable {
            prediction = excluded.prediction, reference = excluded.reference, label = excluded.label,
            error = excluded.error, cost_usd = excluded.cost_usd, tokens = excluded.tokens,
            calls = excluded.calls, latency_ms = excluded.latency_ms, updated_at = excluded.updated_at`,
-      )
-      .run(
-        item.evalId,
-        item.item,
-        item.variant,
-        item.jobKey,
-        item.runId ?? null,
-        item.status,
-        item.score ?? null,
-        json(item.prediction),
-        json(item.reference),
-        item.label === undefined ? null : this.#clean(item.label),
-        item.error === undefined ? null : this.#clean(item.error),
-        item.costUsd,
-        item.tokens,
-        item.calls,
-        item.latencyMs === undefined ? null : Math.round(item.latencyMs),
-        now,
-      );
+    ).run(
+      item.evalId,
+      item.item,
+      item.variant,
+      item.jobKey,
+      item.runId ?? null,
+      item.status,
+      item.score ?? null,
+      json(item.prediction),
+      json(item.reference),
+      item.label === undefined ? null : this.#clean(item.label),
+      item.error === undefined ? null : this.#clean(item.error),
+      item.costUsd,
+      item.tokens,
+      item.calls,
+      item.latencyMs === undefined ? null : Math.round(item.latencyMs),
+      now,
+    );
   }
 
   /** An eval's items, by item then variant. */
   evalItems(evalId: string): EvalItemRecord[] {
-    return this.#db
-      .prepare<[string], ItemRow>(
-        'SELECT * FROM eval_items WHERE eval_id = ? ORDER BY item, variant',
-      )
+    return this.#prepare<[string], ItemRow>(
+      'SELECT * FROM eval_items WHERE eval_id = ? ORDER BY item, variant',
+    )
       .all(evalId)
       .map(toItem);
   }
 
   /** The eval item a run answered, if it answered one. */
   evalItemOfRun(runId: string): EvalItemRecord | undefined {
-    const row = this.#db
-      .prepare<[string], ItemRow>('SELECT * FROM eval_items WHERE run_id = ? LIMIT 1')
-      .get(runId);
+    const row = this.#prepare<[string], ItemRow>(
+      'SELECT * FROM eval_items WHERE run_id = ? LIMIT 1',
+    ).get(runId);
     return row ? toItem(row) : undefined;
   }
 
   /** Forgets one item × variant's record, so the eval runs it again. */
   deleteEvalItem(evalId: string, item: number, variant: string): boolean {
     return (
-      this.#db
-        .prepare('DELETE FROM eval_items WHERE eval_id = ? AND item = ? AND variant = ?')
-        .run(evalId, item, variant).changes > 0
+      this.#prepare('DELETE FROM eval_items WHERE eval_id = ? AND item = ? AND variant = ?').run(
+        evalId,
+        item,
+        variant,
+      ).changes > 0
     );
   }
 
   /** Deletes an eval and its item records (its runs stay, as ordinary runs). */
   deleteEval(id: string): boolean {
-    return this.#db.prepare('DELETE FROM evals WHERE id = ?').run(id).changes > 0;
+    return this.#prepare('DELETE FROM evals WHERE id = ?').run(id).changes > 0;
   }
 }
 

@@ -20,7 +20,14 @@ import {
   type StoredRunStatus,
   thisProcess,
 } from './run-record.ts';
-import { type Clean, parseJson, SQLITE_DUPLICATE, sqliteCode, withDefined } from './sql.ts';
+import {
+  type Clean,
+  parseJson,
+  SQLITE_DUPLICATE,
+  sqliteCode,
+  statementCache,
+  withDefined,
+} from './sql.ts';
 
 interface RunRow {
   id: string;
@@ -65,11 +72,13 @@ const MAX_CHAR = '\u{10FFFF}';
  */
 export class RunsTable {
   readonly #db: Database.Database;
+  readonly #prepare: ReturnType<typeof statementCache>;
   readonly #clean: Clean;
   readonly #writing: ReadonlyMap<string, unknown>;
 
   constructor(db: Database.Database, clean: Clean, writing: ReadonlyMap<string, unknown>) {
     this.#db = db;
+    this.#prepare = statementCache(db);
     this.#clean = clean;
     this.#writing = writing;
   }
@@ -80,26 +89,24 @@ export class RunsTable {
     if (id === '') throw new Error('a run id cannot be empty');
     const startedAt = run.startedAt ?? Date.now();
     try {
-      this.#db
-        .prepare(
-          `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs,
+      this.#prepare(
+        `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs,
              status, started_at, parent_run_id, fork_seq, owner_pid, owner_host)
            VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          run.document.name,
-          graphHash(run.document),
-          this.#clean(run.documentText),
-          run.compilerVersion,
-          run.mode,
-          this.#clean(JSON.stringify(run.inputs)),
-          startedAt,
-          run.parentRunId ?? null,
-          run.forkSeq ?? null,
-          (run.owner ?? thisProcess()).pid,
-          (run.owner ?? thisProcess()).host,
-        );
+      ).run(
+        id,
+        run.document.name,
+        graphHash(run.document),
+        this.#clean(run.documentText),
+        run.compilerVersion,
+        run.mode,
+        this.#clean(JSON.stringify(run.inputs)),
+        startedAt,
+        run.parentRunId ?? null,
+        run.forkSeq ?? null,
+        (run.owner ?? thisProcess()).pid,
+        (run.owner ?? thisProcess()).host,
+      );
     } catch (error) {
       const code = sqliteCode(error);
       if (code && SQLITE_DUPLICATE.has(code)) {
@@ -125,20 +132,18 @@ export class RunsTable {
    * run's final record are written together.
    */
   recordFinish(id: string, finish: RunFinish): void {
-    const result = this.#db
-      .prepare(
-        `UPDATE runs SET status = ?, finished_at = ?, outputs = ?, usage = ?, cost_usd = ?, error = ?
+    const result = this.#prepare(
+      `UPDATE runs SET status = ?, finished_at = ?, outputs = ?, usage = ?, cost_usd = ?, error = ?
          WHERE id = ? AND status IN ('running', 'interrupted')`,
-      )
-      .run(
-        finish.status,
-        finish.finishedAt ?? Date.now(),
-        finish.outputs === undefined ? null : this.#clean(JSON.stringify(finish.outputs)),
-        finish.usage === undefined ? null : JSON.stringify(finish.usage),
-        finish.costUsd ?? finish.usage?.costUsd ?? null,
-        finish.error === undefined ? null : this.#clean(finish.error),
-        id,
-      );
+    ).run(
+      finish.status,
+      finish.finishedAt ?? Date.now(),
+      finish.outputs === undefined ? null : this.#clean(JSON.stringify(finish.outputs)),
+      finish.usage === undefined ? null : JSON.stringify(finish.usage),
+      finish.costUsd ?? finish.usage?.costUsd ?? null,
+      finish.error === undefined ? null : this.#clean(finish.error),
+      id,
+    );
     if (result.changes === 0) {
       const run = this.runById(id);
       if (!run) throw new Error(`run ${id} is not in the store`);
@@ -150,15 +155,15 @@ export class RunsTable {
   markInterrupted(isAlive: (pid: number) => boolean = processAlive): string[] {
     const here = hostname();
     const writing = new Set(this.#writing.keys());
-    const stale = this.#db
-      .prepare<[], { id: string; owner_pid: number | null; owner_host: string | null }>(
-        `SELECT id, owner_pid, owner_host FROM runs WHERE status = 'running'`,
-      )
+    const stale = this.#prepare<
+      [],
+      { id: string; owner_pid: number | null; owner_host: string | null }
+    >(`SELECT id, owner_pid, owner_host FROM runs WHERE status = 'running'`)
       .all()
       .filter((r) => !writing.has(r.id))
       .filter((r) => r.owner_pid === null || (r.owner_host === here && !isAlive(r.owner_pid)))
       .map((r) => r.id);
-    const mark = this.#db.prepare(
+    const mark = this.#prepare(
       `UPDATE runs SET status = 'interrupted',
          finished_at = coalesce((SELECT max(time) FROM events WHERE run_id = runs.id), started_at)
        WHERE id = ? AND status = 'running'`,
@@ -171,12 +176,10 @@ export class RunsTable {
 
   /** Takes an interrupted run up again in this process (`society resume`). */
   reopenRun(id: string, owner: RunOwner = thisProcess()): RunRecord {
-    const result = this.#db
-      .prepare(
-        `UPDATE runs SET status = 'running', finished_at = NULL, owner_pid = ?, owner_host = ?
+    const result = this.#prepare(
+      `UPDATE runs SET status = 'running', finished_at = NULL, owner_pid = ?, owner_host = ?
          WHERE id = ? AND status = 'interrupted'`,
-      )
-      .run(owner.pid, owner.host, id);
+    ).run(owner.pid, owner.host, id);
     if (result.changes === 0) {
       const run = this.runById(id);
       if (!run) throw new Error(`run ${id} is not in the store`);
@@ -188,9 +191,11 @@ export class RunsTable {
   /** Runs, newest first. */
   listRuns(options: ListRunsOptions = {}): RunSummary[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 50));
-    const rows = this.#db
-      .prepare<[string | null, string | null, string | null, string | null, number], SummaryRow>(
-        `SELECT r.id, r.graph_name, r.status, r.mode, r.started_at, r.finished_at, r.cost_usd,
+    const rows = this.#prepare<
+      [string | null, string | null, string | null, string | null, number],
+      SummaryRow
+    >(
+      `SELECT r.id, r.graph_name, r.status, r.mode, r.started_at, r.finished_at, r.cost_usd,
            r.usage, r.parent_run_id,
            CASE WHEN r.usage IS NULL THEN
              (SELECT count(*) FROM events e WHERE e.run_id = r.id AND e.type = 'model.response')
@@ -207,14 +212,13 @@ export class RunsTable {
          WHERE (? IS NULL OR r.graph_name = ?) AND (? IS NULL OR r.status = ?)
          ORDER BY r.started_at DESC, r.rowid DESC
          LIMIT ?`,
-      )
-      .all(
-        options.graph ?? null,
-        options.graph ?? null,
-        options.status ?? null,
-        options.status ?? null,
-        limit,
-      );
+    ).all(
+      options.graph ?? null,
+      options.graph ?? null,
+      options.status ?? null,
+      options.status ?? null,
+      limit,
+    );
     return rows.map((row) => {
       const usage = parseJson<Usage>(row.usage);
       return withDefined<RunSummary>(
@@ -241,10 +245,9 @@ export class RunsTable {
     if (idOrPrefix === '') throw new Error('give a run id (or the first few characters of one)');
     const exact = this.runById(idOrPrefix);
     if (exact) return exact;
-    const matches = this.#db
-      .prepare<[string, string], string>(
-        'SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 6',
-      )
+    const matches = this.#prepare<[string, string], string>(
+      'SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 6',
+    )
       .pluck()
       .all(idOrPrefix, idOrPrefix + MAX_CHAR);
     if (matches.length > 1) throw new AmbiguousRunIdError(idOrPrefix, matches);
@@ -255,12 +258,12 @@ export class RunsTable {
   deleteRun(id: string): boolean {
     if (this.#writing.has(id))
       throw new Error(`run ${id} has an open event writer; close it first`);
-    return this.#db.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
+    return this.#prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
   }
 
   /** A run by its exact id. */
   runById(id: string): RunRecord | undefined {
-    const row = this.#db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(id);
+    const row = this.#prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(id);
     return row && toRunRecord(row);
   }
 }

@@ -1,4 +1,8 @@
-/** Small helpers the store's tables share: SQLite error codes and row-to-record mapping. */
+/**
+ * Small helpers the store's tables share: SQLite error codes, row-to-record mapping, and
+ * prepared statements kept for reuse.
+ */
+import type Database from 'better-sqlite3';
 
 /** Scrubs a text of every key value the store knows before it is written (see `RunStore.redactor`). */
 export type Clean = (text: string) => string;
@@ -26,4 +30,22 @@ export function withDefined<T extends object>(base: T, optional: Partial<T>): T 
     if (value !== undefined && value !== null) (base as Record<string, unknown>)[key] = value;
   }
   return base;
+}
+
+/**
+ * `db.prepare` that prepares each SQL text once: preparing costs more than running a small
+ * statement, and an eval's runs record the same few statements thousands of times.
+ */
+export function statementCache(db: Database.Database) {
+  const statements = new Map<string, Database.Statement>();
+  return <P extends unknown[] | object = unknown[], R = unknown>(
+    source: string,
+  ): Database.Statement<P, R> => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = db.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement as unknown as Database.Statement<P, R>;
+  };
 }
