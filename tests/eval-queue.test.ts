@@ -13,6 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
+import {
+  ARITH_DOCUMENT,
+  ARITH_RIGHT,
+  ARITH_ROWS,
+  arithJsonl,
+  arithReply,
+} from './support/arith-eval.ts';
 import { ROOT, society, societyHere } from './support/cli.ts';
 import { type LocalRedis, REDIS_SERVER, startRedis } from './support/redis.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
@@ -23,54 +30,6 @@ if (!REDIS_SERVER)
   console.warn(
     'eval-queue tests skipped: redis-server is not installed (apt-get install redis-server)',
   );
-
-/** Ten questions; the server answers the first seven right and the last three wrong. */
-const ROWS = Array.from({ length: 10 }, (_, i) => ({
-  question: `What is ${i + 1} times 3?`,
-  answer: String((i + 1) * 3),
-}));
-const RIGHT = 7;
-
-/** A drafter then a finisher: two calls an item, so a kill falls mid-job. */
-const doc = {
-  version: 1,
-  name: 'two-step arithmetic',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  nodes: [
-    { id: 'question', type: 'input', position: { x: 0, y: 0 }, data: { name: 'question' } },
-    {
-      id: 'draft',
-      type: 'agent',
-      position: { x: 200, y: 0 },
-      data: { model: 'm', prompt: 'DRAFT {{ question }}' },
-    },
-    {
-      id: 'final',
-      type: 'agent',
-      position: { x: 400, y: 0 },
-      data: { model: 'm', prompt: 'FINAL {{ question }} given {{ draft }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 600, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    {
-      id: 'a',
-      source: 'question',
-      sourceHandle: 'value',
-      target: 'draft',
-      targetHandle: 'question',
-    },
-    {
-      id: 'b',
-      source: 'question',
-      sourceHandle: 'value',
-      target: 'final',
-      targetHandle: 'question',
-    },
-    { id: 'c', source: 'draft', sourceHandle: 'text', target: 'final', targetHandle: 'draft' },
-    { id: 'd', source: 'final', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
 
 let redis: LocalRedis;
 let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
@@ -165,18 +124,14 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
       respond: (body) => {
         arrivals.push(Date.now());
         const prompt = String(body.messages.at(-1).content);
-        const n = Number(/What is (\d+) times/.exec(prompt)?.[1]);
-        const text = prompt.startsWith('DRAFT')
-          ? `I think about ${n}`
-          : `The answer is ${n <= RIGHT ? n * 3 : n * 3 + 1}.`;
-        return { text, usage: { prompt_tokens: 12, completion_tokens: 5 } };
+        return arithReply(prompt);
       },
     });
     dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'society-queue-'));
     file = join(dir, 'arith.society.json');
     data = join(dir, 'questions.jsonl');
-    writeFileSync(file, JSON.stringify(doc));
-    writeFileSync(data, `${ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
+    writeFileSync(data, arithJsonl());
     pool = await Promise.all([startWorker(), startWorker()]);
   }, 30_000);
   afterAll(async () => {
@@ -197,7 +152,7 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     expect(queued.code).toBe(0);
     const summary = JSON.parse(queued.stdout) as EvalSummary;
     expect(summary.status).toBe('finished');
-    expect(summary.variants[0]!.score.mean).toBe(RIGHT / 10);
+    expect(summary.variants[0]!.score.mean).toBe(ARITH_RIGHT / 10);
     expect(table(summary)).toEqual(table(JSON.parse(local.stdout) as EvalSummary));
     // The workers said what they ran. (A worker too slow to renew a job's lock may see it run
     // again elsewhere; only one of the two runs comes back.)
@@ -239,13 +194,19 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as EvalSummary;
     expect(summary.status).toBe('finished');
-    expect(summary.variants[0]).toMatchObject({ n: 10, failed: 0, score: { mean: RIGHT / 10 } });
+    expect(summary.variants[0]).toMatchObject({
+      n: 10,
+      failed: 0,
+      score: { mean: ARITH_RIGHT / 10 },
+    });
     // The job the killed worker held was taken over and run again by the other.
     expect(survivor.lines.slice(from).some((l) => l.includes('taken over'))).toBe(true);
     const store = openRunStore(db);
     try {
       const items = store.evalItems(summary.evalId);
-      expect(items.map((i) => `${i.item}:${i.status}`)).toEqual(ROWS.map((_, i) => `${i}:scored`));
+      expect(items.map((i) => `${i.item}:${i.status}`)).toEqual(
+        ARITH_ROWS.map((_, i) => `${i}:scored`),
+      );
       expect(new Set(items.map((i) => i.runId)).size).toBe(10);
       // Exactly one run per item came back into this store.
       expect(store.listRuns({ limit: 100 })).toHaveLength(10);
@@ -321,7 +282,9 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     ]);
     expect(replayed.code).toBe(0);
     expect(simulated.code).toBe(0);
-    expect((JSON.parse(replayed.stdout) as EvalSummary).variants[0]!.score.mean).toBe(RIGHT / 10);
+    expect((JSON.parse(replayed.stdout) as EvalSummary).variants[0]!.score.mean).toBe(
+      ARITH_RIGHT / 10,
+    );
     const sim = JSON.parse(simulated.stdout) as EvalSummary;
     expect(sim).toMatchObject({ status: 'finished', simulated: true });
     expect(sim.variants[0]!.n).toBe(10);
@@ -337,8 +300,8 @@ describe('a queue that cannot be reached', () => {
     try {
       const file = join(dir, 'arith.society.json');
       const data = join(dir, 'q.jsonl');
-      writeFileSync(file, JSON.stringify(doc));
-      writeFileSync(data, `${JSON.stringify(ROWS[0])}\n`);
+      writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
+      writeFileSync(data, `${JSON.stringify(ARITH_ROWS[0])}\n`);
       const results = await Promise.all([
         society([
           'eval',

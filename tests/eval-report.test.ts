@@ -3,33 +3,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { societyHere } from './support/cli.ts';
-import { writeQaEval } from './support/qa-eval.ts';
+import { qaEvalArgs, writeQaEval } from './support/qa-eval.ts';
 
 describe('society eval --report', () => {
   const files = writeQaEval();
-  const evalArgs = (report: string) => [
-    'eval',
-    files.doc,
-    '--data',
-    files.data,
-    '--map',
-    'question=question',
-    '--expect',
-    'answer',
-    '--scorer',
-    'contains',
-    '--variant',
-    'small=--model m=openai:gpt-4o-mini',
-    '--variant',
-    'big=--model m=openai:gpt-4o',
-    '--simulate',
-    '--json',
-    '-q',
-    '--db',
-    files.db,
-    '--report',
-    report,
-  ];
+  const evalArgs = (report: string) => qaEvalArgs(files, files.db, report);
   let evalId = '';
 
   beforeAll(async () => {

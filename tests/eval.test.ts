@@ -12,64 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wilson } from '../app/eval/stats.ts';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
+import { ARITH_DOCUMENT, ARITH_RIGHT, arithJsonl, arithReply } from './support/arith-eval.ts';
 import { society } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
-
-/** Ten questions; the server answers the first seven right and the last three wrong. */
-const ROWS = Array.from({ length: 10 }, (_, i) => ({
-  id: `q${i + 1}`,
-  question: `What is ${i + 1} times 3?`,
-  answer: String((i + 1) * 3),
-}));
-const RIGHT = 7;
-
-/** A drafter then a finisher: two calls an item, so a kill can fall between them. */
-const doc = {
-  version: 1,
-  name: 'two-step arithmetic',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  nodes: [
-    {
-      id: 'question',
-      type: 'input',
-      position: { x: 0, y: 0 },
-      data: { name: 'question', example: 'What is 1 times 3?' },
-    },
-    {
-      id: 'draft',
-      type: 'agent',
-      position: { x: 200, y: 0 },
-      data: { model: 'm', prompt: 'DRAFT {{ question }}' },
-    },
-    {
-      id: 'final',
-      type: 'agent',
-      position: { x: 400, y: 0 },
-      data: { model: 'm', prompt: 'FINAL {{ question }} given {{ draft }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 600, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    {
-      id: 'a',
-      source: 'question',
-      sourceHandle: 'value',
-      target: 'draft',
-      targetHandle: 'question',
-    },
-    {
-      id: 'b',
-      source: 'question',
-      sourceHandle: 'value',
-      target: 'final',
-      targetHandle: 'question',
-    },
-    { id: 'c', source: 'draft', sourceHandle: 'text', target: 'final', targetHandle: 'draft' },
-    { id: 'd', source: 'final', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
 
 let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
 /** Every prompt the server was sent, in order. */
@@ -86,20 +33,14 @@ beforeAll(async () => {
       sent.push(prompt);
       // A finisher slower than the drafter leaves a wide moment with one call of a run made.
       if (prompt.startsWith('FINAL')) await new Promise((r) => setTimeout(r, 150));
-      const n = Number(/What is (\d+) times/.exec(prompt)?.[1]);
-      const text = prompt.startsWith('DRAFT')
-        ? `I think about ${n}`
-        : n <= RIGHT
-          ? `The answer is ${n * 3}.`
-          : `The answer is ${n * 3 + 1}.`;
-      return { text, usage: { prompt_tokens: 12, completion_tokens: 5 } };
+      return arithReply(prompt);
     },
   });
   dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'society-eval-'));
   file = join(dir, 'arith.society.json');
   data = join(dir, 'questions.jsonl');
-  writeFileSync(file, JSON.stringify(doc));
-  writeFileSync(data, `${ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
+  writeFileSync(data, arithJsonl());
 });
 afterAll(() => {
   stub.close();
@@ -140,8 +81,8 @@ describe('society eval against a server with known answers', () => {
     expect(summary.simulated).toBe(false);
     const [variant] = summary.variants;
     expect(variant).toMatchObject({ name: 'default', n: 10, failed: 0 });
-    expect(variant!.score.mean).toBe(RIGHT / 10);
-    const [lo, hi] = wilson(RIGHT / 10, 10);
+    expect(variant!.score.mean).toBe(ARITH_RIGHT / 10);
+    const [lo, hi] = wilson(ARITH_RIGHT / 10, 10);
     expect(variant!.score.ci95[0]).toBeCloseTo(lo, 10);
     expect(variant!.score.ci95[1]).toBeCloseTo(hi, 10);
     // 0.7 of 10 by Wilson's formula: about [0.397, 0.892].
@@ -199,7 +140,7 @@ describe('society eval against a server with known answers', () => {
     expect(JSON.parse(more.stdout)).toMatchObject({
       evalId: summary.evalId,
       status: 'finished',
-      variants: [{ n: 10, score: { mean: RIGHT / 10 } }],
+      variants: [{ n: 10, score: { mean: ARITH_RIGHT / 10 } }],
     });
   }, 60_000);
 
@@ -246,7 +187,7 @@ describe('society eval against a server with known answers', () => {
     const summary = JSON.parse(result.stdout) as EvalSummary;
     expect(summary.status).toBe('finished');
     expect(summary.variants[0]).toMatchObject({ n: 10, failed: 0 });
-    expect(summary.variants[0]!.score.mean).toBe(RIGHT / 10);
+    expect(summary.variants[0]!.score.mean).toBe(ARITH_RIGHT / 10);
 
     const store = openRunStore(db);
     try {

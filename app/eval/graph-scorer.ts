@@ -62,7 +62,7 @@ export function modelScorerDocument(name: keyof typeof MODEL_SCORERS): GraphDocu
 /** A scorer that runs a document per score. */
 export async function graphScorer(
   spec: ScorerSpec,
-  options: { simulate: boolean; blobs?: () => BlobStore },
+  options: { simulate: boolean },
 ): Promise<Scorer> {
   const registry = await loadNodeRegistry();
   let source: unknown;

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvalItemRecord } from '../../app/eval/types.ts';
 import { societyHere } from '../support/cli.ts';
-import { writeQaEval } from '../support/qa-eval.ts';
+import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 /** Where these tests save their screenshots. */
@@ -30,29 +30,7 @@ describe.skipIf(!HAVE_CHROMIUM)('evals in the studio', () => {
 
   beforeAll(async () => {
     // The eval goes into the studio's own store, as a user's `society eval --db` would.
-    const args = [
-      'eval',
-      files.doc,
-      '--data',
-      files.data,
-      '--map',
-      'question=question',
-      '--expect',
-      'answer',
-      '--scorer',
-      'contains',
-      '--variant',
-      'small=--model m=openai:gpt-4o-mini',
-      '--variant',
-      'big=--model m=openai:gpt-4o',
-      '--simulate',
-      '--json',
-      '-q',
-      '--db',
-      studio().dbFile,
-      '--report',
-      report,
-    ];
+    const args = qaEvalArgs(files, studio().dbFile, report);
     const run = await societyHere(args);
     expect(run.code, run.stderr).toBe(0);
     evalId = JSON.parse(run.stdout).evalId;

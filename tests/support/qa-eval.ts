@@ -52,3 +52,33 @@ export function writeQaEval(dir = mkdtempSync(path.join(tmpdir(), 'society-eval-
   writeFileSync(data, `${QA_ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`);
   return { dir, doc, data, db: path.join(dir, 'runs.db') };
 }
+
+/**
+ * `society eval` over the tiny eval, simulated, two variants (small and big models), scored by
+ * `contains`, printing JSON; into the store `db`, with the page written to `report`.
+ */
+export function qaEvalArgs(files: { doc: string; data: string }, db: string, report: string) {
+  return [
+    'eval',
+    files.doc,
+    '--data',
+    files.data,
+    '--map',
+    'question=question',
+    '--expect',
+    'answer',
+    '--scorer',
+    'contains',
+    '--variant',
+    'small=--model m=openai:gpt-4o-mini',
+    '--variant',
+    'big=--model m=openai:gpt-4o',
+    '--simulate',
+    '--json',
+    '-q',
+    '--db',
+    db,
+    '--report',
+    report,
+  ];
+}

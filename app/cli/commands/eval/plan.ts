@@ -172,6 +172,10 @@ export interface JobInputs {
  */
 export function planJobs(variants: readonly PreparedVariant[], given: JobInputs): PlannedJob[] {
   const planned: PlannedJob[] = [];
+  // What each variant's document takes, found once rather than for every row.
+  const fieldsOf = new Map(
+    variants.map((v) => [v, runFields(v.compiled.plan.nodes.values())] as const),
+  );
   given.rows.forEach((row, item) => {
     const reference = given.expect === undefined ? undefined : row[given.expect];
     const label = labelOf(row);
@@ -195,7 +199,9 @@ export function planJobs(variants: readonly PreparedVariant[], given: JobInputs)
         ...(given.output !== undefined ? { output: given.output } : {}),
       };
       planned.push(
-        plannedJob(common, base, (blobs) => rowInputs(row, item, variant.compiled, given, blobs)),
+        plannedJob(common, base, (blobs) =>
+          rowInputs(row, item, variant.compiled, fieldsOf.get(variant)!, given, blobs),
+        ),
       );
     }
   });
@@ -235,10 +241,10 @@ function rowInputs(
   row: DataRow,
   item: number,
   compiled: CompiledGraph,
+  fields: ReturnType<typeof runFields>,
   given: JobInputs,
   blobs: BlobStore,
 ): { inputs: Record<string, unknown>; humanAnswers: Record<string, string> } {
-  const fields = runFields(compiled.plan.nodes.values());
   const result = {
     inputs: {} as Record<string, unknown>,
     humanAnswers: {} as Record<string, string>,

@@ -1,7 +1,9 @@
 /** How an eval shows itself on a terminal: its progress while it runs, then its table. */
+
 import type { EvalProgress } from '../../../eval/runner.ts';
 import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
+import { columns } from '../../columns.ts';
 
 const seconds = (ms: number) =>
   ms >= 60_000
@@ -74,14 +76,9 @@ export function formatSummary(summary: EvalSummary): string {
       seconds(v.latencyMs.p95),
     ]),
   ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const lines = rows.map((r) =>
-    r
-      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-  return [...head, ...lines].join('\n');
+  // Every column but the variant's name holds a number.
+  const numbers = new Set(rows[0]!.map((_, c) => c).filter((c) => c > 0));
+  return [...head, ...columns(rows, numbers)].join('\n');
 }
 
 /** Per item: each variant's score, status and run id. */
@@ -96,13 +93,5 @@ export function formatItems(items: readonly EvalItemRecord[]): string {
       i.runId ?? '–',
       (i.error ?? i.label ?? '').replace(/\s+/g, ' ').slice(0, 80),
     ]);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return columns(rows).join('\n');
 }

@@ -1,6 +1,7 @@
 /** `society evals` (the list) and `society eval-show ID` (one eval's table, and its items). */
 import { summarize } from '../../../eval/summary.ts';
 import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
+import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { openStore } from '../../run-store.ts';
 import { formatItems, formatSummary } from './print.ts';
@@ -47,17 +48,7 @@ export function evalsCommand(flags: { db?: string; json?: boolean; limit?: strin
         new Date(s.createdAt).toISOString().slice(0, 16).replace('T', ' '),
       ]);
     }
-    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-    process.stdout.write(
-      `${rows
-        .map((r) =>
-          r
-            .map((cell, c) => cell.padEnd(widths[c]!))
-            .join('  ')
-            .trimEnd(),
-        )
-        .join('\n')}\n`,
-    );
+    process.stdout.write(`${columns(rows).join('\n')}\n`);
   } finally {
     store.close();
   }

@@ -18,6 +18,7 @@ import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
@@ -273,15 +274,9 @@ function formatAccuracy(
   ];
   for (const a of accuracyBySight(summary, items, missing))
     rows.push([a.structure, cell(a.all), cell(a.withPhoto), cell(a.withoutPhoto)]);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return [
     `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout; the paper, 5 rounds: monarchy 66.20%, democracy 63.41%)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
-    ...rows.map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    ),
+    ...columns(rows),
     imageNote,
   ].join('\n');
 }

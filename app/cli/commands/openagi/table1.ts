@@ -8,6 +8,7 @@ import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalItemRecord } from '../../../eval/types.ts';
 import { OPENAGI_CATEGORIES, type OpenAgiCategory } from '../../../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
+import { columns } from '../../columns.ts';
 
 export const TABLE1_METRICS = ['CLIP', 'BERT', 'ViT'] as const;
 export type Table1Metric = (typeof TABLE1_METRICS)[number];
@@ -79,16 +80,6 @@ const interval = (c: Table1Cell) =>
     : c.tasks < 2
       ? `${num(c.mean)} (one task, no interval)`
       : `${num(c.mean)} [${num(c.ci95![0])}, ${num(c.ci95![1])}]`;
-
-function columns(rows: string[][], right: ReadonlySet<number>): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 /** The table as text: Table 1's rows for the planner's column, then the categories behind it. */
 export function formatTable1(
