@@ -1,0 +1,79 @@
+import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import { applyRule } from './rules.ts';
+import type { StateData } from './spec.ts';
+
+type Table = Record<string, Record<string, number>>;
+
+export const execute: NodeExecutor<StateData> = async (ctx) => {
+  const data = ctx.data;
+  const previous = asTable(ctx.inputs.previous);
+  const facts = factsByKey(ctx.inputs.facts);
+  const keys = [...new Set([...data.keys, ...Object.keys(previous), ...Object.keys(facts)])];
+  const step = ctx.loop?.round ?? 1;
+  const state: Table = {};
+  for (const key of keys) {
+    const prev: Record<string, number> = {};
+    for (const variable of data.variables) {
+      prev[variable.name] = previous[key]?.[variable.name] ?? variable.initial;
+    }
+    const now: Record<string, number> = {};
+    for (const variable of data.variables) {
+      let value = prev[variable.name]!;
+      if (variable.update !== undefined) {
+        const result = applyRule(variable.update, {
+          prev,
+          now,
+          facts: facts[key] ?? {},
+          key,
+          step,
+        });
+        value = typeof result === 'boolean' ? Number(result) : Number(result);
+        if (!Number.isFinite(value)) {
+          throw new Error(
+            `variable "${variable.name}" of "${key}" came out as ${JSON.stringify(result)}, not a number`,
+          );
+        }
+      }
+      if (variable.min !== undefined) value = Math.max(variable.min, value);
+      if (variable.max !== undefined) value = Math.min(variable.max, value);
+      now[variable.name] = Math.round(value * 1e9) / 1e9;
+    }
+    state[key] = now;
+  }
+  return { state };
+};
+
+function asTable(value: unknown): Table {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const table: Table = {};
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (!entry || typeof entry !== 'object') continue;
+    const numbers: Record<string, number> = {};
+    for (const [name, v] of Object.entries(entry as Record<string, unknown>)) {
+      if (typeof v === 'number' && Number.isFinite(v)) numbers[name] = v;
+    }
+    table[key] = numbers;
+  }
+  return table;
+}
+
+/** Facts by key: a table, or a list of records each naming its `key` (or `agent`). */
+function factsByKey(value: unknown): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const list = Array.isArray(value) ? value.flat() : undefined;
+  if (list) {
+    for (const item of list) {
+      if (!item || typeof item !== 'object') continue;
+      const record = item as Record<string, unknown>;
+      const key = record.key ?? record.agent;
+      if (typeof key === 'string') out[key] = { ...out[key], ...record };
+    }
+    return out;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      if (entry && typeof entry === 'object') out[key] = entry as Record<string, unknown>;
+    }
+  }
+  return out;
+}
