@@ -198,6 +198,11 @@ export interface NodeSpec<D = unknown> {
    * Real models never see it.
    */
   inputShape?(data: D, port: string): AnswerShape | undefined;
+  /**
+   * True when the node passes what arrives at input `port` on unchanged (a gate): what the
+   * nodes it feeds ask of its outputs is then asked of the nodes feeding that port.
+   */
+  passesShape?(data: D, port: string): boolean;
 }
 
 /**

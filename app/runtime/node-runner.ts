@@ -276,13 +276,21 @@ export class NodeRunner {
     return `${context.graph ?? ''}|${entry}|${own}`;
   }
 
-  /** The first answer shape a node this one feeds asks for on the port it feeds. */
-  #answerShape(node: PlannedNode, context: ScopeContext): AnswerShape | undefined {
+  /**
+   * The first answer shape a node this one feeds asks for on the port it feeds, looking through
+   * nodes that pass that port's value on (a gate) to what they feed, a few nodes deep.
+   */
+  #answerShape(node: PlannedNode, context: ScopeContext, depth = 0): AnswerShape | undefined {
     const { plan } = this.#setup.graphOf(context);
     for (const edge of node.outgoing) {
       const target = plan.nodes.get(edge.target);
-      const shape = target?.spec.inputShape?.(target.data, edge.targetHandle);
+      if (!target) continue;
+      const shape = target.spec.inputShape?.(target.data, edge.targetHandle);
       if (shape) return shape;
+      if (depth < 4 && target.spec.passesShape?.(target.data, edge.targetHandle)) {
+        const passed = this.#answerShape(target, context, depth + 1);
+        if (passed) return passed;
+      }
     }
     return undefined;
   }

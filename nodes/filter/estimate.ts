@@ -8,6 +8,7 @@ import { type FilterData, promptOf } from './spec.ts';
  */
 export function filterCalls(ctx: CallEstimateContext<FilterData>): EstimatedCall[] {
   const { data } = ctx;
+  if (!data.enabled) return [];
   const prompt = ctx.tokens(ctx.render(promptOf(data), ctx.vars)) + ctx.inputTokens(ctx.node);
   const known = ctx.knownInputLength(ctx.node, 'actions');
   const perExecution =

@@ -7,8 +7,12 @@ import { type FilterData, promptOf } from './spec.ts';
 export const execute: NodeExecutor<FilterData> = async (ctx) => {
   const data = ctx.data;
   const actions = actionList(ctx.inputs.actions).slice(0, data.maxActions);
-  if (actions.length === 0) {
-    return { kept: [], removed: [], scores: [] };
+  if (actions.length === 0 || !data.enabled) {
+    return {
+      kept: actions,
+      removed: [],
+      scores: actions.map((action) => ({ action, score: null })),
+    };
   }
   const vars = { ...ctx.bindings, ...ctx.inputs, actions, loop: ctx.loop };
   let simulated = false;

@@ -83,4 +83,14 @@ describe('filter node', () => {
     const messages = a.events.filter((e) => e.type === 'message') as Array<{ text: string }>;
     expect(messages[0]!.text).toMatch(/^\[simulated\] kept \d of 4 actions/);
   });
+
+  it('keeps every action without asking a model when switched off', async () => {
+    const fake = new FakeProvider(() => '{"scores": [1, 1, 1, 1]}');
+    const { outputs } = await run(society({ enabled: false }), {
+      providerFor: fake.providerFor,
+      inputs: { actions: ACTIONS, goal: 'make friends' },
+    });
+    expect(outputs.kept).toEqual(ACTIONS);
+    expect(fake.calls).toHaveLength(0);
+  });
 });

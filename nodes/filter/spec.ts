@@ -32,6 +32,8 @@ export const filterData = z.strictObject({
   ...baseData,
   /** A model profile name from the document's `models`. */
   model: z.string().min(1).meta({ editor: 'model-profile' }),
+  /** Off: every action stays and no model is asked (an ablation without the filter). */
+  enabled: z.boolean().default(true),
   /**
    * `batched`: one call scores every action; `each`: one call per action (Eq. 16 as written:
    * μ = Elim(Des, G, AS, a_i) for every a_i).
@@ -89,10 +91,15 @@ export const spec = defineNode({
   },
   models: (data) => [data.model],
   check: (data) => templateProblems({ prompt: data.prompt, model: data.model }),
-  callsPerRun: (data) => (data.mode === 'each' ? data.maxActions : 1),
+  callsPerRun: (data) => (!data.enabled ? 0 : data.mode === 'each' ? data.maxActions : 1),
   estimate: filterCalls,
   summary: (data) =>
-    [data.model, `${data.mode} · under ${data.threshold} removed`, firstLine(data.prompt, 30)]
+    [
+      data.model,
+      data.enabled ? undefined : 'off',
+      `${data.mode} · under ${data.threshold} removed`,
+      firstLine(data.prompt, 30),
+    ]
       .filter(Boolean)
       .join(' · '),
   initialData: ({ profile }) => ({ model: profile }),

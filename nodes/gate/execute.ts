@@ -10,6 +10,13 @@ export const execute: NodeExecutor<GateData> = async (ctx) => {
   const resources =
     data.chance === 'resources' ? resourcesOf(ctx.inputs.resources, key, data.initial) : undefined;
   const p = resources === undefined ? data.probability : chanceFromResources(resources);
+  if (!data.enabled) {
+    return {
+      passed: ctx.inputs.value,
+      executed: true,
+      outcome: { ...(key ? { key } : {}), value: ctx.inputs.value, executed: true, p: 1 },
+    };
+  }
   // One draw per execution, from the run's seed and this instance: a replayed or resumed run
   // draws the same number here, and the draw is in the outputs the run log keeps.
   const draw = ctx.random();

@@ -78,6 +78,10 @@ describe('gate node', () => {
       inputs: { action: 'rest' },
     });
     expect((never.outputs.outcome as Outcome[]).some((o) => o.executed)).toBe(false);
+    const off = await run(gates({ enabled: false, chance: 'fixed', probability: 0 }, 3), {
+      inputs: { action: 'rest' },
+    });
+    expect((off.outputs.outcome as Outcome[]).every((o) => o.executed)).toBe(true);
   });
 
   it('refuses a probability outside [0, 1] with its path', async () => {

@@ -4,6 +4,8 @@ import { defineNode } from '../../app/node-sdk/define.ts';
 
 export const gateData = z.strictObject({
   ...baseData,
+  /** Off: everything passes and nothing is drawn (an ablation without the gate). */
+  enabled: z.boolean().default(true),
   /**
    * How the chance of passing is found:
    * - `resources`: p = 0.5 + sigmoid(S) / 2, S being the resources of `key` (ITCMA-S, Eq. 18:
@@ -59,8 +61,12 @@ export const spec = defineNode({
     ],
   }),
   callsPerRun: () => 0,
+  // A simulated answer that flows through the gate takes the shape its destination asks for.
+  passesShape: (_data, port) => port === 'value',
   summary: (data) =>
-    data.chance === 'fixed'
-      ? `p = ${data.probability}`
-      : `p = 0.5 + σ(S)/2${data.key ? ` · ${data.key}` : ''}`,
+    !data.enabled
+      ? 'off: everything passes'
+      : data.chance === 'fixed'
+        ? `p = ${data.probability}`
+        : `p = 0.5 + σ(S)/2${data.key ? ` · ${data.key}` : ''}`,
 });

@@ -15,6 +15,13 @@ export const execute: NodeExecutor<MatrixData> = async (ctx) => {
   if (agents.length === 0) throw new Error('no agents arrived at `agents` to rank');
   const ids = agents.map((a) => a.id);
   const held = holdings(ctx.inputs.resources, ids, data.initial);
+  if (!data.enabled) {
+    return {
+      ranking: ids,
+      resources: held,
+      allocation: Object.fromEntries(ids.map((id) => [id, 0])),
+    };
+  }
   const vars = {
     ...ctx.bindings,
     ...ctx.inputs,

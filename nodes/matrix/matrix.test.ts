@@ -89,4 +89,14 @@ describe('matrix node', () => {
     expect(Object.values(held).sort((x, y) => x - y)).toEqual([-3, -2, 0, 1, 2, 3]);
     expect(held[(a.outputs.ranking as string[])[0]!]).toBe(3);
   });
+
+  it('leaves holdings as they are without asking a model when switched off', async () => {
+    const fake = new FakeProvider(() => '{"ranking": []}');
+    const { outputs } = await run(society({ enabled: false }), {
+      providerFor: fake.providerFor,
+      inputs: { agents: IDS, resources: { LL: 2 }, topics: '', events: '' },
+    });
+    expect(fake.calls).toHaveLength(0);
+    expect(outputs.held).toEqual({ AY: 1, SG: 1, MD: 1, WL: 1, LL: 2, WM: 1 });
+  });
 });

@@ -31,6 +31,8 @@ export const matrixData = z.strictObject({
   ...baseData,
   /** A model profile name from the document's `models`. */
   model: z.string().min(1).meta({ editor: 'model-profile' }),
+  /** Off: no model is asked and holdings stay as they are (an ablation without the matrix). */
+  enabled: z.boolean().default(true),
   prompt: z
     .string()
     .min(1)
@@ -98,9 +100,14 @@ export const spec = defineNode({
       ? [{ path: ['sMin'], message: `s_min (${data.sMin}) is above s_max (${data.sMax})` }]
       : []),
   ],
-  callsPerRun: () => 1,
+  callsPerRun: (data) => (data.enabled ? 1 : 0),
   summary: (data) =>
-    [data.model, `s ${data.sMin}…${data.sMax} · ${data.update}`, firstLine(data.prompt, 30)]
+    [
+      data.model,
+      data.enabled ? undefined : 'off',
+      `s ${data.sMin}…${data.sMax} · ${data.update}`,
+      firstLine(data.prompt, 30),
+    ]
       .filter(Boolean)
       .join(' · '),
   initialData: ({ profile }) => ({ model: profile }),
