@@ -42,7 +42,7 @@ function userTokens(ctx: CallEstimateContext<AgentData>, at: EstimatePoint): num
 /** What a history policy replays of a copy's earlier exchanges. */
 function remembered(policy: AgentData['history'], memory: number[]): number {
   if (policy === 'all') return sum(memory);
-  if (typeof policy === 'number') return sum(memory.slice(-policy));
+  if (typeof policy === 'number') return policy === 0 ? 0 : sum(memory.slice(-policy));
   return 0;
 }
 

@@ -100,7 +100,7 @@ async function userPrompt(
 }
 
 function remembered(memory: ChatMessage[], policy: AgentData['history']): ChatMessage[] {
-  if (policy === 'none') return [];
+  if (policy === 'none' || policy === 0) return [];
   if (policy === 'all') return [...memory];
   return memory.slice(-2 * policy);
 }

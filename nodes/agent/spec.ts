@@ -42,9 +42,10 @@ export const agentData = z.strictObject({
   vision: z.boolean().default(false),
   /**
    * Inside a mindstorm: what the agent remembers of its own earlier rounds. `none` sends only
-   * this round's prompt; `all` replays every earlier exchange; a number keeps the last N.
+   * this round's prompt; `all` replays every earlier exchange; a number keeps the last N (0 is
+   * `none`, so a parameter can switch memory off).
    */
-  history: z.union([z.enum(['none', 'all']), z.number().int().positive()]).default('none'),
+  history: z.union([z.enum(['none', 'all']), z.number().int().min(0)]).default('none'),
   /**
    * A conversation shared with the other agents of the same loop entry that name the same
    * thread (a first mate asking every round and summing up at the gather stage): their
