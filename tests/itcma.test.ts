@@ -32,7 +32,7 @@ function hash(text: string): number {
 }
 
 function lastUser(body: StubRequestBody): string {
-  const user = body.messages.filter((m) => m.role === 'user').at(-1);
+  const user = body.messages.filter((m: { role: string }) => m.role === 'user').at(-1);
   return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? '');
 }
 

@@ -93,6 +93,12 @@ export const spec = defineNode({
   check: (data) => templateProblems({ prompt: data.prompt, model: data.model }),
   callsPerRun: (data) => (!data.enabled ? 0 : data.mode === 'each' ? data.maxActions : 1),
   estimate: filterCalls,
+  // What leaves is a part of what came in, at most `maxActions` short actions (the scores a
+  // little more).
+  outputTokens: (ctx, port) => {
+    const actions = Math.min(ctx.portTokens(ctx.node, 'actions'), ctx.data.maxActions * 12);
+    return port === 'scores' ? Math.ceil(actions * 1.5) : actions;
+  },
   summary: (data) =>
     [
       data.model,

@@ -101,6 +101,8 @@ export const spec = defineNode({
       : []),
   ],
   callsPerRun: (data) => (data.enabled ? 1 : 0),
+  // An id and a number per agent, whatever the model wrote.
+  outputTokens: (ctx) => Math.ceil(ctx.portTokens(ctx.node, 'agents') / 3) + 20,
   summary: (data) =>
     [
       data.model,

@@ -64,6 +64,8 @@ export const spec = defineNode({
     outputs: [{ name: 'state', modality: 'json', description: '{ key: { variable: value } }' }],
   }),
   callsPerRun: () => 0,
+  // A number per variable per key: the keys listed, or a handful when they arrive as facts.
+  outputTokens: (ctx) => Math.max(ctx.data.keys.length, 6) * ctx.data.variables.length * 8 + 10,
   check(data) {
     const problems: DataProblem[] = [];
     const seen = new Set<string>();

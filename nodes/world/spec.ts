@@ -98,6 +98,27 @@ export const spec = defineNode({
     }
     return problems;
   },
+  // What the world's tables hold, in tokens, for the worst-case estimate: the values are built
+  // at run time, so they are sized from the world's agents and areas.
+  outputTokens(ctx, port) {
+    const world = typeof ctx.data.world === 'string' ? undefined : ctx.data.world;
+    const count = (key: string, fallback: number) =>
+      Array.isArray(world?.[key]) ? (world[key] as unknown[]).length : fallback;
+    const agents = count('agents', 6);
+    const areas = count('areas', 9);
+    const perAgent: Record<string, number> = {
+      observations: 300,
+      actionSpaces: 320,
+      agents: 40,
+      facts: 50,
+      events: 40,
+    };
+    if (port in perAgent) return agents * perAgent[port]!;
+    if (port === 'topics') return areas * 10;
+    if (port === 'heatmap') return agents * agents * 2 + 20;
+    if (port === 'step') return 2;
+    return 2000 + agents * 300;
+  },
   // Simulated agents whose answers end here pick one of the actions listed in their prompt.
   inputShape: (_data, port) =>
     port === 'actions' ? { kind: 'custom', answer: simulatedAction } : undefined,

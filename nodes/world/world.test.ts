@@ -63,7 +63,7 @@ describe('world node', () => {
 
   it('carries out the actions of the step before, holds back what a gate stopped, and counts chats', async () => {
     const world = smallWorld();
-    const [a, b] = world.agents.map((x) => x.id);
+    const [a, b] = world.agents.map((x) => x.id) as [string, string];
     // Both start in the same place in the small world? Put them together to chat.
     world.agents[1]!.at = world.agents[0]!.at;
     const actions = [
