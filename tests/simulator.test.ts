@@ -114,26 +114,51 @@ describe('society run with a simulator node', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(server.steps()).toHaveLength(3);
   });
+});
 
-  it('refuses a simulator on another host', async () => {
-    const file = write('walk-far.json', walk('http://sim.example.invalid:5123', 3));
-    const refused = await society(['run', file]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split('\n').at(-1)).toBe(
-      'society: node "sim" (sim@r1): url: sim.example.invalid is not this machine, and a document cannot choose to reach other hosts: to allow it, start society with SOCIETY_SIMULATOR_HOSTS=sim.example.invalid',
+describe('a simulator on another host', () => {
+  const far = () => walk('http://sim.example.invalid:5123', 3);
+
+  it('is refused before anything is sent, saying how the user allows it', async () => {
+    const result = await run(far());
+    expect(result.status).toBe('failed');
+    expect(result.error).toBe(
+      'node "sim" (sim@r1): url: sim.example.invalid is not this machine, and a document cannot choose to reach other hosts: to allow it, start society with SOCIETY_SIMULATOR_HOSTS=sim.example.invalid',
     );
   });
 
-  it('reaches another host the user allows', async () => {
-    const file = write('walk-far.json', walk('http://sim.example.invalid:5123', 3));
-    // The run goes out to it (and finds no such host: .invalid names never resolve).
-    const allowed = await society(['run', file], {
-      SOCIETY_SIMULATOR_HOSTS: 'sim.example.invalid',
-    });
-    expect(allowed.code).toBe(1);
-    expect(allowed.stderr.trim().split('\n').at(-1)).toMatch(
-      /^society: node "sim" \(sim@r1\): simulator http:\/\/sim\.example\.invalid:5123 could not be reached for reset: /,
-    );
+  it('is reached when the user lists it', async () => {
+    process.env.SOCIETY_SIMULATOR_HOSTS = 'sim.example.invalid';
+    try {
+      const result = await run(far());
+      // The run goes out to it, and finds no such host: .invalid names never resolve.
+      expect(result.error).toMatch(
+        /^node "sim" \(sim@r1\): simulator http:\/\/sim\.example\.invalid:5123 could not be reached for reset: /,
+      );
+    } finally {
+      delete process.env.SOCIETY_SIMULATOR_HOSTS;
+    }
+  });
+});
+
+describe('the embodied NLSOM example', () => {
+  it('explores the simulator the URL parameter names, the captain choosing by letter', async () => {
+    const result = await society([
+      'run',
+      'docs/examples/embodied-simulator.society.json',
+      '--simulate',
+      '--set',
+      `simulator=${server.ws}`,
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    // 4 steps: the first resets, the next three play the captain's last three choices.
+    expect(server.requests.map((r) => r.type)).toEqual(['reset', 'step', 'step', 'step']);
+    for (const s of server.steps()) expect(['east', 'west', 'wait']).toContain(s.body.action);
+    const { outputs } = JSON.parse(result.stdout);
+    expect(outputs.actions).toHaveLength(4);
+    expect(outputs.steps).toMatch(/^Round 1, world@r1: reset \(seed 1\): You stand in cell 0/);
+    expect(outputs.steps).toMatch(/Round 2, world@r2: \[simulated\] t=0: (east|west|wait) → /);
   });
 });
 

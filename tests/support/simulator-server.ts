@@ -184,10 +184,15 @@ function httpFault(res: ServerResponse, kind: SimulatorFault): void {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('Internal Server Error');
       return;
-    case 'huge':
+    case 'huge': {
+      // Written in two parts, so it goes chunked with no length declared: the client has to
+      // count what arrives.
+      const body = JSON.stringify({ observation: 'x'.repeat(2 * 1024 * 1024), done: false });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ observation: 'x'.repeat(2 * 1024 * 1024), done: false }));
+      res.write(body.slice(0, 1024));
+      res.end(body.slice(1024));
       return;
+    }
     case 'refuse':
       res.writeHead(503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'the simulator is busy' }));
