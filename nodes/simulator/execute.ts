@@ -1,0 +1,148 @@
+import { shownUrl, simulatorClient } from '../../app/environments/external/client.ts';
+import { hostRefusal } from '../../app/environments/external/hosts.ts';
+import { oneLine } from '../../app/environments/external/transport.ts';
+import type { NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
+import { SIMULATED_PREFIX } from '../../app/schema/simulated.ts';
+import { type Episode, episodeOutputs, episodeValue, readAction } from './episode.ts';
+import type { SimulatorData } from './spec.ts';
+
+/**
+ * One round of an episode. Without an episode to continue (round 1, or outside a loop) the node
+ * resets the simulator, and plays the `action` too when one is given; with one, it plays the
+ * round's action in that session. Once the episode is over (the simulator said done, or maxSteps
+ * were played) it hands the last answer on and calls the simulator no more.
+ */
+export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
+  const { url, seed, maxSteps, timeoutMs, options } = ctx.data;
+  const previous = carried(ctx);
+  if (previous?.done) return episodeOutputs(previous);
+
+  const refusal = hostRefusal(url);
+  if (refusal) throw new Error(`url: ${refusal}`);
+  if (previous && !readAction(ctx.inputs.action, previous.actions)) {
+    throw new Error(
+      `round ${ctx.loop?.round ?? '?'} has no action to play: its action input is empty`,
+    );
+  }
+  const agent = typeof ctx.inputs.agent === 'string' && ctx.inputs.agent ? ctx.inputs.agent : '';
+
+  const client = simulatorClient(url, { timeoutMs, signal: ctx.signal });
+  try {
+    let episode = previous;
+    if (!episode) {
+      const start = await client.reset({
+        seed,
+        ...(Object.keys(options).length > 0 ? { options } : {}),
+      });
+      episode = {
+        url: shownUrl(url),
+        session: start.session,
+        step: 0,
+        done: start.done,
+        truncated: false,
+        observation: start.observation,
+        actions: start.actions ?? [],
+        reward: 0,
+        totalReward: 0,
+        state: start.state ?? {},
+        simulated: false,
+      };
+      await ctx.message(`reset (seed ${seed}): ${shortly(episode.observation)}`);
+    }
+    // Read after a reset, so an option letter names one of the actions it just offered.
+    const wanted = readAction(ctx.inputs.action, episode.actions);
+    if (!wanted || episode.done) return episodeOutputs(episode);
+
+    const answer = await client.step({
+      session: episode.session,
+      action: wanted.action,
+      step: episode.step + 1,
+      ...(agent ? { agent } : {}),
+    });
+    const step = episode.step + 1;
+    const truncated = !answer.done && step >= maxSteps;
+    const played: Episode = {
+      ...episode,
+      step,
+      done: answer.done || truncated,
+      truncated,
+      observation: answer.observation,
+      actions: answer.actions ?? [],
+      reward: answer.reward ?? 0,
+      totalReward: episode.totalReward + (answer.reward ?? 0),
+      state: answer.state ?? {},
+      simulated: episode.simulated || wanted.simulated,
+    };
+    await report(ctx, played, wanted.action, agent, answer.info);
+    return episodeOutputs(played);
+  } finally {
+    client.close();
+  }
+};
+
+/** The episode arriving at the `episode` input, checked; none in round 1 or outside a loop. */
+function carried(ctx: NodeContext<SimulatorData>): Episode | undefined {
+  const value = ctx.inputs.episode;
+  if (value === undefined || value === null || value === '') {
+    if (ctx.loop && ctx.loop.round > 1) {
+      throw new Error(
+        `round ${ctx.loop.round} has no episode to continue: wire this node's episode output back to its episode input with an edge marked previousRound`,
+      );
+    }
+    return undefined;
+  }
+  const parsed = episodeValue.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `episode: not an episode this node gave (${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}); wire its own episode output here`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The step as a run event (the editor's episode view) and as a line of the loop's transcript. */
+async function report(
+  ctx: NodeContext<SimulatorData>,
+  episode: Episode,
+  action: string,
+  agent: string,
+  info: Record<string, unknown> | undefined,
+): Promise<void> {
+  ctx.reportStep({
+    step: episode.step - 1,
+    commands: [{ command: action, by: agent || 'society' }],
+    rejections: [],
+    feedback: [episode.observation],
+    completed: [],
+    failed: [],
+    state: {
+      url: episode.url,
+      session: episode.session,
+      step: episode.step,
+      maxSteps: ctx.data.maxSteps,
+      reward: episode.reward,
+      totalReward: episode.totalReward,
+      actions: episode.actions,
+      state: episode.state,
+      ...(info ? { info } : {}),
+      ...(episode.truncated ? { truncated: true } : {}),
+    },
+    attempts: 1,
+    done: episode.done,
+    simulated: episode.simulated,
+  });
+  const end = episode.truncated
+    ? ` · stopped at maxSteps ${ctx.data.maxSteps}`
+    : episode.done
+      ? ' · done'
+      : '';
+  await ctx.message(
+    `${episode.simulated ? SIMULATED_PREFIX : ''}t=${episode.step - 1}: ${action} → ${shortly(episode.observation)} (reward ${episode.reward})${end}`,
+  );
+}
+
+/** An observation as one line of a transcript. */
+function shortly(text: string): string {
+  return oneLine(text, 300);
+}
