@@ -89,8 +89,9 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
       };
     }
     for (const chat of played.interactions) {
-      const row = (chats[chat.from] ??= {});
+      const row = chats[chat.from] ?? {};
       row[chat.to] = (row[chat.to] ?? 0) + 1;
+      chats[chat.from] = row;
     }
     events = `Step ${played.step}:\n${lines.join('\n')}`;
     await ctx.message(events);
