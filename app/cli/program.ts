@@ -19,7 +19,7 @@ import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
 import { addEvalCommands, evalRunOptions } from './eval-program.ts';
-import { addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
+import { addItcmaCommands, addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
 import { addWorldCommands } from './world-program.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -272,6 +272,7 @@ export function buildProgram(): Command {
   addOpenAgiCommands(program);
   addCuisineWorldCommands(program);
   addNlsomCommands(program);
+  addItcmaCommands(program);
   addWorldCommands(program);
   return program;
 }

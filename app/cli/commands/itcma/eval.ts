@@ -1,0 +1,213 @@
+/**
+ * `society itcma eval`: ITCMA-S's ablation (Zhang et al. 2024, Table 1) over the Irollan Valley
+ * template. Each of the five architectures (full, filter only, memory only, driver only,
+ * original) is a variant made of the template's parameters; each seed is an item. The runs are
+ * an ordinary eval: people rate its items on the paper's five 7-point scales (`society rate RUN`
+ * or the editor's Evals view), and the table shows their mean ratings per architecture beside
+ * one number the runs give by themselves: the share of agent pairs that chatted.
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { jobKeyOf } from '../../../eval/job.ts';
+import type { PlannedJob } from '../../../eval/runner.ts';
+import { RUBRICS } from '../../../eval/rubrics.ts';
+import type { Scorer } from '../../../eval/scorers.ts';
+import type { EvalConfig, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { columns } from '../../columns.ts';
+import { UsageError } from '../../errors.ts';
+import { completeRunInputs, fillExamples } from '../../inputs.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+
+/** The template this command runs unless `--document` names another. */
+export const IROLLAN_TEMPLATE = fileURLToPath(
+  new URL('../../../../templates/itcma-irollan-valley.society.json', import.meta.url),
+);
+
+/**
+ * The paper's five architectures as the template's switches (docs/itcma.md): the filter, the
+ * LTRHA gate and matrix, the driver in the prompt, and how many steps an agent remembers.
+ */
+export const ARCHITECTURES: Readonly<Record<string, Record<string, string>>> = {
+  full: { filter: 'true', ltrha: 'true', driver: 'true', memory: '3' },
+  'filter-only': { filter: 'true', ltrha: 'true', driver: 'false', memory: '0' },
+  'memory-only': { filter: 'false', ltrha: 'false', driver: 'false', memory: '3' },
+  'driver-only': { filter: 'false', ltrha: 'false', driver: 'true', memory: '0' },
+  original: { filter: 'false', ltrha: 'false', driver: 'false', memory: '0' },
+};
+
+/** The paper's Table 1 (48 raters, 7-point scales): the means, for comparison. */
+const PAPER: Record<string, number[]> = {
+  full: [6.29, 6.0, 5.98, 6.02, 6.17],
+  'filter-only': [4.88, 5.02, 4.75, 5.25, 4.6],
+  'memory-only': [3.55, 4.21, 4.0, 3.75, 4.02],
+  'driver-only': [4.29, 4.31, 4.63, 4.29, 4.06],
+  original: [2.88, 2.46, 2.5, 2.85, 2.65],
+};
+
+export interface ItcmaEvalFlags extends EvalRunFlags {
+  seeds?: string;
+  steps?: string;
+  architectures?: string;
+  set: string[];
+  model: string[];
+  provider: string[];
+  document?: string;
+  concurrency?: string;
+  simulate?: boolean;
+  json?: boolean;
+  db?: string;
+  quiet?: boolean;
+  retryFailed?: boolean;
+}
+
+/** The share of ordered agent pairs that chatted at least once, from a run's `heatmap`. */
+export const talkedScorer: Scorer = {
+  name: 'talked',
+  describe: 'share of agent pairs that chatted',
+  score(prediction) {
+    const map = prediction as { counts?: unknown } | undefined;
+    const counts = Array.isArray(map?.counts) ? (map.counts as unknown[][]) : [];
+    const n = counts.length;
+    if (n < 2) return 0;
+    let talked = 0;
+    for (const [i, row] of counts.entries())
+      for (const [j, c] of (Array.isArray(row) ? row : []).entries())
+        if (i !== j && typeof c === 'number' && c > 0) talked++;
+    return talked / (n * (n - 1));
+  },
+};
+
+/** Runs the eval; resolves to the exit code. */
+export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
+  const seeds = positiveInt(flags.seeds, '--seeds') ?? 2;
+  if (seeds > 100) throw new UsageError('--seeds: at most 100');
+  const steps = positiveInt(flags.steps, '--steps');
+  const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 2;
+  const names = (flags.architectures ?? Object.keys(ARCHITECTURES).join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of names)
+    if (!ARCHITECTURES[name])
+      throw new UsageError(
+        `--architectures ${name}: use any of ${Object.keys(ARCHITECTURES).join(', ')}`,
+      );
+  if (names.length === 0 || new Set(names).size !== names.length)
+    throw new UsageError('--architectures: name each architecture once');
+  const own = new Set(['filter', 'ltrha', 'driver', 'memory', 'steps']);
+  const clash = flags.set.find((s) => own.has(s.split('=')[0]!.trim()));
+  if (clash)
+    throw new UsageError(
+      `--set ${clash}: the architectures set filter, ltrha, driver and memory; use --steps for steps`,
+    );
+
+  const variants: VariantSpec[] = names.map((name) => ({
+    name,
+    model: flags.model,
+    set: [
+      ...Object.entries(ARCHITECTURES[name]!).map(([k, v]) => `${k}=${v}`),
+      ...(steps !== undefined ? [`steps=${steps}`] : []),
+      ...flags.set,
+    ],
+    provider: flags.provider,
+  }));
+  const document = flags.document ?? IROLLAN_TEMPLATE;
+  const prepared = await prepareVariants(document, variants);
+  const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
+  const config: EvalConfig = {
+    name: `ITCMA-S ablation · ${seeds} seed${seeds === 1 ? '' : 's'}${steps ? ` · ${steps} steps` : ''}`,
+    document,
+    documentHash: prepared[0]!.documentHash,
+    data: `seeds 1–${seeds}`,
+    dataHash: createHash('sha256').update(`seeds:${seeds}`).digest('hex'),
+    map: ['settings.seed=item + 1'],
+    expect: '',
+    output: 'heatmap',
+    scorer: { name: 'talked' },
+    variants,
+    mode,
+    rubric: RUBRICS.itcma!,
+  };
+  const evalId = evalIdOf(config, prepared);
+  const plan = planSeedJobs(prepared, { evalId, seeds, mode });
+  return runPlannedEval({
+    config,
+    evalId,
+    plan,
+    prepared,
+    rows: seeds,
+    flags,
+    concurrency,
+    scorer: talkedScorer,
+    present: {
+      text: (summary) => formatTable(summary),
+      json: (summary) => summary,
+    },
+  });
+}
+
+/** One job per seed × architecture: the document with the run's seed set to the item's. */
+function planSeedJobs(
+  variants: readonly PreparedVariant[],
+  given: { evalId: string; seeds: number; mode: EvalConfig['mode'] },
+): PlannedJob[] {
+  const planned: PlannedJob[] = [];
+  for (let item = 0; item < given.seeds; item++) {
+    const seed = item + 1;
+    for (const variant of variants) {
+      const doc = JSON.parse(variant.documentText) as Record<string, unknown>;
+      doc.settings = { ...(doc.settings as object | undefined), seed };
+      const documentText = JSON.stringify(doc);
+      const job = {
+        evalId: given.evalId,
+        item,
+        variant: variant.spec.name,
+        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
+        documentText,
+        mode: given.mode,
+        ...(Object.keys(variant.providerOverrides).length
+          ? { providerOverrides: variant.providerOverrides }
+          : {}),
+      };
+      planned.push(
+        plannedJob({ row: { seed }, label: `seed ${seed}`, output: 'heatmap' }, job, (blobs) => {
+          const run = { inputs: {} as Record<string, unknown>, humanAnswers: {} };
+          fillExamples(run, variant.compiled.plan, blobs);
+          completeRunInputs(variant.compiled.plan, run.inputs);
+          return run;
+        }),
+      );
+    }
+  }
+  return planned;
+}
+
+/** The paper's Table 1 layout: mean rating per scale per architecture, and pairs that talked. */
+function formatTable(summary: EvalSummary): string {
+  const scales = summary.rubric?.scales ?? RUBRICS.itcma!.scales;
+  const rows = [['architecture', ...scales.map((s) => s.label), 'pairs that talked']];
+  let rated = 0;
+  for (const v of summary.variants) {
+    const cells = scales.map((scale) => {
+      const r = v.ratings?.find((x) => x.scale === scale.id);
+      if (!r || r.n === 0) return '—';
+      rated += r.n;
+      const spread = r.ci95 ? ` ±${((r.ci95[1] - r.ci95[0]) / 2).toFixed(2)}` : '';
+      return `${r.mean.toFixed(2)}${spread} (n=${r.n})`;
+    });
+    rows.push([v.name, ...cells, `${(v.score.mean * 100).toFixed(0)}%`]);
+  }
+  const paper = Object.entries(PAPER)
+    .map(([name, means]) => `${name} ${means.map((m) => m.toFixed(2)).join('/')}`)
+    .join('; ');
+  return [
+    `ITCMA-S human evaluation (Table 1 layout: mean rating on 1–7 scales ± half the 95% interval, items rated)${summary.simulated ? ' · simulated answers: no model acted' : ''}`,
+    ...columns(rows),
+    rated === 0
+      ? `No ratings yet: rate each run with \`society rate RUN --scale personification=5 …\` or in the editor's Evals view, then \`society eval-show ${summary.evalId}\`.`
+      : `Rated items so far: ${rated} scale ratings.`,
+    `The paper (48 raters; personification/consistency/logicality/exploration/proactiveness): ${paper}.`,
+  ].join('\n');
+}
