@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventBody } from '../runtime/events.ts';
-import { runAnalytics, silentAgents, strongestPair } from './reduce.ts';
+import { listenersOnly, runAnalytics, silentAgents, strongestPair } from './reduce.ts';
 
 const chat = (from: string, to: string, x?: number, kind = 'chat'): RunEventBody => ({
   type: 'interaction',
@@ -63,6 +63,7 @@ describe('runAnalytics', () => {
     expect(heatmap.total).toBe(1);
     expect(silentAgents(heatmap)).toEqual(['bob']);
     expect(silentAgents(runAnalytics(events).heatmap)).toEqual(['cy']);
+    expect(listenersOnly(runAnalytics(events).heatmap)).toEqual([{ agent: 'bob', received: 1 }]);
   });
 
   it('falls back to the first kind the run has when it has no chats', () => {

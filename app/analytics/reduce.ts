@@ -146,6 +146,14 @@ export function silentAgents(map: HeatMap): string[] {
   );
 }
 
+/** Agents who received interactions of the map's kind but never started one, with how many. */
+export function listenersOnly(map: HeatMap): Array<{ agent: string; received: number }> {
+  return map.agents.flatMap((agent, i) => {
+    const received = sum(map.counts.map((row) => row[i]!));
+    return sum(map.counts[i]!) === 0 && received > 0 ? [{ agent, received }] : [];
+  });
+}
+
 /** The largest count in the map (0 when it is empty). */
 export function maxCount(map: HeatMap): number {
   return Math.max(0, ...map.counts.flat());

@@ -3,7 +3,15 @@
  * aligned table with a shade beside each count, its legend and a summary a person can act on
  * (who talks to whom most, who talks to no one), and each series' last value and range per key.
  */
-import { type HeatMap, maxCount, type Series, silentAgents, strongestPair, sum } from './reduce.ts';
+import {
+  type HeatMap,
+  listenersOnly,
+  maxCount,
+  type Series,
+  silentAgents,
+  strongestPair,
+  sum,
+} from './reduce.ts';
 import { SHADES, shade } from './scale.ts';
 
 /** Longest agent name a column header shows before it is clipped. */
@@ -56,9 +64,7 @@ export function formatHeatmap(map: HeatMap, kinds: readonly string[]): string {
       ? `no ${map.kind}: ${silent.join(', ')}`
       : `everyone took part in a ${map.kind} interaction`,
   );
-  const listeners = map.agents.flatMap((a, i) =>
-    sent[i] === 0 && received[i]! > 0 ? [`${a} (received ${received[i]})`] : [],
-  );
+  const listeners = listenersOnly(map).map((l) => `${l.agent} (received ${l.received})`);
   if (listeners.length) out.push(`never started a ${map.kind}: ${listeners.join(', ')}`);
   return `${out.join('\n')}\n`;
 }
