@@ -102,6 +102,23 @@ describe('society show --heatmap', () => {
     expect(stdout).toContain('Topic by area [topic] · x 1–4 · 2 keys');
   });
 
+  it('prints the whole reduction as JSON with --json', async () => {
+    const { code, stdout } = await show(village, '--heatmap', '--json');
+    expect(code).toBe(0);
+    const parsed = JSON.parse(stdout);
+    expect(parsed).toMatchObject({ runId: village, kinds: ['chat', 'wave'] });
+    expect(parsed.heatmap).toMatchObject({
+      kind: 'chat',
+      agents: ['ann', 'bob', 'cy', 'dee'],
+      total: 12,
+    });
+    expect(parsed.series.map((s: { name: string }) => s.name)).toEqual([
+      'mood',
+      'resources',
+      'topic',
+    ]);
+  });
+
   it('mentions the analytics under the transcript of a run that has them', async () => {
     const { stdout } = await show(village);
     expect(stdout).toContain(
