@@ -67,6 +67,7 @@ export type RunTab =
   | 'votes'
   | 'plans'
   | 'episodes'
+  | 'analytics'
   | 'timeline'
   | 'usage'
   | 'outputs'

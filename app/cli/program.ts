@@ -18,6 +18,7 @@ import type { ProvidersFlags } from './commands/providers.ts';
 import type { ReplayFlags } from './commands/replay.ts';
 import type { ResumeFlags } from './commands/resume.ts';
 import type { RunFlags } from './commands/run.ts';
+import type { ShowFlags } from './commands/show.ts';
 import { addEvalCommands, evalRunOptions } from './eval-program.ts';
 import { addItcmaCommands, addNlsomCommands, addOpenAgiEval } from './paper-program.ts';
 import { addWorldCommands } from './world-program.ts';
@@ -262,9 +263,20 @@ export function buildProgram(): Command {
     .command('show')
     .description('print a run: its transcript by round, votes, usage and outputs')
     .argument('<run>', 'a run id or a unique prefix of one')
-    .option('--json', 'print the run record and its events as JSON')
+    .option(
+      '--json',
+      'print the run record and its events as JSON (with --heatmap or --series: the analytics)',
+    )
+    .option(
+      '--heatmap',
+      'print who interacted with whom: an initiator × receiver table and a summary',
+    )
+    .option('--kind <KIND>', 'the kind of interaction the heat map counts (default: chat)')
+    .option('--series', "print each series' last values and range per key")
+    .option('--export <FILE>', 'write the heat map: .csv (a matrix), .svg or .png (an image)')
+    .option('--export-series <FILE.csv>', 'write every series point as CSV: series,x,key,value')
     .option('--db <FILE>', 'the run store')
-    .action(async (id: string, flags: { json?: boolean; db?: string }) =>
+    .action(async (id: string, flags: ShowFlags) =>
       (await import('./commands/show.ts')).showCommand(id, flags),
     );
 

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { ExpertTask } from '../experts/types.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
-import type { EnvironmentStepReport } from '../runtime/events.ts';
+import type { EnvironmentStepReport, Interaction, SeriesPoint } from '../runtime/events.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
@@ -433,6 +433,18 @@ export interface NodeContext<D = unknown> {
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */
   vote(tally: VoteTally): void;
+  /**
+   * Reports one point of a keyed series (a `series` event): each agent's resources at step `x`,
+   * say. The run's analytics chart every series by name (`society show --series`, the editor's
+   * Analytics tab). Throws on a point no chart could draw (no name, `x` not a finite number).
+   */
+  series(point: SeriesPoint): void;
+  /**
+   * Reports that one participant acted on another (an `interaction` event): `from` chatted to
+   * `to` at step `x`. The run's analytics count them into an initiator × receiver heat map per
+   * kind (`society show --heatmap`).
+   */
+  interaction(interaction: Interaction): void;
   /**
    * Asks a person; resolves with their answer. An answer given ahead under `name` answers it,
    * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`

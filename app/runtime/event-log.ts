@@ -109,6 +109,12 @@ export function eventIdentity(e: RunEventBody): string | undefined {
       return `${e.type}|${e.instance}|${e.step}`;
     case 'message':
       return `${e.type}|${e.from}`;
+    // A node reports the same points and interactions again when it runs again on a resume:
+    // by instance, name or pair and step (the n-th such one, see `occurrence`).
+    case 'series':
+      return `${e.type}|${e.instance}|${e.name}|${e.x}`;
+    case 'interaction':
+      return `${e.type}|${e.instance}|${e.kind}|${e.from}|${e.to}|${e.x ?? ''}`;
     case 'round.started':
     case 'round.finished':
       return `${e.type}|${e.loop}|${e.round}`;

@@ -31,6 +31,38 @@ export interface EnvironmentStepReport {
   simulated: boolean;
 }
 
+/**
+ * One point of a node's keyed series at step `x`: the values it reports now, by key (an agent's
+ * resources, by agent). Values are numbers, or strings for a category (an area's topic); null
+ * says the key has no value at this step. Points of one `name` from any node make one series.
+ */
+export interface SeriesPoint {
+  /** The series, e.g. `resources`; the same name from several points (or nodes) is one series. */
+  name: string;
+  /** Where the point lies on the horizontal axis: the step, the round. */
+  x: number;
+  values: Record<string, number | string | null>;
+  /** What charts call the series (default: its name). */
+  label?: string;
+  /** The values' unit, shown beside them. */
+  unit?: string;
+}
+
+/**
+ * One participant acting on another: `from` chats to `to`. Reduced into an initiator ×
+ * receiver heat map per `kind`.
+ */
+export interface Interaction {
+  from: string;
+  to: string;
+  /** What kind of interaction it is (`chat`); heat maps count one kind at a time. */
+  kind: string;
+  /** The step it happened at. */
+  x?: number;
+  /** What was said or done, for a tooltip or an export. */
+  text?: string;
+}
+
 export interface Usage {
   calls: number;
   promptTokens: number;
@@ -181,6 +213,8 @@ export type RunEventBody =
   | { type: 'round.started'; loop: string; round: number; maxRounds: number }
   | { type: 'round.finished'; loop: string; round: number; stop?: string }
   | { type: 'vote'; node: string; instance: string; tally: VoteTally }
+  | ({ type: 'series'; node: string; instance: string } & SeriesPoint)
+  | ({ type: 'interaction'; node: string; instance: string } & Interaction)
   | {
       type: 'human.request';
       node: string;
@@ -256,6 +290,8 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   'round.started': true,
   'round.finished': true,
   vote: true,
+  series: true,
+  interaction: true,
   'human.request': true,
   'human.response': true,
   paused: true,

@@ -4,6 +4,7 @@
  * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
  * fork's or the debugger's override stands in for the executor.
  */
+import { parseInteraction, parseSeriesPoint } from '../analytics/points.ts';
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
 import { seededRandom } from '../node-sdk/random.ts';
@@ -251,6 +252,20 @@ export class NodeRunner {
         log.emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
       message: (proposed) => this.#message(node, context, call, proposed),
       vote: (tally) => log.emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
+      series: (point) =>
+        log.emit({
+          type: 'series',
+          node: node.id,
+          instance: call.instance,
+          ...parseSeriesPoint(point),
+        }),
+      interaction: (interaction) =>
+        log.emit({
+          type: 'interaction',
+          node: node.id,
+          instance: call.instance,
+          ...parseInteraction(interaction),
+        }),
       askHuman: (request) => this.#askHuman(node, call.instance, request),
       ...(answerShape ? { answerShape } : {}),
     };

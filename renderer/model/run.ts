@@ -176,7 +176,15 @@ export interface RunView {
   plans: PlanView[];
   /** Environment episodes dispatchers played, by instance. */
   episodes: EpisodeView[];
+  /**
+   * The series points and interactions nodes reported, in order: the Analytics tab reduces them
+   * (app/analytics/reduce.ts) into its heat map and charts.
+   */
+  analytics: AnalyticsEvent[];
 }
+
+/** An event the Analytics tab reads. */
+export type AnalyticsEvent = EventOf<'series' | 'interaction'>;
 
 const LOG_LIMIT = 500;
 
@@ -198,6 +206,7 @@ export function idleRun(): RunView {
     live: {},
     plans: [],
     episodes: [],
+    analytics: [],
   };
 }
 

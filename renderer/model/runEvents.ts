@@ -165,6 +165,10 @@ export function foldEvent(view: RunView, e: RunEvent): void {
         { seq: e.seq, node: e.node, instance: e.instance ?? '', tally: e.tally },
       ];
       return;
+    case 'series':
+    case 'interaction':
+      view.analytics = [...view.analytics, e];
+      return;
     case 'human.request':
       view.human = [...view.human, { node: e.node, name: e.name, prompt: e.prompt }];
       return;

@@ -4,6 +4,7 @@
  */
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
+import { Analytics } from './Analytics.tsx';
 import { ContextViewer } from './ContextViewer.tsx';
 import { DiffView } from './DiffView.tsx';
 import { Episodes } from './Episodes.tsx';
@@ -29,6 +30,7 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'votes', label: 'Votes' },
   { id: 'plans', label: 'Plans' },
   { id: 'episodes', label: 'Episodes' },
+  { id: 'analytics', label: 'Analytics' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
@@ -46,6 +48,7 @@ export function RunPanel() {
       votes: s.run.tallies.length,
       plans: s.run.plans.length,
       episodes: s.run.episodes.length,
+      analytics: s.run.analytics.length,
       problems: s.problems?.length ?? 0,
     })),
   );
@@ -68,7 +71,10 @@ export function RunPanel() {
       <div className="run-split">
         <div className="run-tabs">
           <div className="tabs" role="tablist">
-            {TABS.map((t) => (
+            {/* Analytics shows only for runs whose nodes report series or interactions. */}
+            {TABS.filter(
+              (t) => t.id !== 'analytics' || counts.analytics > 0 || tab === 'analytics',
+            ).map((t) => (
               <button
                 key={t.id}
                 type="button"
@@ -91,6 +97,7 @@ export function RunPanel() {
             {tab === 'votes' ? <Votes /> : null}
             {tab === 'plans' ? <Plans /> : null}
             {tab === 'episodes' ? <Episodes /> : null}
+            {tab === 'analytics' ? <Analytics /> : null}
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}
             {tab === 'outputs' ? <Outputs /> : null}

@@ -1,13 +1,30 @@
-/** `society show RUN`: a run's transcript by round, votes, usage and outputs (or JSON). */
+/**
+ * `society show RUN`: a run's transcript by round, votes, usage and outputs (or JSON); with
+ * `--heatmap`, `--series` or an export, its analytics instead (see ../show-analytics.ts).
+ */
 import { findRun, openStore } from '../run-store.ts';
 import { formatRun } from '../runs.ts';
+import {
+  type AnalyticsFlags,
+  analyticsHint,
+  checkExportFlags,
+  showAnalytics,
+  wantsAnalytics,
+} from '../show-analytics.ts';
 
-export function showCommand(id: string, flags: { json?: boolean; db?: string }): void {
+export type ShowFlags = AnalyticsFlags & { json?: boolean; db?: string };
+
+export async function showCommand(id: string, flags: ShowFlags): Promise<void> {
+  checkExportFlags(flags);
   const store = openStore(flags.db);
   try {
     store.markInterrupted();
     const run = findRun(store, id);
     const events = store.events(run.id);
+    if (wantsAnalytics(flags)) {
+      await showAnalytics(run.id, events, flags);
+      return;
+    }
     // A run that answered an eval's item says which, and how it scored.
     const item = store.evalItemOfRun(run.id);
     if (flags.json) {
@@ -21,6 +38,7 @@ export function showCommand(id: string, flags: { json?: boolean; db?: string }):
         `eval ${item.evalId}: item ${item.item + 1}, variant ${item.variant}, ${item.status}${item.score === undefined ? '' : `, score ${item.score.toFixed(3)}`}${item.reference === undefined ? '' : ` (expected ${JSON.stringify(item.reference)})`}\n`,
       );
     process.stdout.write(formatRun(run, events));
+    process.stdout.write(analyticsHint(run.id, events));
   } finally {
     store.close();
   }
