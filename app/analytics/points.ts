@@ -38,6 +38,15 @@ const InteractionSchema = z.strictObject({
   text: z.string().optional(),
 });
 
+const ParticipantsSchema = z.array(name).max(KEYS_MAX);
+
+/** The names a `participants` event lists, or an error naming the one that is wrong. */
+export function parseParticipants(names: unknown): string[] {
+  const result = ParticipantsSchema.safeParse(names);
+  if (!result.success) throw new Error(`participants: ${firstIssue(result.error)}`);
+  return [...new Set(result.data)];
+}
+
 /** A series point as it is logged, or an error naming the field that is wrong. */
 export function parseSeriesPoint(point: unknown): SeriesPoint {
   const result = SeriesPointSchema.safeParse(point);

@@ -51,11 +51,11 @@ export function byName(a: string, b: string): number {
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-type AnalyticsEvent = Extract<RunEventBody, { type: 'series' | 'interaction' }>;
+type AnalyticsEvent = Extract<RunEventBody, { type: 'series' | 'interaction' | 'participants' }>;
 
 /** True for the events the analytics read. */
 export function isAnalyticsEvent(event: { type: string }): event is AnalyticsEvent {
-  return event.type === 'series' || event.type === 'interaction';
+  return event.type === 'series' || event.type === 'interaction' || event.type === 'participants';
 }
 
 /**
@@ -68,19 +68,24 @@ export function runAnalytics(
 ): RunAnalytics {
   const interactions: Interaction[] = [];
   const points: SeriesPoint[] = [];
+  const named: string[] = [];
   for (const event of events) {
     if (!isAnalyticsEvent(event)) continue;
     if (event.type === 'interaction') interactions.push(event);
+    else if (event.type === 'participants') named.push(...event.names);
     else points.push(event);
   }
   const kinds = [...new Set(interactions.map((i) => i.kind))].sort(byName);
   const kind =
     options.kind ?? (kinds.includes(DEFAULT_KIND) ? DEFAULT_KIND : (kinds[0] ?? DEFAULT_KIND));
-  return { kinds, heatmap: heatMap(interactions, kind), series: seriesOf(points) };
+  return { kinds, heatmap: heatMap(interactions, kind, named), series: seriesOf(points) };
 }
 
-function heatMap(interactions: Interaction[], kind: string): HeatMap {
-  const agents = [...new Set(interactions.flatMap((i) => [i.from, i.to]))].sort(byName);
+/** Everyone named as a participant or in an interaction gets a row and a column. */
+function heatMap(interactions: Interaction[], kind: string, named: string[]): HeatMap {
+  const agents = [...new Set([...named, ...interactions.flatMap((i) => [i.from, i.to])])].sort(
+    byName,
+  );
   const index = new Map(agents.map((a, i) => [a, i]));
   const counts = agents.map(() => agents.map(() => 0));
   let total = 0;

@@ -446,6 +446,11 @@ export interface NodeContext<D = unknown> {
    */
   interaction(interaction: Interaction): void;
   /**
+   * Names everyone who can take part in interactions (a `participants` event), so the heat map
+   * gives a row and a column to those who never interact: in a society, the isolated ones.
+   */
+  participants(names: string[]): void;
+  /**
    * Asks a person; resolves with their answer. An answer given ahead under `name` answers it,
    * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`
    * answer given once for all rounds).

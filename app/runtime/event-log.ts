@@ -115,6 +115,8 @@ export function eventIdentity(e: RunEventBody): string | undefined {
       return `${e.type}|${e.instance}|${e.name}|${e.x}`;
     case 'interaction':
       return `${e.type}|${e.instance}|${e.kind}|${e.from}|${e.to}|${e.x ?? ''}`;
+    case 'participants':
+      return `${e.type}|${e.instance}`;
     case 'round.started':
     case 'round.finished':
       return `${e.type}|${e.loop}|${e.round}`;

@@ -215,6 +215,7 @@ export type RunEventBody =
   | { type: 'vote'; node: string; instance: string; tally: VoteTally }
   | ({ type: 'series'; node: string; instance: string } & SeriesPoint)
   | ({ type: 'interaction'; node: string; instance: string } & Interaction)
+  | { type: 'participants'; node: string; instance: string; names: string[] }
   | {
       type: 'human.request';
       node: string;

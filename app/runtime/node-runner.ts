@@ -4,7 +4,7 @@
  * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
  * fork's or the debugger's override stands in for the executor.
  */
-import { parseInteraction, parseSeriesPoint } from '../analytics/points.ts';
+import { parseInteraction, parseParticipants, parseSeriesPoint } from '../analytics/points.ts';
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
 import { seededRandom } from '../node-sdk/random.ts';
@@ -265,6 +265,13 @@ export class NodeRunner {
           node: node.id,
           instance: call.instance,
           ...parseInteraction(interaction),
+        }),
+      participants: (names) =>
+        log.emit({
+          type: 'participants',
+          node: node.id,
+          instance: call.instance,
+          names: parseParticipants(names),
         }),
       askHuman: (request) => this.#askHuman(node, call.instance, request),
       ...(answerShape ? { answerShape } : {}),

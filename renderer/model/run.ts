@@ -184,7 +184,7 @@ export interface RunView {
 }
 
 /** An event the Analytics tab reads. */
-export type AnalyticsEvent = EventOf<'series' | 'interaction'>;
+export type AnalyticsEvent = EventOf<'series' | 'interaction' | 'participants'>;
 
 const LOG_LIMIT = 500;
 

@@ -167,6 +167,7 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       return;
     case 'series':
     case 'interaction':
+    case 'participants':
       view.analytics = [...view.analytics, e];
       return;
     case 'human.request':
