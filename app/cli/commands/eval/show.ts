@@ -73,7 +73,7 @@ export function evalShowCommand(
     }
     if (flags.json) {
       process.stdout.write(
-        `${JSON.stringify(flags.items ? { ...summary, itemRecords: items } : summary)}\n`,
+        `${JSON.stringify(flags.items ? { ...summary, itemRecords: items, ratings } : summary)}\n`,
       );
       return;
     }
