@@ -92,6 +92,40 @@ describe('a rubric on an eval', () => {
   }, 30_000);
 });
 
+describe('rate --rubric', () => {
+  it('gives an eval without a rubric the one its item is rated on', async () => {
+    // Another eval (one row), made without a rubric.
+    const made = await societyHere(evalArgs('--limit', '1'));
+    const other = JSON.parse(made.stdout) as EvalSummary;
+    expect(other.evalId).not.toBe(evalId);
+    expect(other.rubric).toBeUndefined();
+    const store = openRunStore(db);
+    const rated0 = store.evalItems(other.evalId).find((i) => i.variant === 'small')!;
+    const run = rated0.runId!;
+    // Its own run, not one of the first eval's.
+    expect(items.some((i) => i.runId === run)).toBe(false);
+    store.close();
+    const rated = await cli(
+      'rate',
+      run,
+      '--rubric',
+      'itcma',
+      '--scale',
+      'exploration=3',
+      '--rater',
+      'ada',
+    );
+    expect(rated.code, rated.stderr).toBe(0);
+    expect(rated.stderr.trim()).toBe(`society: eval ${other.evalId} is now rated on rubric itcma`);
+    const shown = JSON.parse(
+      (await cli('eval-show', other.evalId, '--json')).stdout,
+    ) as EvalSummary;
+    expect(shown.rubric?.name).toBe('itcma');
+    const small = shown.variants.find((v) => v.name === 'small')!;
+    expect(small.ratings?.find((r) => r.scale === 'exploration')?.n).toBe(1);
+  }, 30_000);
+});
+
 describe('society rate', () => {
   it('stores the scores; rating a scale again replaces the score', async () => {
     const run = runOf(0, 'big');

@@ -105,6 +105,9 @@ export function rateCommand(id: string, flags: RateFlags): void {
       return;
     }
     const rubric = rubricFor(run, owner?.record, flags.rubric);
+    // An eval without a rubric takes the one its item is rated on, so its table and the Evals
+    // view's panel show the scales (as `society eval … --rubric` would, without running it again).
+    const attach = owner && !owner.record.config.rubric;
     if (flags.scale.length === 0)
       throw new UsageError(
         `give a score with --scale ID=SCORE (rubric ${rubric.name}: ${rubric.scales.map((s) => s.id).join(', ')}, from ${rubric.min} to ${rubric.max})`,
@@ -112,12 +115,19 @@ export function rateCommand(id: string, flags: RateFlags): void {
     const scores = parseScales(flags.scale, rubric);
     if (flags.note !== undefined && flags.note.length > 2000)
       throw new UsageError('--note: at most 2,000 characters');
-    const ratings = store.putRatings({
-      runId: run.id,
-      rater,
-      scores,
-      ...(flags.note !== undefined ? { note: flags.note } : {}),
+    const ratings = store.atomically(() => {
+      if (attach) store.setEvalRubric(owner.record.id, rubric);
+      return store.putRatings({
+        runId: run.id,
+        rater,
+        scores,
+        ...(flags.note !== undefined ? { note: flags.note } : {}),
+      });
     });
+    if (attach)
+      process.stderr.write(
+        `society: eval ${owner.record.id} is now rated on rubric ${rubric.name}\n`,
+      );
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ runId: run.id, ratings })}\n`);
       return;
