@@ -73,7 +73,7 @@ function parseScales(assignments: readonly string[], rubric: Rubric): Record<str
   const scores: Record<string, number> = {};
   for (const assignment of assignments) {
     const [scale, text] = splitAssignment(assignment, '--scale');
-    if (scale in scores) throw new UsageError(`--scale ${scale} is given twice`);
+    if (Object.hasOwn(scores, scale)) throw new UsageError(`--scale ${scale} is given twice`);
     // Numbers only ("6"): Number() would also take "", "0x6" or "6e0".
     const score = /^-?\d{1,3}$/.test(text.trim()) ? Number(text) : Number.NaN;
     const problem = Number.isNaN(score)
