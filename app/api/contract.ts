@@ -9,6 +9,8 @@
  * `{ push: 'run.event', runId, event }`.
  */
 import { z } from 'zod';
+import { RubricSchema } from '../eval/rubrics.ts';
+import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 
 const Problem = z.object({ path: z.string(), node: z.string().optional(), message: z.string() });
 export type ApiProblem = z.infer<typeof Problem>;
@@ -231,6 +233,8 @@ const EvalVariant = z.object({
   costUsd: z.number(),
   tokens: z.number(),
   latencyMs: z.object({ p50: z.number(), p95: z.number() }),
+  /** The mean rating per scale, when the eval has a rubric or ratings. */
+  ratings: z.array(ScaleRatingSchema).optional(),
 });
 
 const EvalStatusSchema = z.enum(['running', 'finished', 'interrupted', 'over-budget']);
@@ -249,6 +253,8 @@ const EvalSummarySchema = z.object({
   createdAt: z.number(),
   finishedAt: z.number().optional(),
   variants: z.array(EvalVariant),
+  /** The scales people rate its items on (`society eval … --rubric`). */
+  rubric: RubricSchema.optional(),
 });
 export type ApiEvalSummary = z.infer<typeof EvalSummarySchema>;
 
@@ -473,6 +479,7 @@ export const contract = {
     params: z.object({ evalId: z.string().min(1).max(200) }),
     result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
   },
+  ...ratingsContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),

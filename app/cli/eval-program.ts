@@ -1,7 +1,11 @@
-/** `society eval`, `society evals` and `society eval-show`: their arguments, options and help. */
+/**
+ * `society eval`, `society evals`, `society eval-show`, `society rate` and `society ratings`: their
+ * arguments, options and help.
+ */
 import type { Command } from 'commander';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import type { EvalFlags } from './commands/eval/eval.ts';
+import type { RateFlags } from './commands/eval/rate.ts';
 import type { WorkerFlags } from './commands/worker.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -74,6 +78,10 @@ export function addEvalCommands(program: Command): void {
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--replay <CASSETTE>', 'answer every model call from a cassette')
     .option('--retry-failed', 'run again the items that failed when the eval last ran')
+    .option(
+      '--rubric <NAME|FILE.json>',
+      'scales people rate the items on with society rate or in the Evals view: itcma (ITCMA-S, five 7-point scales) or a rubric file; not part of the eval id, so adding it reopens the eval',
+    )
     .option('--json', 'print one JSON object: evalId, status, items, variants')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
@@ -104,6 +112,41 @@ export function addEvalCommands(program: Command): void {
         id: string,
         flags: { items?: boolean; json?: boolean; db?: string; report?: string },
       ) => (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
+    );
+
+  program
+    .command('rate')
+    .description(
+      "rate a run (an eval's item) by hand on its rubric's scales; rating a scale again replaces your score",
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '--scale <ID=SCORE>',
+      'a score on one scale, e.g. personification=6 (repeatable)',
+      collect,
+      [],
+    )
+    .option('--rater <NAME>', 'who rates (default: SOCIETY_RATER, else your login name)')
+    .option('--note <TEXT>', 'a remark kept with these scores')
+    .option(
+      '--rubric <NAME|FILE.json>',
+      "the scales, for a run whose eval has no rubric (default: the run's eval's rubric)",
+    )
+    .option('--clear', "remove the rater's ratings of this run")
+    .option('--json', "print the run's ratings as JSON")
+    .option('--db <FILE>', 'the run store')
+    .action(async (run: string, flags: RateFlags) =>
+      (await import('./commands/eval/rate.ts')).rateCommand(run, flags),
+    );
+
+  program
+    .command('ratings')
+    .description('print the ratings people gave a run, or every item of an eval')
+    .argument('<id>', 'a run id or an eval id (or a unique prefix of one)')
+    .option('--json', 'print the rubric and every rating as JSON')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: { json?: boolean; db?: string }) =>
+      (await import('./commands/eval/rate.ts')).ratingsCommand(id, flags),
     );
 
   program

@@ -3,6 +3,7 @@
  * its own record of model calls, so anyone can read it or replay it with no key and no network.
  */
 import { z } from 'zod';
+import type { RatingRecord } from '../eval/types.ts';
 import type { CassetteFile } from '../providers/cassette.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
@@ -22,6 +23,11 @@ export interface RunExport {
    * its outputs (images, audio, 3D assets), each with its MIME type and base64 bytes.
    */
   blobs: Record<string, { mime: string; base64: string }>;
+  /**
+   * What people rated the run on a rubric's scales (`society rate`), when anyone did. Kept with the
+   * run for whoever reads the file; a replay is a new run, and starts unrated.
+   */
+  ratings?: RatingRecord[];
 }
 
 export function exportRun(store: RunStore, run: RunRecord): RunExport {
@@ -35,7 +41,16 @@ export function exportRun(store: RunStore, run: RunRecord): RunExport {
     const blob = store.getBlob(hash);
     if (blob) blobs[hash] = { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') };
   }
-  return { format: EXPORT_FORMAT, version: 1, run, events, calls, blobs };
+  const ratings = store.ratingsOfRun(run.id);
+  return {
+    format: EXPORT_FORMAT,
+    version: 1,
+    run,
+    events,
+    calls,
+    blobs,
+    ...(ratings.length ? { ratings } : {}),
+  };
 }
 
 /** How many calls an export holds: model calls, expert calls, and both. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, shortText } from './html.ts';
 import { evalReport, REPORT_CSP } from './report.ts';
 import { niceTicks, scoreBarsSvg, scoreDomain } from './report-charts.ts';
+import { RUBRICS } from './rubrics.ts';
 import type { EvalItemRecord, EvalSummary, VariantSummary } from './types.ts';
 
 const variant = (
@@ -142,6 +143,40 @@ describe('evalReport', () => {
     const simulated = evalReport(summary({ simulated: true, status: 'interrupted' }), ITEMS);
     expect(simulated).toMatch(/data-simulated>\[simulated\] answers/);
     expect(simulated).toContain('This eval is interrupted: 6 of 6');
+  });
+});
+
+describe('ratings on the page', () => {
+  const itcma = RUBRICS.itcma!;
+  const rated = summary({
+    rubric: itcma,
+    variants: [
+      {
+        ...variant('small', 0.5, [0.1, 0.9]),
+        ratings: [
+          { scale: 'personification', n: 2, mean: 5.5, ci95: [1.2, 7] },
+          { scale: 'consistency', n: 1, mean: 4 },
+          ...itcma.scales.slice(2).map((s) => ({ scale: s.id, n: 0, mean: 0 })),
+        ],
+      },
+    ],
+  });
+
+  it('shows the mean per scale with n, and the interval from n = 2', () => {
+    const page = evalReport(rated, []);
+    const table = page.match(/<table class="ratings">[\s\S]*?<\/table>/)?.[0] ?? '';
+    expect(table).toContain('>Personification</th>');
+    expect(table).toContain(`title="${itcma.scales[0]!.description}"`);
+    expect(table).toContain(
+      '5.50 <span class="note">n=2</span><br><span class="note">[1.20, 7.00]</span>',
+    );
+    expect(table).toContain('4.00 <span class="note">n=1</span></td>');
+    expect(table.match(/<td class="num">–<\/td>/g)).toHaveLength(3);
+    expect(page).toContain('on rubric <code>itcma</code> (1 to 7)');
+  });
+
+  it('has no ratings section for an eval nobody rates', () => {
+    expect(evalReport(summary(), ITEMS)).not.toContain('<h2>Ratings</h2>');
   });
 });
 

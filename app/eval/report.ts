@@ -76,6 +76,40 @@ function variantTable(summary: EvalSummary): string {
 <th class="num">p95 latency</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/**
+ * The ratings people gave, when the eval has a rubric or ratings: a row per variant, a column per
+ * scale, each cell the mean with its n and (from n = 2) its 95% t interval.
+ */
+function ratingTable(summary: EvalSummary): string {
+  const scales = summary.variants.find((v) => v.ratings)?.ratings?.map((r) => r.scale) ?? [];
+  if (scales.length === 0) return '';
+  const { rubric } = summary;
+  const scale = (id: string) => rubric?.scales.find((s) => s.id === id);
+  const head = scales
+    .map(
+      (id) =>
+        `<th class="num" title="${h(scale(id)?.description ?? '')}">${h(scale(id)?.label ?? id)}</th>`,
+    )
+    .join('');
+  const rows = summary.variants.map((v, i) => {
+    const cells = scales.map((id) => {
+      const r = v.ratings?.find((x) => x.scale === id);
+      if (!r || r.n === 0) return '<td class="num">–</td>';
+      const ci = r.ci95
+        ? `<br><span class="note">[${r.ci95[0].toFixed(2)}, ${r.ci95[1].toFixed(2)}]</span>`
+        : '';
+      return `<td class="num" data-scale="${h(id)}">${r.mean.toFixed(2)} <span class="note">n=${r.n}</span>${ci}</td>`;
+    });
+    return `<tr data-variant="${h(v.name)}"><td><span class="swatch" style="background:${variantColor(i)}"></span>${h(v.name)}</td>${cells.join('')}</tr>`;
+  });
+  const range = rubric
+    ? ` on rubric <code>${h(rubric.name)}</code> (${rubric.min} to ${rubric.max})`
+    : '';
+  return `<h2>Ratings</h2>
+<table class="ratings"><thead><tr><th>variant</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Mean rating per scale${range} over the items rated (n), with its 95% Student t interval from n = 2. An item rated by several people counts once, at the mean of their scores. Rate items with <code>society rate RUN</code> or in the studio's Evals view.</p>`;
+}
+
 function itemRows(items: readonly EvalItemRecord[]): string {
   return items
     .map(
@@ -145,6 +179,7 @@ ${banner}${unfinished}
 <h2>Scores by variant</h2>
 ${variantTable(summary)}
 <p class="note">A failed run scores 0 and is counted in n. Accuracies (scores of 0 or 1) get the Wilson interval; other scores a Student t interval on the mean.</p>
+${ratingTable(summary)}
 <h2>Charts</h2>
 ${charts}
 <h2>Worst items</h2>

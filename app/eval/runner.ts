@@ -162,7 +162,11 @@ export async function runEval(
     record.id,
     finished >= plan.length ? 'finished' : overBudget ? 'over-budget' : 'interrupted',
   );
-  const summary = summarize(store.getEval(record.id)!, store.evalItems(record.id));
+  const summary = summarize(
+    store.getEval(record.id)!,
+    store.evalItems(record.id),
+    store.evalRatings(record.id),
+  );
   return halted === undefined ? summary : { ...summary, stopped: halted };
 }
 

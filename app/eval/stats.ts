@@ -25,16 +25,31 @@ export function meanWithInterval(scores: readonly number[]): {
   if (n === 0) return { mean: 0, ci95: [0, 0] };
   const mean = scores.reduce((a, b) => a + b, 0) / n;
   if (scores.every((s) => s === 0 || s === 1)) return { mean, ci95: wilson(mean, n) };
-  if (n === 1) return { mean, ci95: [mean, mean] };
-  const variance = scores.reduce((a, s) => a + (s - mean) ** 2, 0) / (n - 1);
-  const t = T975[n - 2] ?? Z975;
-  const half = t * Math.sqrt(variance / n);
   // Fractions (F1, similarities) cannot leave [0, 1], so neither may their interval.
   const fractions = scores.every((s) => s >= 0 && s <= 1);
+  return meanWithTInterval(scores, fractions ? [0, 1] : undefined);
+}
+
+/**
+ * The mean and its 95% Student t interval, whatever the values (a rating of 1 on a 1–7 scale is
+ * not a proportion, so never Wilson's). One value gives the point itself; none gives 0 and
+ * [0, 0]. With `bounds`, the interval is kept inside them (a rating scale's ends).
+ */
+export function meanWithTInterval(
+  values: readonly number[],
+  bounds?: readonly [number, number],
+): { mean: number; ci95: [number, number] } {
+  const n = values.length;
+  if (n === 0) return { mean: 0, ci95: [0, 0] };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n === 1) return { mean, ci95: [mean, mean] };
+  const variance = values.reduce((a, s) => a + (s - mean) ** 2, 0) / (n - 1);
+  const t = T975[n - 2] ?? Z975;
+  const half = t * Math.sqrt(variance / n);
   return {
     mean,
-    ci95: fractions
-      ? [Math.max(0, mean - half), Math.min(1, mean + half)]
+    ci95: bounds
+      ? [Math.max(bounds[0], mean - half), Math.min(bounds[1], mean + half)]
       : [mean - half, mean + half],
   };
 }

@@ -1,9 +1,28 @@
-/** An eval's table, added up from its item records: per variant, the score, cost and latency. */
+/**
+ * An eval's table, added up from its item records: per variant, the score, cost and latency, and
+ * the mean rating per scale when people rate its items.
+ */
+import { ratedScales, scaleRatings } from './ratings.ts';
 import { meanWithInterval, percentile } from './stats.ts';
-import type { EvalItemRecord, EvalRecord, EvalSummary, VariantSummary } from './types.ts';
+import type {
+  EvalItemRecord,
+  EvalRating,
+  EvalRecord,
+  EvalSummary,
+  VariantSummary,
+} from './types.ts';
 
-/** The table of `record` from its items; items still running are left out. */
-export function summarize(record: EvalRecord, items: readonly EvalItemRecord[]): EvalSummary {
+/**
+ * The table of `record` from its items (those still running are left out) and its items'
+ * ratings. Variants carry `ratings` when the eval has a rubric or any rating.
+ */
+export function summarize(
+  record: EvalRecord,
+  items: readonly EvalItemRecord[],
+  ratings: readonly EvalRating[] = [],
+): EvalSummary {
+  const { rubric } = record.config;
+  const scales = ratedScales(rubric, ratings);
   const variants: VariantSummary[] = record.config.variants.map(({ name }) => {
     const done = items.filter((i) => i.variant === name && i.status !== 'running');
     const latencies = done.flatMap((i) => (i.latencyMs === undefined ? [] : [i.latencyMs]));
@@ -15,6 +34,15 @@ export function summarize(record: EvalRecord, items: readonly EvalItemRecord[]):
       costUsd: done.reduce((a, i) => a + i.costUsd, 0),
       tokens: done.reduce((a, i) => a + i.tokens, 0),
       latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
+      ...(scales.length
+        ? {
+            ratings: scaleRatings(
+              scales,
+              ratings.filter((r) => r.variant === name),
+              rubric,
+            ),
+          }
+        : {}),
     };
   });
   return {
@@ -31,6 +59,7 @@ export function summarize(record: EvalRecord, items: readonly EvalItemRecord[]):
     createdAt: record.createdAt,
     ...(record.finishedAt !== undefined ? { finishedAt: record.finishedAt } : {}),
     variants,
+    ...(rubric ? { rubric } : {}),
   };
 }
 

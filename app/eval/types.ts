@@ -3,6 +3,7 @@
  * item × variant recorded, and the table it adds up to. An eval is a set of ordinary runs in the
  * run store; these records only link those runs to their items and scores.
  */
+import type { Rubric } from './rubrics.ts';
 
 /** A named set of run options; without `--variant` an eval has one, named `default`. */
 export interface VariantSpec {
@@ -52,6 +53,11 @@ export interface EvalConfig {
   cassette?: string;
   /** Stop starting items once this much has been spent (US dollars). */
   budgetUsd?: number;
+  /**
+   * The scales people rate its items on (`--rubric`). Not part of the eval's identity: adding a
+   * rubric to the command that made an eval reopens that eval and attaches it.
+   */
+  rubric?: Rubric;
 }
 
 /** How an eval stands. */
@@ -109,6 +115,37 @@ export interface VariantSummary {
   costUsd: number;
   tokens: number;
   latencyMs: { p50: number; p95: number };
+  /** The mean rating per scale (when the eval has a rubric or ratings), in the rubric's order. */
+  ratings?: ScaleRating[];
+}
+
+/**
+ * One scale's ratings over a variant's items. An item rated by several people counts once, at the
+ * mean of their scores, so `n` is the number of items rated on the scale.
+ */
+export interface ScaleRating {
+  scale: string;
+  n: number;
+  mean: number;
+  /** The 95% Student t interval of the mean, when n ≥ 2. */
+  ci95?: [number, number];
+}
+
+/** A person's score of one run on one scale of a rubric; one per run × rater × scale. */
+export interface RatingRecord {
+  runId: string;
+  rater: string;
+  scale: string;
+  score: number;
+  note?: string;
+  /** Milliseconds since the epoch; a new rating of the same run, rater and scale replaces it. */
+  ratedAt: number;
+}
+
+/** A rating of an eval item's run, with the item and variant the run answered. */
+export interface EvalRating extends RatingRecord {
+  item: number;
+  variant: string;
 }
 
 /** The table an eval adds up to: what `--json` prints and the report and Evals view show. */
@@ -124,6 +161,8 @@ export interface EvalSummary {
   createdAt: number;
   finishedAt?: number;
   variants: VariantSummary[];
+  /** The scales its items are rated on (`--rubric`), when it has them. */
+  rubric?: Rubric;
   /**
    * Why this session stopped early: the error every one of its first runs failed with (a
    * missing key). Those items are left to run again.

@@ -169,6 +169,24 @@ CREATE TABLE eval_items (
 CREATE INDEX eval_items_by_run ON eval_items (run_id) WHERE run_id IS NOT NULL;
 `,
   },
+  {
+    name: 'ratings',
+    sql: `
+-- A person's score of a run on one scale of a rubric (an eval item rated by hand). A rating
+-- belongs to its run: deleting the run deletes its ratings. Rating the same run, rater and scale
+-- again replaces the score. Which scales and range are allowed is the rubric's business
+-- (app/eval/rubrics.ts), checked before a rating is written.
+CREATE TABLE ratings (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  rater TEXT NOT NULL CHECK (length(rater) BETWEEN 1 AND 80),
+  scale TEXT NOT NULL CHECK (length(scale) BETWEEN 1 AND 40),
+  score INTEGER NOT NULL,
+  note TEXT,
+  rated_at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, rater, scale)
+) STRICT;
+`,
+  },
 ];
 
 /** The schema version this build writes. */

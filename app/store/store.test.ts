@@ -46,6 +46,7 @@ describe('opening and migrations', () => {
       'graphs',
       'prices',
       'provider_profiles',
+      'ratings',
       'runs',
       'settings',
       'snapshots',

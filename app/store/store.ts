@@ -13,7 +13,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ModelPrice, PriceTable } from '../costs/prices.ts';
-import type { EvalItemRecord, EvalRecord, EvalStatus } from '../eval/types.ts';
+import type { Rubric } from '../eval/rubrics.ts';
+import type {
+  EvalItemRecord,
+  EvalRating,
+  EvalRecord,
+  EvalStatus,
+  RatingRecord,
+} from '../eval/types.ts';
 import type { CassetteFile, NormalizedRequest, RecordedResponse } from '../providers/cassette.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import { Redactor } from '../providers/secrets.ts';
@@ -34,6 +41,7 @@ import {
 import { type ImportedRun, type ImportOutcome, RunImports } from './tables/imports.ts';
 import { PricesTable, type StoredPrice } from './tables/prices.ts';
 import { ProviderProfilesTable } from './tables/provider-profiles.ts';
+import { type NewRatings, RatingsTable } from './tables/ratings.ts';
 import {
   type ListRunsOptions,
   type NewRun,
@@ -63,6 +71,7 @@ export {
 } from './tables/graphs.ts';
 export type { ImportedRun, ImportOutcome } from './tables/imports.ts';
 export type { StoredPrice } from './tables/prices.ts';
+export type { NewRatings } from './tables/ratings.ts';
 export {
   AmbiguousRunIdError,
   type ListRunsOptions,
@@ -95,6 +104,7 @@ export class RunStore {
   readonly #prices: PricesTable;
   readonly #profiles: ProviderProfilesTable;
   readonly #evals: EvalsTable;
+  readonly #ratings: RatingsTable;
   readonly #imports: RunImports;
 
   /**
@@ -122,6 +132,7 @@ export class RunStore {
     this.#prices = new PricesTable(db);
     this.#profiles = new ProviderProfilesTable(db);
     this.#evals = new EvalsTable(db, clean);
+    this.#ratings = new RatingsTable(db, clean);
     this.#imports = new RunImports(db, clean, this.#blobs, writers);
   }
 
@@ -392,9 +403,37 @@ export class RunStore {
     return this.#evals.deleteEvalItem(evalId, item, variant);
   }
 
-  /** Deletes an eval's records; its runs stay. */
+  /** Deletes an eval's records; its runs stay, with their ratings. */
   deleteEval(id: string): boolean {
     return this.#evals.deleteEval(id);
+  }
+
+  /** Attaches a rubric to an eval (or replaces its own), keeping everything it recorded. */
+  setEvalRubric(id: string, rubric: Rubric): void {
+    this.#evals.setEvalRubric(id, rubric);
+  }
+
+  /**
+   * Stores one rater's scores of a run (by scale), replacing what the rater gave those scales
+   * before; returns the run's ratings. The caller checks them against the rubric first.
+   */
+  putRatings(input: NewRatings): RatingRecord[] {
+    return this.#ratings.putRatings(input);
+  }
+
+  /** A run's ratings, by rater then scale. */
+  ratingsOfRun(runId: string): RatingRecord[] {
+    return this.#ratings.ratingsOfRun(runId);
+  }
+
+  /** The ratings of an eval's items' runs, each with its item and variant. */
+  evalRatings(evalId: string): EvalRating[] {
+    return this.#ratings.evalRatings(evalId);
+  }
+
+  /** Deletes a run's ratings (one rater's, one scale's, or all); returns how many went. */
+  deleteRatings(runId: string, which?: { rater?: string; scale?: string }): number {
+    return this.#ratings.deleteRatings(runId, which);
   }
 
   /** How the connection is set up, for `society doctor`-style checks and tests. */

@@ -14,7 +14,9 @@ export function evalMethods(ctx: ApiContext): ApiMethods<'evals.list' | 'evals.g
   const { store } = ctx;
   return {
     async 'evals.list'({ limit }) {
-      return store.listEvals(limit).map((r) => summarize(r, store.evalItems(r.id)));
+      return store
+        .listEvals(limit)
+        .map((r) => summarize(r, store.evalItems(r.id), store.evalRatings(r.id)));
     },
 
     async 'evals.get'({ evalId }) {
@@ -27,7 +29,7 @@ export function evalMethods(ctx: ApiContext): ApiMethods<'evals.list' | 'evals.g
       }
       if (!record) throw new ApiError(`there is no eval "${evalId}"`);
       const items = store.evalItems(record.id);
-      return { summary: summarize(record, items), items };
+      return { summary: summarize(record, items, store.evalRatings(record.id)), items };
     },
   };
 }

@@ -8,7 +8,7 @@
  *
  * The handlers live by concern: templates.ts, documents.ts (document checks and workspace
  * files), runs.ts (starting and steering a run), history.ts (stored runs and forks), evals.ts
- * (stored evals), keys.ts and settings.ts; live-runs.ts records and broadcasts the runs going. This module composes them.
+ * (stored evals), ratings.ts (people's ratings of eval items), keys.ts and settings.ts; live-runs.ts records and broadcasts the runs going. This module composes them.
  */
 import type { RunEventPush } from '../../app/api/contract.ts';
 import { type ApiMethod, contract } from '../../app/api/contract.ts';
@@ -20,6 +20,7 @@ import { evalMethods } from './evals.ts';
 import { historyMethods } from './history.ts';
 import { keyMethods } from './keys.ts';
 import { createLiveRuns } from './live-runs.ts';
+import { ratingMethods } from './ratings.ts';
 import { runMethods } from './runs.ts';
 import { settingsMethods } from './settings.ts';
 import { DEFAULT_TEMPLATES_DIR, templateMethods, templateShelf } from './templates.ts';
@@ -67,6 +68,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...runMethods(ctx, live, templates),
     ...historyMethods(ctx, live),
     ...evalMethods(ctx),
+    ...ratingMethods(ctx),
     ...keyMethods(ctx),
     ...settingsMethods(ctx),
   };

@@ -39,6 +39,8 @@ const METHODS = [
   'runs.show',
   'evals.list',
   'evals.get',
+  'ratings.list',
+  'ratings.put',
   'settings.keys',
   'settings.setKey',
   'settings.clearKey',

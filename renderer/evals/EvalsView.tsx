@@ -3,16 +3,25 @@
  * holds (`society eval` and the paper commands make them), and shows one: its table per variant,
  * its charts, and every item × variant. A click on an item opens that item's run in the debugger
  * below (transcript, votes, timeline…), as the Runs tab does; Graph also puts the run's document
- * on the canvas.
+ * on the canvas. An eval with a rubric gets a rating column per scale in its table, and a rating
+ * panel under the item whose run is open (RatingPanel.tsx).
  */
-import { memo, useCallback, useEffect, useState } from 'react';
+import { Fragment, memo, useCallback, useEffect, useState } from 'react';
 import { create } from 'zustand';
 import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
-import { bestVariant, type ItemOrder, itemValue, money, orderedItems } from '../model/evals.ts';
+import {
+  bestVariant,
+  type ItemOrder,
+  itemValue,
+  money,
+  orderedItems,
+  ratingScales,
+} from '../model/evals.ts';
 import { openRunGraph, showStoredRun } from '../run/controller.ts';
 import { notify, useEditor } from '../store.ts';
 import { EvalCharts } from './EvalCharts.tsx';
+import { RatingPanel } from './RatingPanel.tsx';
 import './evals.css';
 
 /** Whether the Evals view is open (it covers the editor while it is) and which eval it shows. */
@@ -73,7 +82,34 @@ function EvalList({ evals, shown }: { evals: ApiEvalSummary[]; shown: string | n
   );
 }
 
+/** A scale's mean rating with its n, and its interval on hover. */
+function RatingCell({ rating }: { rating?: NonNullable<Variant['ratings']>[number] }) {
+  if (!rating || rating.n === 0)
+    return (
+      <td className="num muted" data-testid="eval-rating" data-scale={rating?.scale} data-n={0}>
+        –
+      </td>
+    );
+  const ci = rating.ci95
+    ? `95% interval [${rating.ci95[0].toFixed(2)}, ${rating.ci95[1].toFixed(2)}]`
+    : 'one item rated';
+  return (
+    <td
+      className="num"
+      data-testid="eval-rating"
+      data-scale={rating.scale}
+      data-n={rating.n}
+      title={`${rating.n} item${rating.n === 1 ? '' : 's'} rated · ${ci}`}
+    >
+      {rating.mean.toFixed(2)} <span className="muted small">n={rating.n}</span>
+    </td>
+  );
+}
+
+type Variant = ApiEvalSummary['variants'][number];
+
 function VariantTable({ summary }: { summary: ApiEvalSummary }) {
+  const scales = ratingScales(summary);
   return (
     <table className="runs eval-variants" data-testid="eval-variants">
       <thead>
@@ -87,6 +123,11 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
           <th className="num">Tokens</th>
           <th className="num">p50</th>
           <th className="num">p95</th>
+          {scales.map((s) => (
+            <th key={s.id} className="num" title={s.description}>
+              {s.label}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -103,6 +144,9 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
             <td className="num">{v.tokens.toLocaleString()}</td>
             <td className="num">{seconds(v.latencyMs.p50)}</td>
             <td className="num">{seconds(v.latencyMs.p95)}</td>
+            {scales.map((s) => (
+              <RatingCell key={s.id} rating={v.ratings?.find((r) => r.scale === s.id)} />
+            ))}
           </tr>
         ))}
       </tbody>
@@ -110,7 +154,15 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
   );
 }
 
-function ItemTable({ summary, items }: { summary: ApiEvalSummary; items: ApiEvalItem[] }) {
+function ItemTable({
+  summary,
+  items,
+  onRated,
+}: {
+  summary: ApiEvalSummary;
+  items: ApiEvalItem[];
+  onRated: () => void;
+}) {
   const [variant, setVariant] = useState<string>('');
   const [order, setOrder] = useState<ItemOrder>('dataset');
   const shownRun = useEditor((s) => s.run.runId);
@@ -145,7 +197,10 @@ function ItemTable({ summary, items }: { summary: ApiEvalSummary; items: ApiEval
             <option value="worst">lowest score first</option>
           </select>
         </label>
-        <span className="muted small">Click an item to open its run in the debugger below.</span>
+        <span className="muted small">
+          Click an item to open its run in the debugger below
+          {summary.rubric ? ' and rate it here' : ''}.
+        </span>
       </div>
       <table className="runs eval-item-table" data-testid="eval-items">
         <colgroup>
@@ -172,64 +227,77 @@ function ItemTable({ summary, items }: { summary: ApiEvalSummary; items: ApiEval
         </thead>
         <tbody>
           {rows.slice(0, MAX_ROWS).map((i) => (
-            <tr
-              key={`${i.item}:${i.variant}`}
-              className={`eval-item${i.runId && i.runId === shownRun ? ' current' : ''}${i.runId ? ' openable' : ''}`}
-              data-testid="eval-item"
-              data-run={i.runId ?? ''}
-              title={i.runId ? `Open run ${i.runId} in the debugger` : 'This item has no run yet'}
-              onClick={() => i.runId && void showStoredRun(i.runId)}
-            >
-              <td className="num">
-                {/* The row opens on a click; this button lets the keyboard open it too. */}
-                <button
-                  type="button"
-                  className="link"
-                  data-testid="eval-item-open"
-                  disabled={!i.runId}
-                  aria-label={`Open the run of item ${i.item + 1}, ${i.variant}`}
-                >
-                  {i.item + 1}
-                </button>
-              </td>
-              <td>{i.variant}</td>
-              <td className="num">{i.score === undefined ? '–' : score(i.score)}</td>
-              <td className={i.status === 'failed' ? 'eval-failed' : ''} title={i.error}>
-                {i.status}
-              </td>
-              <td className="eval-text" title={itemValue(i.label, 2000)}>
-                {itemValue(i.label, 120)}
-              </td>
-              <td
-                className="eval-text"
-                title={itemValue(i.status === 'failed' ? i.error : i.prediction, 2000)}
+            <Fragment key={`${i.item}:${i.variant}`}>
+              <tr
+                className={`eval-item${i.runId && i.runId === shownRun ? ' current' : ''}${i.runId ? ' openable' : ''}`}
+                data-testid="eval-item"
+                data-run={i.runId ?? ''}
+                title={i.runId ? `Open run ${i.runId} in the debugger` : 'This item has no run yet'}
+                onClick={() => i.runId && void showStoredRun(i.runId)}
               >
-                {i.status === 'failed' ? (
-                  <span className="eval-failed">{itemValue(i.error)}</span>
-                ) : (
-                  itemValue(i.prediction)
-                )}
-              </td>
-              <td className="eval-text" title={itemValue(i.reference, 2000)}>
-                {itemValue(i.reference, 80)}
-              </td>
-              <td className="run-actions">
-                <button
-                  type="button"
-                  data-testid="eval-item-graph"
-                  disabled={!i.runId}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    if (!i.runId) return;
-                    useEvalsView.setState({ open: false });
-                    openRunGraph(i.runId);
-                  }}
-                  title="Load the graph this run ran onto the canvas, and show the run on it"
+                <td className="num">
+                  {/* The row opens on a click; this button lets the keyboard open it too. */}
+                  <button
+                    type="button"
+                    className="link"
+                    data-testid="eval-item-open"
+                    disabled={!i.runId}
+                    aria-label={`Open the run of item ${i.item + 1}, ${i.variant}`}
+                  >
+                    {i.item + 1}
+                  </button>
+                </td>
+                <td>{i.variant}</td>
+                <td className="num">{i.score === undefined ? '–' : score(i.score)}</td>
+                <td className={i.status === 'failed' ? 'eval-failed' : ''} title={i.error}>
+                  {i.status}
+                </td>
+                <td className="eval-text" title={itemValue(i.label, 2000)}>
+                  {itemValue(i.label, 120)}
+                </td>
+                <td
+                  className="eval-text"
+                  title={itemValue(i.status === 'failed' ? i.error : i.prediction, 2000)}
                 >
-                  Graph
-                </button>
-              </td>
-            </tr>
+                  {i.status === 'failed' ? (
+                    <span className="eval-failed">{itemValue(i.error)}</span>
+                  ) : (
+                    itemValue(i.prediction)
+                  )}
+                </td>
+                <td className="eval-text" title={itemValue(i.reference, 2000)}>
+                  {itemValue(i.reference, 80)}
+                </td>
+                <td className="run-actions">
+                  <button
+                    type="button"
+                    data-testid="eval-item-graph"
+                    disabled={!i.runId}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      if (!i.runId) return;
+                      useEvalsView.setState({ open: false });
+                      openRunGraph(i.runId);
+                    }}
+                    title="Load the graph this run ran onto the canvas, and show the run on it"
+                  >
+                    Graph
+                  </button>
+                </td>
+              </tr>
+              {summary.rubric && i.runId && i.runId === shownRun ? (
+                <tr className="eval-rating-row">
+                  <td colSpan={8}>
+                    <RatingPanel
+                      runId={i.runId}
+                      rubric={summary.rubric}
+                      title={`item ${i.item + 1} · ${i.variant}`}
+                      onSaved={onRated}
+                    />
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
           ))}
         </tbody>
       </table>
@@ -259,6 +327,13 @@ function EvalDetail({ evalId }: { evalId: string }) {
       current = false;
     };
   }, [evalId]);
+  // A rating was saved: the table's rating columns are read again.
+  const onRated = useCallback(() => {
+    api()
+      .call('evals.get', { evalId })
+      .then(setShown)
+      .catch((e: Error) => notify('error', `evals: ${e.message}`));
+  }, [evalId]);
   if (error) return <p className="errors">{error}</p>;
   if (!shown || shown.summary.evalId !== evalId) return <p className="muted">Loading eval…</p>;
   const { summary, items } = shown;
@@ -280,7 +355,7 @@ function EvalDetail({ evalId }: { evalId: string }) {
       ) : null}
       <VariantTable summary={summary} />
       {summary.variants.length ? <EvalCharts summary={summary} /> : null}
-      <ItemTable summary={summary} items={items} />
+      <ItemTable summary={summary} items={items} onRated={onRated} />
     </div>
   );
 }

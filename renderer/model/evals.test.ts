@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
-import { bestVariant, costPoints, itemValue, money, orderedItems, scoreBars } from './evals.ts';
+import {
+  bestVariant,
+  costPoints,
+  itemValue,
+  money,
+  orderedItems,
+  ratingScales,
+  scoreBars,
+} from './evals.ts';
 
 const summary: ApiEvalSummary = {
   evalId: 'e1',
@@ -109,5 +117,41 @@ describe('the Evals view model', () => {
     expect(money(0)).toBe('$0');
     expect(money(0.00123)).toBe('$0.0012');
     expect(money(1.5)).toBe('$1.50');
+  });
+});
+
+describe('rating columns', () => {
+  const rubric = {
+    name: 'mine',
+    min: 1,
+    max: 5,
+    scales: [
+      { id: 'tone', label: 'Tone', description: 'Polite?' },
+      { id: 'focus', label: 'Focus', description: 'On topic?' },
+    ],
+  };
+
+  it('has none for an eval nobody rates', () => {
+    expect(ratingScales(summary)).toEqual([]);
+  });
+
+  it("gives the rubric's scales in order, then scales rated under an earlier rubric", () => {
+    const rated: ApiEvalSummary = {
+      ...summary,
+      rubric,
+      variants: summary.variants.map((v) => ({
+        ...v,
+        ratings: [
+          { scale: 'tone', n: 1, mean: 4 },
+          { scale: 'focus', n: 0, mean: 0 },
+          { scale: 'humour', n: 2, mean: 3, ci95: [1, 5] },
+        ],
+      })),
+    };
+    expect(ratingScales(rated).map((s) => [s.id, s.label])).toEqual([
+      ['tone', 'Tone'],
+      ['focus', 'Focus'],
+      ['humour', 'humour'],
+    ]);
   });
 });

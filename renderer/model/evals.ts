@@ -106,3 +106,25 @@ export function money(usd: number): string {
   if (usd === 0) return '$0';
   return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
 }
+
+/** A column of the rating part of the eval's table: a scale, with its label and description. */
+export interface RatingColumn {
+  id: string;
+  label: string;
+  description: string;
+}
+
+/**
+ * The rating columns of an eval's table: its rubric's scales, in order, then any other scale its
+ * variants were rated on (a rubric replaced since), by id. None for an eval nobody rates.
+ */
+export function ratingScales(summary: ApiEvalSummary): RatingColumn[] {
+  const rated = summary.variants.find((v) => v.ratings)?.ratings?.map((r) => r.scale) ?? [];
+  const own = summary.rubric?.scales ?? [];
+  return [
+    ...own,
+    ...rated
+      .filter((id) => !own.some((s) => s.id === id))
+      .map((id) => ({ id, label: id, description: 'a scale the eval’s rubric no longer has' })),
+  ];
+}

@@ -19,7 +19,7 @@ export function exportCommand(id: string, flags: { output?: string; db?: string 
     const calls = exportedCalls(data);
     const files = Object.keys(data.blobs).length;
     process.stdout.write(
-      `${target}: run ${run.id}, ${plural(data.events.length, 'event')}, ${plural(calls.total, 'recorded call')} (${calls.model} model, ${calls.expert} expert), ${plural(files, 'file')} (images, audio, 3D)\n`,
+      `${target}: run ${run.id}, ${plural(data.events.length, 'event')}, ${plural(calls.total, 'recorded call')} (${calls.model} model, ${calls.expert} expert), ${plural(files, 'file')} (images, audio, 3D)${data.ratings ? `, ${plural(data.ratings.length, 'rating')}` : ''}\n`,
     );
   } finally {
     store.close();

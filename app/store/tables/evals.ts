@@ -5,6 +5,7 @@
  */
 
 import type Database from 'better-sqlite3';
+import type { Rubric } from '../../eval/rubrics.ts';
 import type {
   EvalConfig,
   EvalItemRecord,
@@ -159,6 +160,16 @@ export class EvalsTable {
     this.#prepare(
       'UPDATE evals SET status = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?',
     ).run(status, now, status === 'running' ? 0 : 1, now, id);
+  }
+
+  /**
+   * Attaches `rubric` to the eval's stored config. The rubric is not part of the eval's identity,
+   * so this is how a rerun with `--rubric` adds one to an eval that exists.
+   */
+  setEvalRubric(id: string, rubric: Rubric, now = Date.now()): void {
+    this.#prepare(
+      `UPDATE evals SET config = json_set(config, '$.rubric', json(?)), updated_at = ? WHERE id = ?`,
+    ).run(this.#clean(JSON.stringify(rubric)), now, id);
   }
 
   /** Records an item × variant (a start, a score or a failure), replacing what it had. */

@@ -30,6 +30,7 @@ import {
 import { evalProgress, formatSummary } from './print.ts';
 import { checkQueueFlags, queueExecutorFor } from './queue.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
+import { rubricFlag } from './rubric-flag.ts';
 
 /** What every command that stores an eval takes (`evalRunOptions`): a report, workers. */
 export interface EvalRunFlags {
@@ -62,6 +63,8 @@ export interface EvalFlags extends EvalRunFlags {
   quiet?: boolean;
   /** Run again the items an earlier session recorded as failed. */
   retryFailed?: boolean;
+  /** `--rubric NAME|FILE.json`: the scales people rate the items on (not part of the id). */
+  rubric?: string;
 }
 
 /** A flag's whole number ≥ 1, or undefined when the flag is absent. */
@@ -117,6 +120,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) throw new UsageError(`--variant ${twice} is given twice`);
   const mappings = parseMappings(flags.map);
+  const rubric = flags.rubric === undefined ? undefined : rubricFlag(flags.rubric);
   if (flags.expect === undefined && scorerName !== 'cos' && flags.scorerGraph === undefined)
     throw new UsageError(
       `--expect FIELD names the dataset field holding the right answer (scorer ${scorerName} compares against it)`,
@@ -164,6 +168,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     mode,
     ...(flags.replay !== undefined ? { cassette: flags.replay } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(rubric !== undefined ? { rubric } : {}),
   };
   const evalId = evalIdOf(config, prepared);
   const plan = planJobs(prepared, {
@@ -213,13 +218,18 @@ export async function runPlannedEval(args: {
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
         : localExecutor(store, args.concurrency, storedOverrides(store));
-    const record = store.openEval({
+    let record = store.openEval({
       id: evalId,
       name: config.name,
       config,
       items: args.rows,
       simulated: config.mode === 'simulated',
     });
+    // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
+    if (config.rubric && before) {
+      store.setEvalRubric(evalId, config.rubric);
+      record = store.getEval(evalId)!;
+    }
     const scorer = args.scorer ?? (await scorerOf(config.scorer, { mode: config.mode, store }));
     const doneBefore = before
       ? store.evalItems(evalId).filter((i) => i.status !== 'running').length

@@ -78,7 +78,36 @@ export function formatSummary(summary: EvalSummary): string {
   ];
   // Every column but the variant's name holds a number.
   const numbers = new Set(rows[0]!.map((_, c) => c).filter((c) => c > 0));
-  return [...head, ...columns(rows, numbers)].join('\n');
+  const ratings = formatRatings(summary);
+  return [...head, ...columns(rows, numbers), ...(ratings ? ['', ratings] : [])].join('\n');
+}
+
+const rating = (x: number) => x.toFixed(2);
+
+/**
+ * The ratings people gave, when the eval has a rubric or ratings: per variant and scale, the
+ * items rated (n), the mean and its 95% t interval (from n = 2).
+ */
+export function formatRatings(summary: EvalSummary): string | undefined {
+  if (!summary.variants.some((v) => v.ratings)) return undefined;
+  const { rubric } = summary;
+  const rows = [['variant', 'scale', 'n', 'mean', '95% CI']];
+  for (const v of summary.variants)
+    for (const r of v.ratings ?? [])
+      if (r.n > 0)
+        rows.push([
+          v.name,
+          r.scale,
+          String(r.n),
+          rating(r.mean),
+          r.ci95 ? `[${rating(r.ci95[0])}, ${rating(r.ci95[1])}]` : '–',
+        ]);
+  return [
+    `ratings${rubric ? ` · rubric ${rubric.name}, ${rubric.min} to ${rubric.max}` : ''} · n items rated (several raters' scores of an item are averaged; scales not rated yet are left out)`,
+    ...(rows.length > 1
+      ? columns(rows, new Set([2, 3, 4]))
+      : [`no item is rated yet: society rate RUN --scale ID=SCORE, or the Evals view`]),
+  ].join('\n');
 }
 
 /** Per item: each variant's score, status and run id. */

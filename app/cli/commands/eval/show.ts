@@ -24,7 +24,9 @@ export function evalsCommand(flags: { db?: string; json?: boolean; limit?: strin
     const limit = Number(flags.limit ?? 20);
     if (!Number.isInteger(limit) || limit < 1)
       throw new UsageError('--limit must be a whole number ≥ 1');
-    const summaries = store.listEvals(limit).map((r) => summarize(r, store.evalItems(r.id)));
+    const summaries = store
+      .listEvals(limit)
+      .map((r) => summarize(r, store.evalItems(r.id), store.evalRatings(r.id)));
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(summaries)}\n`);
       return;
@@ -63,14 +65,15 @@ export function evalShowCommand(
   try {
     const record = findEval(store, id);
     const items = store.evalItems(record.id);
-    const summary = summarize(record, items);
+    const ratings = store.evalRatings(record.id);
+    const summary = summarize(record, items, ratings);
     if (flags.report !== undefined) {
       writeReport(flags.report, summary, items);
       process.stderr.write(`society: report written to ${flags.report}\n`);
     }
     if (flags.json) {
       process.stdout.write(
-        `${JSON.stringify(flags.items ? { ...summary, itemRecords: items } : summary)}\n`,
+        `${JSON.stringify(flags.items ? { ...summary, itemRecords: items, ratings } : summary)}\n`,
       );
       return;
     }
