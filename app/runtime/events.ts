@@ -293,6 +293,7 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   vote: true,
   series: true,
   interaction: true,
+  participants: true,
   'human.request': true,
   'human.response': true,
   paused: true,

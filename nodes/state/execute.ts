@@ -40,6 +40,15 @@ export const execute: NodeExecutor<StateData> = async (ctx) => {
     }
     state[key] = now;
   }
+  for (const variable of data.variables) {
+    if (!variable.chart) continue;
+    ctx.series({
+      name: variable.name,
+      ...(variable.description ? { label: variable.description.slice(0, 100) } : {}),
+      x: step,
+      values: Object.fromEntries(keys.map((key) => [key, state[key]![variable.name]!])),
+    });
+  }
   return { state };
 };
 

@@ -89,6 +89,13 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
       };
     }
     for (const chat of played.interactions) {
+      ctx.interaction({
+        from: chat.from,
+        to: chat.to,
+        kind: 'chat',
+        x: chat.step,
+        text: chat.text,
+      });
       const row = chats[chat.from] ?? {};
       row[chat.to] = (row[chat.to] ?? 0) + 1;
       chats[chat.from] = row;
@@ -99,6 +106,23 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
 
   const state = world.state();
   const moods = moodsOf(ctx.inputs.moods);
+  const areaTopics = topics(world, moods);
+  // The run's charts: who there is (so those who never chat still get a heat-map row), where
+  // everyone is and the mood of every area, at the step about to be played.
+  const at = world.stepsPlayed();
+  ctx.participants(agents);
+  ctx.series({
+    name: 'place',
+    label: 'Where each agent is',
+    x: at,
+    values: Object.fromEntries(agents.map((a) => [a, world.whereIs(a) ?? null])),
+  });
+  ctx.series({
+    name: 'topic',
+    label: 'Topic per area (-1 sour … 1 warm)',
+    x: at,
+    values: areaTopics,
+  });
   return {
     state: { world: state, chats } satisfies Carried,
     heatmap: heatmapOf(agents, chats),
@@ -114,7 +138,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
     })),
     facts,
     events,
-    topics: topics(world, moods),
+    topics: areaTopics,
     step: world.stepsPlayed(),
   };
 };

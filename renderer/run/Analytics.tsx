@@ -56,7 +56,7 @@ export function Analytics() {
   const { heatmap, kinds, series } = analytics;
   return (
     <div className="analytics">
-      {kinds.length > 0 ? (
+      {kinds.length > 0 || heatmap.agents.length > 0 ? (
         <section>
           <h3>
             Who interacted with whom{' '}

@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobKeyOf } from '../../../eval/job.ts';
-import type { PlannedJob } from '../../../eval/runner.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
+import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalSummary, VariantSpec } from '../../../eval/types.ts';
 import { columns } from '../../columns.ts';
