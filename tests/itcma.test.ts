@@ -174,3 +174,62 @@ function runAndKill(file: string, db: string, ms: number): Promise<boolean> {
     });
   });
 }
+
+describe('society itcma eval', () => {
+  it('runs the architectures per seed as an eval with the itcma rubric, and refuses what it cannot run', async () => {
+    const db = join(dir, 'ablation.db');
+    const made = await societyHere([
+      'itcma',
+      'eval',
+      '--document',
+      SHORT,
+      '--seeds',
+      '2',
+      '--steps',
+      '1',
+      '--architectures',
+      'full,original',
+      '--simulate',
+      '--json',
+      '-q',
+      '--db',
+      db,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const summary = JSON.parse(made.stdout);
+    expect(summary.items).toBe(2);
+    expect(summary.variants.map((v: { name: string }) => v.name)).toEqual(['full', 'original']);
+    expect(summary.rubric.scales.map((s: { id: string }) => s.id)).toEqual([
+      'personification',
+      'consistency',
+      'logicality',
+      'exploration',
+      'proactiveness',
+    ]);
+    const store = openRunStore(db);
+    const items = store.evalItems(summary.evalId);
+    // Each run is the template under its architecture's switches and its item's seed.
+    const params = items.map((i) => {
+      const doc = JSON.parse(store.getRun(i.runId!)!.documentText);
+      const value = (name: string) => doc.params[name].default;
+      return [i.variant, doc.settings.seed, value('filter'), value('ltrha'), value('memory')];
+    });
+    store.close();
+    expect(params.sort()).toEqual([
+      ['full', 1, true, true, 3],
+      ['full', 2, true, true, 3],
+      ['original', 1, false, false, 0],
+      ['original', 2, false, false, 0],
+    ]);
+
+    for (const [args, message] of [
+      [['--architectures', 'tribal'], /--architectures tribal: use any of full, filter-only/],
+      [['--set', 'filter=false'], /--set filter=false: the architectures set filter/],
+      [['--seeds', '0'], /--seeds/],
+    ] as const) {
+      const refused = await societyHere(['itcma', 'eval', '--simulate', '--db', db, ...args]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(message);
+    }
+  }, 60_000);
+});

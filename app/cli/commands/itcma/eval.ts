@@ -120,7 +120,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
     name: `ITCMA-S ablation · ${seeds} seed${seeds === 1 ? '' : 's'}${steps ? ` · ${steps} steps` : ''}`,
     document,
     documentHash: prepared[0]!.documentHash,
-    data: `seeds 1–${seeds}`,
+    data: seeds === 1 ? 'seed 1' : `seeds 1–${seeds}`,
     dataHash: createHash('sha256').update(`seeds:${seeds}`).digest('hex'),
     map: ['settings.seed=item + 1'],
     expect: '',
