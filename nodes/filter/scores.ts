@@ -1,4 +1,5 @@
 /** Reading a model's scores for a list of actions, as leniently as a person would. */
+import { jsonInAnswer } from '../../app/node-sdk/answer-json.ts';
 import { SIMULATED_LABEL } from '../../app/schema/simulated.ts';
 
 /**
@@ -8,7 +9,7 @@ import { SIMULATED_LABEL } from '../../app/schema/simulated.ts';
  */
 export function readScores(answer: string, actions: readonly string[]): Array<number | undefined> {
   const text = answer.replace(SIMULATED_LABEL, '').trim();
-  const json = parseJson(text);
+  const json = jsonInAnswer(text);
   let values: unknown[] | undefined;
   if (Array.isArray(json)) values = json;
   else if (json && typeof json === 'object') {
@@ -23,7 +24,7 @@ export function readScores(answer: string, actions: readonly string[]): Array<nu
 /** The single score in an answer to one action's question. */
 export function readScore(answer: string): number | undefined {
   const text = answer.replace(SIMULATED_LABEL, '').trim();
-  const json = parseJson(text);
+  const json = jsonInAnswer(text);
   if (typeof json === 'number') return score(json);
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     return score((json as Record<string, unknown>).score);
@@ -35,20 +36,6 @@ function score(value: unknown): number | undefined {
   const n = typeof value === 'string' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isFinite(n)) return undefined;
   return Math.min(5, Math.max(1, n));
-}
-
-function parseJson(text: string): unknown {
-  const start = text.search(/[[{]/);
-  if (start < 0) {
-    const n = Number(text);
-    return text !== '' && Number.isFinite(n) ? n : undefined;
-  }
-  const end = Math.max(text.lastIndexOf('}'), text.lastIndexOf(']'));
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Numbers in order, leaving out list markers at the start of a line ("2." or "2)"). */

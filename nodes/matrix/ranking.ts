@@ -1,4 +1,5 @@
 /** Reading a ranking of agents out of a model's answer. */
+import { jsonInAnswer } from '../../app/node-sdk/answer-json.ts';
 import { SIMULATED_LABEL } from '../../app/schema/simulated.ts';
 
 /**
@@ -18,20 +19,13 @@ export function readRanking(answer: string, ids: readonly string[]): string[] {
 }
 
 function jsonList(text: string): string[] | undefined {
-  const start = text.search(/[[{]/);
-  if (start < 0) return undefined;
-  const end = Math.max(text.lastIndexOf('}'), text.lastIndexOf(']'));
-  try {
-    const value: unknown = JSON.parse(text.slice(start, end + 1));
-    const list = Array.isArray(value)
-      ? value
-      : value && typeof value === 'object'
-        ? (value as Record<string, unknown>).ranking
-        : undefined;
-    return Array.isArray(list) ? list.map((item) => String(item)) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = jsonInAnswer(text);
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object'
+      ? (value as Record<string, unknown>).ranking
+      : undefined;
+  return Array.isArray(list) ? list.map((item) => String(item)) : undefined;
 }
 
 /** Ids in the order of their first whole-word mention. */
