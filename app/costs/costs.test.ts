@@ -235,6 +235,35 @@ describe('estimateRun: replication, nesting and defaults', () => {
     );
   });
 
+  it('counts one element of an input a copy reads only at its own item', async () => {
+    const notes = Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, k.repeat(400)]));
+    const doc = (prompt: string) =>
+      graph(
+        [
+          input('notes', { modality: 'json' }),
+          node('team', 'group', { replicate: { items: ['a', 'b', 'c', 'd'], as: 'who' } }),
+          agent('note', prompt, { slots: { notes: 'json' } }, { parentId: 'team' }),
+          output('answer'),
+        ],
+        [edge('notes.value', 'note.notes'), edge('note.text', 'answer.value')],
+      );
+    const perCall = async (prompt: string) => {
+      const e = estimateRun((await compile(doc(prompt))).plan, DEFAULT_PRICES, {
+        inputs: { notes },
+      });
+      return e.promptTokens / e.calls;
+    };
+    const whole = await perCall('Read {{ notes }}');
+    const own = await perCall('Read {{ notes[who] }}');
+    // 400 letters are about 100 tokens: the whole record is four of them, a copy's own one.
+    expect(whole).toBeGreaterThan(400);
+    expect(own).toBeLessThan(whole / 3);
+    // Read whole anywhere in the template, it counts whole.
+    const both = await perCall('Read {{ notes[who] }}, then all of {{ notes | json }}');
+    expect(both).toBeGreaterThan(whole);
+    expect(both).toBeLessThan(whole + 10);
+  });
+
   it('counts given input values', async () => {
     const doc = graph(
       [input('q'), agent('a', '{{ q }}'), output('answer')],

@@ -317,6 +317,7 @@ class PlanSizes implements EstimatePlan {
       nodeData: (id) => this.nodeData(id),
       copies: (id) => this.copies(id),
       inputTokens: (id, textOnly) => this.inputTokens(id, textOnly),
+      templateTokens: (id, template, vars) => this.templateTokens(id, template, vars),
       connected: (id, port) => this.connected(id, port),
       copiesWithin: (id, loop) => this.copiesWithin(id, loop),
       maxCompletion: (id) => this.maxCompletion(id),
@@ -463,6 +464,11 @@ class PlanSizes implements EstimatePlan {
    * replication between the two (or `collect: all`) turns it into a list.
    */
   #delivered(b: InputBinding, target: PlannedNode): number {
+    return this.#elements(b, target) * this.outputTokens(b.source, b.sourcePort);
+  }
+
+  /** How many of the source's values one copy of the consumer receives over an edge. */
+  #elements(b: InputBinding, target: PlannedNode): number {
     const targetSide = new Set([target.id, ...ancestors(this.#plan.nodes, target.id)]);
     let count = 1;
     for (const id of [b.source, ...ancestors(this.#plan.nodes, b.source)]) {
@@ -470,7 +476,48 @@ class PlanSizes implements EstimatePlan {
       if (b.collectLoop === id) count *= this.#maxRounds(id);
       count *= this.#node(id).replicate?.items.length ?? 1;
     }
-    return count * this.outputTokens(b.source, b.sourcePort);
+    return count;
+  }
+
+  /** The value one copy of a node receives at an edge, when its source knows or samples it. */
+  #sampleInput(b: InputBinding, target: PlannedNode): unknown {
+    if (this.#elements(b, target) !== 1) return undefined;
+    const source = this.#node(b.source);
+    return (
+      source.spec.knownOutput?.(source.data, b.sourcePort) ??
+      source.spec.sampleOutput?.(source.data, b.sourcePort)
+    );
+  }
+
+  templateTokens(id: string, template: string, vars: Record<string, unknown>): number {
+    const node = this.#node(id);
+    const bound: Record<string, unknown> = {};
+    let tokens = 0;
+    for (const [port, bindings] of Object.entries(node.inputs)) {
+      const uses = templateUses(template, port);
+      const sample =
+        bindings.length === 1 && uses.length > 0
+          ? this.#sampleInput(bindings[0]!, node)
+          : undefined;
+      if (sample !== undefined) bound[port] = sample;
+      else tokens += Math.ceil(this.portTokens(id, port) / this.#readShare(id, uses));
+    }
+    return tokens + this.tokens(this.render(template, { ...vars, ...bound }));
+  }
+
+  /**
+   * One over the share of an input a template reads: the number of items of the node's copies
+   * when every use of the input is indexed by the copy's item (`scores[agent]`), else 1.
+   */
+  #readShare(id: string, uses: Array<string | undefined>): number {
+    if (uses.length === 0) return 1;
+    const copies = this.copies(id);
+    let share = Number.POSITIVE_INFINITY;
+    for (const index of uses) {
+      if (index === undefined || index === 'replica' || !(index in (copies[0] ?? {}))) return 1;
+      share = Math.min(share, new Set(copies.map((c) => JSON.stringify(c[index]))).size);
+    }
+    return share;
   }
 
   outputTokens(id: string, port: string): number {
@@ -572,6 +619,17 @@ class PlanSizes implements EstimatePlan {
     if (top === reader) waiting.add(top);
     return waiting;
   }
+}
+
+/**
+ * Each place a template's tags read a variable: the name it indexes it by (`scores[agent]`
+ * gives `agent`), or undefined where it reads it whole or by a literal.
+ */
+function templateUses(template: string, name: string): Array<string | undefined> {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?<![\\w.])${escaped}\\b(?:\\s*\\[\\s*([A-Za-z_]\\w*)\\s*\\])?`, 'g');
+  const tags = [...template.matchAll(/\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g)];
+  return tags.flatMap((tag) => [...(tag[1] ?? tag[2] ?? '').matchAll(pattern)].map((m) => m[1]));
 }
 
 function sum(values: number[]): number {

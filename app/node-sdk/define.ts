@@ -114,6 +114,12 @@ export interface NodeSpec<D = unknown> {
    */
   knownOutput?(data: D, port: string): unknown;
   /**
+   * A value like the ones an output port gives, when the data decides what they look like but
+   * not what they are (a text world as it starts, before anyone acts): an estimate renders the
+   * templates that read the port with it, to size what they send. Undefined when it has none.
+   */
+  sampleOutput?(data: D, port: string): unknown;
+  /**
    * How many items a list output port gives when the data alone decides the count though not
    * the items (a renderer's views), so an estimate can count the calls made per item downstream.
    */

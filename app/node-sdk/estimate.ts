@@ -56,6 +56,13 @@ export interface EstimatePlan {
   copies(node: string): Array<Record<string, unknown>>;
   /** Everything connected to a node's inputs (`textOnly` leaves out image inputs). */
   inputTokens(node: string, textOnly?: boolean): number;
+  /**
+   * What a node sends for one of its templates: the template rendered with the copy's variables
+   * and with every input whose value is known or sampled before the run (`knownOutput`,
+   * `sampleOutput`), plus the other inputs, each counted once, or one element's share of it
+   * when the node only reads it at its copy's item (`scores[agent]` in a group over agents).
+   */
+  templateTokens(node: string, template: string, vars: Record<string, unknown>): number;
   /** Whether anything is connected to a node's input port. */
   connected(node: string, port: string): boolean;
   /** Copies of a node per entry of a loop around it (replications in between). */

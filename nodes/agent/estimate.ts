@@ -32,7 +32,7 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
 /** The user message of one turn at a point of its loop. */
 function userTokens(ctx: CallEstimateContext<AgentData>, at: EstimatePoint): number {
   const { data } = ctx;
-  let tokens = ctx.tokens(ctx.render(data.prompt, ctx.vars)) + ctx.inputTokens(ctx.node);
+  let tokens = ctx.templateTokens(ctx.node, data.prompt, ctx.vars);
   if (ctx.loop && ctx.readsTranscript(`${data.role}${data.prompt}`)) {
     tokens += ctx.transcriptTokens(ctx.loop, ctx.node, at);
   }

@@ -9,7 +9,7 @@ import { type FilterData, promptOf } from './spec.ts';
 export function filterCalls(ctx: CallEstimateContext<FilterData>): EstimatedCall[] {
   const { data } = ctx;
   if (!data.enabled) return [];
-  const prompt = ctx.tokens(ctx.render(promptOf(data), ctx.vars)) + ctx.inputTokens(ctx.node);
+  const prompt = ctx.templateTokens(ctx.node, promptOf(data), ctx.vars);
   const known = ctx.knownInputLength(ctx.node, 'actions');
   const perExecution =
     data.mode === 'each' ? Math.min(known ?? data.maxActions, data.maxActions) : 1;

@@ -42,7 +42,7 @@ export const spec = defineNode({
   outputTokens(ctx) {
     const template = ctx.data.template;
     const vars = ctx.copies(ctx.node)[0] ?? {};
-    let tokens = ctx.tokens(ctx.render(template, vars)) + ctx.inputTokens(ctx.node);
+    let tokens = ctx.templateTokens(ctx.node, template, vars);
     if (ctx.loop && ctx.readsTranscript(template)) {
       tokens += ctx.transcriptTokens(ctx.loop, ctx.node, ctx.at);
     }

@@ -1,4 +1,3 @@
-import { builtinWorld } from '../../app/environments/textworld/builtin.ts';
 import type { Mood } from '../../app/environments/textworld/topics.ts';
 import { topics } from '../../app/environments/textworld/topics.ts';
 import {
@@ -7,20 +6,8 @@ import {
   type TurnResult,
 } from '../../app/environments/textworld/world.ts';
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import { type Carried, noFacts, showing, specOf } from './showing.ts';
 import type { WorldData } from './spec.ts';
-
-/** What `facts` tells about each agent's last step (counts; 0 or 1 for yes or no). */
-export const FACTS = [
-  'acted',
-  'executed',
-  'held',
-  'refused',
-  'moved',
-  'chatted',
-  'spokenTo',
-  'company',
-  'novelty',
-] as const;
 
 /** One agent's action as it arrived, and whether a gate let it through. */
 interface Arrived {
@@ -44,9 +31,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
   const agents = world.agents();
   const arrived = readActions(ctx.inputs.actions, agents);
   // Before the first step nothing has happened to anyone: every fact is 0.
-  const facts: Record<string, Record<string, number>> = Object.fromEntries(
-    agents.map((a) => [a, Object.fromEntries(FACTS.map((f) => [f, 0]))]),
-  );
+  const facts = noFacts(agents);
   const notes: Record<string, string> = {};
   let events = '';
 
@@ -104,7 +89,6 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
     await ctx.message(events);
   }
 
-  const state = world.state();
   const moods = moodsOf(ctx.inputs.moods);
   const areaTopics = topics(world, moods);
   // The run's charts: who there is (so those who never chat still get a heat-map row), where
@@ -123,31 +107,8 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
     x: at,
     values: areaTopics,
   });
-  return {
-    state: { world: state, chats } satisfies Carried,
-    heatmap: heatmapOf(agents, chats),
-    observations: Object.fromEntries(
-      agents.map((a) => [a, notes[a] ? `${world.observe(a)}\n${notes[a]}` : world.observe(a)]),
-    ),
-    actionSpaces: Object.fromEntries(agents.map((a) => [a, world.actionSpace(a)])),
-    agents: state.spec.agents.map((a) => ({
-      id: a.id,
-      ...(a.name ? { name: a.name } : {}),
-      goal: a.goal,
-      place: world.whereIs(a.id),
-    })),
-    facts,
-    events,
-    topics: areaTopics,
-    step: world.stepsPlayed(),
-  };
+  return showing(world, { chats, notes, facts, events, topics: areaTopics });
 };
-
-/** What the node carries from round to round: the world, and who chatted with whom so far. */
-interface Carried {
-  world: unknown;
-  chats: Record<string, Record<string, number>>;
-}
 
 /** The carried state, or a bare world state (from a hand-made `previous`). */
 function carried(value: unknown): Carried | undefined {
@@ -161,26 +122,6 @@ function carried(value: unknown): Carried | undefined {
     return { world: record.world, chats };
   }
   return { world: value, chats: {} };
-}
-
-/** Who started how many chats with whom: rows are initiators, columns receivers. */
-function heatmapOf(
-  agents: readonly string[],
-  chats: Carried['chats'],
-): { agents: string[]; counts: number[][]; total: number } {
-  const counts = agents.map((from) => agents.map((to) => chats[from]?.[to] ?? 0));
-  return {
-    agents: [...agents],
-    counts,
-    total: counts.flat().reduce((a, b) => a + b, 0),
-  };
-}
-
-function specOf(world: WorldData['world']): unknown {
-  if (typeof world !== 'string') return world;
-  const found = builtinWorld(world);
-  if (!found) throw new Error(`no built-in world "${world}"`);
-  return found;
 }
 
 /** The actions that arrived, by agent: gate outcomes, records, or "AGENT: action" texts. */

@@ -4,6 +4,7 @@ import { loadWorld } from '../../app/environments/textworld/load.ts';
 import { TURN_ORDERS } from '../../app/environments/textworld/state.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode } from '../../app/node-sdk/define.ts';
+import { firstShowing } from './showing.ts';
 import { simulatedAction } from './simulated.ts';
 
 export const worldData = z.strictObject({
@@ -100,24 +101,27 @@ export const spec = defineNode({
   },
   // What the world's tables hold, in tokens, for the worst-case estimate: the values are built
   // at run time, so they are sized from the world's agents and areas.
+  // The world as it starts stands for every step: prompts that read it are rendered with it.
+  sampleOutput: (data, port) => sampled(data)?.[port],
   outputTokens(ctx, port) {
-    const world = typeof ctx.data.world === 'string' ? undefined : ctx.data.world;
-    const count = (key: string, fallback: number) =>
-      Array.isArray(world?.[key]) ? (world[key] as unknown[]).length : fallback;
-    const agents = count('agents', 6);
-    const areas = count('areas', 9);
+    const sample = sampled(ctx.data)?.[port];
+    if (sample !== undefined) {
+      return ctx.tokens(typeof sample === 'string' ? sample : JSON.stringify(sample));
+    }
+    // A world given at the `spec` input, or one that does not load: a world the size of the
+    // built-in one.
     const perAgent: Record<string, number> = {
-      observations: 300,
-      actionSpaces: 320,
-      agents: 40,
+      observations: 100,
+      actionSpaces: 60,
+      agents: 25,
       facts: 50,
-      events: 40,
+      events: 15,
     };
-    if (port in perAgent) return agents * perAgent[port]!;
-    if (port === 'topics') return areas * 10;
-    if (port === 'heatmap') return agents * agents * 2 + 20;
+    if (port in perAgent) return 6 * perAgent[port]!;
+    if (port === 'topics') return 60;
+    if (port === 'heatmap') return 100;
     if (port === 'step') return 2;
-    return 2000 + agents * 300;
+    return 4000;
   },
   // Simulated agents whose answers end here pick one of the actions listed in their prompt.
   inputShape: (_data, port) =>
@@ -125,6 +129,13 @@ export const spec = defineNode({
   summary: (data) =>
     `${typeof data.world === 'string' ? data.world : (data.world.name ?? 'own world')} · turns ${data.turnOrder}`,
 });
+
+/** The world's first showing, once per node's data (the estimate asks for it port by port). */
+const showings = new WeakMap<WorldData, Record<string, unknown> | undefined>();
+function sampled(data: WorldData): Record<string, unknown> | undefined {
+  if (!showings.has(data)) showings.set(data, firstShowing(data));
+  return showings.get(data);
+}
 
 /** `agents[2].at` → ['agents', 2, 'at']. */
 function pathParts(path: string): PropertyKey[] {

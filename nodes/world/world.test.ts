@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { estimateRun } from '../../app/costs/estimate.ts';
+import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { smallWorld } from '../../app/environments/textworld/world.test-helper.ts';
-import { edge, graph, node, output, problems, run } from '../../tests/support/graphs.ts';
+import { estimateTokens } from '../../app/providers/text.ts';
+import {
+  agent,
+  compile,
+  edge,
+  graph,
+  node,
+  output,
+  problems,
+  run,
+} from '../../tests/support/graphs.ts';
 import { readActions } from './execute.ts';
+import { firstShowing } from './showing.ts';
+import { worldData } from './spec.ts';
 
 /** A world inside a loop of `rounds`, fed actions that arrive as the test says. */
 function society(world: unknown, rounds: number, actions: unknown) {
@@ -104,5 +118,42 @@ describe('world node', () => {
       { agent: 'SG', text: 'go to canteen', executed: true },
       { agent: 'MD', text: 'rest', executed: true },
     ]);
+  });
+});
+
+describe('world node in an estimate', () => {
+  it("sizes an agent's prompt by what the world shows it as it starts", async () => {
+    const doc = graph(
+      [
+        node('loop', 'mindstorm', { maxRounds: 1 }),
+        node('world', 'world', { world: 'irollan-valley' }, { parentId: 'loop' }),
+        node(
+          'people',
+          'group',
+          { replicate: { items: ['AY', 'SG'], as: 'who' } },
+          { parentId: 'loop' },
+        ),
+        agent(
+          'act',
+          'You see: {{ seen[who] }}',
+          { slots: { seen: 'json' } },
+          { parentId: 'people' },
+        ),
+        output('answer'),
+      ],
+      [
+        edge('world.observations', 'act.seen'),
+        edge('act.text', 'answer.value', { collect: 'all' }),
+      ],
+    );
+    const estimate = estimateRun((await compile(doc)).plan, DEFAULT_PRICES);
+    const seen = firstShowing(worldData.parse({ world: 'irollan-valley' }))!.observations as Record<
+      string,
+      string
+    >;
+    const rendered = estimateTokens(`You see: ${seen.AY}`) + estimateTokens(`You see: ${seen.SG}`);
+    expect(estimate.calls).toBe(2);
+    expect(estimate.promptTokens).toBeGreaterThanOrEqual(rendered - 2);
+    expect(estimate.promptTokens).toBeLessThanOrEqual(rendered + 2);
   });
 });
