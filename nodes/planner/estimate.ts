@@ -87,10 +87,27 @@ function planCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   return calls;
 }
 
+/**
+ * A node's dispatch calls, by the episode and answer length they were built for: every copy of
+ * a replicated dispatcher plays the same episode, so it is built once.
+ */
+const built = new WeakMap<PlannerData, Map<string, EstimatedCall[]>>();
+
 function dispatchCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   const { data } = ctx;
   if (data.controller !== 'model') return [];
-  const setUp = episodeOf(ctx.knownInput(ctx.node, 'world'));
+  const known = ctx.knownInput(ctx.node, 'world');
+  const key = `${ctx.completion}\u0000${JSON.stringify(known) ?? ''}`;
+  let byEpisode = built.get(data);
+  if (!byEpisode) built.set(data, (byEpisode = new Map()));
+  let calls = byEpisode.get(key);
+  if (!calls) byEpisode.set(key, (calls = episodeCalls(ctx, known)));
+  return calls;
+}
+
+function episodeCalls(ctx: CallEstimateContext<PlannerData>, known: unknown): EstimatedCall[] {
+  const { data } = ctx;
+  const setUp = episodeOf(known);
   // A world that is not known before the run: the usual 60 steps of what is connected.
   if (!setUp)
     return Array.from({ length: 60 }, () => ({ promptTokens: ctx.inputTokens(ctx.node) }));
