@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
- * `node bench/artist-critic.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`,
+ * `node bench/artist-critic.ts`, `node bench/itcma.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`,
  * `node bench/eval-queue.ts` (needs redis-server; its queued half is skipped without one).
  *
  * The editor benchmark needs a Chromium (it says so and is skipped when there is none) and takes
@@ -11,6 +11,7 @@ import { benchArtistCriticAlone, formatArtistCritic } from './artist-critic.ts';
 import { benchEditor, type EditorBenchResult, formatEditor } from './editor.ts';
 import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts';
 import { benchEvalQueue, formatEvalQueue } from './eval-queue.ts';
+import { benchItcma, formatItcma } from './itcma.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
 import { benchStartup, formatStartup } from './startup.ts';
 import { benchStore, formatStore } from './store.ts';
@@ -24,6 +25,8 @@ progress('parallel agents over HTTP…');
 const parallel = await benchParallelAgents();
 progress('the Artist–Critic society over HTTP…');
 const artistCritic = await benchArtistCriticAlone();
+progress('the ITCMA-S sandbox, 75 steps…');
+const itcma = await benchItcma();
 progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('run store…');
@@ -47,6 +50,8 @@ console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
 console.log(rule);
 for (const line of formatArtistCritic(artistCritic)) console.log(line);
+console.log(rule);
+for (const line of formatItcma(itcma)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
 console.log(rule);

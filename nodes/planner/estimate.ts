@@ -98,10 +98,10 @@ function dispatchCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   if (data.controller !== 'model') return [];
   const known = ctx.knownInput(ctx.node, 'world');
   const key = `${ctx.completion}\u0000${JSON.stringify(known) ?? ''}`;
-  let byEpisode = built.get(data);
-  if (!byEpisode) built.set(data, (byEpisode = new Map()));
-  let calls = byEpisode.get(key);
-  if (!calls) byEpisode.set(key, (calls = episodeCalls(ctx, known)));
+  const byEpisode = built.get(data) ?? new Map<string, EstimatedCall[]>();
+  built.set(data, byEpisode);
+  const calls = byEpisode.get(key) ?? episodeCalls(ctx, known);
+  byEpisode.set(key, calls);
   return calls;
 }
 
