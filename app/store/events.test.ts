@@ -144,26 +144,49 @@ describe('events', () => {
     expect(writer.batches).toBe(1);
   });
 
+  it('after a background write, waits out its interval before the next, however often the engine yields', async () => {
+    const s = store();
+    const run = newRun(s);
+    const writer = s.eventWriter(run.id, { minIntervalMs: 60_000 });
+    writer.push(delta(run.id, 1));
+    await new Promise(setImmediate);
+    expect(writer.batches).toBe(1);
+    for (let seq = 2; seq <= 50; seq++) {
+      writer.push(delta(run.id, seq));
+      await new Promise(setImmediate);
+    }
+    expect(writer.batches).toBe(1);
+    expect(writer.pending).toBe(49);
+    writer.close();
+    expect(writer.batches).toBe(2);
+    expect(s.lastSeq(run.id)).toBe(50);
+  });
+
   it('durable events are on disk, with everything before them, when push returns', () => {
     const s = store();
     const run = newRun(s);
-    const writer = s.eventWriter(run.id); // default: model.response, human.response
+    const writer = s.eventWriter(run.id); // default: a live model.response, a human.response
     const [started, request, response] = numbered(run.id, everyKind).filter((e) =>
       ['run.started', 'model.request', 'model.response'].includes(e.type),
     );
+    // A simulated answer costs nothing to give again: it waits for the next batch.
+    const simulated = response as Extract<RunEvent, { type: 'model.response' }>;
+    const live = { ...simulated, seq: simulated.seq + 1, source: 'live' as const };
     writer.push(started!);
     writer.push(request!);
     const other = peek();
     const count = () =>
       other.prepare('SELECT count(*) FROM events WHERE run_id = ?').pluck().get(run.id);
     expect(count()).toBe(0);
-    writer.push(response!);
-    expect(count()).toBe(3);
+    writer.push(simulated);
+    expect(count()).toBe(0);
+    writer.push(live);
+    expect(count()).toBe(4);
     expect(
       JSON.parse(
-        other.prepare('SELECT body FROM events WHERE seq = ?').pluck().get(response!.seq) as string,
+        other.prepare('SELECT body FROM events WHERE seq = ?').pluck().get(live.seq) as string,
       ),
-    ).toEqual(response);
+    ).toEqual(live);
   });
 
   it("holds the run's end until close, then stores it with the run's record in one transaction", async () => {

@@ -2,8 +2,10 @@
  * Batched event writing. better-sqlite3 is synchronous and every commit under
  * `synchronous=FULL` waits for an fsync, so writing each event in its own transaction would
  * stall the engine on the disk dozens of times per model call. Events are buffered and written
- * together once the engine yields (setImmediate); only the few events that record something
- * paid for or irreplaceable are written before `push` returns.
+ * together once the engine yields (setImmediate), and no sooner than `minIntervalMs` after the
+ * write before (an engine that yields after every event would otherwise still commit each one);
+ * only the few events that record something paid for or irreplaceable are written before `push`
+ * returns.
  */
 import type { RunEvent, RunEventType } from '../runtime/events.ts';
 import type { RunFinish } from './store.ts';
@@ -24,7 +26,9 @@ export type BatchWrite = (rows: readonly EventRow[], finish?: RunFinish) => void
 
 /**
  * Event types written before `push` returns by default: a model answer (paid for) and a
- * person's answer (cannot be asked again for free), so a crash never loses them. The run's
+ * person's answer (cannot be asked again for free), so a crash never loses them. A simulated
+ * answer or one replayed from a cassette costs nothing to give again and waits for the next
+ * batch (a 975-call simulated run would otherwise wait on the disk 975 times). The run's
  * end (`run.finished`) is held instead and written by `close`, in the same transaction as the
  * run's final record: a log never ends with a run.finished the store does not know of.
  */
@@ -33,8 +37,9 @@ export const DURABLE_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventTy
   'human.response',
 ]);
 
-/** True for the event types in DURABLE_EVENT_TYPES. */
+/** True for the event types in DURABLE_EVENT_TYPES, model answers only when live. */
 export function isDurableByDefault(event: RunEvent): boolean {
+  if (event.type === 'model.response') return event.source === 'live';
   return DURABLE_EVENT_TYPES.has(event.type);
 }
 
@@ -48,6 +53,11 @@ export interface EventWriterOptions {
   onError?: (error: Error) => void;
   /** Buffered events that force a synchronous write. Default 500. */
   maxBuffered?: number;
+  /**
+   * The least time between two background writes, in ms: what a crash can lose at most of the
+   * events that are not durable. Default 25.
+   */
+  minIntervalMs?: number;
 }
 
 /** Appends one run's events to the store. Get one from `RunStore.eventWriter`. */
@@ -86,11 +96,15 @@ export class BufferedEventWriter implements EventWriter {
   readonly #durable: (event: RunEvent) => boolean;
   readonly #onError: ((error: Error) => void) | undefined;
   readonly #maxBuffered: number;
+  readonly #minInterval: number;
   readonly #onClose: () => void;
   #buffer: EventRow[] = [];
   /** The run.finished event, held for `close`. */
   #final: EventRow | undefined;
-  #scheduled: NodeJS.Immediate | undefined;
+  /** Cancels the scheduled background write. */
+  #scheduled: (() => void) | undefined;
+  /** When the last write was committed (performance.now()). */
+  #lastCommit = Number.NEGATIVE_INFINITY;
   #failure: Error | undefined;
   #closed = false;
   #written = 0;
@@ -102,6 +116,7 @@ export class BufferedEventWriter implements EventWriter {
     this.#durable = options.durable ?? isDurableByDefault;
     this.#onError = options.onError;
     this.#maxBuffered = Math.max(1, options.maxBuffered ?? 500);
+    this.#minInterval = Math.max(0, options.minIntervalMs ?? 25);
     this.#onClose = onClose;
   }
 
@@ -133,7 +148,18 @@ export class BufferedEventWriter implements EventWriter {
     }
     this.#buffer.push(row);
     if (this.#durable(event) || this.#buffer.length >= this.#maxBuffered) this.flush();
-    else this.#scheduled ??= setImmediate(this.#flushInBackground);
+    else this.#scheduled ??= this.#schedule();
+  }
+
+  /** A background write once the engine yields, or once the interval since the last is over. */
+  #schedule(): () => void {
+    const wait = this.#lastCommit + this.#minInterval - performance.now();
+    if (wait <= 0) {
+      const immediate = setImmediate(this.#flushInBackground);
+      return () => clearImmediate(immediate);
+    }
+    const timer = setTimeout(this.#flushInBackground, wait);
+    return () => clearTimeout(timer);
   }
 
   flush(): void {
@@ -152,10 +178,8 @@ export class BufferedEventWriter implements EventWriter {
 
   /** Writes the buffer (and, when closing, the held run.finished and the finish). */
   #commit(closing: boolean, finish?: RunFinish): void {
-    if (this.#scheduled) {
-      clearImmediate(this.#scheduled);
-      this.#scheduled = undefined;
-    }
+    this.#scheduled?.();
+    this.#scheduled = undefined;
     const rows = closing && this.#final ? [...this.#buffer, this.#final] : this.#buffer;
     if (rows.length === 0 && !finish) {
       this.#failure = undefined;
@@ -171,7 +195,10 @@ export class BufferedEventWriter implements EventWriter {
     if (closing) this.#final = undefined;
     this.#failure = undefined;
     this.#written += rows.length;
-    if (rows.length > 0) this.#batches++;
+    if (rows.length > 0) {
+      this.#batches++;
+      this.#lastCommit = performance.now();
+    }
   }
 
   readonly #flushInBackground = (): void => {
