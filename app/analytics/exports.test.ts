@@ -66,6 +66,22 @@ describe('the heat map as text', () => {
       'no "chat" interactions in this run (other kinds: wave; see --kind)\n',
     );
   });
+
+  it('shows those who could take part as a row and a column each before anyone does', () => {
+    const quiet = {
+      kind: 'chat',
+      agents: ['ann', 'bob'],
+      counts: [
+        [0, 0],
+        [0, 0],
+      ],
+      total: 0,
+    };
+    const lines = formatHeatmap(quiet, []).trimEnd().split('\n');
+    expect(lines[0]).toBe('chat interactions: initiator (rows) → receiver (columns), 0 in all');
+    expect(lines[2]).toMatch(/^ann\s+·\s+·\s+0$/);
+    expect(lines.at(-1)).toBe('no interactions yet among these 2');
+  });
 });
 
 describe('series as text', () => {
@@ -129,6 +145,21 @@ describe('the heat map as SVG', () => {
     // The darkest colour is the largest count's; an empty cell is not coloured.
     expect(svg).toContain(`fill="${heatColour(8, 8)}"`);
     expect(heatColour(0, 8)).not.toBe(heatColour(1, 8));
+  });
+
+  it('draws a grid with no scale when nobody has interacted yet', () => {
+    const svg = heatmapSvg({
+      kind: 'chat',
+      agents: ['ann', 'bob'],
+      counts: [
+        [0, 0],
+        [0, 0],
+      ],
+      total: 0,
+    });
+    expect(svg.match(/<rect x="\d+" y="\d+" width="40"/g)).toHaveLength(4);
+    expect(svg).not.toContain('heatmap-scale');
+    expect(svg).toContain('>none</text>');
   });
 
   it('says there is nothing to draw for an empty map', () => {

@@ -97,10 +97,15 @@ function legend(x: number, y: number, width: number, max: number): string[] {
   const gradient = stops
     .map((c, i) => `<stop offset="${(i / (stops.length - 1)).toFixed(2)}" stop-color="${c}"/>`)
     .join('');
-  return [
-    `<defs><linearGradient id="heatmap-scale" x1="0" x2="1" y1="0" y2="0">${gradient}</linearGradient></defs>`,
+  const none = [
     `<rect x="${x}" y="${y}" width="14" height="12" fill="${EMPTY_COLOUR}" stroke="#c9ced8"/>`,
     `<text x="${x + 18}" y="${y + 10}" font-size="11" fill="#5b6475">none</text>`,
+  ];
+  // Nobody has interacted yet: there is no scale to show.
+  if (max <= 0) return none;
+  return [
+    `<defs><linearGradient id="heatmap-scale" x1="0" x2="1" y1="0" y2="0">${gradient}</linearGradient></defs>`,
+    ...none,
     `<rect x="${x + 60}" y="${y}" width="${width}" height="12" fill="url(#heatmap-scale)"/>`,
     `<text x="${x + 60}" y="${y + 26}" font-size="11" fill="#5b6475">1</text>`,
     `<text x="${x + 60 + width}" y="${y + 26}" font-size="11" text-anchor="end" fill="#5b6475">${max}</text>`,

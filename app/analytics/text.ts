@@ -28,10 +28,9 @@ const clip = (text: string, max: number) =>
 export function formatHeatmap(map: HeatMap, kinds: readonly string[]): string {
   const others = kinds.filter((k) => k !== map.kind);
   const otherKinds = others.length ? ` (other kinds: ${others.join(', ')}; see --kind)` : '';
-  if (map.total === 0) {
-    const what = kinds.length === 0 ? 'no interactions' : `no "${map.kind}" interactions`;
-    return `${what} in this run${otherKinds}\n`;
-  }
+  const what = kinds.length === 0 ? 'no interactions' : `no "${map.kind}" interactions`;
+  // Nobody to show: no interaction, and no node named who could take part.
+  if (map.total === 0 && map.agents.length === 0) return `${what} in this run${otherKinds}\n`;
   const max = maxCount(map);
   const cell = (count: number) => (count === 0 ? '·' : `${shade(count, max)} ${count}`);
   const sent = map.counts.map((row) => sum(row));
@@ -51,8 +50,12 @@ export function formatHeatmap(map: HeatMap, kinds: readonly string[]): string {
   const out = [
     `${map.kind} interactions: initiator (rows) → receiver (columns), ${map.total} in all${otherKinds}`,
     ...rows.map(line),
-    `shades (share of the most, ${max}): · none  ${SHADES.map((s, i) => `${s} ≤${(i + 1) * 25}%`).join('  ')}`,
   ];
+  if (map.total === 0)
+    return `${[...out, `${what} yet among these ${map.agents.length}`].join('\n')}\n`;
+  out.push(
+    `shades (share of the most, ${max}): · none  ${SHADES.map((s, i) => `${s} ≤${(i + 1) * 25}%`).join('  ')}`,
+  );
   const top = strongestPair(map);
   if (top) out.push(`strongest: ${top.from} → ${top.to} (${top.count})`);
   const mutual = strongestMutual(map);

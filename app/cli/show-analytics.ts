@@ -67,7 +67,7 @@ export async function showAnalytics(
   }
   const heatFormat = formatOf(flags.export, HEATMAP_FORMATS, '--export', 'heat map');
   if (flags.export && heatFormat) {
-    if (heatmap.total === 0) {
+    if (heatmap.total === 0 && heatmap.agents.length === 0) {
       process.stderr.write(`${flags.export}: not written: no ${describeKind(analytics)}\n`);
     } else {
       await write(flags.export, await heatmapFile(analytics, heatFormat));
@@ -93,13 +93,14 @@ export async function showAnalytics(
 export function analyticsHint(runId: string, events: ReadonlyArray<{ type: string }>): string {
   const { heatmap, kinds, series } = runAnalytics(events);
   const parts: string[] = [];
-  if (kinds.length)
+  const mapped = kinds.length > 0 || heatmap.agents.length > 0;
+  if (mapped)
     parts.push(
       `${heatmap.total} ${heatmap.kind} interactions among ${heatmap.agents.length} agents`,
     );
   if (series.length) parts.push(`series ${series.map((s) => s.name).join(', ')}`);
   if (parts.length === 0) return '';
-  const flags = [kinds.length ? '--heatmap' : '', series.length ? '--series' : '']
+  const flags = [mapped ? '--heatmap' : '', series.length ? '--series' : '']
     .filter(Boolean)
     .join(' ');
   return `analytics: ${parts.join('; ')} (society show ${runId} ${flags})\n`;
