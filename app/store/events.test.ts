@@ -94,7 +94,7 @@ describe('events', () => {
     expect(s.getRun(run.id)).toBeUndefined();
   });
 
-  it('batches: 10,000 pushes make 20 transactions, then flush stores the rest', () => {
+  it('batches: 10,000 pushes make 100 transactions, then flush stores the rest', () => {
     const s = store();
     const run = newRun(s);
     const writer = s.eventWriter(run.id);
@@ -104,13 +104,13 @@ describe('events', () => {
       writer.push(delta(run.id, seq));
       slowest = Math.max(slowest, performance.now() - started);
     }
-    // One transaction per 500 buffered events; pushes in between only buffer.
-    expect(writer.batches).toBe(20);
+    // One transaction per 100 buffered events; pushes in between only buffer.
+    expect(writer.batches).toBe(100);
     expect(writer.pending).toBe(0);
     writer.push(delta(run.id, 10_001));
     expect(writer.pending).toBe(1);
     writer.flush();
-    expect(writer.batches).toBe(21);
+    expect(writer.batches).toBe(101);
     expect(writer.written).toBe(10_001);
     expect(s.lastSeq(run.id)).toBe(10_001);
     const read = s.events(run.id);
@@ -130,7 +130,7 @@ describe('events', () => {
     for (let seq = 1; seq <= 10_000; seq++) writer.push(delta('r', seq));
     writer.push({ ...delta('r', 10_001), type: 'run.finished' } as unknown as RunEvent);
     writer.close();
-    expect(batches).toEqual([...Array.from({ length: 20 }, () => 500), 1]);
+    expect(batches).toEqual([...Array.from({ length: 100 }, () => 100), 1]);
   });
 
   it('writes buffered events together once the engine yields', async () => {

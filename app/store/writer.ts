@@ -51,7 +51,10 @@ export interface EventWriterOptions {
    * thrown again by the next `push`, `flush` or `close`.
    */
   onError?: (error: Error) => void;
-  /** Buffered events that force a synchronous write. Default 500. */
+  /**
+   * Buffered events that force a synchronous write. Default 100: a run that never yields (every
+   * answer simulated) writes in batches of this size, and larger ones only cost memory.
+   */
   maxBuffered?: number;
   /**
    * The least time between two background writes, in ms: what a crash can lose at most of the
@@ -115,7 +118,7 @@ export class BufferedEventWriter implements EventWriter {
     this.#write = write;
     this.#durable = options.durable ?? isDurableByDefault;
     this.#onError = options.onError;
-    this.#maxBuffered = Math.max(1, options.maxBuffered ?? 500);
+    this.#maxBuffered = Math.max(1, options.maxBuffered ?? 100);
     this.#minInterval = Math.max(0, options.minIntervalMs ?? 25);
     this.#onClose = onClose;
   }
