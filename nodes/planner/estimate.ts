@@ -36,9 +36,8 @@ import { allowedExperts, PLAN_MAX_TOKENS, type PlannerData } from './spec.ts';
 
 /** The calls one copy of a planner makes in a run. */
 export function plannerCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
-  return ctx.executions.flatMap(() =>
-    ctx.data.mode === 'dispatch' ? dispatchCalls(ctx) : planCalls(ctx),
-  );
+  const calls = ctx.data.mode === 'dispatch' ? dispatchCalls(ctx) : planCalls(ctx);
+  return ctx.executions.flatMap(() => calls);
 }
 
 /** Tokens of a conversation's text, counted as a provider with no usage counts them. */
@@ -88,8 +87,8 @@ function planCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
 }
 
 /**
- * A node's dispatch calls, by the episode and answer length they were built for: every copy of
- * a replicated dispatcher plays the same episode, so it is built once.
+ * A node's dispatch calls for a known episode, by the episode and answer length they were built
+ * for: every copy of a replicated dispatcher plays the same episode, so it is built once.
  */
 const built = new WeakMap<PlannerData, Map<string, EstimatedCall[]>>();
 
@@ -97,20 +96,23 @@ function dispatchCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
   const { data } = ctx;
   if (data.controller !== 'model') return [];
   const known = ctx.knownInput(ctx.node, 'world');
-  const key = `${ctx.completion}\u0000${JSON.stringify(known) ?? ''}`;
-  const byEpisode = built.get(data) ?? new Map<string, EstimatedCall[]>();
-  built.set(data, byEpisode);
-  const calls = byEpisode.get(key) ?? episodeCalls(ctx, known);
-  byEpisode.set(key, calls);
-  return calls;
-}
-
-function episodeCalls(ctx: CallEstimateContext<PlannerData>, known: unknown): EstimatedCall[] {
-  const { data } = ctx;
   const setUp = episodeOf(known);
   // A world that is not known before the run: the usual 60 steps of what is connected.
   if (!setUp)
     return Array.from({ length: 60 }, () => ({ promptTokens: ctx.inputTokens(ctx.node) }));
+  const key = `${ctx.completion}\u0000${JSON.stringify(known)}`;
+  const byEpisode = built.get(data) ?? new Map<string, EstimatedCall[]>();
+  built.set(data, byEpisode);
+  const calls = byEpisode.get(key) ?? episodeCalls(ctx, setUp);
+  byEpisode.set(key, calls);
+  return calls;
+}
+
+function episodeCalls(
+  ctx: CallEstimateContext<PlannerData>,
+  setUp: NonNullable<ReturnType<typeof episodeOf>>,
+): EstimatedCall[] {
+  const { data } = ctx;
   const { kind, world, level } = setUp;
   const env = kind.create();
   env.reset({
