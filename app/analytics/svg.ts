@@ -4,6 +4,8 @@
  * title and a colour scale. Every cell carries a <title> (`alice → bob: 9`) for screen readers
  * and tooltips. `society show --export x.png` renders this same picture with sharp.
  */
+
+import { escapeHtml } from '../eval/html.ts';
 import type { HeatMap } from './reduce.ts';
 import { maxCount } from './reduce.ts';
 import { EMPTY_COLOUR, heatColour, lightText, scaleStops } from './scale.ts';
@@ -16,16 +18,6 @@ const LABEL_MAX = 24;
 /** Roughly how wide one character of the 12 px label font is. */
 const CHAR = 7;
 const FONT = 'DejaVu Sans, Helvetica, Arial, sans-serif';
-
-/** Escapes text for SVG content and attributes. */
-export function xml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
-}
 
 const clip = (text: string) =>
   text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text;
@@ -52,9 +44,9 @@ export function heatmapSvg(map: HeatMap, title?: string): string {
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(width)}" height="${height}" viewBox="0 0 ${Math.ceil(width)} ${height}" role="img" aria-labelledby="heatmap-title" font-family="${FONT}">`,
-    `<title id="heatmap-title">${xml(heading)}</title>`,
+    `<title id="heatmap-title">${escapeHtml(heading)}</title>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="${MARGIN}" y="${MARGIN + 14}" font-size="14" font-weight="bold" fill="#1d2330">${xml(heading)}</text>`,
+    `<text x="${MARGIN}" y="${MARGIN + 14}" font-size="14" font-weight="bold" fill="#1d2330">${escapeHtml(heading)}</text>`,
   );
   if (n === 0) {
     parts.push(
@@ -66,11 +58,11 @@ export function heatmapSvg(map: HeatMap, title?: string): string {
   map.agents.forEach((agent, i) => {
     const y = gridY + i * CELL + CELL / 2 + 4;
     parts.push(
-      `<text x="${gridX - 8}" y="${y}" font-size="12" text-anchor="end" fill="#1d2330">${xml(clip(agent))}</text>`,
+      `<text x="${gridX - 8}" y="${y}" font-size="12" text-anchor="end" fill="#1d2330">${escapeHtml(clip(agent))}</text>`,
     );
     const x = gridX + i * CELL + CELL / 2;
     parts.push(
-      `<text x="${x}" y="${gridY - 8}" font-size="12" fill="#1d2330" transform="rotate(-45 ${x} ${gridY - 8})">${xml(clip(agent))}</text>`,
+      `<text x="${x}" y="${gridY - 8}" font-size="12" fill="#1d2330" transform="rotate(-45 ${x} ${gridY - 8})">${escapeHtml(clip(agent))}</text>`,
     );
   });
   map.counts.forEach((row, i) => {
@@ -79,7 +71,7 @@ export function heatmapSvg(map: HeatMap, title?: string): string {
       const y = gridY + i * CELL;
       const name = `${map.agents[i]} → ${map.agents[j]}: ${count}`;
       parts.push(
-        `<g><title>${xml(name)}</title><rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${heatColour(count, max)}" stroke="#ffffff" stroke-width="1"/>` +
+        `<g><title>${escapeHtml(name)}</title><rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${heatColour(count, max)}" stroke="#ffffff" stroke-width="1"/>` +
           (count > 0
             ? `<text x="${x + CELL / 2}" y="${y + CELL / 2 + 4}" font-size="12" text-anchor="middle" fill="${lightText(count, max) ? '#ffffff' : '#1d2330'}">${count}</text>`
             : '') +

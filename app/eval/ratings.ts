@@ -11,7 +11,10 @@ import type { EvalRating, ScaleRating } from './types.ts';
  * The scales an eval's table shows: its rubric's, in order, then any other scale its items were
  * rated on (a rubric replaced since), by id.
  */
-export function ratedScales(rubric: Rubric | undefined, ratings: readonly EvalRating[]): string[] {
+export function ratedScales(
+  rubric: Rubric | undefined,
+  ratings: readonly Pick<EvalRating, 'scale'>[],
+): string[] {
   const scales = rubric?.scales.map((s) => s.id) ?? [];
   const others = [...new Set(ratings.map((r) => r.scale))].filter((s) => !scales.includes(s));
   return [...scales, ...others.sort()];

@@ -110,7 +110,7 @@ export function wrongBody(
 }
 
 /** The response's body, erroring with `fail()` (and dropping the connection) past `maxBytes`. */
-function capped(
+export function capped(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   fail: () => Error,

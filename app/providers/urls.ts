@@ -1,12 +1,16 @@
-/** URLs as providers show them in messages: never a password or a query string (which may carry a token). */
+/**
+ * URLs as providers and simulators show them in messages: never a password, a query string or
+ * a fragment (either may carry a token).
+ */
 
-/** The URL without user:password or query, and without a trailing slash. */
+/** The URL without user:password, query or fragment, and without a trailing slash. */
 export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
     parsed.password = '';
     parsed.search = '';
+    parsed.hash = '';
     return parsed.toString().replace(/\/$/, '');
   } catch {
     return url;

@@ -34,6 +34,6 @@ function clamp(x: number, lo: number, hi: number): number {
 }
 
 /** Amounts as people read them: 2 rather than 1.9999999999999998. */
-function tidy(x: number): number {
+export function tidy(x: number): number {
   return Math.round(x * 1e9) / 1e9 || 0;
 }

@@ -1,6 +1,6 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
-import { allocation } from './allocation.ts';
+import { allocation, tidy } from './allocation.ts';
 import { readRanking } from './ranking.ts';
 import type { MatrixData } from './spec.ts';
 
@@ -97,8 +97,4 @@ function holdings(value: unknown, ids: string[], initial: number): Record<string
       return [id, typeof held === 'number' && Number.isFinite(held) ? held : initial];
     }),
   );
-}
-
-function tidy(x: number): number {
-  return Math.round(x * 1e9) / 1e9 || 0;
 }

@@ -8,6 +8,7 @@
  * Each request is bounded: a timeout, a cap on the answer's size, and the run's own signal.
  */
 import type { z } from 'zod';
+import { displayUrl } from '../../providers/urls.ts';
 import { httpTransport } from './http.ts';
 import {
   describeIssue,
@@ -45,18 +46,6 @@ export class SimulatorError extends Error {
   }
 }
 
-/** The URL as messages show it: no query string (which may carry a token), no trailing slash. */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = '';
-    u.hash = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
-}
-
 /** A connection to one simulator; `close` it when done. */
 export interface SimulatorClient {
   readonly url: string;
@@ -77,7 +66,7 @@ export function simulatorClient(url: string, options: SimulatorClientOptions): S
       : scheme === 'http:' || scheme === 'https:'
         ? httpTransport(url, transportOptions)
         : unsupported(scheme);
-  const shown = shownUrl(url);
+  const shown = displayUrl(url);
 
   async function send<S extends z.ZodType>(
     type: RequestType,

@@ -3,9 +3,9 @@
  * Redirects are not followed (a simulator on this machine must not send the run elsewhere), and
  * an answer is read only up to the size cap.
  */
+import { capped, formatBytes } from '../../providers/answer-guard.ts';
 import type { RequestType } from './protocol.ts';
 import {
-  formatBytes,
   networkReason,
   oneLine,
   SimulatorFailure,
@@ -84,24 +84,11 @@ async function readCapped(
     throw tooLarge();
   }
   if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    return await new Response(capped(response.body, max, tooLarge)).text();
   } catch (error) {
     if (error instanceof SimulatorFailure) throw error;
     if (signal.aborted) throw signal.reason;
     throw new SimulatorFailure(`broke off its answer to ${type}: ${networkReason(error)}`);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -62,10 +62,3 @@ export function oneLine(text: string, max = 200): string {
   const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
-
-/** A byte count as people say it: `1 MiB`, `512 KiB`, `300 bytes`. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes.toLocaleString('en-US')} bytes`;
-}

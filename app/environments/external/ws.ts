@@ -5,9 +5,9 @@
  * session id, not the socket, names the episode).
  */
 import WebSocket from 'ws';
+import { formatBytes } from '../../providers/answer-guard.ts';
 import type { RequestType } from './protocol.ts';
 import {
-  formatBytes,
   networkReason,
   oneLine,
   SimulatorFailure,

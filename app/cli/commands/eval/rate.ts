@@ -4,6 +4,7 @@
  * the run answered (`society eval … --rubric`), or from `--rubric` for any other run.
  */
 import { userInfo } from 'node:os';
+import { ratedScales } from '../../../eval/ratings.ts';
 import { type Rubric, scoreProblem } from '../../../eval/rubrics.ts';
 import type { EvalRating, EvalRecord, RatingRecord } from '../../../eval/types.ts';
 import {
@@ -220,12 +221,7 @@ export function ratingsCommand(id: string, flags: { json?: boolean; db?: string 
       );
       return;
     }
-    const scales = [
-      ...(rubric?.scales.map((s) => s.id) ?? []),
-      ...[...new Set(ratings.map((r) => r.scale))]
-        .filter((s) => !rubric?.scales.some((x) => x.id === s))
-        .sort(),
-    ];
+    const scales = ratedScales(rubric, ratings);
     const range = rubric ? ` · rubric ${rubric.name} (${rubric.min}–${rubric.max})` : '';
     if (ratings.length === 0) {
       process.stdout.write(

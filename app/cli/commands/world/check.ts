@@ -1,6 +1,7 @@
 /** `society world check FILE`: exit 0 with a one-line summary, 2 with one line per problem. */
 import { formatProblem } from '../../../schema/problems.ts';
-import { loadWorldFile, problemsExit } from './world-file.ts';
+import { problemsExit } from '../../document-file.ts';
+import { loadWorldFile } from './world-file.ts';
 
 export function checkWorldCommand(file: string): void {
   const loaded = loadWorldFile(file);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { BUILTIN_WORLDS, builtinWorld } from '../../../environments/textworld/builtin.ts';
 import type { WorldSpec } from '../../../environments/textworld/format.ts';
 import { type LoadResult, loadWorld } from '../../../environments/textworld/load.ts';
-import { formatProblem, type Problem } from '../../../schema/problems.ts';
+import { problemsExit } from '../../document-file.ts';
 import { EXIT, Exit } from '../../errors.ts';
 
 /** World files larger than this are refused unread: a world is a small, shared document. */
@@ -44,9 +44,4 @@ export function worldNamed(name: string): WorldSpec {
   const loaded = loadWorldFile(name);
   if (!loaded.ok) throw problemsExit(name, loaded.problems);
   return loaded.spec;
-}
-
-/** Ends the command with exit 2 and one line per problem, each led by `file`. */
-export function problemsExit(file: string, problems: readonly Problem[]): Exit {
-  return new Exit(EXIT.invalid, problems.map((p) => `${file}: ${formatProblem(p)}`).join('\n'));
 }
