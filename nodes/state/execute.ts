@@ -1,5 +1,5 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
-import { applyRule } from './rules.ts';
+import { compileRule } from './rules.ts';
 import type { StateData } from './spec.ts';
 
 type Table = Record<string, Record<string, number>>;
@@ -10,6 +10,10 @@ export const execute: NodeExecutor<StateData> = async (ctx) => {
   const facts = factsByKey(ctx.inputs.facts);
   const keys = [...new Set([...data.keys, ...Object.keys(previous), ...Object.keys(facts)])];
   const step = ctx.loop?.round ?? 1;
+  // Each variable's rule is the same for every key: checked once per execution.
+  const rules = data.variables.map((v) =>
+    v.update === undefined ? undefined : compileRule(v.update),
+  );
   const state: Table = {};
   for (const key of keys) {
     const prev: Record<string, number> = {};
@@ -17,17 +21,18 @@ export const execute: NodeExecutor<StateData> = async (ctx) => {
       prev[variable.name] = previous[key]?.[variable.name] ?? variable.initial;
     }
     const now: Record<string, number> = {};
-    for (const variable of data.variables) {
+    for (const [index, variable] of data.variables.entries()) {
       let value = prev[variable.name]!;
-      if (variable.update !== undefined) {
-        const result = applyRule(variable.update, {
+      const rule = rules[index];
+      if (rule) {
+        const result = rule({
           prev,
           now,
           facts: facts[key] ?? {},
           key,
           step,
         });
-        value = typeof result === 'boolean' ? Number(result) : Number(result);
+        value = Number(result);
         if (!Number.isFinite(value)) {
           throw new Error(
             `variable "${variable.name}" of "${key}" came out as ${JSON.stringify(result)}, not a number`,

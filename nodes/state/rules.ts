@@ -102,9 +102,12 @@ export function ruleProblems(rule: unknown): RuleProblem[] {
   return problems;
 }
 
-/** Applies a rule to data; throws with the first problem if the rule is not allowed. */
-export function applyRule(rule: unknown, data: Record<string, unknown>): unknown {
+/**
+ * A rule as a function of its data, checked once; throws with the first problem if the rule is
+ * not allowed.
+ */
+export function compileRule(rule: unknown): (data: Record<string, unknown>) => unknown {
   const problem = ruleProblems(rule)[0];
   if (problem) throw new Error(problem.message);
-  return jsonLogic.apply(rule as Parameters<typeof jsonLogic.apply>[0], data);
+  return (data) => jsonLogic.apply(rule as Parameters<typeof jsonLogic.apply>[0], data);
 }

@@ -37,7 +37,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
 
   // The first time round there is nothing to carry out: the world is shown as it starts.
   if (previous) {
-    const before = Object.fromEntries(agents.map((a) => [a, inView(world, a)]));
+    const before = Object.fromEntries(agents.map((a) => [a, inView(world.observation(a))]));
     const actions: StepAction[] = arrived
       .filter((a) => a.executed)
       .map((a) => ({ agent: a.agent, action: a.text }));
@@ -60,7 +60,8 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
     }
     for (const agent of agents) {
       const result = played.results.find((r) => r.agent === agent);
-      const after = inView(world, agent);
+      const seen = world.observation(agent);
+      const after = inView(seen);
       facts[agent] = {
         acted: result?.given != null || held.has(agent) ? 1 : 0,
         executed: result?.ok && result.given != null ? 1 : 0,
@@ -69,7 +70,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
         moved: result?.moved ? 1 : 0,
         chatted: played.interactions.filter((i) => i.from === agent).length,
         spokenTo: played.interactions.filter((i) => i.to === agent).length,
-        company: world.observation(agent)?.people.length ?? 0,
+        company: seen?.people.length ?? 0,
         novelty: [...after].filter((thing) => !before[agent]!.has(thing)).length,
       };
     }
@@ -90,7 +91,8 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
   }
 
   const moods = moodsOf(ctx.inputs.moods);
-  const areaTopics = topics(world, moods);
+  const now = world.state();
+  const areaTopics = topics(now, moods);
   // The run's charts: who there is (so those who never chat still get a heat-map row), where
   // everyone is and the mood of every area, at the step about to be played.
   const at = world.stepsPlayed();
@@ -107,7 +109,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
     x: at,
     values: areaTopics,
   });
-  return showing(world, { chats, notes, facts, events, topics: areaTopics });
+  return showing(world, now, { chats, notes, facts, events, topics: areaTopics });
 };
 
 /** The carried state, or a bare world state (from a hand-made `previous`). */
@@ -153,8 +155,7 @@ export function readActions(value: unknown, agents: readonly string[]): Arrived[
 }
 
 /** What an agent can see: the people and items around it and what it holds. */
-function inView(world: TextWorld, agent: string): Set<string> {
-  const seen = world.observation(agent);
+function inView(seen: ReturnType<TextWorld['observation']>): Set<string> {
   if (!seen) return new Set();
   return new Set([
     `area:${seen.area.id}`,

@@ -3,6 +3,7 @@
  * every agent sees and can do, who chatted with whom, and what the step did to each of them.
  */
 import { builtinWorld } from '../../app/environments/textworld/builtin.ts';
+import type { WorldState } from '../../app/environments/textworld/state.ts';
 import { topics } from '../../app/environments/textworld/topics.ts';
 import { TextWorld } from '../../app/environments/textworld/world.ts';
 import type { WorldData } from './spec.ts';
@@ -25,9 +26,13 @@ export function noFacts(agents: readonly string[]): Record<string, Record<string
   return Object.fromEntries(agents.map((a) => [a, Object.fromEntries(FACTS.map((f) => [f, 0]))]));
 }
 
-/** What the node gives after a step: the world as each agent now sees it, and the step's news. */
+/**
+ * What the node gives after a step: the world as each agent now sees it (`state` is the world's
+ * state now, taken once), and the step's news.
+ */
 export function showing(
   world: TextWorld,
+  state: WorldState,
   step: {
     chats: Carried['chats'];
     notes: Record<string, string>;
@@ -36,7 +41,6 @@ export function showing(
     topics: Record<string, number | null>;
   },
 ): Record<string, unknown> {
-  const state = world.state();
   const agents = world.agents();
   const { chats, notes } = step;
   return {
@@ -69,12 +73,13 @@ export function firstShowing(data: WorldData): Record<string, unknown> | undefin
       seed: data.seed,
       turnOrder: data.turnOrder,
     });
-    return showing(world, {
+    const state = world.state();
+    return showing(world, state, {
       chats: {},
       notes: {},
       facts: noFacts(world.agents()),
       events: '',
-      topics: topics(world, {}),
+      topics: topics(state, {}),
     });
   } catch {
     return undefined;
