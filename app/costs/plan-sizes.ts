@@ -19,7 +19,7 @@ import type {
   EstimatePoint,
   LoopEffect,
 } from '../node-sdk/estimate.ts';
-import { documentRenderer } from '../node-sdk/template.ts';
+import { documentRenderer, TemplateError, templateIndexes } from '../node-sdk/template.ts';
 import { estimateTokens } from '../providers/text.ts';
 import { isImageValue } from '../schema/blob-refs.ts';
 import type { ModelProfile, Stage } from '../schema/document.ts';
@@ -445,15 +445,14 @@ export class PlanSizes implements EstimatePlan {
   }
 }
 
-/**
- * Each place a template's tags read a variable: the name it indexes it by (`scores[agent]`
- * gives `agent`), or undefined where it reads it whole or by a literal.
- */
+/** Where a template reads an input (see `templateIndexes`); nowhere when it does not parse. */
 function templateUses(template: string, name: string): Array<string | undefined> {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(?<![\\w.])${escaped}\\b(?:\\s*\\[\\s*([A-Za-z_]\\w*)\\s*\\])?`, 'g');
-  const tags = [...template.matchAll(/\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g)];
-  return tags.flatMap((tag) => [...(tag[1] ?? tag[2] ?? '').matchAll(pattern)].map((m) => m[1]));
+  try {
+    return templateIndexes(template, name);
+  } catch (error) {
+    if (error instanceof TemplateError) return [];
+    throw error;
+  }
 }
 
 export function sum(values: number[]): number {

@@ -50,6 +50,28 @@ engine.registerFilter('lettered', (value: unknown, separator: unknown = ' ') =>
 );
 
 /**
+ * Each place a template reads a root variable: the variable it indexes it by (`scores[agent]`
+ * gives `agent`), or undefined where it reads it whole or by a literal. Throws TemplateError on
+ * bad syntax.
+ */
+export function templateIndexes(template: string, name: string): Array<string | undefined> {
+  let globals: ReturnType<typeof engine.analyzeSync>['globals'];
+  try {
+    globals = engine.analyzeSync(parse(template).templates).globals;
+  } catch (error) {
+    throw templateError(error);
+  }
+  return (Object.hasOwn(globals, name) ? globals[name]! : []).map((use) => {
+    const index = use.segments[1];
+    return typeof index === 'object' &&
+      index.segments.length === 1 &&
+      typeof index.segments[0] === 'string'
+      ? index.segments[0]
+      : undefined;
+  });
+}
+
+/**
  * The root variables a template reads, in first-use order. Throws TemplateError on bad syntax;
  * a template that uses a refused tag still has its variables (see `templateRefusal`).
  */
