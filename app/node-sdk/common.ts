@@ -32,8 +32,9 @@ export const modalitySchema = z
 export const slotsSchema = z.record(z.string(), modalitySchema).optional();
 
 /**
- * Input ports for a template's slots. Names bound by replication (`as`) are not ports.
- * Bad template syntax yields no ports; `templateProblems` reports it.
+ * Input ports for a template's slots. Names bound by replication (`as`) are not ports, nor the
+ * names the node gives its template itself (`own`). Bad template syntax yields no ports;
+ * `templateProblems` reports it.
  */
 export function slotPorts(
   templates: Array<string | undefined>,
@@ -41,8 +42,9 @@ export function slotPorts(
     replicate?: { as?: string | undefined } | undefined;
     slots?: Record<string, Modality> | undefined;
   },
+  own: readonly string[] = [],
 ): PortSpec[] {
-  const provided = [data.replicate?.as ?? 'item'];
+  const provided = [data.replicate?.as ?? 'item', ...own];
   const names: string[] = [];
   for (const template of templates) {
     if (!template) continue;

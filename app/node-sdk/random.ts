@@ -15,6 +15,18 @@ export function seededRandom(seed: string | number): () => number {
   };
 }
 
+/**
+ * Shuffles `items` in place (Fisher–Yates) and returns them; `pick(n)` gives a whole number in
+ * [0, n), e.g. `(n) => Math.floor(random() * n)` from `seededRandom`.
+ */
+export function shuffle<T>(items: T[], pick: (n: number) => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = pick(i + 1);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

@@ -78,7 +78,7 @@ export const spec = defineNode({
         required: true,
         description: 'the candidate actions',
       },
-      ...slotPorts([promptOf(data)], data).filter((p) => !OWN.includes(p.name)),
+      ...slotPorts([promptOf(data)], data, OWN),
     ];
     return {
       inputs,

@@ -1,4 +1,5 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import { shuffle } from '../../app/node-sdk/random.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { allocation, tidy } from './allocation.ts';
 import { readRanking } from './ranking.ts';
@@ -38,14 +39,7 @@ export const execute: NodeExecutor<MatrixData> = async (ctx) => {
     // A simulated ranking is a seeded shuffle of the ids.
     answerShape: {
       kind: 'custom',
-      answer: (_request, draw) => {
-        const order = [...ids];
-        for (let i = order.length - 1; i > 0; i--) {
-          const j = draw(i + 1);
-          [order[i], order[j]] = [order[j]!, order[i]!];
-        }
-        return JSON.stringify({ ranking: order });
-      },
+      answer: (_request, draw) => JSON.stringify({ ranking: shuffle([...ids], draw) }),
     },
   });
   const ranking = readRanking(result.text, ids);

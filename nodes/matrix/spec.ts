@@ -82,7 +82,7 @@ export const spec = defineNode({
         modality: 'json',
         description: "what each agent holds now, by id (the previous step's `resources`)",
       },
-      ...slotPorts([data.prompt], data).filter((p) => !OWN.includes(p.name)),
+      ...slotPorts([data.prompt], data, OWN),
     ];
     return {
       inputs,

@@ -5,7 +5,7 @@
  * node carries it from round to round).
  */
 
-import { seededRandom } from '../../node-sdk/random.ts';
+import { seededRandom, shuffle } from '../../node-sdk/random.ts';
 import { DocumentError, formatPath, type Problem } from '../../schema/problems.ts';
 import type { WorldSpec } from './format.ts';
 import type { Layout } from './layout.ts';
@@ -183,11 +183,7 @@ export class TextWorld {
     const agents = this.agents();
     if (this.current.turnOrder !== 'shuffled') return agents;
     const random = seededRandom(`${this.current.seed}:turns:${this.current.step + 1}`);
-    for (let i = agents.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [agents[i], agents[j]] = [agents[j]!, agents[i]!];
-    }
-    return agents;
+    return shuffle(agents, (n) => Math.floor(random() * n));
   }
 
   /**
