@@ -37,7 +37,6 @@ export const RubricSchema = z
 
 /** A rubric: scales rated on whole numbers from `min` to `max`. */
 export type Rubric = z.infer<typeof RubricSchema>;
-export type RubricScale = Rubric['scales'][number];
 
 /**
  * ITCMA-S's human evaluation (Zhang et al., "Can Agents Spontaneously Form a Society?"): raters

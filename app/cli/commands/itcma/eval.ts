@@ -154,12 +154,13 @@ function planSeedJobs(
   given: { evalId: string; seeds: number; mode: EvalConfig['mode'] },
 ): PlannedJob[] {
   const planned: PlannedJob[] = [];
+  const docs = variants.map((v) => JSON.parse(v.documentText) as Record<string, unknown>);
   for (let item = 0; item < given.seeds; item++) {
     const seed = item + 1;
-    for (const variant of variants) {
-      const doc = JSON.parse(variant.documentText) as Record<string, unknown>;
-      doc.settings = { ...(doc.settings as object | undefined), seed };
-      const documentText = JSON.stringify(doc);
+    for (const [index, variant] of variants.entries()) {
+      const doc = docs[index]!;
+      const settings = { ...(doc.settings as object | undefined), seed };
+      const documentText = JSON.stringify({ ...doc, settings });
       const job = {
         evalId: given.evalId,
         item,
