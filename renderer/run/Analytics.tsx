@@ -161,7 +161,6 @@ const HeatMapGrid = memo(function HeatMapGrid({ map }: { map: HeatMap }) {
 });
 
 const SeriesChart = memo(function SeriesChart({ series }: { series: Series }) {
-  const data = useMemo(() => series.points.map((p) => ({ x: p.x, values: p.values })), [series]);
   return (
     <section data-testid={`analytics-series-${series.name}`}>
       <h3>
@@ -174,7 +173,7 @@ const SeriesChart = memo(function SeriesChart({ series }: { series: Series }) {
         aria-label={`${series.label}: ${series.keys.map((k) => `${k} ${lastValue(series, k)}`).join(', ')} at the last step`}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 4, right: 16, bottom: 4, left: 0 }}>
+          <LineChart data={series.points} margin={{ top: 4, right: 16, bottom: 4, left: 0 }}>
             <CartesianGrid stroke="#2a303b" />
             <XAxis
               dataKey="x"
