@@ -46,6 +46,25 @@ function evalWithRuns(s: RunStore) {
 }
 
 describe('ratings', () => {
+  it('attaches a rubric given when an eval is reopened, and keeps it when none is given', () => {
+    const s = store();
+    s.openEval({ id: 'e1', name: 'trivia', config, items: 2, simulated: true });
+    expect(s.getEval('e1')?.config.rubric).toBeUndefined();
+    const rubric = RUBRICS.itcma!;
+    const reopened = s.openEval({
+      id: 'e1',
+      name: 'trivia',
+      config: { ...config, rubric, data: 'other.jsonl' },
+      items: 2,
+      simulated: true,
+    });
+    // The rubric is attached; the rest of the stored config stays.
+    expect(reopened.config.rubric).toEqual(rubric);
+    expect(reopened.config.data).toBe('trivia.jsonl');
+    s.openEval({ id: 'e1', name: 'trivia', config, items: 2, simulated: true });
+    expect(s.getEval('e1')?.config.rubric).toEqual(rubric);
+  });
+
   it('keeps one rating per run, rater and scale; rating again replaces it', () => {
     const s = store();
     const [run] = evalWithRuns(s);

@@ -110,13 +110,16 @@ export class EvalsTable {
 
   /**
    * Creates the eval, or reopens it when one with this id exists (a rerun resumes): its status
-   * goes back to running, and what it recorded stays.
+   * goes back to running, and what it recorded stays, its config too, except that a rubric given
+   * now is attached (or replaces its own: the rubric is not part of what the eval is).
    */
   openEval(input: NewEval, now = Date.now()): EvalRecord {
     this.#prepare(
       `INSERT INTO evals (id, name, config, status, items, simulated, created_at, updated_at)
          VALUES (?, ?, ?, 'running', ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = 'running', items = excluded.items,
+           config = CASE WHEN excluded.config -> '$.rubric' IS NULL THEN config
+             ELSE json_set(config, '$.rubric', json(excluded.config -> '$.rubric')) END,
            simulated = excluded.simulated, updated_at = excluded.updated_at, finished_at = NULL`,
     ).run(
       input.id,

@@ -218,18 +218,14 @@ export async function runPlannedEval(args: {
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
         : localExecutor(store, args.concurrency, storedOverrides(store));
-    let record = store.openEval({
+    // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
+    const record = store.openEval({
       id: evalId,
       name: config.name,
       config,
       items: args.rows,
       simulated: config.mode === 'simulated',
     });
-    // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
-    if (config.rubric && before) {
-      store.setEvalRubric(evalId, config.rubric);
-      record = store.getEval(evalId)!;
-    }
     const scorer = args.scorer ?? (await scorerOf(config.scorer, { mode: config.mode, store }));
     const doneBefore = before
       ? store.evalItems(evalId).filter((i) => i.status !== 'running').length
