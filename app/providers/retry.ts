@@ -157,16 +157,21 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Settle with `promise`, or reject with AbortError as soon as `signal` aborts. This keeps a
+ * Settle with `promise`, or reject with AbortError (or what `toError` makes of the signal's
+ * reason) as soon as `signal` aborts. This keeps a
  * provider that ignores its signal from holding the engine past a timeout or a cancel.
  */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal,
+  toError: (reason: unknown) => unknown = abortError,
+): Promise<T> {
   if (signal.aborted) {
     promise.catch(() => {});
-    return Promise.reject(abortError(signal.reason));
+    return Promise.reject(toError(signal.reason));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal.reason));
+    const onAbort = () => reject(toError(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

@@ -6,6 +6,7 @@
  */
 import WebSocket from 'ws';
 import { formatBytes } from '../../providers/answer-guard.ts';
+import { raceAbort } from '../../providers/retry.ts';
 import type { RequestType } from './protocol.ts';
 import {
   networkReason,
@@ -103,7 +104,7 @@ export function wsTransport(url: string, options: TransportOptions): SimulatorTr
         waiting.resolve(json);
       });
     });
-    return raceAbort(opened, signal);
+    return raceAbort(opened, signal, (reason) => reason);
   };
 
   return {
@@ -115,7 +116,7 @@ export function wsTransport(url: string, options: TransportOptions): SimulatorTr
       });
       ws.send(JSON.stringify({ id, type, ...body }));
       try {
-        return await raceAbort(answer, signal);
+        return await raceAbort(answer, signal, (reason) => reason);
       } finally {
         pending.delete(id);
       }
@@ -127,23 +128,4 @@ export function wsTransport(url: string, options: TransportOptions): SimulatorTr
       socket?.terminate();
     },
   };
-}
-
-/** `promise`, or the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
