@@ -2,7 +2,6 @@ import { simulatorClient } from '../../app/environments/external/client.ts';
 import { hostRefusal } from '../../app/environments/external/hosts.ts';
 import { oneLine } from '../../app/environments/external/transport.ts';
 import type { NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
-import { displayUrl } from '../../app/providers/urls.ts';
 import { SIMULATED_PREFIX } from '../../app/schema/simulated.ts';
 import { type Episode, episodeOutputs, episodeValue, readAction } from './episode.ts';
 import type { SimulatorData } from './spec.ts';
@@ -36,7 +35,7 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
         ...(Object.keys(options).length > 0 ? { options } : {}),
       });
       episode = {
-        url: displayUrl(url),
+        url: client.shownUrl,
         session: start.session,
         step: 0,
         done: start.done,

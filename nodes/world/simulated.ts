@@ -3,7 +3,6 @@
  * one, as the simulated provider's draw decides. Only simulated runs use it; a real model
  * never sees it.
  */
-import { lastUserText } from '../../app/providers/text.ts';
 import type { ChatRequest } from '../../app/providers/types.ts';
 
 const VERB = /^(?:go to|leave|take|put|use|chat with|rest\b)/i;
@@ -34,3 +33,18 @@ const GREETINGS = [
   'Good to see you, {who}. Shall we look around together?',
   '{who}, what are you working on?',
 ];
+
+/**
+ * The prompt a simulated agent answers. Written here rather than imported from app/providers:
+ * this module reaches the editor through the spec, and neither node types nor the editor reach
+ * the providers.
+ */
+function lastUserText(request: ChatRequest): string {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const message = request.messages[i]!;
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  }
+  return '';
+}

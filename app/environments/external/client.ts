@@ -49,6 +49,8 @@ export class SimulatorError extends Error {
 /** A connection to one simulator; `close` it when done. */
 export interface SimulatorClient {
   readonly url: string;
+  /** The URL as messages show it (no credentials, query or fragment). */
+  readonly shownUrl: string;
   /** Starts an episode. */
   reset(request: Omit<ResetRequest, 'protocol'>): Promise<ResetAnswer>;
   /** Plays one action in a session. */
@@ -105,6 +107,7 @@ export function simulatorClient(url: string, options: SimulatorClientOptions): S
 
   return {
     url,
+    shownUrl: shown,
     reset: ({ seed, options: extra }) =>
       send('reset', { seed, ...(extra ? { options: extra } : {}) }, resetAnswer),
     step: ({ session, action, step, agent }) =>
