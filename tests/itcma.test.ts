@@ -141,7 +141,9 @@ describe('ITCMA-S Irollan Valley', () => {
     let resumed = 0;
     for (let i = 0; i < 10 && resumed < 3; i++) {
       const db = join(dir, `kill-${i}.db`);
-      const killed = await runAndKill(SHORT, db, Math.round(300 + random() * 1500));
+      // Killed once the stub has answered some of its 39 calls: mid-run however loaded the
+      // machine is.
+      const killed = await runAndKill(SHORT, db, 2 + Math.floor(random() * 34));
       const store = openRunStore(db);
       store.markInterrupted();
       const [row] = store.listRuns();
@@ -157,19 +159,25 @@ describe('ITCMA-S Irollan Valley', () => {
   });
 });
 
-/** Starts `society run` and SIGKILLs it after `ms`; true when the kill landed. */
-function runAndKill(file: string, db: string, ms: number): Promise<boolean> {
+/**
+ * Starts `society run` and SIGKILLs it once the stub has answered `calls` more requests; true
+ * when the kill landed (the run had not ended by itself).
+ */
+function runAndKill(file: string, db: string, calls: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.OPENAI_API_KEY;
+    const target = stub.count() + calls;
     const child = spawn(process.execPath, [BIN, 'run', file, ...live(db)], {
       env,
       stdio: 'ignore',
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    const timer = setInterval(() => {
+      if (stub.count() >= target) child.kill('SIGKILL');
+    }, 2);
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
+      clearInterval(timer);
       resolve(signal === 'SIGKILL');
     });
   });
