@@ -130,19 +130,25 @@ function identitiesOf(db: string, runId: string) {
   }
 }
 
-/** Starts `society run` and SIGKILLs it after `ms`; resolves with how it ended. */
-function runAndKill(db: string, ms: number): Promise<{ killed: boolean; code: number | null }> {
+/**
+ * Starts `society run` and SIGKILLs it once the stub has answered `calls` more requests (checked
+ * every 2 ms, so the kill falls anywhere between two answers); resolves with how it ended.
+ */
+function runAndKill(db: string, calls: number): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.OPENAI_API_KEY;
+    const target = stub.count() + calls;
     const child = spawn(process.execPath, [BIN, 'run', file, '--input', 'topic=tea', ...args(db)], {
       env,
       stdio: 'ignore',
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    const timer = setInterval(() => {
+      if (stub.count() >= target) child.kill('SIGKILL');
+    }, 2);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
+      clearInterval(timer);
       resolve({ killed: signal === 'SIGKILL', code });
     });
   });
@@ -166,14 +172,14 @@ describe('a run killed at any moment', () => {
     const random = seededRandom('crash-resume');
     let killedMidRun = 0;
     let servedFromRecord = 0;
-    // Kills that land before the run starts or after it ends prove nothing; on a loaded machine
-    // (other tests beside this one) runs take longer than the reference, so the test keeps
-    // killing, up to 40 times, until 20 kills have landed mid-run.
+    // Kills that land before the run starts or after it ends prove nothing; the kill waits for
+    // a number of answered calls rather than a time, so it falls mid-run however loaded the
+    // machine is. The test keeps killing, up to 40 times, until 20 kills have landed mid-run.
     for (let i = 0; i < 40 && killedMidRun < 20; i++) {
       const db = join(dir, `crash-${i}.db`);
-      // Anywhere from process start-up to the end of the run.
-      const delay = Math.round(200 + random() * (duration - 200));
-      const { killed } = await runAndKill(db, delay);
+      // Anywhere from the first answer to the last.
+      const after = 1 + Math.floor(random() * (CALLS - 1));
+      const { killed } = await runAndKill(db, after);
       const store = openRunStore(db);
       const [run] = store.listRuns();
       store.markInterrupted();
@@ -184,12 +190,12 @@ describe('a run killed at any moment', () => {
       store.close();
       if (!run || !killed || interrupted?.status !== 'interrupted') continue; // killed before the run began, or after it ended
       killedMidRun++;
-      expect(interrupted.status, `kill ${i} after ${delay} ms`).toBe('interrupted');
+      expect(interrupted.status, `kill ${i} after ${after} calls`).toBe('interrupted');
 
       const before = stub.count();
       // Resumed through the same main in this process: the kill needs a process, the resume not.
       const resumed = await societyHere(['resume', run.id, ...args(db)]);
-      expect(resumed.code, `kill ${i} after ${delay} ms: ${resumed.stderr}`).toBe(0);
+      expect(resumed.code, `kill ${i} after ${after} calls: ${resumed.stderr}`).toBe(0);
       const out = JSON.parse(resumed.stdout);
       expect(out.outputs, `kill ${i}`).toEqual(expected.outputs);
       // Calls the run had already made were served from its own record.
