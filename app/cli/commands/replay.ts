@@ -4,6 +4,7 @@ import { compileGraph } from '../../compiler/index.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
+import { editsInLog } from '../../runtime/engine.ts';
 import { blobHashOf } from '../../schema/blob-refs.ts';
 import { newRunId } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
@@ -70,6 +71,9 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       humanAnswers: answers,
       blobs,
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
+      // A fork's edits and the debugger's travel in its events: the edited instances give
+      // their edited values again instead of asking a model the record never answered.
+      ...editsInLog(data.events),
     });
     printResult(result, mode, flags.json === true, compiled.params);
     if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
