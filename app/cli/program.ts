@@ -110,6 +110,10 @@ export function buildProgram(): Command {
       '--replay-then-live <CASSETTE>',
       'answer from a cassette, call the model for what it lacks, and add those calls to it',
     )
+    .option(
+      '--replay-then-simulated <CASSETTE>',
+      'answer from a cassette and the simulated provider for what it lacks (e.g. after an edit in --step); the cassette is not changed',
+    )
     .option('--record <CASSETTE>', 'call the models and record every call into a cassette')
     .option(
       '--simulate',

@@ -97,6 +97,11 @@ export type RunEventBody =
       outputs: Record<string, unknown>;
       usage: Usage;
       error?: string;
+      /**
+       * How the run ended up answering its calls, when that changed as it ran (a replay the
+       * debugger let go beyond its cassette after an edit).
+       */
+      mode?: RunMode;
     }
   | {
       type: 'node.started';

@@ -23,6 +23,8 @@ export interface RunFlags extends DisplayFlags {
   set: string[];
   replay?: string;
   replayThenLive?: string;
+  /** Answer from the cassette, and from the simulated provider for what it lacks. */
+  replayThenSimulated?: string;
   record?: string;
   simulate?: boolean;
   json?: boolean;
@@ -37,12 +39,23 @@ export interface RunFlags extends DisplayFlags {
 
 /** Runs `file` as the flags say; resolves to the exit code. */
 export async function runCommand(file: string, flags: RunFlags): Promise<number> {
-  const cassetteFlags = [flags.replay, flags.replayThenLive, flags.record].filter(Boolean);
+  const cassetteFlags = [
+    flags.replay,
+    flags.replayThenLive,
+    flags.replayThenSimulated,
+    flags.record,
+  ].filter(Boolean);
   if (cassetteFlags.length > 1)
-    throw new UsageError('use only one of --replay, --replay-then-live and --record');
-  if (flags.simulate && (flags.replay || flags.replayThenLive)) {
-    throw new UsageError('--simulate cannot be combined with --replay (it can with --record)');
+    throw new UsageError(
+      'use only one of --replay, --replay-then-live, --replay-then-simulated and --record',
+    );
+  if (flags.simulate && (flags.replay || flags.replayThenLive || flags.replayThenSimulated)) {
+    throw new UsageError(
+      '--simulate cannot be combined with --replay (it can with --record; --replay-then-simulated simulates what the cassette lacks)',
+    );
   }
+  // What the cassette lacks is simulated: labelled so, and the cassette itself is left as it is.
+  const simulate = flags.simulate === true || flags.replayThenSimulated !== undefined;
 
   const providerOverrides = parseProviders(flags.provider);
   const breakpoints = flags.break.map(parseBreakpoint);
@@ -83,7 +96,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       document: compiled.doc,
       documentText: documentTextOf(compiled),
       compilerVersion: compiled.machines.compilerVersion,
-      mode: cassette?.mode ?? (flags.simulate ? 'simulated' : 'live'),
+      mode: flags.replayThenSimulated
+        ? 'replay-then-simulated'
+        : (cassette?.mode ?? (flags.simulate ? 'simulated' : 'live')),
       inputs,
     });
     storeImages(store, blobs, inputs);
@@ -94,13 +109,13 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       humanAnswers: { ...recorded, ...humanAnswers },
       blobs,
       prices,
-      simulate: flags.simulate === true,
+      simulate,
       ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
       providerOverrides: { ...storedOverrides(store), ...providerOverrides },
       breakpoints,
       startPaused: flags.step === true,
     });
-    if (cassette && cassette.mode !== 'replay') {
+    if (cassette && cassette.mode !== 'replay' && !flags.replayThenSimulated) {
       // A person's answers belong to the recording too (a seat's commands), so a replay plays
       // the same turns without asking anyone.
       for (const event of store.events(runId))
@@ -119,11 +134,12 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
 async function openCassette(
   flags: RunFlags,
 ): Promise<{ cassette: Cassette; mode: CassetteMode; path: string } | undefined> {
-  const path = flags.replay ?? flags.replayThenLive ?? flags.record;
+  const path = flags.replay ?? flags.replayThenLive ?? flags.replayThenSimulated ?? flags.record;
   if (!path) return undefined;
+  // --replay-then-simulated: the cassette answers first, the simulator (not a model) the rest.
   const mode: CassetteMode = flags.replay
     ? 'replay'
-    : flags.replayThenLive
+    : flags.replayThenLive || flags.replayThenSimulated
       ? 'replay-then-live'
       : 'record';
   if (mode === 'record' && !existsSync(path))
