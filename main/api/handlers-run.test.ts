@@ -4,12 +4,14 @@
  * message or output, forking a finished run, comparing two runs and deleting one. Runs replay
  * the VQA template's cassette, and new calls of a fork are simulated: no key, no network.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResult, RunEventPush } from '../../app/api/contract.ts';
+import { exportRun } from '../../app/cli/export.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
+import { societyHere } from '../../tests/support/cli.ts';
 import { type ApiHandlers, createApiHandlers } from './handlers.ts';
 
 const VQA = JSON.parse(
@@ -293,6 +295,28 @@ describe('runs.fork, runs.diff and runs.delete', () => {
     await expect(call('runs.show', { runId: fork.runId })).rejects.toThrow('there is no run');
     expect(await call('runs.delete', { runId: fork.runId })).toEqual({ deleted: false });
     expect((await call('runs.show', { runId: parentId })).run.id).toBe(parentId);
+  });
+
+  it('a fork made here exports and replays with its edit and its outputs', async () => {
+    const parentId = await replay();
+    await finished(parentId);
+    const fork = await call('runs.fork', {
+      runId: parentId,
+      edits: [{ instance: 'member#1@r2', text: 'It is a blue square.' }],
+    });
+    expect((await finished(fork.runId)).status).toBe('succeeded');
+    const forked = store.getRun(fork.runId)!;
+    // What `society export` writes for it.
+    const file = path.join(dir, `${fork.runId}.run.json`);
+    writeFileSync(file, JSON.stringify(exportRun(store, forked)));
+    const replayed = await societyHere([
+      'replay',
+      file,
+      ...['--db', path.join(dir, 'replays.db'), '--json', '-q'],
+    ]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(JSON.parse(replayed.stdout).outputs).toEqual(forked.outputs);
+    expect(forked.outputs?.transcript).toContain('member#1@r2: It is a blue square.');
   });
 
   it('refuses a fork that says nothing, names an unknown instance, or forks a running run', async () => {
