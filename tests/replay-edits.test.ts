@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../app/runtime/events.ts';
 import { society, societyHere } from './support/cli.ts';
+import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
 const CASSETTE = 'templates/nlsom-vqa.cassette.json';
@@ -58,6 +59,32 @@ describe('an edit in the terminal debugger under --replay', () => {
     const replay = await societyHere(['replay', file, '--db', db, '--json', '-q']);
     expect(replay.code, replay.stderr).toBe(0);
     expect(JSON.parse(replay.stdout).outputs).toEqual(out.outputs);
+  });
+
+  it('calls the models for the rest when asked to go live', async () => {
+    const stub = await startStubOpenAI({ respond: () => ({ text: '(b)' }) });
+    try {
+      const result = await society(
+        [
+          ...['run', VQA, '--replay', CASSETTE, '--step', '--json', '--db', db],
+          ...['--provider', `openai=${stub.url}`],
+        ],
+        { OPENAI_API_KEY: 'sk-replay-edits-test-0123456789' },
+        'n\nn\ne It is a blue square.\nl\nc\n',
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('the run is replay-then-live');
+      const out = JSON.parse(result.stdout);
+      expect(out.mode).toBe('replay-then-live');
+      const { events } = await shown(out.runId);
+      // A call whose prompt does not read the edited description is still answered by the
+      // cassette; the ones that do went to the server, and nothing was simulated.
+      const count = sources(events);
+      expect(count).toEqual({ cassette: 9, live: 8 });
+      expect(stub.count()).toBe(count.live);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('keeps replaying when the edit is cancelled', async () => {
