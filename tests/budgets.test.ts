@@ -116,6 +116,23 @@ describe('a document whose budget is below its estimate', () => {
   });
 });
 
+describe('a loop that can stop early', () => {
+  it('makes the same shortfall a warning: the run starts', async () => {
+    // The CAMEL role-play ends on a keyword, so its 25 rounds are a ceiling, not a need.
+    const doc = JSON.parse(readFileSync(join(ROOT, 'templates/nlsom-camel.society.json'), 'utf8'));
+    doc.settings.budget.maxCalls = 20;
+    const file = join(dir, 'camel-20.society.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const validate = await societyHere(['validate', file]);
+    expect(validate.stdout).toContain(
+      'warning: settings.budget.maxCalls is 20 but a run needs about 51 calls (likely estimate with every round run; a loop may stop earlier); raise it, or run with --max-calls 51\n',
+    );
+    const run = await societyHere(['run', file, '--simulate', '--db', db, '-q']);
+    expect(run.code).not.toBe(2);
+    expect(run.stderr).toContain('society: warning: settings.budget.maxCalls is 20');
+  });
+});
+
 describe('society nlsom eval at the paper settings', () => {
   const data = join(dir, 'val.txt');
   writeFileSync(
