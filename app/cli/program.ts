@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { defaultDatabasePath } from '../store/paths.ts';
+import { budgetOptions } from './budget-options.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
 import type { NodesFlags } from './commands/nodes.ts';
@@ -86,7 +87,7 @@ export function buildProgram(): Command {
       (await import('./commands/inspect.ts')).inspectCommand(file, flags),
     );
 
-  program
+  const run = program
     .command('run')
     .description('run a society and print its outputs')
     .argument('<file>', 'a *.society.json document')
@@ -152,10 +153,10 @@ export function buildProgram(): Command {
       collect,
       [],
     )
-    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
-    .action(async (file: string, flags: RunFlags) => {
-      process.exitCode = await (await import('./commands/run.ts')).runCommand(file, flags);
-    });
+    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`);
+  budgetOptions(run).action(async (file: string, flags: RunFlags) => {
+    process.exitCode = await (await import('./commands/run.ts')).runCommand(file, flags);
+  });
 
   executionOptions(program.command('resume'))
     .description('finish an interrupted run from its log; calls it already made are not paid again')
@@ -415,12 +416,14 @@ function addCuisineWorldCommands(program: Command): void {
     .option('--json', 'print JSON: the eval summary, the grid and the order counts')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
-  evalRunOptions(sweep).action(async (file: string | undefined, flags: SweepFlags) => {
-    process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
-      file,
-      flags,
-    );
-  });
+  evalRunOptions(budgetOptions(sweep)).action(
+    async (file: string | undefined, flags: SweepFlags) => {
+      process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
+        file,
+        flags,
+      );
+    },
+  );
 }
 
 function readVersion(): string {

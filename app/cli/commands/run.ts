@@ -5,6 +5,7 @@ import { Cassette, type CassetteMode } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { newRunId } from '../../store/index.ts';
 import { splitAssignment } from '../assignment.ts';
+import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../budget-check.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
@@ -17,7 +18,7 @@ import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';
 import { printEstimate } from './estimate.ts';
 
-export interface RunFlags extends DisplayFlags {
+export interface RunFlags extends DisplayFlags, BudgetFlags {
   input: string[];
   /** `--set NAME=VALUE`: template parameters. */
   set: string[];
@@ -61,7 +62,10 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const breakpoints = flags.break.map(parseBreakpoint);
   const compiled = await compileFile(
     file,
-    (doc) => applyModelOverrides(doc, flags.model),
+    (doc) => {
+      applyModelOverrides(doc, flags.model);
+      applyBudgetFlags(doc, flags);
+    },
     flags.set,
   );
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
@@ -76,6 +80,11 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
+    // A budget the run cannot meet is refused before anything is recorded (an estimate warns).
+    checkBudgets([{ plan: compiled.plan, inputs }], prices, {
+      ...flags,
+      allowBudgetStop: flags.allowBudgetStop || flags.estimate,
+    });
     if (flags.estimate) {
       printEstimate(compiled.plan, prices, inputs, flags.json === true);
       return EXIT.ok;

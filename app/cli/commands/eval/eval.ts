@@ -16,6 +16,7 @@ import type {
   VariantSpec,
 } from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import {
@@ -42,7 +43,7 @@ export interface EvalRunFlags {
   rate?: string[];
 }
 
-export interface EvalFlags extends EvalRunFlags {
+export interface EvalFlags extends EvalRunFlags, BudgetFlags {
   data: string;
   map: string[];
   expect?: string;
@@ -145,7 +146,8 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
       throw new UsageError(`cannot use cassette ${flags.replay}: ${(error as Error).message}`);
     }
   }
-  const prepared = await prepareVariants(file, variants, flags.provider ?? []);
+  const prepared = await prepareVariants(file, variants, flags.provider ?? [], flags);
+  checkVariantBudgets(prepared, flags);
   checkMappings(mappings, prepared);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : flags.replay ? 'replay' : 'live';
   const scorer: ScorerSpec = {

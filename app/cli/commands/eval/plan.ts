@@ -17,6 +17,7 @@ import { canonicalJson } from '../../../providers/cassette.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { splitAssignment } from '../../assignment.ts';
+import { applyBudgetFlags, type BudgetFlags } from '../../budget-check.ts';
 import { compileFile, problemsExit } from '../../document-file.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
@@ -91,7 +92,8 @@ export interface PreparedVariant {
 }
 
 /**
- * Compiles each variant's document with its options; any problem ends the command (exit 2).
+ * Compiles each variant's document with its options, and `budget`'s flags (`--max-calls` …)
+ * over its budget; any problem ends the command (exit 2).
  * `providers` (the eval's own `--provider`) apply to every variant, under the variant's own:
  * they say where models are reached, not what is evaluated, so they are not part of the eval's
  * identity (a server that moved does not start the eval afresh).
@@ -100,13 +102,17 @@ export async function prepareVariants(
   file: string,
   variants: readonly VariantSpec[],
   providers: readonly string[] = [],
+  budget: BudgetFlags = {},
 ): Promise<PreparedVariant[]> {
   const prepared: PreparedVariant[] = [];
   for (const spec of variants) {
     const path = spec.document ?? file;
     const compiled = await compileFile(
       path,
-      (doc) => applyModelOverrides(doc, spec.model),
+      (doc) => {
+        applyModelOverrides(doc, spec.model);
+        applyBudgetFlags(doc, budget);
+      },
       spec.set,
     );
     if (!compiled.ok) throw problemsExit(path, compiled.problems);

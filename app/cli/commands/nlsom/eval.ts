@@ -18,9 +18,11 @@ import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
@@ -32,7 +34,7 @@ export const VQA_TEMPLATE = fileURLToPath(
 
 const STRUCTURES = ['monarchy', 'democracy'] as const;
 
-export interface NlsomEvalFlags extends EvalRunFlags {
+export interface NlsomEvalFlags extends EvalRunFlags, BudgetFlags {
   images?: string;
   requireImages?: boolean;
   limit?: string;
@@ -113,7 +115,8 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     provider: flags.provider,
   }));
   const document = flags.document ?? VQA_TEMPLATE;
-  const prepared = await prepareVariants(document, variants);
+  const prepared = await prepareVariants(document, variants, [], flags);
+  checkVariantBudgets(prepared, flags);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
   const imagesDir = flags.images === undefined ? undefined : resolve(flags.images);
   const config: EvalConfig = {
@@ -151,6 +154,8 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
         : `images: ${missing} of ${rows.length} not found under ${where}; those questions run with the template's example picture, so their accuracy measures the models' guesses from the words, not vision`;
   if (!flags.quiet) process.stderr.write(`${imageNote}\n`);
   const missingItems = new Set(images.flatMap((p, i) => (p === undefined ? [i] : [])));
+  // What each structure's runs used: its document is bound with these values and recorded so.
+  const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
   return runPlannedEval({
     config,
     evalId,
@@ -161,9 +166,10 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     concurrency,
     scorer: textScorer('choice'),
     present: {
-      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote),
+      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote, ran),
       json: (summary, items) => ({
         ...summary,
+        params: ranWithJson(ran),
         images: {
           dir: imagesDir ?? dataset.dir,
           found: rows.length - missing,
@@ -262,21 +268,29 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const cell = (p: { n: number; mean: number; ci95: [number, number] }) =>
   p.n === 0 ? 'no question' : `${pct(p.mean)} [${pct(p.ci95[0])}, ${pct(p.ci95[1])}] n=${p.n}`;
 
-/** NLSOM's Table 4 layout: accuracy (%) per structure, with intervals and the photo split. */
+/**
+ * NLSOM's Table 4 layout: the parameters the runs used, accuracy (%) per structure with
+ * intervals and the photo split, then the paper's figures apart.
+ */
 function formatAccuracy(
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   missing: ReadonlySet<number>,
   imageNote: string,
+  ran: readonly RanVariant[],
 ): string {
   const rows = [
     ['structure', 'accuracy (95% CI)', 'with photo', 'without photo (example picture)'],
   ];
   for (const a of accuracyBySight(summary, items, missing))
     rows.push([a.structure, cell(a.all), cell(a.withPhoto), cell(a.withoutPhoto)]);
+  const settings = ranWithLine(ran);
   return [
-    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout; the paper, 5 rounds: monarchy 66.20%, democracy 63.41%)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    ...(settings ? [settings] : []),
     ...columns(rows),
     imageNote,
+    // The paper's figures, with the settings they were measured at: a comparison, not this run's.
+    'the paper (Table 4, 5 rounds, its own models): monarchy 66.20%, democracy 63.41%',
   ].join('\n');
 }
