@@ -104,6 +104,10 @@ export async function graphScorer(
       if (result.status !== 'succeeded')
         throw new Error(`${label}: ${result.error ?? result.status}`);
       const value = result.outputs.score;
+      // A metric skipped for want of a token answers null: that is no score, not a 0.
+      const inner = (value as { score?: unknown } | null)?.score ?? value;
+      if (inner === null || inner === undefined || inner === '')
+        throw new Error(`${label} gave no score (score: ${JSON.stringify(value ?? null)})`);
       const score =
         typeof value === 'number' ? value : Number((value as { score?: unknown })?.score ?? value);
       if (!Number.isFinite(score))
