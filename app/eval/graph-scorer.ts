@@ -105,11 +105,13 @@ export async function graphScorer(
         throw new Error(`${label}: ${result.error ?? result.status}`);
       const value = result.outputs.score;
       // A metric skipped for want of a token answers null: that is no score, not a 0.
-      const inner = (value as { score?: unknown } | null)?.score ?? value;
+      const inner =
+        value !== null && typeof value === 'object' && 'score' in value
+          ? (value as { score: unknown }).score
+          : value;
       if (inner === null || inner === undefined || inner === '')
         throw new Error(`${label} gave no score (score: ${JSON.stringify(value ?? null)})`);
-      const score =
-        typeof value === 'number' ? value : Number((value as { score?: unknown })?.score ?? value);
+      const score = typeof inner === 'number' ? inner : Number(inner);
       if (!Number.isFinite(score))
         throw new Error(`${label} gave no number (score: ${JSON.stringify(value)})`);
       return score;
