@@ -98,7 +98,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const base = () => ['eval', doc, '--data', data, '--map', 'name=person', '--db', db, '--simulate'];
 
 describe('society eval', () => {
-  it('runs variants side by side; a row without its field fails alone, scored 0', async () => {
+  it('runs variants side by side; a row without its field fails alone, with no score', async () => {
     const result = await societyHere([
       ...base(),
       '--expect',
@@ -126,8 +126,8 @@ describe('society eval', () => {
       expect(items).toHaveLength(6);
       const failed = items.filter((i) => i.status === 'failed');
       expect(failed.map((i) => [i.item, i.score, i.error])).toEqual([
-        [2, 0, 'item 3 has no field "person"'],
-        [2, 0, 'item 3 has no field "person"'],
+        [2, undefined, 'item 3 has no field "person"'],
+        [2, undefined, 'item 3 has no field "person"'],
       ]);
       // Each variant ran its own document: its parameter and its model.
       const formal = items.find((i) => i.variant === 'formal' && i.item === 0)!;
@@ -217,7 +217,14 @@ describe('society eval', () => {
         /--scorer bleu: no such scorer \(scorers: exact, choice/,
       ],
       [[...base()], /--expect FIELD names the dataset field holding the right answer/],
-      [[...base(), '--expect', 'nope'], /--expect nope: no row of .* has that field/],
+      [
+        [...base(), '--expect', 'nope'],
+        /--expect nope: the dataset's rows have no field "nope" \(fields: person, expected\)/,
+      ],
+      [
+        [...base(), '--map', 'topic=subject', '--expect', 'expected'],
+        /--map topic=subject: the dataset's rows have no field "subject" \(fields: person, expected\)/,
+      ],
       [
         [...base(), '--expect', 'expected', '--map', 'mood=person'],
         /--map mood: the document has no input "mood" \(it takes: name, topic\)/,

@@ -226,7 +226,7 @@ export const BUILTIN_MODEL_DEFAULTS: ModelDefaults = {
 /** One variant's line of an eval's table (app/eval/types.ts `VariantSummary`). */
 const EvalVariant = z.object({
   name: z.string(),
-  /** Items scored, failed ones included (at 0). */
+  /** Items finished, failed ones included (a failed one counts as 0 in the mean). */
   n: z.number(),
   failed: z.number(),
   score: z.object({ mean: z.number(), ci95: z.tuple([z.number(), z.number()]) }),

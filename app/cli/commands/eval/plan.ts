@@ -142,6 +142,31 @@ export function checkMappings(mappings: readonly Mapping[], variants: readonly P
   }
 }
 
+/**
+ * Every field `--map` and `--expect` name must be in the data: a typo would otherwise fail every
+ * item (or score every answer against nothing) and be recorded as a finished eval. A field that
+ * only some rows lack is left to fail those items alone.
+ */
+export function checkFields(
+  given: { map: readonly string[]; mappings: readonly Mapping[]; expect?: string },
+  rows: readonly DataRow[],
+): void {
+  const fields: string[] = [];
+  for (const row of rows)
+    for (const key of Object.keys(row)) if (!fields.includes(key)) fields.push(key);
+  const have = (field: string) => rows.some((row) => row[field] !== undefined);
+  const known = ` (fields: ${fields.join(', ') || 'none'})`;
+  for (const [index, { field }] of given.mappings.entries())
+    if (!have(field))
+      throw new UsageError(
+        `--map ${given.map[index]}: the dataset's rows have no field "${field}"${known}`,
+      );
+  if (given.expect !== undefined && !have(given.expect))
+    throw new UsageError(
+      `--expect ${given.expect}: the dataset's rows have no field "${given.expect}"${known}`,
+    );
+}
+
 /** The eval's id: the same documents, data and options give the same id. */
 export function evalIdOf(config: EvalConfig, variants: readonly PreparedVariant[]): string {
   const identity = {
@@ -288,7 +313,8 @@ function rowInputs(
 
 /** A short name for an item: its question, prompt or text field, cut to 120 characters. */
 function labelOf(row: DataRow): string | undefined {
-  for (const key of ['question', 'prompt', 'input', 'text', 'task', 'id']) {
+  // A multiple-choice row's stem is its question without the options.
+  for (const key of ['stem', 'question', 'prompt', 'input', 'text', 'task', 'id']) {
     const value = row[key];
     if (typeof value === 'string' || typeof value === 'number') {
       const text = String(value);

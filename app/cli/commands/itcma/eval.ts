@@ -6,11 +6,13 @@
  * or the editor's Evals view), and the table shows their mean ratings per architecture beside
  * one number the runs give by themselves: the share of agent pairs that chatted.
  */
+
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobKeyOf } from '../../../eval/job.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
+import { hasNoScore, variantScoreText } from '../../../eval/score-text.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalSummary, VariantSpec } from '../../../eval/types.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
@@ -203,7 +205,11 @@ function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
       const spread = r.ci95 ? ` ±${((r.ci95[1] - r.ci95[0]) / 2).toFixed(2)}` : '';
       return `${r.mean.toFixed(2)}${spread} (n=${r.n})`;
     });
-    rows.push([v.name, ...cells, `${(v.score.mean * 100).toFixed(0)}%`]);
+    rows.push([
+      v.name,
+      ...cells,
+      hasNoScore(v) ? variantScoreText(v) : `${(v.score.mean * 100).toFixed(0)}%`,
+    ]);
   }
   const paper = Object.entries(PAPER)
     .map(([name, means]) => `${name} ${means.map((m) => m.toFixed(2)).join('/')}`)
