@@ -64,14 +64,14 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       inputs: data.run.inputs,
     });
     storeImages(store, blobs, data.run.inputs);
-    const { result, mode } = await executeRun(compiled, store, flags, {
+    const { result, mode, calls } = await executeRun(compiled, store, flags, {
       runId,
       inputs: data.run.inputs,
       humanAnswers: answers,
       blobs,
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
     });
-    printResult(result, mode, flags.json === true, compiled.params);
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
