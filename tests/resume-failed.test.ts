@@ -23,7 +23,7 @@ const doc = {
   version: 1,
   name: 'resume after failure',
   models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  settings: { concurrency: { default: 2 }, seed: 3, retry: { maxAttempts: 1 } },
+  settings: { concurrency: { default: 2 }, seed: 3, retry: { attempts: 1 } },
   nodes: [
     { id: 'topic', type: 'input', position: { x: 0, y: 0 }, data: { name: 'topic' } },
     {

@@ -19,7 +19,7 @@ const CHAIN = {
   version: 1,
   name: 'chain of three',
   models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  settings: { retry: { maxAttempts: 1 } },
+  settings: { retry: { attempts: 1 } },
   nodes: [
     { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
     ...['a', 'b', 'c'].map((id) => ({
