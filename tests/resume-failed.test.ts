@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdentity } from '../app/runtime/engine.ts';
+import type { RunEvent } from '../app/runtime/events.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
 import { type StubOpenAI, startStubOpenAI, stubError } from './support/stub-openai.ts';
@@ -133,104 +134,120 @@ function storedRun(db: string, id: string) {
   }
 }
 
-describe('society resume of a failed run', () => {
-  it('sends only the calls not yet answered and ends as an unbroken run would', async () => {
+/** An unbroken run of the document: its outputs and its log, made once. */
+let reference: Promise<{ outputs: Record<string, unknown>; events: RunEvent[] }> | undefined;
+function unbrokenRun() {
+  reference ??= (async () => {
     answerLimit = Number.POSITIVE_INFINITY;
-    const unbrokenDb = join(dir, 'unbroken.db');
-    const unbroken = await societyHere(['run', file, ...runArgs(unbrokenDb), '--json']);
+    const db = join(dir, 'unbroken.db');
+    const unbroken = await societyHere(['run', file, ...runArgs(db), '--json']);
     expect(unbroken.code, unbroken.stderr).toBe(0);
-    const reference = JSON.parse(unbroken.stdout) as {
+    const result = JSON.parse(unbroken.stdout) as {
       outputs: Record<string, unknown>;
       runId: string;
       cost: { usd: number; sentCalls: number };
     };
-    expect(reference.cost.sentCalls).toBe(CALLS);
-    const expected = storedRun(unbrokenDb, reference.runId).events;
+    expect(result.cost.sentCalls).toBe(CALLS);
+    return { outputs: result.outputs, events: storedRun(db, result.runId).events };
+  })();
+  return reference;
+}
 
-    // The server answers four calls (round 1 and the second organizer), then refuses.
-    const db = join(dir, 'failing.db');
-    answered = 0;
-    answerLimit = 4;
-    const failed = await societyHere(['run', file, ...runArgs(db)]);
-    expect(failed.code).toBe(1);
-    const lines = failed.stderr.trimEnd().split('\n');
-    const [, failedId] = /^failed · run (\w+) · live · 4 calls · 52 tokens · \$0\.\d{4}$/.exec(
-      lines.at(-2) ?? '',
-    ) ?? [undefined, ''];
-    expect(failedId, failed.stderr).toMatch(/^[0-9a-f]{16}$/);
-    expect(lines.at(-1)).toMatch(/^society: node "member" \(member#\d@r2\): .*Incorrect API key/);
-    expect(
-      lines.at(-1)?.endsWith(` — fix the cause, then: society resume ${failedId} --db ${db}`),
-    ).toBe(true);
-
-    // Healthy again: only what the record lacks goes over the wire.
-    answerLimit = Number.POSITIVE_INFINITY;
-    const before = stub.count();
-    const resumed = await societyHere([
-      'resume',
-      failedId!,
-      '--db',
-      db,
-      '--provider',
-      `openai=${stub.url}`,
-      '-q',
-      '--json',
-    ]);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(stub.count() - before).toBe(CALLS - 4);
-    expect(resumed.stderr).toMatch(
-      new RegExp(
-        `^society: run \\w+ continues failed run ${failedId}; 4 answered calls come from its record, the rest are sent`,
-      ),
-    );
-    const result = JSON.parse(resumed.stdout) as {
-      status: string;
-      runId: string;
-      outputs: Record<string, unknown>;
-      usage: { calls: number };
-      cost: { sentCalls: number; recordedCalls: number };
-    };
-    expect(result.status).toBe('succeeded');
-    expect(result.outputs).toEqual(reference.outputs);
-    expect(result.usage.calls).toBe(CALLS);
-    expect(result.cost).toMatchObject({ sentCalls: CALLS - 4, recordedCalls: 4 });
-
-    // The failed run stays as it ended; the continuation forks it and its log is an unbroken one.
-    expect(result.runId).not.toBe(failedId);
-    const parent = storedRun(db, failedId!);
-    expect(parent.run.status).toBe('failed');
-    const child = storedRun(db, result.runId);
-    expect(child.run.parentRunId).toBe(failedId);
-    expect(child.events.some((e) => e.type === 'node.failed' || e.type === 'model.error')).toBe(
-      false,
-    );
-    expect(child.events.map((e) => e.seq)).toEqual(child.events.map((_, i) => i + 1));
-    const identities = child.events.map((e) => eventIdentity(e)).filter(Boolean);
-    expect(new Set(identities).size).toBe(identities.length);
-    expect(new Set(identities)).toEqual(
-      new Set(expected.map((e) => eventIdentity(e)).filter(Boolean)),
-    );
-
-    // A succeeded run has nothing to continue.
-    const again = await societyHere(['resume', result.runId, '--db', db]);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/succeeded; there is nothing to continue/);
-
-    // The listing as JSON: both runs, what each was and cost.
-    const listed = await societyHere(['runs', '--db', db, '--json']);
-    expect(listed.code).toBe(0);
-    const runs = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
-    expect(runs.map((r) => [r.id, r.status, r.mode, r.calls])).toEqual([
-      [result.runId, 'succeeded', 'replay-then-live', CALLS],
-      [failedId, 'failed', 'live', 4],
-    ]);
-    expect(runs[0]).toMatchObject({ document: 'resume after failure', parentRunId: failedId });
-    for (const r of runs) {
-      expect(typeof r.costUsd).toBe('number');
-      expect(Date.parse(r.startedAt as string)).toBeGreaterThan(0);
-      expect(Date.parse(r.endedAt as string)).toBeGreaterThanOrEqual(
-        Date.parse(r.startedAt as string),
+describe('society resume of a failed run', () => {
+  // Mid-loop (round 1 and the second organizer answered, round 2's members refused), and at
+  // the last node (the leader refused).
+  it.each([
+    { limit: 4, at: 'member' },
+    { limit: CALLS - 1, at: 'leader' },
+  ])(
+    'failed at $at after $limit answers: sends only the rest and ends as an unbroken run would',
+    async ({ limit, at }) => {
+      const { outputs: expectedOutputs, events: expected } = await unbrokenRun();
+      const db = join(dir, `failing-${limit}.db`);
+      answered = 0;
+      answerLimit = limit;
+      const failed = await societyHere(['run', file, ...runArgs(db)]);
+      expect(failed.code).toBe(1);
+      const lines = failed.stderr.trimEnd().split('\n');
+      const summary = new RegExp(
+        `^failed · run (\\w+) · live · ${limit} calls · ${limit * 13} tokens · \\$0\\.\\d{4}$`,
       );
-    }
-  });
+      const [, failedId] = summary.exec(lines.at(-2) ?? '') ?? [undefined, ''];
+      expect(failedId, failed.stderr).toMatch(/^[0-9a-f]{16}$/);
+      expect(lines.at(-1)).toMatch(new RegExp(`^society: node "${at}".*Incorrect API key`));
+      expect(
+        lines.at(-1)?.endsWith(` — fix the cause, then: society resume ${failedId} --db ${db}`),
+      ).toBe(true);
+
+      // Healthy again: only what the record lacks goes over the wire.
+      answerLimit = Number.POSITIVE_INFINITY;
+      const before = stub.count();
+      const resumed = await societyHere([
+        'resume',
+        failedId!,
+        '--db',
+        db,
+        '--provider',
+        `openai=${stub.url}`,
+        '-q',
+        '--json',
+      ]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(stub.count() - before).toBe(CALLS - limit);
+      expect(resumed.stderr).toMatch(
+        new RegExp(
+          `^society: run \\w+ continues failed run ${failedId}; ${limit} answered calls come from its record, the rest are sent`,
+        ),
+      );
+      const result = JSON.parse(resumed.stdout) as {
+        status: string;
+        runId: string;
+        outputs: Record<string, unknown>;
+        usage: { calls: number };
+        cost: { sentCalls: number; recordedCalls: number };
+      };
+      expect(result.status).toBe('succeeded');
+      expect(result.outputs).toEqual(expectedOutputs);
+      expect(result.usage.calls).toBe(CALLS);
+      expect(result.cost).toMatchObject({ sentCalls: CALLS - limit, recordedCalls: limit });
+
+      // The failed run stays as it ended; the continuation forks it and its log is an unbroken one.
+      expect(result.runId).not.toBe(failedId);
+      const parent = storedRun(db, failedId!);
+      expect(parent.run.status).toBe('failed');
+      const child = storedRun(db, result.runId);
+      expect(child.run.parentRunId).toBe(failedId);
+      expect(child.events.some((e) => e.type === 'node.failed' || e.type === 'model.error')).toBe(
+        false,
+      );
+      expect(child.events.map((e) => e.seq)).toEqual(child.events.map((_, i) => i + 1));
+      const identities = child.events.map((e) => eventIdentity(e)).filter(Boolean);
+      expect(new Set(identities).size).toBe(identities.length);
+      expect(new Set(identities)).toEqual(
+        new Set(expected.map((e) => eventIdentity(e)).filter(Boolean)),
+      );
+
+      // A succeeded run has nothing to continue.
+      const again = await societyHere(['resume', result.runId, '--db', db]);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/succeeded; there is nothing to continue/);
+
+      // The listing as JSON: both runs, what each was and cost.
+      const listed = await societyHere(['runs', '--db', db, '--json']);
+      expect(listed.code).toBe(0);
+      const runs = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
+      expect(runs.map((r) => [r.id, r.status, r.mode, r.calls])).toEqual([
+        [result.runId, 'succeeded', 'replay-then-live', CALLS],
+        [failedId, 'failed', 'live', limit],
+      ]);
+      expect(runs[0]).toMatchObject({ document: 'resume after failure', parentRunId: failedId });
+      for (const r of runs) {
+        expect(typeof r.costUsd).toBe('number');
+        expect(Date.parse(r.startedAt as string)).toBeGreaterThan(0);
+        expect(Date.parse(r.endedAt as string)).toBeGreaterThanOrEqual(
+          Date.parse(r.startedAt as string),
+        );
+      }
+    },
+  );
 });

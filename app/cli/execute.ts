@@ -232,12 +232,16 @@ function costText(cost: RunCost, mode: RunMode): string {
   const unpriced = cost.unpricedCalls
     ? ` + ${cost.unpricedCalls} call${cost.unpricedCalls === 1 ? '' : 's'} without a price (society prices)`
     : '';
-  const fromRecord = cost.recordedCalls > 0 ? `; ${cost.recordedCalls} from the record` : '';
   if (cost.sentCalls === 0) {
-    if (cost.simulated) return `$0 (simulated answers${mode === 'replay' ? '' : fromRecord})`;
-    if (mode === 'replay') return '$0 (replayed from cassette)';
-    if (cost.recordedCalls > 0) return "$0 (answered from the run's record)";
-    return '$0';
+    // Nothing was sent: say where the answers came from instead of a price.
+    const sources = [
+      ...(mode === 'replay' ? ['replayed from cassette'] : []),
+      ...(cost.recordedCalls > 0 && mode !== 'replay'
+        ? [`${cost.recordedCalls} from the run's record`]
+        : []),
+      ...(cost.simulated ? ['simulated answers'] : []),
+    ];
+    return sources.length ? `$0 (${sources.join(', ')})` : '$0';
   }
   const simulated = cost.simulated ? ', some simulated' : '';
   if (cost.recordedCalls > 0)
