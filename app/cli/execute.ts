@@ -150,14 +150,13 @@ export function printResult(
   }
   for (const [name, value] of Object.entries(result.outputs)) printOutput(name, value);
   process.stderr.write(`${summaryLine(result, mode, context.calls)}\n`);
+  // A replay never calls a provider, so it has nothing to continue with: its error stands alone.
+  const next = mode === 'replay' ? undefined : continueCommand(result, context);
   if (result.status === 'failed') {
-    process.stderr.write(
-      `society: ${result.error ?? 'the run failed'} — fix the cause, then: ${continueCommand(result, context)}\n`,
-    );
+    const error = result.error ?? 'the run failed';
+    process.stderr.write(`society: ${error}${next ? ` — fix the cause, then: ${next}` : ''}\n`);
   } else if (result.status === 'cancelled') {
-    process.stderr.write(
-      `society: cancelled — to go on from here: ${continueCommand(result, context)}\n`,
-    );
+    process.stderr.write(`society: cancelled${next ? ` — to go on from here: ${next}` : ''}\n`);
   }
 }
 
