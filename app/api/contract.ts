@@ -452,6 +452,22 @@ export const contract = {
       }),
     result: z.object({ runId: z.string(), parentRunId: z.string(), forkSeq: z.number() }),
   },
+  /**
+   * Continues a failed or cancelled run once the cause is fixed (as `society resume RUN`): a new
+   * run, recorded as a fork of it at the failure, answers every call the run answered from its
+   * record, sends only the rest, and streams its events like `run.start`. A simulated run's
+   * continuation is simulated too; a succeeded run, or a replay, is refused.
+   */
+  'runs.continue': {
+    params: z.object({ runId: z.string().min(1), breakpoints: z.array(Breakpoint).default([]) }),
+    result: z.object({
+      runId: z.string(),
+      parentRunId: z.string(),
+      forkSeq: z.number(),
+      /** Calls the record answers. */
+      answered: z.number(),
+    }),
+  },
   /** Compares two stored runs: outputs, each sender's messages, votes, usage. */
   'runs.diff': {
     params: z.object({ a: z.string().min(1), b: z.string().min(1) }),

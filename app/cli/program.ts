@@ -159,7 +159,9 @@ export function buildProgram(): Command {
   });
 
   executionOptions(program.command('resume'))
-    .description('finish an interrupted run from its log; calls it already made are not paid again')
+    .description(
+      'finish an interrupted run, or continue a failed or cancelled one once the cause is fixed; calls it already made are not paid again',
+    )
     .argument('<run>', 'a run id or a unique prefix of one')
     .option(
       '-i, --input <NAME=VALUE>',
@@ -235,7 +237,11 @@ export function buildProgram(): Command {
     .description('list recorded runs, newest first')
     .option('-n, --limit <N>', 'how many', '20')
     .option('--db <FILE>', 'the run store')
-    .action(async (flags: { limit: string; db?: string }) =>
+    .option(
+      '--json',
+      'print one JSON array: id, status, mode, document, startedAt, endedAt, calls, tokens, costUsd, parentRunId',
+    )
+    .action(async (flags: { limit: string; db?: string; json?: boolean }) =>
       (await import('./commands/runs.ts')).runsCommand(flags),
     );
 

@@ -45,7 +45,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });
     process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
-    const { result, mode } = await executeRun(
+    const { result, mode, calls } = await executeRun(
       compiled,
       store,
       flags,
@@ -58,7 +58,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       },
       plan.kept,
     );
-    printResult(result, mode, flags.json === true, compiled.params);
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

@@ -65,7 +65,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       inputs: data.run.inputs,
     });
     storeImages(store, blobs, data.run.inputs);
-    const { result, mode } = await executeRun(compiled, store, flags, {
+    const { result, mode, calls } = await executeRun(compiled, store, flags, {
       runId,
       inputs: data.run.inputs,
       humanAnswers: answers,
@@ -75,7 +75,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       // their edited values again instead of asking a model the record never answered.
       ...editsInLog(data.events),
     });
-    printResult(result, mode, flags.json === true, compiled.params);
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {

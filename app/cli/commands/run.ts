@@ -132,7 +132,10 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
           cassette.cassette.recordAnswer(event.name, event.answer);
       await cassette.cassette.save(cassette.path, processRedactor);
     }
-    printResult(result.result, result.mode, flags.json === true, compiled.params);
+    printResult(result.result, result.mode, flags.json === true, compiled.params, {
+      calls: result.calls,
+      db: flags.db,
+    });
     if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
