@@ -9,7 +9,7 @@
 import type { CompiledGraph } from '../compiler/index.ts';
 import { Cassette } from '../providers/cassette.ts';
 import { BlobStore } from '../runtime/blobs.ts';
-import type { RunOptions } from '../runtime/engine.ts';
+import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { continuedLog } from '../runtime/failure-trail.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
@@ -23,7 +23,10 @@ export interface ContinuationPlan {
   /** The continuation's record in the store, without its id (a fork of the ended run). */
   record: Omit<NewRun, 'id'>;
   /** Run options; the caller adds its own (registry, prices, providers, env). */
-  options: Pick<RunOptions, 'inputs' | 'blobs' | 'cassette' | 'continueFrom'>;
+  options: Pick<
+    RunOptions,
+    'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides' | 'messageEdits'
+  >;
   /** New calls go to the simulator: asked for, or the ended run was simulated. */
   simulated: boolean;
   /** Calls (model and expert) the record answers. */
@@ -79,6 +82,8 @@ export function planContinuation(
       blobs,
       cassette: { cassette: Cassette.fromJSON(calls, `run ${run.id}`), mode: 'replay-then-live' },
       continueFrom: kept,
+      // A continued fork keeps its edits: its record has no answer for an instance it did not run.
+      ...editsInLog(kept),
     },
     simulated,
     answered: [...calls.entries, ...(calls.experts ?? [])].reduce(

@@ -8,7 +8,7 @@ import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
-import type { RunOptions } from '../../runtime/engine.ts';
+import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../store/index.ts';
 import { continuationRefusal, planContinuation } from '../continue-run.ts';
@@ -102,6 +102,8 @@ function reopen(
         flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
       cassette: { cassette: record, mode: 'replay-then-live' },
       continueFrom: logged,
+      // A resumed fork keeps its edits: its record has no answer for an instance it did not run.
+      ...editsInLog(logged),
     },
   };
 }
