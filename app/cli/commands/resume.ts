@@ -8,6 +8,7 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { readRunInputs } from '../inputs.ts';
+import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -50,6 +51,13 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     const { humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
     const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
     const logged = store.events(run.id);
+    // Calls the record lacks go live: every key the run can use is checked before reopening it.
+    refuseMissingKeys(compiled.plan, {
+      providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+      simulate:
+        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
+      cassetteMode: 'replay-then-live',
+    });
     store.reopenRun(run.id);
     process.stderr.write(
       `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,

@@ -17,6 +17,7 @@ import type {
 } from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { EXIT, UsageError } from '../../errors.ts';
+import { refuseMissingEvalKeys } from '../../eval-preflight.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import {
   checkMappings,
@@ -213,6 +214,14 @@ export async function runPlannedEval(args: {
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
+    // Keys are checked where the runs happen: here, unless workers elsewhere run them.
+    if (flags.queue === undefined)
+      await refuseMissingEvalKeys({
+        jobs: plan,
+        scorer: config.scorer,
+        mode: config.mode,
+        stored: storedOverrides(store),
+      });
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
