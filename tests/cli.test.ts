@@ -288,9 +288,9 @@ describe('society run', () => {
     });
   });
 
-  it('fails with a clear message when the key is missing', async () => {
+  it('refuses with a clear message when the key is missing (exit 2, before the run)', async () => {
     const result = await society(['run', VQA, ...vqaInputs]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY is not set');
     expectNoStackTrace(result.stderr);
   });

@@ -28,6 +28,7 @@ import {
   type ScopeContext,
 } from './machine-runtime.ts';
 import { NodeRunner } from './node-runner.ts';
+import { preflight, preflightMessage, preflightRefuses } from './preflight.ts';
 import type { RunOptions, RunResult } from './run-options.ts';
 import { errorMessage, previewValues } from './values.ts';
 
@@ -289,6 +290,7 @@ export class Run {
     let values: Record<string, NodeValues> = {};
     try {
       checkRunInputs(plan, this.#options.inputs ?? {});
+      this.#preflight();
       if (plan.nodes.size > 0) {
         await this.#loops.load(plan);
         values = await this.#runMachine(this.#compiled, { path: '' });
@@ -322,6 +324,23 @@ export class Run {
           : {}),
     };
     return this.#options.redactor ? this.#options.redactor.apply(result) : result;
+  }
+
+  /**
+   * Fails the run before its first call when a key any node can use is missing: callers check
+   * first (to refuse before a run is recorded), and this keeps any other caller as safe.
+   */
+  #preflight(): void {
+    const o = this.#options;
+    const check = preflight(this.#compiled.plan, {
+      ...(o.env ? { env: o.env } : {}),
+      ...(o.providerOverrides ? { providerOverrides: o.providerOverrides } : {}),
+      simulate: o.simulate === true,
+      ...(o.cassette ? { cassetteMode: o.cassette.mode } : {}),
+      chatInjected: o.providerFor !== undefined,
+      expertInjected: o.expertProviderFor !== undefined,
+    });
+    if (preflightRefuses(check)) throw new Error(preflightMessage(check, 'cli'));
   }
 
   #runMachine(

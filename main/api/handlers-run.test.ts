@@ -365,3 +365,25 @@ describe('run.blob: the bytes behind an output, for downloading', () => {
     expect((await call('run.blob', { runId, hash: image.$image })).base64).toBe(blob.base64);
   });
 });
+
+describe('run.start: the keys a live run needs, checked before anything is sent', () => {
+  const ARTIST_CRITIC = JSON.parse(
+    readFileSync(
+      new URL('../../templates/nlsom-artist-critic.society.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Record<string, unknown>;
+
+  it('refuses a live run missing HF_TOKEN, naming it and Settings → Keys, and records nothing', async () => {
+    const before = store.listRuns().length;
+    const start = call('run.start', {
+      document: ARTIST_CRITIC,
+      inputs: { object: 'a lighthouse' },
+    });
+    await expect(start).rejects.toThrow(
+      'cannot run: nothing was sent: a key is not set: HF_TOKEN (provider "hf-inference", for node painter); add it in Settings → Keys, or use Run simulated (made-up answers, no key)',
+    );
+    await expect(start).rejects.not.toThrow(KEY);
+    expect(store.listRuns().length).toBe(before);
+  });
+});

@@ -14,6 +14,7 @@ import { toBreakpoints } from './breakpoints.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingKeys } from './preflight.ts';
 
 /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
 export function storedRun(store: RunStore, runId: string): RunRecord {
@@ -71,6 +72,10 @@ export function historyMethods(
         if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
         throw error;
       }
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: plan.simulated,
+        cassetteMode: 'replay-then-live',
+      });
       ctx.secretsChanged();
       const forkId = newRunId();
       store.markInterrupted();
@@ -109,6 +114,11 @@ export function historyMethods(
         if (error instanceof UsageError) throw new ApiError(error.message);
         throw error;
       }
+      // What the record lacks is sent: every key is checked before the continuation is recorded.
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: plan.simulated,
+        cassetteMode: 'replay-then-live',
+      });
       ctx.secretsChanged();
       const newId = newRunId();
       store.markInterrupted();

@@ -24,6 +24,7 @@ import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingKeys } from './preflight.ts';
 import { readPageInputs } from './run-inputs.ts';
 import type { TemplateShelf } from './templates.ts';
 
@@ -60,6 +61,10 @@ export function runMethods(
         }
       }
 
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: params.simulate === true,
+        ...(cassette ? { cassetteMode: 'replay' as const } : {}),
+      });
       const blobs = new BlobStore();
       const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs);
       const env = ctx.runEnv();

@@ -12,6 +12,7 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { planFork } from '../fork.ts';
+import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
@@ -41,6 +42,12 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       edits,
       ...(at === undefined ? {} : { at }),
       simulate: flags.simulate === true,
+    });
+    // A fork's changed calls go live: every key the run can use is checked before it is recorded.
+    refuseMissingKeys(compiled.plan, {
+      providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+      simulate: plan.simulated,
+      cassetteMode: 'replay-then-live',
     });
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });

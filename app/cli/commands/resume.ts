@@ -16,6 +16,7 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { readRunInputs } from '../inputs.ts';
+import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -55,6 +56,17 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
       prices: { ...DEFAULT_PRICES, ...store.priceTable() },
       providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
     };
+    // Calls the record lacks go out: every key the run can use is checked before anything is
+    // reopened or recorded (a simulated run, or one continued with --simulate, needs none).
+    refuseMissingKeys(compiled.plan, {
+      providerOverrides: shared.providerOverrides,
+      simulate:
+        flags.simulate === true ||
+        run.mode === 'simulated' ||
+        run.mode === 'replay-then-simulated' ||
+        run.mode === 'replay',
+      cassetteMode: 'replay-then-live',
+    });
     const go =
       run.status === 'interrupted'
         ? reopen(store, run, flags, compiled.plan)

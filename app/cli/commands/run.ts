@@ -11,6 +11,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
+import { cassetteModeOf, refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, sourceTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -85,10 +86,17 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       ...flags,
       allowBudgetStop: flags.allowBudgetStop || flags.estimate,
     });
+    // Every key any node can use, resolved before anything is recorded or sent.
+    const keys = {
+      providerOverrides: { ...storedOverrides(store), ...providerOverrides },
+      simulate,
+      ...cassetteModeOf(flags),
+    };
     if (flags.estimate) {
-      printEstimate(compiled.plan, prices, inputs, flags.json === true);
+      printEstimate(compiled.plan, prices, inputs, flags.json === true, keys);
       return EXIT.ok;
     }
+    refuseMissingKeys(compiled.plan, keys);
     store.markInterrupted();
     const cassette = await openCassette(flags);
     // A replay gives a person's recorded turns again too (a seat's commands), unless --input

@@ -19,6 +19,7 @@ import type {
 import type { RunStore } from '../../../store/index.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
+import { refuseMissingEvalKeys } from '../../eval-preflight.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import {
   checkFields,
@@ -220,6 +221,14 @@ export async function runPlannedEval(args: {
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
+    // Keys are checked where the runs happen: here, unless workers elsewhere run them.
+    if (flags.queue === undefined)
+      await refuseMissingEvalKeys({
+        jobs: plan,
+        scorer: config.scorer,
+        mode: config.mode,
+        stored: storedOverrides(store),
+      });
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
