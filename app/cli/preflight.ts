@@ -81,7 +81,15 @@ export function providersText(check: Preflight): string {
   const rows = check.providers.map((p) => [
     p.name,
     p.error ? 'unusable' : (p.apiKeyEnv ?? '-'),
-    p.error ? p.error : p.apiKeyEnv ? (p.set ? 'set' : 'not set') : 'no key needed',
+    p.error
+      ? p.error
+      : p.apiKeyEnv
+        ? p.set
+          ? 'set'
+          : p.optional
+            ? 'not set (its endpoint may need none)'
+            : 'not set'
+        : 'no key needed',
     someNames(p.nodes),
   ]);
   const table = [['provider', 'key', 'status', 'nodes'], ...rows];

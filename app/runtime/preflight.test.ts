@@ -76,4 +76,16 @@ describe('preflight', () => {
     });
     expect(unknown.missing.map((m) => m.apiKeyEnv)).toEqual(['OPENAI_API_KEY', 'LAB_TOKEN']);
   });
+
+  it("lets expert models at an endpoint of the user's own go without a token, as their client does", async () => {
+    const check = preflight(await plan(), {
+      env: { OPENAI_API_KEY: 'sk-0123456789' },
+      providerOverrides: {
+        'hf-inference': { kind: 'huggingface', baseUrl: 'http://127.0.0.1:8080/models/{model}' },
+      },
+    });
+    expect(check.missing).toEqual([]);
+    const hf = check.providers.find((p) => p.name === 'hf-inference')!;
+    expect([hf.set, hf.optional]).toEqual([false, true]);
+  });
 });

@@ -39,6 +39,8 @@ export interface ProviderNeed {
   apiKeyEnv?: string;
   /** True when the key is set or none is needed. Never the key itself. */
   set: boolean;
+  /** The key is not set, and the provider's own endpoint may answer without one. */
+  optional?: boolean;
   /** The model profiles that reach it (empty when nodes reach it themselves). */
   profiles: string[];
   /** The nodes that can call it, in document order. */
@@ -112,7 +114,7 @@ export function preflight(plan: GraphPlan, options: PreflightOptions = {}): Pref
   );
   const byKey = new Map<string, MissingKey>();
   for (const n of checked) {
-    if (n.set || n.error || !n.apiKeyEnv) continue;
+    if (n.set || n.optional || n.error || !n.apiKeyEnv) continue;
     let missing = byKey.get(n.apiKeyEnv);
     if (!missing) {
       missing = { apiKeyEnv: n.apiKeyEnv, providers: [], profiles: [], nodes: [] };
@@ -144,11 +146,16 @@ function describe(provider: string, env: Env, options: PreflightOptions): Provid
     return { ...base, set: false, error: (error as Error).message };
   }
   const apiKeyEnv = profile.apiKeyEnv || undefined;
+  const set = apiKeyEnv === undefined || Boolean(env[apiKeyEnv]?.trim());
+  // Expert models at an endpoint of the user's own (a self-hosted inference server) may need no
+  // token, as app/experts/providers.ts allows; only the hosted service always does.
+  const optional = !set && profile.kind === 'huggingface' && Boolean(profile.baseUrl);
   return {
     ...base,
     kind: profile.kind,
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
-    set: apiKeyEnv === undefined || Boolean(env[apiKeyEnv]?.trim()),
+    set,
+    ...(optional ? { optional } : {}),
   };
 }
 
