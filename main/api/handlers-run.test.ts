@@ -72,6 +72,7 @@ const eventsOf = (runId: string) => pushes.filter((p) => p.runId === runId).map(
 async function replay(extra: Record<string, unknown> = {}): Promise<string> {
   const { runId } = await call('run.start', {
     document: VQA,
+    mode: 'replay',
     replayTemplate: 'nlsom-vqa',
     inputs: { question: QUESTION, image: 'example' },
     ...extra,
@@ -90,7 +91,7 @@ const IMAGE = `data:image/png;base64,${readFileSync(
 async function simulated(extra: Record<string, unknown> = {}): Promise<string> {
   const { runId } = await call('run.start', {
     document: VQA,
-    simulate: true,
+    mode: 'simulated',
     inputs: { question: QUESTION, image: IMAGE },
     ...extra,
   });

@@ -1,7 +1,7 @@
 /**
  * Every template in the gallery runs in the studio as a newcomer would run it: open it, leave the
  * Inputs form as it comes (the document's examples filled in, read by the page's own code), press
- * Run — which replays the template's cassette — and see it succeed, with no key anywhere.
+ * Replay cassette, and see it succeed, with no key anywhere.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,7 @@ describe('the gallery', () => {
       const { runId } = await call('run.start', {
         document,
         inputs,
+        mode: 'replay',
         replayTemplate: template.file,
       });
       const end = await finished(runId);
@@ -100,7 +101,7 @@ describe('the gallery', () => {
       }
       // The NLSOM societies also run with simulated answers (Run simulated), as they come.
       if (template.file.startsWith('nlsom-')) {
-        const simulated = await call('run.start', { document, inputs, simulate: true });
+        const simulated = await call('run.start', { document, inputs, mode: 'simulated' });
         const done = await finished(simulated.runId);
         if (done.status !== 'succeeded') {
           failures.push(

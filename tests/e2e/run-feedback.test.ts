@@ -54,8 +54,11 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
     await page.getByTestId('input-topic').fill('coffee');
 
     // Live, without a key: the advice is the studio's, not the command line's.
-    await page.getByTestId('tb-run').click();
-    await expect.poll(() => page.getByTestId('run-status').textContent()).toMatch(/failed/i);
+    // Run live asks for the estimate first (under the threshold, it starts without asking).
+    await page.getByTestId('tb-run-live').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 10_000 })
+      .toMatch(/failed/i);
     const advice = (await page.getByTestId('run-error').textContent()) ?? '';
     expect(advice).toMatch(/needs OPENAI_API_KEY, which is not set/);
     expect(advice).toMatch(/Settings → Keys/);
