@@ -5,7 +5,7 @@
  * threshold is refused until the person agrees to its estimate. A local OpenAI-compatible server
  * stands in for the paid provider and counts what reaches it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,50 @@ describe('Replay cassette', () => {
     const refusal = await refusedReplay({ document });
     expect(refusal).toContain(`node ${leader.id}'s prompt differs from the template's`);
     expect(refusal).toContain("model profile organizer differs from the template's");
+  });
+
+  it('still calls nothing when the cassette lacks a request at run time: the run fails, naming the miss', async () => {
+    // The same template beside a cassette that lost its last recording: the run matches the
+    // template, so it starts, and its strict replay reaches a request it cannot answer.
+    const shelf = path.join(dir, 'short-shelf');
+    mkdirSync(shelf);
+    writeFileSync(path.join(shelf, 'nlsom-vqa.society.json'), VQA_TEXT);
+    const cassette = JSON.parse(
+      readFileSync(new URL('../../templates/nlsom-vqa.cassette.json', import.meta.url), 'utf8'),
+    ) as { entries: unknown[] };
+    cassette.entries.pop();
+    writeFileSync(path.join(shelf, 'nlsom-vqa.cassette.json'), JSON.stringify(cassette));
+    const short = createApiHandlers({
+      store,
+      workspaceDir: path.join(dir, 'workspace'),
+      templatesDir: shelf,
+      env: { OPENAI_API_KEY: 'sk-handlers-modes-0123456789abcdef', OPENAI_BASE_URL: stub.url },
+      log: () => {},
+    });
+    let end: Record<string, unknown> | undefined;
+    const ended = new Promise<void>((resolve) =>
+      short.onRunEvent((push) => {
+        if (push.event.type !== 'run.finished') return;
+        end = push.event;
+        resolve();
+      }),
+    );
+    try {
+      await short.call('run.start', {
+        mode: 'replay',
+        replayTemplate: 'nlsom-vqa',
+        document: vqa(),
+        inputs: INPUTS,
+      });
+      await ended;
+    } finally {
+      await short.close();
+    }
+    expect(end?.status).toBe('failed');
+    expect(JSON.stringify(end?.error)).toMatch(
+      /no recording of this request in nlsom-vqa\.cassette\.json/,
+    );
+    expect(stub.count()).toBe(0);
   });
 
   it('needs the mode said, and a template only for a replay', async () => {
