@@ -124,7 +124,7 @@ function Notice() {
       data-testid="notice"
       role={notice.kind === 'error' ? 'alert' : 'status'}
     >
-      {notice.text}
+      <span className="notice-text">{notice.text}</span>
       {notice.actions?.map((action) => (
         <button
           key={action.testId}

@@ -16,6 +16,19 @@ import type { Modality } from '../../app/schema/modality.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type ApiHandlers, createApiHandlers } from './handlers.ts';
 
+/** The page's own document code (renderer/model/document.ts), as much of it as this test uses. */
+interface PageDocuments {
+  readDocument(text: string): { ok: true; doc: { name: string } } | { ok: false };
+  fromDocument(doc: unknown): unknown;
+  toDocument(canvas: unknown): Record<string, unknown>;
+}
+
+/**
+ * Loaded at run time: the renderer is type-checked under its own tsconfig (DOM, Vite), which a
+ * static import would pull into this one.
+ */
+const PAGE_DOCUMENTS = '../../renderer/model/document.ts';
+
 let dir: string;
 let store: RunStore;
 let api: ApiHandlers;
@@ -61,10 +74,19 @@ describe('the gallery', () => {
   it('runs each template from its cassette with the Inputs form as it comes', async () => {
     const listed = await call('templates.list', {});
     const registry = await loadNodeRegistry();
+    const page = (await import(PAGE_DOCUMENTS)) as PageDocuments;
     const failures: string[] = [];
     for (const template of listed) {
       const { text } = await call('templates.open', { file: template.file });
-      const document = JSON.parse(text);
+      // The document as the page sends it: read, put on the canvas, taken back off it.
+      const read = page.readDocument(text);
+      if (!read.ok) {
+        failures.push(`${template.file}: the page cannot read it`);
+        continue;
+      }
+      const document = page.toDocument(
+        page.fromDocument({ ...read.doc, name: `${read.doc.name} (copy)` }),
+      );
       const compiled = await compileGraph(document, registry);
       if (!compiled.ok) {
         failures.push(`${template.file}: does not compile`);

@@ -70,6 +70,8 @@ describe.skipIf(!HAVE_CHROMIUM)('replay, simulated and live in the studio', () =
     await page.getByTestId('live-threshold').fill('0.01');
     await page.getByTestId('live-threshold-save').click();
     await page.getByTestId('live-threshold-saved').waitFor();
+    await page.getByTestId('settings-live-runs').scrollIntoViewIfNeeded();
+    await s.screenshot('settings-live-runs');
     await page.getByTestId('settings-modal-close').click();
 
     // Run live, from the notice: the estimate first, the CLI's own figures, nothing sent.
