@@ -198,8 +198,9 @@ describe('society run', () => {
     );
     const result = await society(['run', file, '--simulate', '--input', 'q=hi']);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n').at(-1)).toBe(
-      'society: node "t": its template went past the 100,000-iteration loop limit (settings.limits.templateIterations)',
+    // The error, then the command that continues the run once the cause is fixed.
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(
+      /^society: node "t": its template went past the 100,000-iteration loop limit \(settings\.limits\.templateIterations\) — fix the cause, then: society resume [0-9a-f]{16}$/,
     );
     expectNoStackTrace(result.stderr);
   });
@@ -287,9 +288,9 @@ describe('society run', () => {
     });
   });
 
-  it('fails with a clear message when the key is missing', async () => {
+  it('refuses with a clear message when the key is missing (exit 2, before the run)', async () => {
     const result = await society(['run', VQA, ...vqaInputs]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY is not set');
     expectNoStackTrace(result.stderr);
   });

@@ -154,20 +154,18 @@ describe('engine over HTTP', () => {
     expect(eventsOf(events, 'model.delta').map((e) => e.text)).toEqual(['one ', 'two ', 'three']);
   });
 
-  it('fails clearly when the key variable is not set', async () => {
+  it('fails clearly when the key variable is not set, before any request', async () => {
     const s = await serve({});
     const r = await run(agents(1, {}), {
       providerOverrides: { openai: { baseUrl: s.url } },
       env: {},
       inputs: { q: '?' },
     });
-    expect(r.error).toBe(
-      'node "a0": OPENAI_API_KEY is not set: export it, or run with --simulate or --replay CASSETTE',
+    expect(r.error).toMatch(
+      /^nothing was sent: a key is not set: OPENAI_API_KEY \(provider "openai" with model profile \S+, for node a0\); export it, or run with --simulate or --replay CASSETTE$/,
     );
     expect(s.count()).toBe(0);
-    // The failed call says what kind of failure it was, for the studio's own advice.
-    expect(eventsOf(r.events, 'model.error')).toMatchObject([
-      { node: 'a0', code: 'missing_api_key', keyVariable: 'OPENAI_API_KEY' },
-    ]);
+    // The run never got as far as a call.
+    expect(eventsOf(r.events, 'model.request')).toEqual([]);
   });
 });

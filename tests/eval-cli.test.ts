@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
+import { startStubOpenAI, stubError } from './support/stub-openai.ts';
 
 let dir: string;
 let doc: string;
@@ -98,7 +99,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const base = () => ['eval', doc, '--data', data, '--map', 'name=person', '--db', db, '--simulate'];
 
 describe('society eval', () => {
-  it('runs variants side by side; a row without its field fails alone, scored 0', async () => {
+  it('runs variants side by side; a row without its field fails alone, with no score', async () => {
     const result = await societyHere([
       ...base(),
       '--expect',
@@ -126,8 +127,8 @@ describe('society eval', () => {
       expect(items).toHaveLength(6);
       const failed = items.filter((i) => i.status === 'failed');
       expect(failed.map((i) => [i.item, i.score, i.error])).toEqual([
-        [2, 0, 'item 3 has no field "person"'],
-        [2, 0, 'item 3 has no field "person"'],
+        [2, undefined, 'item 3 has no field "person"'],
+        [2, undefined, 'item 3 has no field "person"'],
       ]);
       // Each variant ran its own document: its parameter and its model.
       const formal = items.find((i) => i.variant === 'formal' && i.item === 0)!;
@@ -217,7 +218,14 @@ describe('society eval', () => {
         /--scorer bleu: no such scorer \(scorers: exact, choice/,
       ],
       [[...base()], /--expect FIELD names the dataset field holding the right answer/],
-      [[...base(), '--expect', 'nope'], /--expect nope: no row of .* has that field/],
+      [
+        [...base(), '--expect', 'nope'],
+        /--expect nope: the dataset's rows have no field "nope" \(fields: person, expected\)/,
+      ],
+      [
+        [...base(), '--map', 'topic=subject', '--expect', 'expected'],
+        /--map topic=subject: the dataset's rows have no field "subject" \(fields: person, expected\)/,
+      ],
       [
         [...base(), '--expect', 'expected', '--map', 'mood=person'],
         /--map mood: the document has no input "mood" \(it takes: name, topic\)/,
@@ -248,15 +256,43 @@ describe('society eval', () => {
     expect(missing.stderr).toMatch(/no eval "ffff" in .* \(see `society evals`\)/);
   });
 
-  it('stops when its first runs all fail the same way, leaving those items to run again', async () => {
+  it('refuses a live eval whose key is not set before its first run (exit 2)', async () => {
     const key = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
+    try {
+      const args = ['eval', doc, '--data', data, '--map', 'name=person', '--expect', 'expected'];
+      const evals = () => {
+        const store = openRunStore(db);
+        try {
+          return store.listEvals().length;
+        } finally {
+          store.close();
+        }
+      };
+      const before = evals();
+      const result = await societyHere([...args, '--db', db, '--limit', '2', '-q']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^society: OPENAI_API_KEY is not set: provider "openai" with model profile \S+, for node a\n/,
+      );
+      expect(evals()).toBe(before);
+    } finally {
+      if (key !== undefined) process.env.OPENAI_API_KEY = key;
+    }
+  });
+
+  it('stops when its first runs all fail the same way, leaving those items to run again', async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    // A server that turns the key away: every run fails alike, at its first call.
+    const stub = await startStubOpenAI({ respond: () => stubError(401, 'invalid api key') });
+    process.env.OPENAI_API_KEY = 'sk-eval-cli-test-0123456789';
+    process.env.OPENAI_BASE_URL = stub.url;
     try {
       const args = ['eval', doc, '--data', data, '--map', 'name=person', '--expect', 'expected'];
       const result = await societyHere([...args, '--db', db, '--limit', '2', '-q']);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
-        /^society: stopped: the first runs all failed the same way, so the rest would too: node "a": OPENAI_API_KEY is not set/,
+        /^society: stopped: the first runs all failed the same way, so the rest would too: node "a": .*invalid api key/,
       );
       expect(result.stdout).toMatch(/· interrupted\n/);
       const store = openRunStore(db);
@@ -268,7 +304,14 @@ describe('society eval', () => {
         store.close();
       }
     } finally {
-      if (key !== undefined) process.env.OPENAI_API_KEY = key;
+      await stub.close();
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['OPENAI_BASE_URL', saved.url],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 

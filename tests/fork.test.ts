@@ -2,12 +2,12 @@
  * Forking a run with an edited message: everything before the edit is served from the parent's
  * record (the server sees no request for it), and the calls the edit changes go live and differ.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../app/runtime/events.ts';
-import { society } from './support/cli.ts';
+import { society, societyHere } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
@@ -105,5 +105,111 @@ describe('society fork', () => {
     const result = await society(['fork', parentId, '--edit', 'member#9@r2=x', ...common()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/has no node instance "member#9@r2"/);
+  });
+});
+
+describe('an exported fork', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'society-fork-export-'));
+
+  /** `society export RUN` then `society replay` of the file, with no provider and no key. */
+  async function exportAndReplay(runId: string) {
+    const file = join(dir(), 'run.json');
+    const exported = await societyHere(['export', runId, '-o', file, '--db', db]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const replay = await societyHere(['replay', file, '--db', db, '--json', '-q']);
+    return { file, replay };
+  }
+
+  it("replays a fork of a template's replay with the fork's outputs", async () => {
+    const parent = await societyHere([
+      'run',
+      VQA,
+      '--replay',
+      'templates/nlsom-vqa.cassette.json',
+      ...['--db', db, '--json', '-q'],
+    ]);
+    expect(parent.code, parent.stderr).toBe(0);
+    const fork = await societyHere([
+      'fork',
+      JSON.parse(parent.stdout).runId,
+      '--edit',
+      'member#1@r2=It is a blue square.',
+      ...['--db', db, '--json', '-q'],
+    ]);
+    expect(fork.code, fork.stderr).toBe(0);
+    const forked = JSON.parse(fork.stdout);
+    // The parent's answers were simulated, so are the fork's new calls, and it says so.
+    expect(forked.mode).toBe('replay-then-simulated');
+
+    const { replay } = await exportAndReplay(forked.runId);
+    expect(replay.code, replay.stderr).toBe(0);
+    const replayed = JSON.parse(replay.stdout);
+    expect(replayed.mode).toBe('replay');
+    expect(replayed.outputs).toEqual(forked.outputs);
+    expect(replayed.outputs.transcript).toContain('member#1@r2: It is a blue square.');
+    expect(replayed.usage.calls).toBe(forked.usage.calls);
+  });
+
+  it('replays a live fork with no request to the server, and a fork of it keeps the edit', async () => {
+    const parent = await societyHere(['run', VQA, ...inputs, ...common()]);
+    expect(parent.code, parent.stderr).toBe(0);
+    const fork = await societyHere([
+      'fork',
+      JSON.parse(parent.stdout).runId,
+      '--edit',
+      'member#1@r2=It is a blue square.',
+      ...common(),
+    ]);
+    expect(fork.code, fork.stderr).toBe(0);
+    const forked = JSON.parse(fork.stdout);
+
+    const before = stub.count();
+    const { file, replay } = await exportAndReplay(forked.runId);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).outputs).toEqual(forked.outputs);
+    expect(stub.count()).toBe(before);
+    // The export names the edit: the member's outputs were given, not produced.
+    const events = JSON.parse(readFileSync(file, 'utf8')).events as RunEvent[];
+    const given = events.find((e) => e.type === 'node.finished' && e.instance === 'member#1@r2');
+    expect(given).toMatchObject({ given: true, outputs: { text: 'It is a blue square.' } });
+
+    // A fork of the fork, edited later: the first edit stands (the member is not asked), and
+    // only the calls after the new edit reach the server.
+    const again = await societyHere([
+      'fork',
+      forked.runId,
+      '--edit',
+      'member#2@r3=A blue square, surely.',
+      ...common(),
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(stub.count() - before).toBe(2); // the summary and the leader, who read the new text
+    const twice = JSON.parse(again.stdout);
+    expect(twice.outputs.transcript).toContain('member#1@r2: It is a blue square.');
+  });
+
+  it('refuses an export whose edit is malformed, naming the field', async () => {
+    const parent = await societyHere([
+      'run',
+      VQA,
+      '--replay',
+      'templates/nlsom-vqa.cassette.json',
+      ...['--db', db, '--json', '-q'],
+    ]);
+    const fork = await societyHere([
+      'fork',
+      JSON.parse(parent.stdout).runId,
+      '--edit',
+      'member#1@r2=It is a blue square.',
+      ...['--db', db, '--json', '-q'],
+    ]);
+    const { file } = await exportAndReplay(JSON.parse(fork.stdout).runId);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const at = data.events.findIndex((e: { given?: boolean }) => e.given === true);
+    data.events[at].outputs = 'It is a blue square.';
+    writeFileSync(file, JSON.stringify(data));
+    const replay = await societyHere(['replay', file, '--db', db]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(`is not a run export (events.${at}.outputs:`);
   });
 });

@@ -227,7 +227,7 @@ export const BUILTIN_MODEL_DEFAULTS: ModelDefaults = {
 /** One variant's line of an eval's table (app/eval/types.ts `VariantSummary`). */
 const EvalVariant = z.object({
   name: z.string(),
-  /** Items scored, failed ones included (at 0). */
+  /** Items finished, failed ones included (a failed one counts as 0 in the mean). */
   n: z.number(),
   failed: z.number(),
   score: z.object({ mean: z.number(), ci95: z.tuple([z.number(), z.number()]) }),
@@ -462,6 +462,22 @@ export const contract = {
         message: 'say where to fork: an edit, or an event number (at)',
       }),
     result: z.object({ runId: z.string(), parentRunId: z.string(), forkSeq: z.number() }),
+  },
+  /**
+   * Continues a failed or cancelled run once the cause is fixed (as `society resume RUN`): a new
+   * run, recorded as a fork of it at the failure, answers every call the run answered from its
+   * record, sends only the rest, and streams its events like `run.start`. A simulated run's
+   * continuation is simulated too; a succeeded run, or a replay, is refused.
+   */
+  'runs.continue': {
+    params: z.object({ runId: z.string().min(1), breakpoints: z.array(Breakpoint).default([]) }),
+    result: z.object({
+      runId: z.string(),
+      parentRunId: z.string(),
+      forkSeq: z.number(),
+      /** Calls the record answers. */
+      answered: z.number(),
+    }),
   },
   /** Compares two stored runs: outputs, each sender's messages, votes, usage. */
   'runs.diff': {

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import { budgetOptions } from './budget-options.ts';
 import type { EvalFlags } from './commands/eval/eval.ts';
 import type { RateFlags } from './commands/eval/rate.ts';
 import type { WorkerFlags } from './commands/worker.ts';
@@ -85,7 +86,7 @@ export function addEvalCommands(program: Command): void {
     .option('--json', 'print one JSON object: evalId, status, items, variants')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
-  evalRunOptions(evalCommand).action(async (file: string, flags: EvalFlags) => {
+  evalRunOptions(budgetOptions(evalCommand)).action(async (file: string, flags: EvalFlags) => {
     process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
   });
 

@@ -72,6 +72,36 @@ function collectBlobHashes(value: unknown, into: Set<string>, depth = 0): void {
     collectBlobHashes(item, into, depth + 1);
 }
 
+/**
+ * The events a replay acts on beyond reading them: given outputs and edited messages (see
+ * `editsInLog`). Checked whole, so a hand-edited export is refused naming the field, not
+ * replayed into a different run.
+ */
+const GivenOutputs = z.looseObject({
+  given: z.literal(true),
+  instance: z.string().min(1),
+  outputs: z.record(z.string(), z.unknown()),
+});
+const EditedMessage = z.looseObject({
+  edited: z.literal(true),
+  from: z.string().min(1),
+  text: z.string(),
+});
+
+const EventSchema = z
+  .looseObject({ type: z.string(), seq: z.number() })
+  .superRefine((event, ctx) => {
+    const schema =
+      event.type === 'node.finished' && 'given' in event
+        ? GivenOutputs
+        : event.type === 'message' && 'edited' in event
+          ? EditedMessage
+          : undefined;
+    const result = schema?.safeParse(event);
+    for (const issue of result?.error?.issues ?? [])
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
+
 const ExportSchema = z.looseObject({
   format: z.literal(EXPORT_FORMAT),
   version: z.literal(1),
@@ -81,7 +111,7 @@ const ExportSchema = z.looseObject({
     documentText: z.string(),
     inputs: z.record(z.string(), z.unknown()),
   }),
-  events: z.array(z.looseObject({ type: z.string(), seq: z.number() })),
+  events: z.array(EventSchema),
   calls: z.looseObject({ format: z.literal('society-cassette') }),
   blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })),
 });

@@ -7,7 +7,7 @@ import type { CompiledGraph } from '../compiler/index.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { CassetteFile } from '../providers/cassette-file.ts';
 import { BlobStore } from '../runtime/blobs.ts';
-import type { RunOptions } from '../runtime/engine.ts';
+import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
 import { UsageError } from './errors.ts';
@@ -34,7 +34,10 @@ export interface ForkPlan {
    * Run options: the parent's inputs and images, its record of calls as a replay-then-live
    * cassette, the kept log and the edits. The caller adds its own (registry, prices, providers).
    */
-  options: Pick<RunOptions, 'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides'>;
+  options: Pick<
+    RunOptions,
+    'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides' | 'messageEdits'
+  >;
   /**
    * The fork's new calls are simulated (labelled as such): asked for, or the parent's answers were
    * (a simulated run, or a replay of a simulated cassette).
@@ -100,6 +103,9 @@ export function planFork(
   if (missing.length)
     throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
   const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
+  // The parent's own edits before the fork point stand (a fork of a fork, of a debugged run):
+  // its record has no answer for an instance it did not run.
+  const earlier = editsInLog(kept);
   const calls = store.callRecord(parent.id);
   const simulated =
     request.simulate === true || parent.mode === 'simulated' || answeredBySimulator(calls);
@@ -123,7 +129,8 @@ export function planFork(
         mode: 'replay-then-live',
       },
       continueFrom: kept,
-      overrides,
+      overrides: { ...earlier.overrides, ...overrides },
+      messageEdits: earlier.messageEdits,
     },
     simulated,
   };

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
+import { budgetOptions } from './budget-options.ts';
 import type { ItcmaEvalFlags } from './commands/itcma/eval.ts';
 import type { NlsomEvalFlags } from './commands/nlsom/eval.ts';
 import type { OpenAgiEvalFlags } from './commands/openagi/eval.ts';
@@ -86,7 +87,7 @@ export function addNlsomCommands(program: Command): void {
     .option('--json', 'print one JSON object: the eval summary, the images found and the accuracy')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
-  evalRunOptions(command).action(async (data: string, flags: NlsomEvalFlags) => {
+  evalRunOptions(budgetOptions(command)).action(async (data: string, flags: NlsomEvalFlags) => {
     process.exitCode = await (await import('./commands/nlsom/eval.ts')).nlsomEvalCommand(
       data,
       flags,
@@ -120,7 +121,7 @@ export function addItcmaCommands(program: Command): void {
     .option('--json', 'print one JSON object: the eval summary with its ratings')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
-  evalRunOptions(command).action(async (flags: ItcmaEvalFlags) => {
+  evalRunOptions(budgetOptions(command)).action(async (flags: ItcmaEvalFlags) => {
     process.exitCode = await (await import('./commands/itcma/eval.ts')).itcmaEvalCommand(flags);
   });
 }

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { OPENAGI_CATEGORIES } from '../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { defaultDatabasePath } from '../store/paths.ts';
+import { budgetOptions } from './budget-options.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
 import type { NodesFlags } from './commands/nodes.ts';
@@ -86,7 +87,7 @@ export function buildProgram(): Command {
       (await import('./commands/inspect.ts')).inspectCommand(file, flags),
     );
 
-  program
+  const run = program
     .command('run')
     .description('run a society and print its outputs')
     .argument('<file>', 'a *.society.json document')
@@ -109,6 +110,10 @@ export function buildProgram(): Command {
     .option(
       '--replay-then-live <CASSETTE>',
       'answer from a cassette, call the model for what it lacks, and add those calls to it',
+    )
+    .option(
+      '--replay-then-simulated <CASSETTE>',
+      'answer from a cassette and the simulated provider for what it lacks (e.g. after an edit in --step); the cassette is not changed',
     )
     .option('--record <CASSETTE>', 'call the models and record every call into a cassette')
     .option(
@@ -148,13 +153,15 @@ export function buildProgram(): Command {
       collect,
       [],
     )
-    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
-    .action(async (file: string, flags: RunFlags) => {
-      process.exitCode = await (await import('./commands/run.ts')).runCommand(file, flags);
-    });
+    .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`);
+  budgetOptions(run).action(async (file: string, flags: RunFlags) => {
+    process.exitCode = await (await import('./commands/run.ts')).runCommand(file, flags);
+  });
 
   executionOptions(program.command('resume'))
-    .description('finish an interrupted run from its log; calls it already made are not paid again')
+    .description(
+      'finish an interrupted run, or continue a failed or cancelled one once the cause is fixed; calls it already made are not paid again',
+    )
     .argument('<run>', 'a run id or a unique prefix of one')
     .option(
       '-i, --input <NAME=VALUE>',
@@ -230,7 +237,11 @@ export function buildProgram(): Command {
     .description('list recorded runs, newest first')
     .option('-n, --limit <N>', 'how many', '20')
     .option('--db <FILE>', 'the run store')
-    .action(async (flags: { limit: string; db?: string }) =>
+    .option(
+      '--json',
+      'print one JSON array: id, status, mode, document, startedAt, endedAt, calls, tokens, costUsd, parentRunId',
+    )
+    .action(async (flags: { limit: string; db?: string; json?: boolean }) =>
       (await import('./commands/runs.ts')).runsCommand(flags),
     );
 
@@ -411,12 +422,14 @@ function addCuisineWorldCommands(program: Command): void {
     .option('--json', 'print JSON: the eval summary, the grid and the order counts')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
-  evalRunOptions(sweep).action(async (file: string | undefined, flags: SweepFlags) => {
-    process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
-      file,
-      flags,
-    );
-  });
+  evalRunOptions(budgetOptions(sweep)).action(
+    async (file: string | undefined, flags: SweepFlags) => {
+      process.exitCode = await (await import('./commands/cuisineworld/sweep.ts')).sweepCommand(
+        file,
+        flags,
+      );
+    },
+  );
 }
 
 function readVersion(): string {

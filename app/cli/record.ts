@@ -96,6 +96,8 @@ export function recordEvents(
       outputs: result.outputs,
       usage: result.usage,
       ...(result.error ? { error: result.error } : {}),
+      // A replay the debugger let go beyond its cassette is stored as what it became.
+      mode: run.mode,
     });
   };
 }

@@ -32,6 +32,41 @@ export function formatRunList(runs: RunSummary[]): string {
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
+/** One run of `society runs --json`. */
+export interface RunListEntry {
+  id: string;
+  status: string;
+  mode: string;
+  /** The document's name. */
+  document: string;
+  /** ISO 8601, UTC. */
+  startedAt: string;
+  /** ISO 8601, UTC; null while the run has not ended. */
+  endedAt: string | null;
+  calls: number;
+  tokens: number;
+  /** US dollars of the calls sent to a model; null when no call had a price. */
+  costUsd: number | null;
+  /** The run this one forks or continues. */
+  parentRunId?: string;
+}
+
+/** The runs as `society runs --json` prints them, newest first. */
+export function runListJson(runs: RunSummary[]): RunListEntry[] {
+  return runs.map((r) => ({
+    id: r.id,
+    status: r.status,
+    mode: r.mode,
+    document: r.graph,
+    startedAt: new Date(r.startedAt).toISOString(),
+    endedAt: r.finishedAt === undefined ? null : new Date(r.finishedAt).toISOString(),
+    calls: r.calls,
+    tokens: r.tokens,
+    costUsd: r.costUsd ?? null,
+    ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
+  }));
+}
+
 /** The transcript of a run grouped by mindstorm round, with votes and outputs. */
 export function formatRun(run: RunRecord, events: RunEvent[]): string {
   const out: string[] = [];

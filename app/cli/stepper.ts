@@ -8,6 +8,10 @@
  *   p INSTANCE               what that agent was sent last, message by message, with tokens
  *   e TEXT                   replace the held message before it is delivered
  *   o PORT=VALUE             set the output of the node held before it starts (it will not run)
+ *
+ * Under `--replay` an edit changes every request after it, which the cassette cannot answer:
+ * `e` and `o` say so at once and ask how the rest is answered — [s]imulated, [l]ive, or
+ * [c]ancel the edit — before the edit is made.
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE
  *                            message:TEXT from:INSTANCE
  *   q                        stop the run
@@ -128,6 +132,18 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
   say(
     'stepping: n [message|node|round], c, p [INSTANCE], e TEXT, o PORT=VALUE, b [SPEC], q — h for help',
   );
+  /** An edit under a replay, waiting for how the calls after it are answered. */
+  let pending: { edit: () => void; what: string } | undefined;
+  /** Makes an edit now, or, under a pure replay, first asks how the rest is answered. */
+  const editing = (what: string, edit: () => void) => {
+    if (run.mode !== 'replay') {
+      edit();
+      return;
+    }
+    pending = { edit, what };
+    say(BEYOND_CASSETTE);
+    out.write('[s/l/c]> ');
+  };
   const rl = createInterface({ input: process.stdin, terminal: false });
   void (async () => {
     for await (const raw of rl) {
@@ -135,6 +151,24 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
       if (!line) continue;
       await untilHeld();
       if (ended) break;
+      if (pending) {
+        const choice = line.toLowerCase();
+        if (choice === 's' || choice === 'l') {
+          run.answerBeyondCassette(choice === 's' ? 'simulated' : 'live');
+          say(
+            `the calls the cassette lacks are now ${choice === 's' ? 'simulated (labelled as such)' : 'live (they cost money)'}; the run is ${run.mode}`,
+          );
+          pending.edit();
+        } else if (choice === 'c') say(`edit cancelled: ${pending.what} stays as it was`);
+        else {
+          say('answer s (simulate the rest), l (live) or c (cancel the edit)');
+          out.write('[s/l/c]> ');
+          continue;
+        }
+        pending = undefined;
+        out.write('debug> ');
+        continue;
+      }
       const [command = '', ...rest] = line.split(/\s+/);
       const arg = line.slice(command.length).trim();
       try {
@@ -162,9 +196,11 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
             if (!message)
               throw new UsageError('no message is waiting: step to one with "n message"');
             if (!arg) throw new UsageError('edit needs the new text');
-            run.editMessage(message.instance, arg);
-            say(`${message.instance} will send: ${arg}`);
-            out.write('debug> ');
+            editing(`${message.instance}'s message`, () => {
+              run.editMessage(message.instance, arg);
+              say(`${message.instance} will send: ${arg}`);
+            });
+            if (!pending) out.write('debug> ');
             break;
           }
           case 'o':
@@ -182,11 +218,13 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
             } catch {
               // Not JSON: the text itself.
             }
-            run.overrideOutput(node.instance, { [arg.slice(0, eq)]: value });
-            say(
-              `${node.instance} will not run; its ${arg.slice(0, eq)} is ${JSON.stringify(value)}`,
-            );
-            out.write('debug> ');
+            editing(`${node.instance}`, () => {
+              run.overrideOutput(node.instance, { [arg.slice(0, eq)]: value });
+              say(
+                `${node.instance} will not run; its ${arg.slice(0, eq)} is ${JSON.stringify(value)}`,
+              );
+            });
+            if (!pending) out.write('debug> ');
             break;
           }
           case 'b':
@@ -202,7 +240,7 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
           case 'h':
           case 'help':
             say(
-              'n [message|node|round]  step · c continue · p [INSTANCE] print · e TEXT edit the held message · b [SPEC] breakpoints · q stop',
+              'n [message|node|round]  step · c continue · p [INSTANCE] print · e TEXT edit the held message · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
             );
             out.write('debug> ');
             break;
@@ -220,6 +258,13 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
   })();
   void run.result.finally(() => rl.close());
 }
+
+/** Said at `e` or `o` under `--replay`, before the edit is made. */
+const BEYOND_CASSETTE = [
+  'the calls after this edit are not in the cassette (their requests change), so the replay would fail there.',
+  'answer them: [s]imulated, [l]ive (calls the models; needs their keys and costs money), or [c]ancel the edit?',
+  '(to edit from the start: rerun with --replay-then-simulated CASSETTE or --replay-then-live CASSETTE)',
+].join('\n');
 
 function stateOf(run: Run): string {
   const started = new Set<string>();

@@ -437,6 +437,21 @@ function replications(
 }
 
 /**
+ * The model profile names a node can call, its `models` hook's templated names expanded over
+ * every copy a replicated node or group makes (for the run's preflight of keys).
+ */
+export function nodeModelProfiles(plan: GraphPlan, node: PlannedNode): string[] {
+  const render = documentRenderer();
+  return [
+    ...new Set(
+      (node.spec.models?.(node.data) ?? []).flatMap((name) =>
+        expandTemplated(name, node, plan.nodes, render, plan.params),
+      ),
+    ),
+  ];
+}
+
+/**
  * Model names may be templates over replicated items (`{{ profile }}`), the node's own or an
  * enclosing group's: expand them over every combination a copy can see.
  */

@@ -32,7 +32,7 @@ describe('datasets', () => {
     ]);
   });
 
-  it('reads the _!_ multiple-choice format without evaluating its lists', () => {
+  it('reads the _!_ multiple-choice format without evaluating its lists; the question carries its lettered options', () => {
     const data = readDataset(
       file(
         'c.txt',
@@ -42,7 +42,9 @@ describe('datasets', () => {
     expect(data.format).toBe('mc-text');
     expect(data.rows[0]).toEqual({
       image: '../img/1.jpg',
-      question: 'What is in his mouth?',
+      question: "What is in his mouth? (a) toothpick (b) food (c) it's gum (d) cigarette",
+      stem: 'What is in his mouth?',
+      options: "(a) toothpick (b) food (c) it's gum (d) cigarette",
       choices: ['toothpick', 'food', "it's gum", 'cigarette'],
       answer: 3,
       answerLetter: 'D',
@@ -74,7 +76,9 @@ describe('datasets', () => {
       const data = readDataset(aokvqa);
       expect(data.rows).toHaveLength(1145);
       expect(data.rows[0]).toMatchObject({
-        question: "What is in the motorcyclist's mouth?",
+        stem: "What is in the motorcyclist's mouth?",
+        question:
+          "What is in the motorcyclist's mouth? (a) toothpick (b) food (c) popsicle stick (d) cigarette",
         choices: ['toothpick', 'food', 'popsicle stick', 'cigarette'],
         answerLetter: 'D',
       });

@@ -2,7 +2,8 @@
  * Reading an eval's dataset: JSON Lines (one object a line), CSV with a header row, or the
  * multiple-choice text format NLSOM's VQA experiment reads A-OKVQA from (one question a line,
  * fields separated by `_!_`: image path, question, the options as a Python list, the index of
- * the right one).
+ * the right one). A multiple-choice row's `question` carries its lettered options, as NLSOM asks
+ * it: a society mapped to `question` sees the choices it is scored on.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -93,9 +94,21 @@ function csvRows(text: string, path: string): DataRow[] {
   return rows;
 }
 
+/** `(a) toothpick (b) food …`: a multiple-choice question's options, lettered as NLSOM asks them. */
+export function letteredOptions(choices: readonly string[]): string {
+  return choices.map((c, i) => `(${String.fromCharCode(97 + i)}) ${c}`).join(' ');
+}
+
+/** The question followed by its lettered options: what NLSOM's leader is asked. */
+export function questionWithOptions(question: string, choices: readonly string[]): string {
+  return `${question.trim()} ${letteredOptions(choices)}`;
+}
+
 /**
- * `image_!_question_!_['a', 'b', 'c', 'd']_!_2` → { image, question, choices, answer: 2,
- * answerLetter: 'C', answerText }.
+ * `image_!_What is it?_!_['a', 'b', 'c', 'd']_!_2` → { image, question: 'What is it? (a) a (b) b
+ * (c) c (d) d', stem: 'What is it?', options: '(a) a (b) b (c) c (d) d', choices, answer: 2,
+ * answerLetter: 'C', answerText }. The options are in the question (a letter means nothing
+ * without them) and also fields of their own, so `--map` can reach the bare question too.
  */
 function mcRows(text: string, path: string): DataRow[] {
   const rows: DataRow[] = [];
@@ -114,7 +127,9 @@ function mcRows(text: string, path: string): DataRow[] {
       );
     rows.push({
       image,
-      question,
+      question: questionWithOptions(question, choices),
+      stem: question.trim(),
+      options: letteredOptions(choices),
       choices,
       answer,
       answerLetter: String.fromCharCode(65 + answer),

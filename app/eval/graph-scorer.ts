@@ -104,8 +104,14 @@ export async function graphScorer(
       if (result.status !== 'succeeded')
         throw new Error(`${label}: ${result.error ?? result.status}`);
       const value = result.outputs.score;
-      const score =
-        typeof value === 'number' ? value : Number((value as { score?: unknown })?.score ?? value);
+      // A metric skipped for want of a token answers null: that is no score, not a 0.
+      const inner =
+        value !== null && typeof value === 'object' && 'score' in value
+          ? (value as { score: unknown }).score
+          : value;
+      if (inner === null || inner === undefined || inner === '')
+        throw new Error(`${label} gave no score (score: ${JSON.stringify(value ?? null)})`);
+      const score = typeof inner === 'number' ? inner : Number(inner);
       if (!Number.isFinite(score))
         throw new Error(`${label} gave no number (score: ${JSON.stringify(value)})`);
       return score;

@@ -5,6 +5,7 @@
  * charting script; hovering a mark shows its figures through SVG `<title>`.
  */
 import { escapeHtml } from './html.ts';
+import { hasNoScore } from './score-text.ts';
 import type { VariantSummary } from './types.ts';
 
 /** Colours per variant, in order; the Evals view in the editor uses the same ones. */
@@ -79,6 +80,16 @@ export function scoreBarsSvg(variants: readonly VariantSummary[]): string {
     const base = y(Math.max(lo, Math.min(0, v.score.mean)));
     const [ciLo, ciHi] = v.score.ci95;
     const name = escapeHtml(v.name);
+    if (hasNoScore(v)) {
+      // No run was scored: no bar, which would read as a score of 0.
+      parts.push(
+        `<g class="bar" data-variant="${name}" data-failed><title>${name}: every run failed (n=${v.n}), no score</title>`,
+        `<text x="${n1(cx)}" y="${n1(y(Math.max(lo, 0)) - 6)}" text-anchor="middle" class="value failed">${v.n ? 'failed' : '–'}</text>`,
+        `<text x="${n1(cx)}" y="${height - margin.bottom + 16}" text-anchor="middle" class="label">${escapeHtml(cut(v.name, 11))}</text>`,
+        '</g>',
+      );
+      return;
+    }
     parts.push(
       `<g class="bar" data-variant="${name}"><title>${name}: ${v.score.mean.toFixed(3)} (95% CI ${ciLo.toFixed(3)}–${ciHi.toFixed(3)}, n=${v.n})</title>`,
       `<rect x="${n1(cx - barW / 2)}" y="${n1(Math.min(top, base))}" width="${n1(barW)}" height="${n1(Math.max(Math.abs(base - top), 0.5))}" fill="${variantColor(i)}"/>`,
@@ -149,6 +160,8 @@ export function scoreCostSvg(variants: readonly VariantSummary[]): string {
     variants.map((v) => ({ x: x(v.costUsd) + 8, y: y(v.score.mean) + 4 })),
   );
   variants.forEach((v, i) => {
+    // A variant with no scored run has no place on the score axis (the table says it failed).
+    if (hasNoScore(v)) return;
     const cx = x(v.costUsd);
     const cy = y(v.score.mean);
     const name = escapeHtml(v.name);

@@ -123,6 +123,26 @@ describe('evalReport', () => {
     expect(page).toContain('<tr data-variant="big">');
   });
 
+  it('shows a failed run as "failed", never as a score, and says how the means count it', () => {
+    // Item 3 of `small` failed (an older store kept a 0 with it): its row reads failed.
+    expect(page).toMatch(
+      /<tr data-item="2" data-variant="small">\s*<td class="num">3<\/td><td>small<\/td>\s*<td class="num failed">failed<\/td>/,
+    );
+    const dead = evalReport(
+      summary({ variants: [{ ...variant('small', 0, [0, 0.56]), failed: 3 }] }),
+      ITEMS.filter((i) => i.variant === 'small').map((i) => ({ ...i, status: 'failed' as const })),
+    );
+    const table = dead.slice(dead.indexOf('<table class="variants"'), dead.indexOf('</table>'));
+    expect(table).toMatch(/<td class="num failed">failed<\/td>\s*<td class="num">–<\/td>/);
+    expect(table).not.toMatch(/>0\.000</);
+    expect(dead).toContain(
+      '3 of 3 runs failed: a failed run has no score and counts as 0 in its variant&#39;s score and 95% CI',
+    );
+    // No bar (it would read as a score of 0) and no point against cost.
+    expect(dead).toMatch(/<g class="bar" data-variant="small" data-failed>.*>failed<\/text>/);
+    expect(dead).not.toContain('<g class="point" data-variant="small">');
+  });
+
   it('draws a bar with a whisker per variant and a point per variant against cost', () => {
     expect(page.match(/<g class="bar"/g)).toHaveLength(2);
     expect(page.match(/<g class="point"/g)).toHaveLength(2);

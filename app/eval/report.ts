@@ -11,6 +11,13 @@
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { escapeHtml, shortText } from './html.ts';
 import { scoreBarsSvg, scoreCostSvg, variantColor } from './report-charts.ts';
+import {
+  failedNote,
+  hasNoScore,
+  itemScoreText,
+  variantIntervalText,
+  variantScoreText,
+} from './score-text.ts';
 import { worstItems } from './summary.ts';
 import type { EvalItemRecord, EvalSummary } from './types.ts';
 
@@ -25,7 +32,6 @@ export interface EvalReportOptions {
 }
 
 const h = escapeHtml;
-const score = (x: number) => x.toFixed(3);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 const money = (usd: number) => `$${usd.toFixed(4)}`;
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
@@ -65,8 +71,8 @@ function variantTable(summary: EvalSummary): string {
     (v, i) => `<tr data-variant="${h(v.name)}">
 <td><span class="swatch" style="background:${variantColor(i)}"></span>${h(v.name)}</td>
 <td class="num">${v.n}</td><td class="num${v.failed ? ' failed' : ''}">${v.failed}</td>
-<td class="num">${score(v.score.mean)}</td>
-<td class="num">[${score(v.score.ci95[0])}, ${score(v.score.ci95[1])}]</td>
+<td class="num${hasNoScore(v) && v.n ? ' failed' : ''}">${variantScoreText(v)}</td>
+<td class="num">${variantIntervalText(v)}</td>
 <td class="num">${money(v.costUsd)}</td><td class="num">${v.tokens.toLocaleString('en-US')}</td>
 <td class="num">${seconds(v.latencyMs.p50)}</td><td class="num">${seconds(v.latencyMs.p95)}</td></tr>`,
   );
@@ -115,7 +121,7 @@ function itemRows(items: readonly EvalItemRecord[]): string {
     .map(
       (i) => `<tr data-item="${i.item}" data-variant="${h(i.variant)}">
 <td class="num">${i.item + 1}</td><td>${h(i.variant)}</td>
-<td class="num">${i.score === undefined ? '–' : score(i.score)}</td>
+<td class="num${i.status === 'failed' ? ' failed' : ''}">${itemScoreText(i)}</td>
 <td${i.status === 'failed' ? ' class="failed"' : ''}>${h(i.status)}</td>
 <td class="text">${h(shortText(i.label, 200))}</td>
 <td class="text">${h(shortText(i.prediction))}</td>
@@ -178,7 +184,7 @@ ${banner}${unfinished}
 <main>
 <h2>Scores by variant</h2>
 ${variantTable(summary)}
-<p class="note">A failed run scores 0 and is counted in n. Accuracies (scores of 0 or 1) get the Wilson interval; other scores a Student t interval on the mean.</p>
+<p class="note"${summary.variants.some((v) => v.failed) ? ' data-failed-note' : ''}>${h(failedNote(summary.variants) ?? 'No run failed.')} A variant whose every run failed reads “failed”: it has no score. Accuracies (scores of 0 or 1) get the Wilson interval; other scores a Student t interval on the mean.</p>
 ${ratingTable(summary)}
 <h2>Charts</h2>
 ${charts}

@@ -77,7 +77,7 @@ export interface RunEvalOptions {
   onProgress?: (progress: EvalProgress) => void;
   /** Aborted: no job starts after it; jobs in flight finish. */
   signal?: AbortSignal;
-  /** Run items that failed in an earlier session again (by default they keep their 0). */
+  /** Run items that failed in an earlier session again (by default they stay failed). */
   retryFailed?: boolean;
 }
 
@@ -238,7 +238,6 @@ async function runOne(
       ...base,
       ...(before?.runId ? { runId: before.runId } : {}),
       status: 'failed' as const,
-      score: 0,
       error: (error as Error).message,
       costUsd: 0,
       tokens: 0,
@@ -260,7 +259,6 @@ async function runOne(
       ...base,
       runId: outcome.runId,
       status: 'failed',
-      score: 0,
       error: result.error ?? `the run ended ${result.status}`,
       ...usage,
     };
@@ -284,7 +282,6 @@ async function runOne(
         ...base,
         runId: outcome.runId,
         status: 'failed',
-        score: 0,
         prediction: compact(prediction),
         error: `scoring failed: ${(error as Error).message}`,
         ...usage,

@@ -76,7 +76,7 @@ export interface EvalItemRecord {
   /** The run in the store (the debugger opens it); absent before it starts. */
   runId?: string;
   status: EvalItemStatus;
-  /** 0 when the run failed. */
+  /** Absent when the run failed: a failed item has no score (older stores hold 0 there). */
   score?: number;
   prediction?: unknown;
   reference?: unknown;
@@ -108,9 +108,13 @@ export interface EvalRecord {
 /** One variant's line of the table. */
 export interface VariantSummary {
   name: string;
-  /** Items scored (failed ones included, at 0). */
+  /** Items finished: scored and failed. */
   n: number;
   failed: number;
+  /**
+   * The mean over the n items, a failed one counting as 0, and its 95% interval. Meaningless
+   * when every item failed (`failed === n`): tables show "failed" then (score-text.ts).
+   */
   score: { mean: number; ci95: [number, number] };
   costUsd: number;
   tokens: number;

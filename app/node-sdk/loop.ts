@@ -77,6 +77,11 @@ export interface LoopSpec<D> {
    * starts the rounds afresh.
    */
   states(data: D, build: LoopStatesBuilder): { initial: string; states: StateConfig };
+  /**
+   * True when an entry of the loop can end before `maxRounds` (a stop condition): estimates
+   * still count every round, and a budget check then warns rather than refuses.
+   */
+  mayStopEarly?(data: D): boolean;
   /** For estimates: how the loop changes the calls of a node directly inside it. */
   effect?(data: D, node: string, plan: EstimatePlan & { loop: string }): LoopEffect;
 }

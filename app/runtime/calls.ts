@@ -57,7 +57,8 @@ export class CallsGateway {
   /** True once any answer in the run was made up by a simulator. */
   simulatedSeen = false;
   readonly #setup: CallsSetup;
-  readonly #options: RunOptions;
+  /** The run's options; a replay that goes beyond its cassette changes how calls are answered. */
+  #options: RunOptions;
   readonly #limits: ProviderLimits;
   readonly #chat = new Map<string, ChatProvider>();
   readonly #experts = new Map<string, ExpertProvider>();
@@ -69,6 +70,23 @@ export class CallsGateway {
     this.#limits = new ProviderLimits(setup.doc.settings?.concurrency, (provider) =>
       this.#options.simulate ? undefined : this.#profileConcurrency(provider),
     );
+  }
+
+  /**
+   * From now on a call the replayed cassette lacks is answered by the simulator (`simulate`) or
+   * by a live model, not refused: an edit changes every request after it. Calls already in
+   * flight keep their provider; recorded answers are still served first.
+   */
+  beyondCassette(simulate: boolean): void {
+    const cassette = this.#options.cassette;
+    if (cassette?.mode !== 'replay') throw new Error('the run does not replay a cassette');
+    this.#options = {
+      ...this.#options,
+      simulate,
+      cassette: { ...cassette, mode: 'replay-then-live' },
+    };
+    this.#chat.clear();
+    this.#experts.clear();
   }
 
   // ---- providers -------------------------------------------------------------------------

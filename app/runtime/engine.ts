@@ -14,6 +14,7 @@
  */
 
 export type { Stage } from '../schema/document.ts';
+export { editsInLog } from './edits.ts';
 export { eventIdentity } from './event-log.ts';
 export { Run, startRun } from './run.ts';
 export type { RunOptions, RunResult } from './run-options.ts';

@@ -97,6 +97,11 @@ export type RunEventBody =
       outputs: Record<string, unknown>;
       usage: Usage;
       error?: string;
+      /**
+       * How the run ended up answering its calls, when that changed as it ran (a replay the
+       * debugger let go beyond its cassette after an edit).
+       */
+      mode?: RunMode;
     }
   | {
       type: 'node.started';
@@ -113,6 +118,11 @@ export type RunEventBody =
       instance: string;
       outputs: Record<string, unknown>;
       durationMs: number;
+      /**
+       * The outputs were given, not produced (a fork's edit, the debugger's `o`): the node did
+       * not run, and `outputs` hold the given values whole, so a replay can give them again.
+       */
+      given?: true;
     }
   | { type: 'node.failed'; node: string; instance: string; error: string }
   | {
@@ -209,6 +219,8 @@ export type RunEventBody =
       round?: number;
       stage?: string;
       simulated: boolean;
+      /** A person replaced the text the node proposed (the debugger's `e`); this is theirs. */
+      edited?: true;
     }
   | { type: 'round.started'; loop: string; round: number; maxRounds: number }
   | { type: 'round.finished'; loop: string; round: number; stop?: string }

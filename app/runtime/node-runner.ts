@@ -202,8 +202,11 @@ export class NodeRunner {
         type: 'node.finished',
         node: id,
         instance,
-        outputs: previewValues(outputs),
+        // Given values are kept whole: they are the run's record of the edit, which its export
+        // carries and a replay gives again (nothing else could produce them).
+        outputs: override ? { ...outputs } : previewValues(outputs),
         durationMs: Math.round(performance.now() - started),
+        ...(override ? { given: true as const } : {}),
       });
       return { outputs, instance };
     } catch (error) {
@@ -329,7 +332,10 @@ export class NodeRunner {
     });
     call.signal.throwIfAborted();
     // Edited while held at this checkpoint: the edit is what is delivered and output.
-    const text = this.#messageEdits.get(call.instance) ?? proposed;
+    const text =
+      this.#messageEdits.get(call.instance) ??
+      this.#setup.options.messageEdits?.[call.instance] ??
+      proposed;
     this.#messageEdits.delete(call.instance);
     if (text !== proposed) this.#edited.set(call.instance, text);
     const recipients = [...new Set(node.outgoing.map((e) => e.target))];
@@ -340,6 +346,7 @@ export class NodeRunner {
       to: recipients,
       text,
       simulated: isSimulatedText(text),
+      ...(text !== proposed ? { edited: true as const } : {}),
       ...(frame ? { loop: context.path + frame.id, stage: call.phase?.kind ?? frame.stage } : {}),
       ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
     });

@@ -77,6 +77,11 @@ export interface RunOptions {
    */
   overrides?: Record<string, NodeOutputs>;
   /**
+   * Texts given node instances' messages are delivered with instead of what they propose (by
+   * instance id): a debugger's edit, given again by a replay. See `editsInLog`.
+   */
+  messageEdits?: Record<string, string>;
+  /**
    * Scrubs key values from every event and from the result, streamed answers included (a key
    * a server echoes never leaves the run, even split across deltas).
    */

@@ -28,6 +28,7 @@ import {
   type ScopeContext,
 } from './machine-runtime.ts';
 import { NodeRunner } from './node-runner.ts';
+import { preflight, preflightMessage, preflightRefuses } from './preflight.ts';
 import type { RunOptions, RunResult } from './run-options.ts';
 import { errorMessage, previewValues } from './values.ts';
 
@@ -44,7 +45,9 @@ export class Run {
   readonly id: string;
   readonly result: Promise<RunResult>;
   readonly blobs: BlobStore;
-  readonly mode: RunMode;
+  #mode: RunMode;
+  /** The mode the run started in, as its `run.started` event says. */
+  readonly #startMode: RunMode;
 
   readonly #compiled: CompiledGraph;
   readonly #options: RunOptions;
@@ -76,10 +79,11 @@ export class Run {
     const limits = resolveLimits(settings.limits);
     this.#budget = new Budget(settings.budget ?? {});
     const cassetteMode = options.cassette?.mode;
-    this.mode =
+    this.#mode =
       cassetteMode === 'replay-then-live' && options.simulate
         ? 'replay-then-simulated'
         : (cassetteMode ?? (options.simulate ? 'simulated' : 'live'));
+    this.#startMode = this.#mode;
     // The redactor is kept even with no key known yet: the studio's learns keys entered while a
     // run goes on.
     this.#log = new EventLog(this.id, options.redactor, (event) => {
@@ -149,6 +153,24 @@ export class Run {
   }
 
   // ---- control -------------------------------------------------------------------------
+
+  /** How its calls are answered (see `answerBeyondCassette`, which changes it). */
+  get mode(): RunMode {
+    return this.#mode;
+  }
+
+  /**
+   * Lets a replay go beyond its cassette: from now on a call the cassette lacks is answered by
+   * the simulator or a live model instead of failing the run. An edit under a replay needs it,
+   * since every request after the edit changes. The run's mode becomes
+   * 'replay-then-simulated' or 'replay-then-live' (said again when it finishes).
+   */
+  answerBeyondCassette(by: 'simulated' | 'live'): void {
+    if (this.#mode !== 'replay')
+      throw new Error(`the run is not a replay (its mode: ${this.#mode})`);
+    this.#calls.beyondCassette(by === 'simulated');
+    this.#mode = by === 'simulated' ? 'replay-then-simulated' : 'replay-then-live';
+  }
 
   /** Every event so far, oldest first. */
   get events(): RunEvent[] {
@@ -261,13 +283,14 @@ export class Run {
       type: 'run.started',
       graph: doc.name,
       inputs: previewValues(this.#options.inputs ?? {}),
-      mode: this.mode,
+      mode: this.#startMode,
       ...(Object.keys(plan.params).length ? { params: { ...plan.params } } : {}),
     });
     let status: RunStatus = 'succeeded';
     let values: Record<string, NodeValues> = {};
     try {
       checkRunInputs(plan, this.#options.inputs ?? {});
+      this.#preflight();
       if (plan.nodes.size > 0) {
         await this.#loops.load(plan);
         values = await this.#runMachine(this.#compiled, { path: '' });
@@ -284,6 +307,7 @@ export class Run {
       status,
       outputs: previewValues(outputs),
       usage: this.usage,
+      ...(this.#mode !== this.#startMode ? { mode: this.#mode } : {}),
       ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
       ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
     });
@@ -300,6 +324,23 @@ export class Run {
           : {}),
     };
     return this.#options.redactor ? this.#options.redactor.apply(result) : result;
+  }
+
+  /**
+   * Fails the run before its first call when a key any node can use is missing: callers check
+   * first (to refuse before a run is recorded), and this keeps any other caller as safe.
+   */
+  #preflight(): void {
+    const o = this.#options;
+    const check = preflight(this.#compiled.plan, {
+      ...(o.env ? { env: o.env } : {}),
+      ...(o.providerOverrides ? { providerOverrides: o.providerOverrides } : {}),
+      simulate: o.simulate === true,
+      ...(o.cassette ? { cassetteMode: o.cassette.mode } : {}),
+      chatInjected: o.providerFor !== undefined,
+      expertInjected: o.expertProviderFor !== undefined,
+    });
+    if (preflightRefuses(check)) throw new Error(preflightMessage(check, 'cli'));
   }
 
   #runMachine(

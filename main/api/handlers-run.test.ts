@@ -4,12 +4,14 @@
  * message or output, forking a finished run, comparing two runs and deleting one. Runs replay
  * the VQA template's cassette, and new calls of a fork are simulated: no key, no network.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResult, RunEventPush } from '../../app/api/contract.ts';
+import { exportRun } from '../../app/cli/export.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
+import { societyHere } from '../../tests/support/cli.ts';
 import { type ApiHandlers, createApiHandlers } from './handlers.ts';
 
 const VQA = JSON.parse(
@@ -296,6 +298,28 @@ describe('runs.fork, runs.diff and runs.delete', () => {
     expect((await call('runs.show', { runId: parentId })).run.id).toBe(parentId);
   });
 
+  it('a fork made here exports and replays with its edit and its outputs', async () => {
+    const parentId = await replay();
+    await finished(parentId);
+    const fork = await call('runs.fork', {
+      runId: parentId,
+      edits: [{ instance: 'member#1@r2', text: 'It is a blue square.' }],
+    });
+    expect((await finished(fork.runId)).status).toBe('succeeded');
+    const forked = store.getRun(fork.runId)!;
+    // What `society export` writes for it.
+    const file = path.join(dir, `${fork.runId}.run.json`);
+    writeFileSync(file, JSON.stringify(exportRun(store, forked)));
+    const replayed = await societyHere([
+      'replay',
+      file,
+      ...['--db', path.join(dir, 'replays.db'), '--json', '-q'],
+    ]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(JSON.parse(replayed.stdout).outputs).toEqual(forked.outputs);
+    expect(forked.outputs?.transcript).toContain('member#1@r2: It is a blue square.');
+  });
+
   it('refuses a fork that says nothing, names an unknown instance, or forks a running run', async () => {
     const parentId = await replay();
     await finished(parentId);
@@ -340,5 +364,28 @@ describe('run.blob: the bytes behind an output, for downloading', () => {
     await finished(runId);
     // Once the run has ended, the store still has it.
     expect((await call('run.blob', { runId, hash: image.$image })).base64).toBe(blob.base64);
+  });
+});
+
+describe('run.start: the keys a live run needs, checked before anything is sent', () => {
+  const ARTIST_CRITIC = JSON.parse(
+    readFileSync(
+      new URL('../../templates/nlsom-artist-critic.society.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Record<string, unknown>;
+
+  it('refuses a live run missing HF_TOKEN, naming it and Settings → Keys, and records nothing', async () => {
+    const before = store.listRuns().length;
+    const start = call('run.start', {
+      document: ARTIST_CRITIC,
+      inputs: { object: 'a lighthouse' },
+      mode: 'live',
+    });
+    await expect(start).rejects.toThrow(
+      'cannot run: nothing was sent: a key is not set: HF_TOKEN (provider "hf-inference", for node painter); add it in Settings → Keys, or use Run simulated (made-up answers, no key)',
+    );
+    await expect(start).rejects.not.toThrow(KEY);
+    expect(store.listRuns().length).toBe(before);
   });
 });

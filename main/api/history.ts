@@ -2,6 +2,7 @@
  * The runs the store holds: listing, showing, comparing and deleting them, and forking one
  * from a point of its log with edits (`runs.*`).
  */
+import { continuationRefusal, planContinuation } from '../../app/cli/continue-run.ts';
 import { planFork } from '../../app/cli/fork.ts';
 import { UsageError } from '../../app/cli/inputs.ts';
 import { callRecorder, expertRecorder } from '../../app/cli/record.ts';
@@ -13,6 +14,7 @@ import { toBreakpoints } from './breakpoints.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingKeys } from './preflight.ts';
 
 /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
 export function storedRun(store: RunStore, runId: string): RunRecord {
@@ -30,7 +32,9 @@ export function storedRun(store: RunStore, runId: string): RunRecord {
 export function historyMethods(
   ctx: ApiContext,
   live: LiveRuns,
-): ApiMethods<'runs.list' | 'runs.fork' | 'runs.diff' | 'runs.delete' | 'runs.show'> {
+): ApiMethods<
+  'runs.list' | 'runs.fork' | 'runs.continue' | 'runs.diff' | 'runs.delete' | 'runs.show'
+> {
   const { store, redactor } = ctx;
   return {
     async 'runs.list'({ limit }) {
@@ -68,6 +72,10 @@ export function historyMethods(
         if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
         throw error;
       }
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: plan.simulated,
+        cassetteMode: 'replay-then-live',
+      });
       ctx.secretsChanged();
       const forkId = newRunId();
       store.markInterrupted();
@@ -87,6 +95,54 @@ export function historyMethods(
       });
       live.track(run, plan.kept);
       return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
+    },
+
+    async 'runs.continue'({ runId, breakpoints }) {
+      const ended = storedRun(store, runId);
+      if (live.has(ended.id)) throw new ApiError(`run ${ended.id} is still going`);
+      // An interrupted run is continued like a failed one here: the studio does not take a
+      // run up again under its own id while a terminal might (`society resume` does that).
+      const refusal = continuationRefusal(ended, false);
+      if (refusal) throw new ApiError(refusal.replace(/ \(--simulate\)/, ''));
+      const registry = await ctx.nodeRegistry();
+      const compiled = await compileGraph(ended.documentText, registry);
+      if (!compiled.ok) throw new ApiError(`run ${ended.id} no longer compiles`, compiled.problems);
+      let plan: ReturnType<typeof planContinuation>;
+      try {
+        plan = planContinuation(store, ended, compiled, false);
+      } catch (error) {
+        if (error instanceof UsageError) throw new ApiError(error.message);
+        throw error;
+      }
+      // What the record lacks is sent: every key is checked before the continuation is recorded.
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: plan.simulated,
+        cassetteMode: 'replay-then-live',
+      });
+      ctx.secretsChanged();
+      const newId = newRunId();
+      store.markInterrupted();
+      store.createRun({ id: newId, ...plan.record });
+      const run = startRun(compiled, {
+        registry,
+        runId: newId,
+        ...plan.options,
+        prices: ctx.prices(),
+        simulate: plan.simulated,
+        providerOverrides: ctx.storedOverrides(),
+        env: ctx.runEnv(),
+        breakpoints: toBreakpoints(breakpoints),
+        redactor,
+        onModelCall: callRecorder(store, newId),
+        onExpertCall: expertRecorder(store, newId),
+      });
+      live.track(run, plan.kept);
+      return {
+        runId: newId,
+        parentRunId: ended.id,
+        forkSeq: plan.record.forkSeq ?? 0,
+        answered: plan.answered,
+      };
     },
 
     async 'runs.diff'({ a, b }) {

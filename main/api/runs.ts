@@ -22,6 +22,7 @@ import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingKeys } from './preflight.ts';
 import { replayCassette } from './replay-check.ts';
 import { readPageInputs } from './run-inputs.ts';
 import { checkLiveSpend } from './spending.ts';
@@ -61,6 +62,11 @@ export function runMethods(
               humanAnswers,
             })
           : undefined;
+      // Every key a live call can need, before the estimate is weighed and before anything is recorded.
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: mode === 'simulated',
+        ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
+      });
       if (mode === 'live') checkLiveSpend(ctx, compiled, inputs, params.costConfirmed);
       const env = ctx.runEnv();
       ctx.secretsChanged();

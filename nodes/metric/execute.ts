@@ -31,7 +31,7 @@ export type MetricMethod =
 
 export interface MetricReport {
   kind: MetricKind;
-  /** Null when the metric was skipped. */
+  /** Null only in reports of runs made before a metric's token was required. */
   score: number | null;
   method: MetricMethod | null;
   /** The embedding model; null for arithmetic-only kinds (recall at k). */
@@ -54,7 +54,10 @@ export interface MetricReport {
   table?: Record<string, 0 | 1>;
   /** Set when an embedding was made up by the simulated provider: the score means nothing. */
   simulated?: true;
-  /** Why no score was computed (no token for the hosted service). */
+  /**
+   * Why no score was computed, in reports of runs made before a metric's token was required
+   * (a run without it is now refused before it starts).
+   */
   skipped?: string;
   /** For greedy matching: its precision and recall, and the token vectors on each side. */
   precision?: number;
@@ -116,11 +119,6 @@ export function embeddingRows(output: unknown): number[][] {
 }
 
 /** One vector for a whole input: token vectors are mean-pooled. */
-
-/** The engine's error for a provider whose token is not set (checked by code, not by class). */
-function isMissingToken(error: unknown): error is Error {
-  return error instanceof Error && (error as { code?: unknown }).code === 'missing_api_key';
-}
 
 function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -257,17 +255,9 @@ export const execute: NodeExecutor<MetricData> = async (ctx) => {
   const { kind } = ctx.data;
   if (kind === 'recall-at-k') return recall(ctx);
   const model = metricModel(ctx.data)!;
-  let scored: Scored;
-  try {
-    scored = await score(ctx, model);
-  } catch (error) {
-    if (!isMissingToken(error)) throw error;
-    // No token for the hosted service: the run goes on without this score.
-    const report: MetricReport = { kind, score: null, method: null, model, skipped: error.message };
-    await ctx.message(`metric skipped: ${error.message}`);
-    return { score: null, report };
-  }
-  const { answers, ...rest } = scored;
+  // Its token is required like any key a run uses: the run's preflight refuses a live run
+  // without it, so a score is never silently missing from a run that succeeded.
+  const { answers, ...rest } = await score(ctx, model);
   const simulated = answers.some((a) => a.simulated);
   const report: MetricReport = { kind, ...rest, model, ...(simulated ? { simulated: true } : {}) };
   const shown = rest.score === null ? 'none' : rest.score.toFixed(4);

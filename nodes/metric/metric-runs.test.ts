@@ -255,7 +255,7 @@ describe('society run with a metric node', () => {
     });
   });
 
-  it('is skipped, not failed, with no HF_TOKEN for the hosted service', async () => {
+  it('is refused before any request with no HF_TOKEN for the hosted service', async () => {
     const graph = metricGraph('text-similarity', [
       ['prediction', 'text'],
       ['reference', 'text'],
@@ -271,29 +271,12 @@ describe('society run with a metric node', () => {
       '--db',
       db,
     ]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('score: null');
-    expect(result.stderr).toContain('metric skipped: HF_TOKEN is not set');
+    // A score is never silently missing from a run that succeeded: the run does not start.
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'society: HF_TOKEN is not set: provider "hf-inference", for node metric',
+    );
     expect(stub.requests.length).toBe(before);
-
-    const json = await society([
-      'run',
-      graph,
-      '--input',
-      'prediction=a bear',
-      '--input',
-      'reference=bear',
-      '--db',
-      db,
-      '--json',
-      '-q',
-    ]);
-    expect(json.code).toBe(0);
-    const out = JSON.parse(json.stdout);
-    expect(out.status).toBe('succeeded');
-    expect(out.outputs.score).toBeNull();
-    expect(out.outputs.report).toMatchObject({ score: null, method: null });
-    expect(out.outputs.report.skipped).toMatch(/^HF_TOKEN is not set/);
   });
 
   it('under --simulate, scores made-up vectors and labels the score simulated', async () => {

@@ -109,12 +109,12 @@ export function metricPorts(kind: MetricKind): NodePorts {
       {
         name: 'score',
         modality: 'number',
-        description: 'the score; null when the metric was skipped',
+        description: 'the score',
       },
       {
         name: 'report',
         modality: 'json',
-        description: 'kind, score, method, model, and why it was skipped or simulated',
+        description: 'kind, score, method, model, and whether it was simulated',
       },
     ],
   };
@@ -123,7 +123,8 @@ export function metricPorts(kind: MetricKind): NodePorts {
 /**
  * Scores an answer against a reference with embedding models: text similarity (BERTScore-style
  * greedy matching when the model gives token vectors, else the cosine of sentence embeddings),
- * CLIP score, or image similarity. With no Hugging Face token the metric is skipped, not failed.
+ * CLIP score, or image similarity. Its provider's token is required for a live run (the run's
+ * preflight refuses one without it), like any key a node uses.
  */
 export const spec = defineNode({
   type: 'metric',

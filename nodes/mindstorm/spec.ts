@@ -58,6 +58,7 @@ export const spec = defineNode({
   },
   loop: {
     maxRounds: (data) => data.maxRounds,
+    mayStopEarly: (data) => data.until.length > 0,
     states: mindstormStates,
     effect: mindstormEffect,
   },

@@ -43,9 +43,10 @@ function BarTip({
   if (!active || !bar) return null;
   return (
     <div className="eval-tip">
-      <strong>{bar.name}</strong>: {score(bar.mean)}
+      <strong>{bar.name}</strong>: {bar.noScore ? (bar.n ? 'failed' : '–') : score(bar.mean)}
       <div className="muted">
-        95% interval {score(bar.lo)}–{score(bar.hi)} · n={bar.n}
+        {bar.noScore ? 'no run scored' : `95% interval ${score(bar.lo)}–${score(bar.hi)}`} · n=
+        {bar.n}
         {bar.failed ? ` · ${bar.failed} failed` : ''}
       </div>
     </div>

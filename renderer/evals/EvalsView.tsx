@@ -12,11 +12,15 @@ import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
 import {
   bestVariant,
+  failedNote,
   type ItemOrder,
+  itemScoreText,
   itemValue,
   money,
   orderedItems,
   ratingScales,
+  variantIntervalText,
+  variantScoreText,
 } from '../model/evals.ts';
 import { openRunGraph, showStoredRun } from '../run/controller.ts';
 import { notify, useEditor } from '../store.ts';
@@ -71,7 +75,11 @@ function EvalList({ evals, shown }: { evals: ApiEvalSummary[]; shown: string | n
                 {e.variants.length === 1 ? '' : 's'}
               </span>
               <span className="small">
-                {best ? `best: ${best.name} ${score(best.score.mean)}` : 'nothing scored yet'}
+                {best
+                  ? `best: ${best.name} ${score(best.score.mean)}`
+                  : e.variants.some((v) => v.n > 0)
+                    ? 'every run failed'
+                    : 'nothing scored yet'}
               </span>
               <code className="muted small">{e.evalId}</code>
             </button>
@@ -136,10 +144,10 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
             <td>{v.name}</td>
             <td className="num">{v.n}</td>
             <td className={`num${v.failed ? ' eval-failed' : ''}`}>{v.failed}</td>
-            <td className="num">{score(v.score.mean)}</td>
-            <td className="num">
-              [{score(v.score.ci95[0])}, {score(v.score.ci95[1])}]
+            <td className={`num${v.n && v.failed >= v.n ? ' eval-failed' : ''}`}>
+              {variantScoreText(v)}
             </td>
+            <td className="num">{variantIntervalText(v)}</td>
             <td className="num">{money(v.costUsd)}</td>
             <td className="num">{v.tokens.toLocaleString()}</td>
             <td className="num">{seconds(v.latencyMs.p50)}</td>
@@ -248,7 +256,9 @@ function ItemTable({
                   </button>
                 </td>
                 <td>{i.variant}</td>
-                <td className="num">{i.score === undefined ? '–' : score(i.score)}</td>
+                <td className={`num${i.status === 'failed' ? ' eval-failed' : ''}`}>
+                  {itemScoreText(i)}
+                </td>
                 <td className={i.status === 'failed' ? 'eval-failed' : ''} title={i.error}>
                   {i.status}
                 </td>
@@ -354,6 +364,11 @@ function EvalDetail({ evalId }: { evalId: string }) {
         </p>
       ) : null}
       <VariantTable summary={summary} />
+      {failedNote(summary.variants) ? (
+        <p className="muted small" data-testid="eval-failed-note">
+          {failedNote(summary.variants)}
+        </p>
+      ) : null}
       {summary.variants.length ? <EvalCharts summary={summary} /> : null}
       <ItemTable summary={summary} items={items} onRated={onRated} />
     </div>

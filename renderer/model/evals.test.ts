@@ -3,11 +3,15 @@ import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
 import {
   bestVariant,
   costPoints,
+  failedNote,
+  itemScoreText,
   itemValue,
   money,
   orderedItems,
   ratingScales,
   scoreBars,
+  variantIntervalText,
+  variantScoreText,
 } from './evals.ts';
 
 const summary: ApiEvalSummary = {
@@ -65,6 +69,33 @@ describe('the Evals view model', () => {
       ['small', 0.004, 0],
       ['big', 0.05, 0],
     ]);
+  });
+
+  it('shows a variant whose every run failed as "failed": no bar, no point, never best', () => {
+    const dead = {
+      ...summary,
+      variants: [
+        summary.variants[0]!,
+        {
+          ...summary.variants[1]!,
+          failed: 2,
+          score: { mean: 0, ci95: [0, 0.66] as [number, number] },
+        },
+      ],
+    };
+    const [, big] = scoreBars(dead);
+    expect(big).toMatchObject({ name: 'big', noScore: true, mean: 0, err: [0, 0] });
+    expect(costPoints(dead).map((p) => p.name)).toEqual(['small']);
+    expect(bestVariant(dead)?.name).toBe('small');
+    expect(variantScoreText(dead.variants[1]!)).toBe('failed');
+    expect(variantIntervalText(dead.variants[1]!)).toBe('–');
+    expect(variantScoreText(dead.variants[0]!)).toBe('0.500');
+    expect(failedNote(dead.variants)).toBe(
+      "3 of 4 runs failed: a failed run has no score and counts as 0 in its variant's score and 95% CI",
+    );
+    // An item whose run failed reads "failed", whatever an older store kept as its score.
+    expect(itemScoreText(item({ status: 'failed', score: 0 }))).toBe('failed');
+    expect(itemScoreText(item({ score: 0 }))).toBe('0.000');
   });
 
   it('stacks the names of variants that cost and score the same, so each can be read', () => {

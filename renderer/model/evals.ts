@@ -5,6 +5,15 @@
  */
 import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
 import { scoreDomain, variantColor } from '../../app/eval/report-charts.ts';
+import { hasNoScore } from '../../app/eval/score-text.ts';
+
+// The view shows scores by the rule every table follows: a failed run reads "failed".
+export {
+  failedNote,
+  itemScoreText,
+  variantIntervalText,
+  variantScoreText,
+} from '../../app/eval/score-text.ts';
 
 type Variant = ApiEvalSummary['variants'][number];
 
@@ -17,20 +26,32 @@ export interface ScoreBar {
   hi: number;
   n: number;
   failed: number;
+  /** Every run failed (or none finished): no bar is drawn, the variant reads "failed". */
+  noScore: boolean;
   color: string;
 }
 
 export function scoreBars(summary: ApiEvalSummary): ScoreBar[] {
-  return summary.variants.map((v, i) => ({
-    name: v.name,
-    mean: v.score.mean,
-    err: [Math.max(0, v.score.mean - v.score.ci95[0]), Math.max(0, v.score.ci95[1] - v.score.mean)],
-    lo: v.score.ci95[0],
-    hi: v.score.ci95[1],
-    n: v.n,
-    failed: v.failed,
-    color: variantColor(i),
-  }));
+  return summary.variants.map((v, i) => {
+    const noScore = hasNoScore(v);
+    return {
+      name: v.name,
+      // A variant with no scored run has no bar, rather than a bar at 0.
+      mean: noScore ? 0 : v.score.mean,
+      err: noScore
+        ? [0, 0]
+        : [
+            Math.max(0, v.score.mean - v.score.ci95[0]),
+            Math.max(0, v.score.ci95[1] - v.score.mean),
+          ],
+      lo: v.score.ci95[0],
+      hi: v.score.ci95[1],
+      n: v.n,
+      failed: v.failed,
+      noScore,
+      color: variantColor(i),
+    };
+  });
 }
 
 /** A variant's point: what it cost over the eval against its mean score. */
@@ -49,12 +70,14 @@ export function costPoints(summary: ApiEvalSummary): CostPoint[] {
   const [lo, hi] = scoreAxis(summary);
   const maxCost = Math.max(0, ...summary.variants.map((v) => v.costUsd)) || 1;
   const spots = new Map<string, number>();
-  return scoreBars(summary).map((bar, i) => {
+  // A variant with no scored run has no place on the score axis.
+  return scoreBars(summary).flatMap((bar, i) => {
+    if (bar.noScore) return [];
     const v = summary.variants[i]!;
     const spot = `${Math.round((v.costUsd / maxCost) * 25)}:${Math.round(((bar.mean - lo) / (hi - lo)) * 16)}`;
     const labelLine = spots.get(spot) ?? 0;
     spots.set(spot, labelLine + 1);
-    return { ...bar, costUsd: v.costUsd, tokens: v.tokens, labelLine };
+    return [{ ...bar, costUsd: v.costUsd, tokens: v.tokens, labelLine }];
   });
 }
 
@@ -63,11 +86,11 @@ export function scoreAxis(summary: ApiEvalSummary): [number, number] {
   return scoreDomain(summary.variants);
 }
 
-/** The variant with the highest mean score (the first of equals), if any was scored. */
+/** The variant with the highest mean score (the first of equals), if any had a run scored. */
 export function bestVariant(summary: ApiEvalSummary): Variant | undefined {
   let best: Variant | undefined;
   for (const v of summary.variants)
-    if (v.n > 0 && (!best || v.score.mean > best.score.mean)) best = v;
+    if (!hasNoScore(v) && (!best || v.score.mean > best.score.mean)) best = v;
   return best;
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
-import { setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
+import { continueRun, setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
 
 /** Status, live usage and breakpoints (the pause point has a pane of its own: PausedPane). */
 export function RunBar() {
@@ -46,6 +46,16 @@ export function RunBar() {
         <span className="run-error" data-testid="run-error" title={error}>
           {error}
         </span>
+      ) : null}
+      {runId && (status === 'failed' || status === 'cancelled') && mode !== 'replay' ? (
+        <button
+          type="button"
+          data-testid="run-retry"
+          onClick={() => void continueRun(runId)}
+          title="Once the cause is fixed: a new run answers every call this one answered from its record and sends only the rest"
+        >
+          Retry from the failure
+        </button>
       ) : null}
       <span className="spacer" />
       <label className="inline" title="Pause before the selected node starts">

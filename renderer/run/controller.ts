@@ -392,6 +392,30 @@ export async function forkRun(
   return launch(() => api().call('runs.fork', params), 'Fork');
 }
 
+/**
+ * Continues a failed or cancelled run once its cause is fixed (a key set, a server back): a new
+ * run, a fork of it at the failure, answers every call it answered from its record and sends
+ * only the rest; the panel follows it.
+ */
+export async function continueRun(runId: string): Promise<string | null> {
+  if (isActive(get().run.status)) {
+    notify('error', 'A run is under way: stop it before retrying another.');
+    return null;
+  }
+  let answered = 0;
+  const continued = await launch(async () => {
+    const result = await api().call('runs.continue', { runId, breakpoints: breakpointList() });
+    answered = result.answered;
+    return result;
+  }, 'Retry');
+  if (continued)
+    notify(
+      'info',
+      `Retrying ${runId} from the failure: ${answered} answered call${answered === 1 ? '' : 's'} come from its record`,
+    );
+  return continued;
+}
+
 /** Compares two stored runs in the Diff tab. */
 export async function compareRuns(a: string, b: string): Promise<void> {
   try {

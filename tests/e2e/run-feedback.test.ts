@@ -43,7 +43,7 @@ const SOCIETY = {
 describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', () => {
   const studio = studioForSuite();
 
-  it('points a missing key to Settings, then votes simulated with readable ballots and a download', async () => {
+  it('refuses a live run without its key, pointing to Settings, then votes simulated with readable ballots and a download', async () => {
     const s = studio();
     const { page } = s;
     writeFileSync(path.join(s.workspace, 'slogans.society.json'), JSON.stringify(SOCIETY));
@@ -53,26 +53,29 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
     await page.getByTestId('run-tab-inputs').click();
     await page.getByTestId('input-topic').fill('coffee');
 
-    // Live, without a key: the advice is the studio's, not the command line's.
+    // Live, without a key: refused before the run starts, and the advice is the studio's, not
+    // the command line's.
     // Run live asks for the estimate first (under the threshold, it starts without asking).
     await page.getByTestId('tb-run-live').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 10_000 })
       .toMatch(/failed/i);
-    const advice = (await page.getByTestId('run-error').textContent()) ?? '';
-    expect(advice).toMatch(/needs OPENAI_API_KEY, which is not set/);
-    expect(advice).toMatch(/Settings → Keys/);
-    expect(advice).not.toMatch(/--simulate|export it/);
-    const failed = page.locator('.status-failed').first();
-    expect(await failed.getAttribute('title')).toMatch(/Settings → Keys/);
+    const notice = (await page.getByTestId('notice').textContent()) ?? '';
+    expect(notice).toMatch(
+      /OPENAI_API_KEY \(provider "openai" with model profile default, for nodes a0, a1, a2\)/,
+    );
+    expect(notice).toMatch(/Settings → Keys/);
+    expect(notice).not.toMatch(/--simulate|export it/);
+    expect(await page.getByTestId('run-error').textContent()).toMatch(/OPENAI_API_KEY/);
+    expect(await page.getByTestId('run-usage').textContent()).toMatch(/^0 calls · /);
     await s.screenshot('run-missing-key');
-    await page.getByTestId('key-advice-settings').click();
+    await page.getByTestId('settings-button').click();
     await page.getByTestId('settings-key-input-OPENAI_API_KEY').waitFor();
     await page.keyboard.press('Escape');
     if (await page.getByTestId('settings-key-input-OPENAI_API_KEY').count())
       await page.locator('[data-testid$="-close"]').first().click();
 
-    await page.getByTestId('key-advice-simulate').click();
+    await page.getByTestId('tb-run-simulated').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 20_000 })
       .toMatch(/succeeded/i);

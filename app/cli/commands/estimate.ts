@@ -11,6 +11,8 @@
  * `usage.calls` counts them; calls to expert models are `expertCalls`. `costUsd` is null when a
  * model has no price. `imagePromptTokens` is the part of `promptTokens` that images make up
  * (each counted as `assumptions.imageTokens`), which a simulated run does not count.
+ * `providers` lists the provider profiles a live run would reach, each with its key variable and
+ * whether it is set (never its value); as text, the same as a table after the totals.
  */
 import type { GraphPlan } from '../../compiler/analyze.ts';
 import {
@@ -25,7 +27,9 @@ import {
 } from '../../costs/estimate.ts';
 import type { PriceTable } from '../../costs/prices.ts';
 import { IMAGE_TOKENS } from '../../providers/tokens.ts';
+import { type PreflightOptions, preflight } from '../../runtime/preflight.ts';
 import { formatParamValues } from '../params.ts';
+import { providersJson, providersText } from '../preflight.ts';
 
 /** Calls, tokens and cost in the JSON output. */
 export interface EstimateFigures {
@@ -72,10 +76,17 @@ export function printEstimate(
   prices: PriceTable,
   inputs: Record<string, unknown>,
   json: boolean,
+  keys: PreflightOptions = {},
 ): void {
   const params = Object.keys(plan.params).length ? plan.params : undefined;
+  // The providers and keys a live run would need, each set or not (never a key's value).
+  const check = preflight(plan, { ...keys, simulate: false });
   if (json) {
-    const report = { ...estimateReport(plan, prices, inputs), ...(params ? { params } : {}) };
+    const report = {
+      ...estimateReport(plan, prices, inputs),
+      ...(params ? { params } : {}),
+      providers: providersJson(check),
+    };
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return;
   }
@@ -90,6 +101,7 @@ export function printEstimate(
   process.stdout.write(
     `(likely: answers fill ${LIKELY_ANSWER_SHARE * 100}% of their max tokens, none is refused; worst case: every answer at its max tokens, every repair and retry; both: every round runs, an image counts ${IMAGE_TOKENS} tokens)\n`,
   );
+  process.stdout.write(`${providersText(check)}\n`);
 }
 
 /** The estimate as `--estimate --json` prints it. */

@@ -12,6 +12,7 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { planFork } from '../fork.ts';
+import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
@@ -42,10 +43,16 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       ...(at === undefined ? {} : { at }),
       simulate: flags.simulate === true,
     });
+    // A fork's changed calls go live: every key the run can use is checked before it is recorded.
+    refuseMissingKeys(compiled.plan, {
+      providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+      simulate: plan.simulated,
+      cassetteMode: 'replay-then-live',
+    });
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });
     process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
-    const { result, mode } = await executeRun(
+    const { result, mode, calls } = await executeRun(
       compiled,
       store,
       flags,
@@ -58,7 +65,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       },
       plan.kept,
     );
-    printResult(result, mode, flags.json === true, compiled.params);
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();

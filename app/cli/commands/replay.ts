@@ -4,6 +4,7 @@ import { compileGraph } from '../../compiler/index.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
+import { editsInLog } from '../../runtime/engine.ts';
 import { blobHashOf } from '../../schema/blob-refs.ts';
 import { newRunId } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
@@ -64,14 +65,17 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       inputs: data.run.inputs,
     });
     storeImages(store, blobs, data.run.inputs);
-    const { result, mode } = await executeRun(compiled, store, flags, {
+    const { result, mode, calls } = await executeRun(compiled, store, flags, {
       runId,
       inputs: data.run.inputs,
       humanAnswers: answers,
       blobs,
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
+      // A fork's edits and the debugger's travel in its events: the edited instances give
+      // their edited values again instead of asking a model the record never answered.
+      ...editsInLog(data.events),
     });
-    printResult(result, mode, flags.json === true, compiled.params);
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     if (flags.out && !writeOutputs(flags.out, result.outputs, blobs)) return EXIT.runFailed;
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {

@@ -1,13 +1,22 @@
-/** `society resume RUN`: finishes an interrupted run from its log and its own call record. */
-import { compileGraph } from '../../compiler/index.ts';
+/**
+ * `society resume RUN`: finishes an interrupted run from its log and its own call record, or
+ * continues a failed or cancelled one (once the cause is fixed) as a new run from its record.
+ * Either way every call the run answered is served from its record; only the rest is sent.
+ */
+import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
+import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
+import type { RunEvent } from '../../runtime/events.ts';
+import { newRunId, type RunRecord, type RunStore } from '../../store/index.ts';
+import { continuationRefusal, planContinuation } from '../continue-run.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { readRunInputs } from '../inputs.ts';
+import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -20,22 +29,22 @@ export interface ResumeFlags extends DisplayFlags {
   json?: boolean;
 }
 
-/** Resumes run `id`; calls it already made are answered from its record. Resolves to the exit code. */
+/** The run to go on with, how, and what it starts from. */
+interface Resumption {
+  runId: string;
+  options: Omit<RunOptions, 'registry' | 'runId'>;
+  /** Events written to the store before the run's own (a continuation's kept log). */
+  prior: RunEvent[];
+}
+
+/** Resumes or continues run `id`; calls it already made are answered from its record. Resolves to the exit code. */
 export async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
   const store = openStore(flags.db);
   try {
     store.markInterrupted();
     const run = findRun(store, id);
-    if (run.status === 'running') {
-      throw new UsageError(
-        `run ${run.id} is still running in another process; wait for it or stop it first`,
-      );
-    }
-    if (run.status !== 'interrupted') {
-      throw new UsageError(
-        `run ${run.id} has already ended (${run.status}); only an interrupted run can be resumed`,
-      );
-    }
+    const refusal = continuationRefusal(run, flags.simulate === true);
+    if (refusal) throw new UsageError(refusal);
     const compiled = await compileGraph(run.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${run.id}`, compiled.problems);
     if (compiled.machines.compilerVersion !== run.compilerVersion) {
@@ -43,32 +52,94 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
         `run ${run.id} was made by compiler version ${run.compilerVersion}; this build has ${compiled.machines.compilerVersion} and cannot resume it`,
       );
     }
-    const blobs = new BlobStore();
-    const missing = loadImages(store, blobs, run.inputs);
-    if (missing.length)
-      throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
-    const { humanAnswers } = readRunInputs(flags.input, compiled.plan, blobs);
-    const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
-    const logged = store.events(run.id);
-    store.reopenRun(run.id);
-    process.stderr.write(
-      `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
-    );
-    const { result, mode } = await executeRun(compiled, store, flags, {
-      runId: run.id,
-      inputs: run.inputs,
-      humanAnswers,
-      blobs,
+    const shared = {
       prices: { ...DEFAULT_PRICES, ...store.priceTable() },
-      simulate:
-        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
       providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
-      cassette: { cassette: record, mode: 'replay-then-live' },
-      continueFrom: logged,
+    };
+    // Calls the record lacks go out: every key the run can use is checked before anything is
+    // reopened or recorded (a simulated run, or one continued with --simulate, needs none).
+    refuseMissingKeys(compiled.plan, {
+      providerOverrides: shared.providerOverrides,
+      simulate:
+        flags.simulate === true ||
+        run.mode === 'simulated' ||
+        run.mode === 'replay-then-simulated' ||
+        run.mode === 'replay',
+      cassetteMode: 'replay-then-live',
     });
-    printResult(result, mode, flags.json === true, compiled.params);
+    const go =
+      run.status === 'interrupted'
+        ? reopen(store, run, flags, compiled.plan)
+        : continueEnded(store, run, flags, compiled);
+    const { result, mode, calls } = await executeRun(
+      compiled,
+      store,
+      flags,
+      { runId: go.runId, ...shared, ...go.options },
+      go.prior,
+    );
+    printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });
     return result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
     store.close();
   }
+}
+
+/** An interrupted run goes on under its own id, from its log as the crash left it. */
+function reopen(
+  store: RunStore,
+  run: RunRecord,
+  flags: ResumeFlags,
+  plan: Extract<CompileResult, { ok: true }>['plan'],
+): Resumption {
+  const blobs = new BlobStore();
+  const missing = loadImages(store, blobs, run.inputs);
+  if (missing.length)
+    throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
+  const { humanAnswers } = readRunInputs(flags.input, plan, blobs);
+  const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
+  const logged = store.events(run.id);
+  store.reopenRun(run.id);
+  process.stderr.write(
+    `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
+  );
+  return {
+    runId: run.id,
+    prior: [],
+    options: {
+      inputs: run.inputs,
+      humanAnswers,
+      blobs,
+      simulate:
+        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
+      cassette: { cassette: record, mode: 'replay-then-live' },
+      continueFrom: logged,
+      // A resumed fork keeps its edits: its record has no answer for an instance it did not run.
+      ...editsInLog(logged),
+    },
+  };
+}
+
+/**
+ * A failed or cancelled run stays as it ended; a new run, recorded as its fork at the failure,
+ * goes on from its log without the failure (see app/cli/continue-run.ts).
+ */
+function continueEnded(
+  store: RunStore,
+  run: RunRecord,
+  flags: ResumeFlags,
+  compiled: Extract<CompileResult, { ok: true }>,
+): Resumption {
+  const plan = planContinuation(store, run, compiled, flags.simulate === true);
+  const { humanAnswers } = readRunInputs(flags.input, compiled.plan, plan.options.blobs!);
+  const runId = newRunId();
+  store.createRun({ id: runId, ...plan.record });
+  process.stderr.write(
+    `society: run ${runId} continues ${run.status} run ${run.id}; ${plan.answered} answered call${plan.answered === 1 ? '' : 's'} come from its record, the rest ${plan.simulated ? 'are simulated' : 'are sent'}\n`,
+  );
+  return {
+    runId,
+    prior: plan.kept,
+    options: { ...plan.options, humanAnswers, simulate: plan.simulated },
+  };
 }

@@ -5,11 +5,13 @@ import { Cassette, type CassetteMode } from '../../providers/cassette.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { newRunId } from '../../store/index.ts';
 import { splitAssignment } from '../assignment.ts';
+import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../budget-check.ts';
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
+import { cassetteModeOf, refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { documentTextOf, sourceTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
@@ -17,12 +19,14 @@ import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';
 import { printEstimate } from './estimate.ts';
 
-export interface RunFlags extends DisplayFlags {
+export interface RunFlags extends DisplayFlags, BudgetFlags {
   input: string[];
   /** `--set NAME=VALUE`: template parameters. */
   set: string[];
   replay?: string;
   replayThenLive?: string;
+  /** Answer from the cassette, and from the simulated provider for what it lacks. */
+  replayThenSimulated?: string;
   record?: string;
   simulate?: boolean;
   json?: boolean;
@@ -37,18 +41,32 @@ export interface RunFlags extends DisplayFlags {
 
 /** Runs `file` as the flags say; resolves to the exit code. */
 export async function runCommand(file: string, flags: RunFlags): Promise<number> {
-  const cassetteFlags = [flags.replay, flags.replayThenLive, flags.record].filter(Boolean);
+  const cassetteFlags = [
+    flags.replay,
+    flags.replayThenLive,
+    flags.replayThenSimulated,
+    flags.record,
+  ].filter(Boolean);
   if (cassetteFlags.length > 1)
-    throw new UsageError('use only one of --replay, --replay-then-live and --record');
-  if (flags.simulate && (flags.replay || flags.replayThenLive)) {
-    throw new UsageError('--simulate cannot be combined with --replay (it can with --record)');
+    throw new UsageError(
+      'use only one of --replay, --replay-then-live, --replay-then-simulated and --record',
+    );
+  if (flags.simulate && (flags.replay || flags.replayThenLive || flags.replayThenSimulated)) {
+    throw new UsageError(
+      '--simulate cannot be combined with --replay (it can with --record; --replay-then-simulated simulates what the cassette lacks)',
+    );
   }
+  // What the cassette lacks is simulated: labelled so, and the cassette itself is left as it is.
+  const simulate = flags.simulate === true || flags.replayThenSimulated !== undefined;
 
   const providerOverrides = parseProviders(flags.provider);
   const breakpoints = flags.break.map(parseBreakpoint);
   const compiled = await compileFile(
     file,
-    (doc) => applyModelOverrides(doc, flags.model),
+    (doc) => {
+      applyModelOverrides(doc, flags.model);
+      applyBudgetFlags(doc, flags);
+    },
     flags.set,
   );
   if (!compiled.ok) throw problemsExit(file, compiled.problems);
@@ -63,10 +81,22 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const store = openStore(flags.db);
   try {
     const prices = { ...DEFAULT_PRICES, ...store.priceTable() };
+    // A budget the run cannot meet is refused before anything is recorded (an estimate warns).
+    checkBudgets([{ plan: compiled.plan, inputs }], prices, {
+      ...flags,
+      allowBudgetStop: flags.allowBudgetStop || flags.estimate,
+    });
+    // Every key any node can use, resolved before anything is recorded or sent.
+    const keys = {
+      providerOverrides: { ...storedOverrides(store), ...providerOverrides },
+      simulate,
+      ...cassetteModeOf(flags),
+    };
     if (flags.estimate) {
-      printEstimate(compiled.plan, prices, inputs, flags.json === true);
+      printEstimate(compiled.plan, prices, inputs, flags.json === true, keys);
       return EXIT.ok;
     }
+    refuseMissingKeys(compiled.plan, keys);
     store.markInterrupted();
     const cassette = await openCassette(flags);
     // A replay gives a person's recorded turns again too (a seat's commands), unless --input
@@ -83,7 +113,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       document: compiled.doc,
       documentText: documentTextOf(compiled),
       compilerVersion: compiled.machines.compilerVersion,
-      mode: cassette?.mode ?? (flags.simulate ? 'simulated' : 'live'),
+      mode: flags.replayThenSimulated
+        ? 'replay-then-simulated'
+        : (cassette?.mode ?? (flags.simulate ? 'simulated' : 'live')),
       inputs,
     });
     storeImages(store, blobs, inputs);
@@ -94,13 +126,13 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       humanAnswers: { ...recorded, ...humanAnswers },
       blobs,
       prices,
-      simulate: flags.simulate === true,
+      simulate,
       ...(cassette ? { cassette: { cassette: cassette.cassette, mode: cassette.mode } } : {}),
       providerOverrides: { ...storedOverrides(store), ...providerOverrides },
       breakpoints,
       startPaused: flags.step === true,
     });
-    if (cassette && cassette.mode !== 'replay') {
+    if (cassette && cassette.mode !== 'replay' && !flags.replayThenSimulated) {
       // A person's answers belong to the recording too (a seat's commands), so a replay plays
       // the same turns without asking anyone.
       for (const event of store.events(runId))
@@ -108,7 +140,10 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
           cassette.cassette.recordAnswer(event.name, event.answer);
       await cassette.cassette.save(cassette.path, processRedactor);
     }
-    printResult(result.result, result.mode, flags.json === true, compiled.params);
+    printResult(result.result, result.mode, flags.json === true, compiled.params, {
+      calls: result.calls,
+      db: flags.db,
+    });
     if (flags.out && !writeOutputs(flags.out, result.result.outputs, blobs)) return EXIT.runFailed;
     return result.result.status === 'succeeded' ? EXIT.ok : EXIT.runFailed;
   } finally {
@@ -119,11 +154,12 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
 async function openCassette(
   flags: RunFlags,
 ): Promise<{ cassette: Cassette; mode: CassetteMode; path: string } | undefined> {
-  const path = flags.replay ?? flags.replayThenLive ?? flags.record;
+  const path = flags.replay ?? flags.replayThenLive ?? flags.replayThenSimulated ?? flags.record;
   if (!path) return undefined;
+  // --replay-then-simulated: the cassette answers first, the simulator (not a model) the rest.
   const mode: CassetteMode = flags.replay
     ? 'replay'
-    : flags.replayThenLive
+    : flags.replayThenLive || flags.replayThenSimulated
       ? 'replay-then-live'
       : 'record';
   if (mode === 'record' && !existsSync(path))

@@ -1,5 +1,10 @@
-/** `society validate FILES…`: checks documents; exit 0 when all are valid, 2 with one line per problem. */
+/**
+ * `society validate FILES…`: checks documents; exit 0 when all are valid, 2 with one line per
+ * problem. A valid document whose budget its likely run exceeds gets a warning line (exit 0).
+ */
+import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { formatProblem } from '../../schema/problems.ts';
+import { budgetWarnings } from '../budget-warnings.ts';
 import { compileFile } from '../document-file.ts';
 import { EXIT, Exit } from '../errors.ts';
 
@@ -14,6 +19,10 @@ export async function validateCommand(
       process.stdout.write(
         `${file}: valid (${result.plan.nodes.size} nodes, ${result.doc.edges.length} edges)\n`,
       );
+      // A warning leaves the exit code alone: the document is valid, its budget may be short.
+      // Inputs count as empty here (their values are a run's): calls do not depend on them.
+      for (const line of budgetWarnings(result.plan, DEFAULT_PRICES, {}))
+        process.stdout.write(`${file}: ${line}\n`);
     } else {
       invalid = true;
       for (const p of result.problems) process.stdout.write(`${file}: ${formatProblem(p)}\n`);

@@ -82,6 +82,8 @@ export interface RunFinish {
   error?: string;
   /** Milliseconds since the epoch; defaults to now. */
   finishedAt?: number;
+  /** How the run answered its calls, when that changed as it ran (else the mode it started with). */
+  mode?: RunMode;
 }
 
 /** One line of a run list. */

@@ -133,7 +133,8 @@ export class RunsTable {
    */
   recordFinish(id: string, finish: RunFinish): void {
     const result = this.#prepare(
-      `UPDATE runs SET status = ?, finished_at = ?, outputs = ?, usage = ?, cost_usd = ?, error = ?
+      `UPDATE runs SET status = ?, finished_at = ?, outputs = ?, usage = ?, cost_usd = ?, error = ?,
+         mode = COALESCE(?, mode)
          WHERE id = ? AND status IN ('running', 'interrupted')`,
     ).run(
       finish.status,
@@ -142,6 +143,7 @@ export class RunsTable {
       finish.usage === undefined ? null : JSON.stringify(finish.usage),
       finish.costUsd ?? finish.usage?.costUsd ?? null,
       finish.error === undefined ? null : this.#clean(finish.error),
+      finish.mode ?? null,
       id,
     );
     if (result.changes === 0) {

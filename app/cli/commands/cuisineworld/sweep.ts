@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../../compiler/index.ts';
+import { DEFAULT_PRICES } from '../../../costs/prices.ts';
 import {
   type CellCounts,
   formatCosTable,
@@ -27,6 +28,7 @@ import { canonicalJson } from '../../../providers/cassette.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';
+import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
 import { parseProviders } from '../../provider-flags.ts';
@@ -61,7 +63,7 @@ function numbers(text: string, what: string, integer: boolean): number[] {
   });
 }
 
-export interface SweepFlags extends EvalRunFlags {
+export interface SweepFlags extends EvalRunFlags, BudgetFlags {
   levels?: string;
   agents?: string;
   alphas?: string;
@@ -229,11 +231,14 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
       registry,
       (key) => FLAGS[key],
     );
+    applyBudgetFlags(doc as unknown as Record<string, unknown>, flags);
     const compiled = await compileGraph(doc, registry, { params });
     if (!compiled.ok)
       throw new UsageError(
         `${file ?? 'the sweep document'}: ${compiled.problems.map(formatProblem).join('; ')}`,
       );
+    // Each episode's document is its own run: one whose budget cannot last is refused now.
+    checkBudgets([{ plan: compiled.plan }], DEFAULT_PRICES, flags);
     const text = documentTextOf(compiled);
     const hash = createHash('sha256').update(text).digest('hex');
     hashes.push(hash);

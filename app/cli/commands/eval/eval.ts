@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
+import { failureVerdict } from '../../../eval/score-text.ts';
 import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
 import type {
   EvalConfig,
@@ -16,9 +17,12 @@ import type {
   VariantSpec,
 } from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
+import { refuseMissingEvalKeys } from '../../eval-preflight.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import {
+  checkFields,
   checkMappings,
   evalIdOf,
   type PreparedVariant,
@@ -42,7 +46,7 @@ export interface EvalRunFlags {
   rate?: string[];
 }
 
-export interface EvalFlags extends EvalRunFlags {
+export interface EvalFlags extends EvalRunFlags, BudgetFlags {
   data: string;
   map: string[];
   expect?: string;
@@ -134,8 +138,11 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     throw error;
   }
   const rows = dataset.rows.slice(0, limit ?? dataset.rows.length);
-  if (flags.expect !== undefined && !rows.some((r) => flags.expect! in r))
-    throw new UsageError(`--expect ${flags.expect}: no row of ${flags.data} has that field`);
+  // Checked before anything is stored: a typo makes no eval that a rerun would "resume".
+  checkFields(
+    { map: flags.map, mappings, ...(flags.expect !== undefined ? { expect: flags.expect } : {}) },
+    rows,
+  );
   let cassetteText: string | undefined;
   if (flags.replay !== undefined) {
     try {
@@ -145,7 +152,8 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
       throw new UsageError(`cannot use cassette ${flags.replay}: ${(error as Error).message}`);
     }
   }
-  const prepared = await prepareVariants(file, variants, flags.provider ?? []);
+  const prepared = await prepareVariants(file, variants, flags.provider ?? [], flags);
+  checkVariantBudgets(prepared, flags);
   checkMappings(mappings, prepared);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : flags.replay ? 'replay' : 'live';
   const scorer: ScorerSpec = {
@@ -213,6 +221,14 @@ export async function runPlannedEval(args: {
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
+    // Keys are checked where the runs happen: here, unless workers elsewhere run them.
+    if (flags.queue === undefined)
+      await refuseMissingEvalKeys({
+        jobs: plan,
+        scorer: config.scorer,
+        mode: config.mode,
+        stored: storedOverrides(store),
+      });
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
@@ -227,12 +243,15 @@ export async function runPlannedEval(args: {
       simulated: config.mode === 'simulated',
     });
     const scorer = args.scorer ?? (await scorerOf(config.scorer, { mode: config.mode, store }));
-    const doneBefore = before
-      ? store.evalItems(evalId).filter((i) => i.status !== 'running').length
-      : 0;
+    const earlier = before ? store.evalItems(evalId).filter((i) => i.status !== 'running') : [];
+    const failedBefore = earlier.filter((i) => i.status === 'failed').length;
+    // Failed items stay failed on a rerun (a failure is a result), so say how to run them again.
+    const resumed = before
+      ? ` · resuming: ${earlier.length} of ${plan.length} done before${failedBefore && !flags.retryFailed ? ` (${failedBefore} failed: --retry-failed runs them again)` : ''}`
+      : '';
     if (!flags.quiet)
       process.stderr.write(
-        `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${before ? ` · resuming: ${doneBefore} of ${plan.length} done before` : ''}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
+        `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${resumed}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
       );
     const progress = flags.quiet ? undefined : evalProgress(process.stderr);
     const stop = new AbortController();
@@ -259,7 +278,7 @@ export async function runPlannedEval(args: {
       process.off('SIGINT', onSigint);
       progress?.done();
     }
-    const items = args.present ? store.evalItems(evalId) : [];
+    const items = store.evalItems(evalId);
     if (flags.json)
       process.stdout.write(
         `${JSON.stringify(args.present?.json ? args.present.json(summary, items) : summary)}\n`,
@@ -269,7 +288,7 @@ export async function runPlannedEval(args: {
         `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
       );
     if (flags.report !== undefined) {
-      writeReport(flags.report, summary, store.evalItems(evalId));
+      writeReport(flags.report, summary, items);
       if (!flags.quiet) process.stderr.write(`society: report written to ${flags.report}\n`);
     }
     if (summary.stopped !== undefined) {
@@ -278,6 +297,11 @@ export async function runPlannedEval(args: {
       );
       return EXIT.runFailed;
     }
+    // An eval whose every run failed measured nothing: exit 1, with the reason most runs gave.
+    const verdict = failureVerdict(items);
+    if (verdict)
+      process.stderr.write(`society: ${verdict.all ? '' : 'warning: '}${verdict.text}\n`);
+    if (verdict?.all) return EXIT.runFailed;
     if (summary.status === 'over-budget')
       process.stderr.write(
         `society: the budget of $${config.budgetUsd} is spent; ${plan.length - summary.variants.reduce((a, v) => a + v.n, 0)} items did not run\n`,

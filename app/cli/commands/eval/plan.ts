@@ -17,6 +17,7 @@ import { canonicalJson } from '../../../providers/cassette.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { splitAssignment } from '../../assignment.ts';
+import { applyBudgetFlags, type BudgetFlags } from '../../budget-check.ts';
 import { compileFile, problemsExit } from '../../document-file.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
@@ -91,7 +92,8 @@ export interface PreparedVariant {
 }
 
 /**
- * Compiles each variant's document with its options; any problem ends the command (exit 2).
+ * Compiles each variant's document with its options, and `budget`'s flags (`--max-calls` …)
+ * over its budget; any problem ends the command (exit 2).
  * `providers` (the eval's own `--provider`) apply to every variant, under the variant's own:
  * they say where models are reached, not what is evaluated, so they are not part of the eval's
  * identity (a server that moved does not start the eval afresh).
@@ -100,13 +102,17 @@ export async function prepareVariants(
   file: string,
   variants: readonly VariantSpec[],
   providers: readonly string[] = [],
+  budget: BudgetFlags = {},
 ): Promise<PreparedVariant[]> {
   const prepared: PreparedVariant[] = [];
   for (const spec of variants) {
     const path = spec.document ?? file;
     const compiled = await compileFile(
       path,
-      (doc) => applyModelOverrides(doc, spec.model),
+      (doc) => {
+        applyModelOverrides(doc, spec.model);
+        applyBudgetFlags(doc, budget);
+      },
       spec.set,
     );
     if (!compiled.ok) throw problemsExit(path, compiled.problems);
@@ -134,6 +140,31 @@ export function checkMappings(mappings: readonly Mapping[], variants: readonly P
       );
     }
   }
+}
+
+/**
+ * Every field `--map` and `--expect` name must be in the data: a typo would otherwise fail every
+ * item (or score every answer against nothing) and be recorded as a finished eval. A field that
+ * only some rows lack is left to fail those items alone.
+ */
+export function checkFields(
+  given: { map: readonly string[]; mappings: readonly Mapping[]; expect?: string },
+  rows: readonly DataRow[],
+): void {
+  const fields: string[] = [];
+  for (const row of rows)
+    for (const key of Object.keys(row)) if (!fields.includes(key)) fields.push(key);
+  const have = (field: string) => rows.some((row) => row[field] !== undefined);
+  const known = ` (fields: ${fields.join(', ') || 'none'})`;
+  for (const [index, { field }] of given.mappings.entries())
+    if (!have(field))
+      throw new UsageError(
+        `--map ${given.map[index]}: the dataset's rows have no field "${field}"${known}`,
+      );
+  if (given.expect !== undefined && !have(given.expect))
+    throw new UsageError(
+      `--expect ${given.expect}: the dataset's rows have no field "${given.expect}"${known}`,
+    );
 }
 
 /** The eval's id: the same documents, data and options give the same id. */
@@ -282,7 +313,8 @@ function rowInputs(
 
 /** A short name for an item: its question, prompt or text field, cut to 120 characters. */
 function labelOf(row: DataRow): string | undefined {
-  for (const key of ['question', 'prompt', 'input', 'text', 'task', 'id']) {
+  // A multiple-choice row's stem is its question without the options.
+  for (const key of ['stem', 'question', 'prompt', 'input', 'text', 'task', 'id']) {
     const value = row[key];
     if (typeof value === 'string' || typeof value === 'number') {
       const text = String(value);

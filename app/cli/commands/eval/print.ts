@@ -1,6 +1,12 @@
 /** How an eval shows itself on a terminal: its progress while it runs, then its table. */
 
 import type { EvalProgress } from '../../../eval/runner.ts';
+import {
+  failedNote,
+  itemScoreText,
+  variantIntervalText,
+  variantScoreText,
+} from '../../../eval/score-text.ts';
 import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { columns } from '../../columns.ts';
@@ -53,9 +59,11 @@ export function evalProgress(stream: NodeJS.WriteStream) {
   };
 }
 
-const pct = (x: number) => x.toFixed(3);
-
-/** The table: one line per variant with its score, interval, failures, cost and latency. */
+/**
+ * The table: one line per variant with its score, interval, failures, cost and latency. A
+ * variant whose every run failed reads "failed", not a score; a line under the table says how
+ * many runs failed and how the means count them.
+ */
 export function formatSummary(summary: EvalSummary): string {
   const head = [
     `eval ${summary.evalId} · ${summary.name} over ${summary.data} · ${summary.items} item${summary.items === 1 ? '' : 's'} · scorer ${summary.scorer} · ${summary.status}`,
@@ -68,8 +76,8 @@ export function formatSummary(summary: EvalSummary): string {
       v.name,
       String(v.n),
       String(v.failed),
-      pct(v.score.mean),
-      `[${pct(v.score.ci95[0])}, ${pct(v.score.ci95[1])}]`,
+      variantScoreText(v),
+      variantIntervalText(v),
       `$${v.costUsd.toFixed(4)}`,
       v.tokens.toLocaleString('en-US'),
       seconds(v.latencyMs.p50),
@@ -79,7 +87,13 @@ export function formatSummary(summary: EvalSummary): string {
   // Every column but the variant's name holds a number.
   const numbers = new Set(rows[0]!.map((_, c) => c).filter((c) => c > 0));
   const ratings = formatRatings(summary);
-  return [...head, ...columns(rows, numbers), ...(ratings ? ['', ratings] : [])].join('\n');
+  const failed = failedNote(summary.variants);
+  return [
+    ...head,
+    ...columns(rows, numbers),
+    ...(failed ? [failed] : []),
+    ...(ratings ? ['', ratings] : []),
+  ].join('\n');
 }
 
 const rating = (x: number) => x.toFixed(2);
@@ -117,7 +131,7 @@ export function formatItems(items: readonly EvalItemRecord[]): string {
     rows.push([
       String(i.item + 1),
       i.variant,
-      i.score === undefined ? '–' : pct(i.score),
+      itemScoreText(i),
       i.status,
       i.runId ?? '–',
       (i.error ?? i.label ?? '').replace(/\s+/g, ' ').slice(0, 80),

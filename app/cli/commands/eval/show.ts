@@ -1,4 +1,5 @@
 /** `society evals` (the list) and `society eval-show ID` (one eval's table, and its items). */
+import { hasNoScore } from '../../../eval/score-text.ts';
 import { summarize } from '../../../eval/summary.ts';
 import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
 import { columns } from '../../columns.ts';
@@ -39,14 +40,21 @@ export function evalsCommand(flags: { db?: string; json?: boolean; limit?: strin
     }
     const rows = [['id', 'name', 'status', 'items', 'variants', 'best', 'created']];
     for (const s of summaries) {
-      const best = [...s.variants].sort((a, b) => b.score.mean - a.score.mean)[0];
+      // A variant whose every run failed has no score to be best with.
+      const best = s.variants
+        .filter((v) => !hasNoScore(v))
+        .sort((a, b) => b.score.mean - a.score.mean)[0];
       rows.push([
         s.evalId,
         s.name + (s.simulated ? ' [simulated]' : ''),
         s.status,
         String(s.items),
         String(s.variants.length),
-        best ? `${best.name} ${best.score.mean.toFixed(3)}` : '–',
+        best
+          ? `${best.name} ${best.score.mean.toFixed(3)}`
+          : s.variants.some((v) => v.n > 0)
+            ? 'failed'
+            : '–',
         new Date(s.createdAt).toISOString().slice(0, 16).replace('T', ' '),
       ]);
     }

@@ -6,16 +6,20 @@
  * or the editor's Evals view), and the table shows their mean ratings per architecture beside
  * one number the runs give by themselves: the share of agent pairs that chatted.
  */
+
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobKeyOf } from '../../../eval/job.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
+import { hasNoScore, variantScoreText } from '../../../eval/score-text.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples } from '../../inputs.ts';
+import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
@@ -46,7 +50,7 @@ const PAPER: Record<string, number[]> = {
   original: [2.88, 2.46, 2.5, 2.85, 2.65],
 };
 
-export interface ItcmaEvalFlags extends EvalRunFlags {
+export interface ItcmaEvalFlags extends EvalRunFlags, BudgetFlags {
   seeds?: string;
   steps?: string;
   architectures?: string;
@@ -114,7 +118,8 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
     provider: flags.provider,
   }));
   const document = flags.document ?? IROLLAN_TEMPLATE;
-  const prepared = await prepareVariants(document, variants);
+  const prepared = await prepareVariants(document, variants, [], flags);
+  checkVariantBudgets(prepared, flags);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
   const config: EvalConfig = {
     name: `ITCMA-S ablation · ${seeds} seed${seeds === 1 ? '' : 's'}${steps ? ` · ${steps} steps` : ''}`,
@@ -132,6 +137,8 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   };
   const evalId = evalIdOf(config, prepared);
   const plan = planSeedJobs(prepared, { evalId, seeds, mode });
+  // What each architecture's runs used: its document is bound with these values and recorded so.
+  const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
   return runPlannedEval({
     config,
     evalId,
@@ -142,8 +149,8 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
     concurrency,
     scorer: talkedScorer,
     present: {
-      text: (summary) => formatTable(summary),
-      json: (summary) => summary,
+      text: (summary) => formatTable(summary, ran),
+      json: (summary) => ({ ...summary, params: ranWithJson(ran) }),
     },
   });
 }
@@ -186,7 +193,7 @@ function planSeedJobs(
 }
 
 /** The paper's Table 1 layout: mean rating per scale per architecture, and pairs that talked. */
-function formatTable(summary: EvalSummary): string {
+function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
   const scales = summary.rubric?.scales ?? RUBRICS.itcma!.scales;
   const rows = [['architecture', ...scales.map((s) => s.label), 'pairs that talked']];
   let rated = 0;
@@ -198,13 +205,18 @@ function formatTable(summary: EvalSummary): string {
       const spread = r.ci95 ? ` ±${((r.ci95[1] - r.ci95[0]) / 2).toFixed(2)}` : '';
       return `${r.mean.toFixed(2)}${spread} (n=${r.n})`;
     });
-    rows.push([v.name, ...cells, `${(v.score.mean * 100).toFixed(0)}%`]);
+    rows.push([
+      v.name,
+      ...cells,
+      hasNoScore(v) ? variantScoreText(v) : `${(v.score.mean * 100).toFixed(0)}%`,
+    ]);
   }
   const paper = Object.entries(PAPER)
     .map(([name, means]) => `${name} ${means.map((m) => m.toFixed(2)).join('/')}`)
     .join('; ');
   return [
     `ITCMA-S human evaluation (Table 1 layout: mean rating on 1–7 scales ± half the 95% interval, items rated)${summary.simulated ? ' · simulated answers: no model acted' : ''}`,
+    ...[ranWithLine(ran)].filter((line) => line !== undefined),
     ...columns(rows),
     rated === 0
       ? `No ratings yet: rate each run with \`society rate RUN --scale personification=5 …\` or in the editor's Evals view, then \`society eval-show ${summary.evalId}\`.`

@@ -12,15 +12,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DataRow, DatasetError, readDataset } from '../../../eval/dataset.ts';
+import {
+  type DataRow,
+  type Dataset,
+  DatasetError,
+  questionWithOptions,
+  readDataset,
+} from '../../../eval/dataset.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import { meanWithInterval } from '../../../eval/stats.ts';
 import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
@@ -32,7 +40,7 @@ export const VQA_TEMPLATE = fileURLToPath(
 
 const STRUCTURES = ['monarchy', 'democracy'] as const;
 
-export interface NlsomEvalFlags extends EvalRunFlags {
+export interface NlsomEvalFlags extends EvalRunFlags, BudgetFlags {
   images?: string;
   requireImages?: boolean;
   limit?: string;
@@ -46,12 +54,6 @@ export interface NlsomEvalFlags extends EvalRunFlags {
   json?: boolean;
   db?: string;
   quiet?: boolean;
-}
-
-/** `(a) toothpick (b) food …`: the options as the template's question input reads them. */
-export function questionWithOptions(question: string, choices: readonly string[]): string {
-  const options = choices.map((c, i) => `(${String.fromCharCode(97 + i)}) ${c}`).join(' ');
-  return `${question.trim()} ${options}`;
 }
 
 /**
@@ -113,7 +115,8 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     provider: flags.provider,
   }));
   const document = flags.document ?? VQA_TEMPLATE;
-  const prepared = await prepareVariants(document, variants);
+  const prepared = await prepareVariants(document, variants, [], flags);
+  checkVariantBudgets(prepared, flags);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
   const imagesDir = flags.images === undefined ? undefined : resolve(flags.images);
   const config: EvalConfig = {
@@ -137,6 +140,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
   const missing = images.filter((p) => p === undefined).length;
   const plan = planVqaJobs(prepared, {
     evalId,
+    format: dataset.format,
     rows,
     images,
     mode,
@@ -151,6 +155,8 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
         : `images: ${missing} of ${rows.length} not found under ${where}; those questions run with the template's example picture, so their accuracy measures the models' guesses from the words, not vision`;
   if (!flags.quiet) process.stderr.write(`${imageNote}\n`);
   const missingItems = new Set(images.flatMap((p, i) => (p === undefined ? [i] : [])));
+  // What each structure's runs used: its document is bound with these values and recorded so.
+  const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
   return runPlannedEval({
     config,
     evalId,
@@ -161,9 +167,10 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     concurrency,
     scorer: textScorer('choice'),
     present: {
-      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote),
+      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote, ran),
       json: (summary, items) => ({
         ...summary,
+        params: ranWithJson(ran),
         images: {
           dir: imagesDir ?? dataset.dir,
           found: rows.length - missing,
@@ -181,6 +188,7 @@ function planVqaJobs(
   variants: readonly PreparedVariant[],
   given: {
     evalId: string;
+    format: Dataset['format'];
     rows: readonly DataRow[];
     images: readonly (string | undefined)[];
     mode: EvalConfig['mode'];
@@ -189,10 +197,11 @@ function planVqaJobs(
 ): PlannedJob[] {
   const planned: PlannedJob[] = [];
   given.rows.forEach((row, item) => {
-    const question = questionWithOptions(
-      String(row.question),
-      (row.choices as unknown[]).map(String),
-    );
+    // A `_!_` row's question already carries its options; a JSONL row's is the bare question.
+    const question =
+      given.format === 'mc-text'
+        ? String(row.question)
+        : questionWithOptions(String(row.question), (row.choices as unknown[]).map(String));
     const path = given.images[item];
     for (const variant of variants) {
       const job = {
@@ -209,7 +218,7 @@ function planVqaJobs(
       const common = {
         row,
         reference: row.answerLetter ?? row.answer,
-        label: String(row.question),
+        label: String(row.stem ?? row.question),
       };
       if (path === undefined && given.requireImages) {
         planned.push({
@@ -245,9 +254,12 @@ export function accuracyBySight(
 ) {
   return summary.variants.map((v) => {
     const own = items.filter((i) => i.variant === v.name && i.status !== 'running');
+    // A failed run is a question not answered right: it counts as wrong (0), and is counted.
     const part = (keep: (i: EvalItemRecord) => boolean) => {
-      const scores = own.filter(keep).map((i) => i.score ?? 0);
-      return { n: scores.length, ...meanWithInterval(scores) };
+      const kept = own.filter(keep);
+      const failed = kept.filter((i) => i.status === 'failed').length;
+      const scores = kept.map((i) => (i.status === 'failed' ? 0 : (i.score ?? 0)));
+      return { n: scores.length, failed, ...meanWithInterval(scores) };
     };
     return {
       structure: v.name,
@@ -259,24 +271,44 @@ export function accuracyBySight(
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const cell = (p: { n: number; mean: number; ci95: [number, number] }) =>
-  p.n === 0 ? 'no question' : `${pct(p.mean)} [${pct(p.ci95[0])}, ${pct(p.ci95[1])}] n=${p.n}`;
+const cell = (p: { n: number; failed: number; mean: number; ci95: [number, number] }) =>
+  p.n === 0
+    ? 'no question'
+    : p.failed >= p.n
+      ? `failed (all ${p.n})`
+      : `${pct(p.mean)} [${pct(p.ci95[0])}, ${pct(p.ci95[1])}] n=${p.n}${p.failed ? `, ${p.failed} failed` : ''}`;
 
-/** NLSOM's Table 4 layout: accuracy (%) per structure, with intervals and the photo split. */
+/**
+ * NLSOM's Table 4 layout: the parameters the runs used, accuracy (%) per structure with
+ * intervals and the photo split, then the paper's figures apart.
+ */
 function formatAccuracy(
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   missing: ReadonlySet<number>,
   imageNote: string,
+  ran: readonly RanVariant[],
 ): string {
   const rows = [
     ['structure', 'accuracy (95% CI)', 'with photo', 'without photo (example picture)'],
   ];
-  for (const a of accuracyBySight(summary, items, missing))
+  const accuracy = accuracyBySight(summary, items, missing);
+  for (const a of accuracy)
     rows.push([a.structure, cell(a.all), cell(a.withPhoto), cell(a.withoutPhoto)]);
+  const settings = ranWithLine(ran);
+  const failed = accuracy.reduce((n, a) => n + a.all.failed, 0);
+  const runs = accuracy.reduce((n, a) => n + a.all.n, 0);
   return [
-    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout; the paper, 5 rounds: monarchy 66.20%, democracy 63.41%)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    ...(settings ? [settings] : []),
     ...columns(rows),
+    ...(failed
+      ? [
+          `${failed} of ${runs} runs failed, counted as wrong (society eval-show ${summary.evalId} --items says why)`,
+        ]
+      : []),
     imageNote,
+    // The paper's figures, with the settings they were measured at: a comparison, not this run's.
+    'the paper (Table 4, 5 rounds, its own models): monarchy 66.20%, democracy 63.41%',
   ].join('\n');
 }

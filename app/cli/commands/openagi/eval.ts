@@ -54,6 +54,9 @@ const metricNodeScorer: Scorer = {
   name: 'metric-node',
   describe: "the task graph's metric node (CLIP, BERT or ViT score by category)",
   score: (prediction) => {
+    // A skipped metric gives null: no score, not 0 (Number(null) would make it one).
+    if (prediction === null || prediction === undefined || prediction === '')
+      throw new Error('the metric node gave no score (it was skipped: its run says why)');
     const n = typeof prediction === 'number' ? prediction : Number(prediction);
     if (!Number.isFinite(n)) throw new Error(`the metric gave no number (${String(prediction)})`);
     return n;

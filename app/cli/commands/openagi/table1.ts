@@ -20,7 +20,11 @@ export function table1Metric(category: OpenAgiCategory): Table1Metric {
   return 'BERT';
 }
 
-/** One cell: tasks scored (failed ones at 0), and their mean with a 95% interval. */
+/**
+ * One cell: tasks finished, and their mean with a 95% interval, a failed task counting as 0 (as
+ * a wrong answer); the table says how many failed, and a cell whose every task failed reads
+ * "failed", not a score.
+ */
 export interface Table1Cell {
   tasks: number;
   failed: number;
@@ -77,9 +81,9 @@ const num = (x: number) => x.toFixed(4);
 const interval = (c: Table1Cell) =>
   c.mean === null
     ? 'no task'
-    : c.tasks < 2
-      ? `${num(c.mean)} (one task, no interval)`
-      : `${num(c.mean)} [${num(c.ci95![0])}, ${num(c.ci95![1])}]`;
+    : c.failed >= c.tasks
+      ? `failed (${c.tasks === 1 ? 'its task' : `all ${c.tasks} tasks`})`
+      : `${c.tasks < 2 ? `${num(c.mean)} (one task, no interval)` : `${num(c.mean)} [${num(c.ci95![0])}, ${num(c.ci95![1])}]`}${c.failed ? `, ${c.failed} failed counted as 0` : ''}`;
 
 /** The table as text: Table 1's rows for the planner's column, then the categories behind it. */
 export function formatTable1(
@@ -107,7 +111,9 @@ export function formatTable1(
           'Overall',
           table.overall.mean === null
             ? 'no task'
-            : `${num(table.overall.mean)}${table.overall.of < 3 ? ` (mean of ${table.overall.of} of 3 metrics)` : ''}`,
+            : table.metrics.every((m) => m.mean === null || m.failed >= m.tasks)
+              ? 'failed'
+              : `${num(table.overall.mean)}${table.overall.of < 3 ? ` (mean of ${table.overall.of} of 3 metrics)` : ''}`,
           '',
           'the average of CLIP, BERT and ViT',
         ],
@@ -129,5 +135,10 @@ export function formatTable1(
       new Set([2, 3]),
     ),
   );
+  const failed = table.categories.reduce((a, c) => a + c.failed, 0);
+  if (failed > 0)
+    lines.push(
+      `${failed} of ${about.tasks} task${about.tasks === 1 ? '' : 's'} failed: a failed task has no score and counts as 0 in its metric and in Overall`,
+    );
   return lines.join('\n');
 }

@@ -1,0 +1,83 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type StubOpenAI, startStubOpenAI, stubError } from '../support/stub-openai.ts';
+import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+
+/** Three agents in a chain, against a local OpenAI-compatible server. */
+const CHAIN = {
+  version: 1,
+  name: 'Chain',
+  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
+  settings: { retry: { attempts: 1 } },
+  nodes: [
+    { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
+    ...['a', 'b', 'c'].map((id, i) => ({
+      id,
+      type: 'agent',
+      position: { x: 260 * (i + 1), y: 0 },
+      data: { model: 'm', prompt: `${id.toUpperCase()}: {{ in }}` },
+    })),
+    { id: 'out', type: 'output', position: { x: 1040, y: 0 }, data: { name: 'answer' } },
+  ],
+  edges: [
+    { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'in' },
+    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'b', targetHandle: 'in' },
+    { id: 'e3', source: 'b', sourceHandle: 'text', target: 'c', targetHandle: 'in' },
+    { id: 'e4', source: 'c', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
+  ],
+};
+
+let stub: StubOpenAI | undefined;
+/** The server refuses once it has answered this many requests. */
+let answerLimit = 2;
+let answered = 0;
+
+afterAll(async () => {
+  await stub?.close();
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('a failed run, retried from the failure', () => {
+  const studio = studioForSuite(async () => {
+    stub = await startStubOpenAI({
+      respond: (body) => {
+        if (answered >= answerLimit) return stubError(503, 'The server is overloaded');
+        answered++;
+        return { text: `<${body.messages.at(-1).content}>` };
+      },
+    });
+    return { env: { OPENAI_API_KEY: 'sk-e2e-retry-0123456789', OPENAI_BASE_URL: stub.url } };
+  });
+
+  it('sends only the call the failed run lacked and shows the outputs', async () => {
+    const s = studio();
+    const { page } = s;
+    writeFileSync(path.join(s.workspace, 'chain.society.json'), JSON.stringify(CHAIN));
+    await page.getByTestId('tb-open').click();
+    await page.getByTestId('file-chain.society.json').click();
+    await page.getByTestId('node-c').waitFor();
+    await page.getByTestId('run-tab-inputs').click();
+    await page.getByTestId('input-q').fill('tides');
+
+    // The server answers a and b, then refuses c: the run fails and offers the retry.
+    await page.getByTestId('tb-run-live').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
+      .toMatch(/failed/i);
+    expect(await page.getByTestId('run-error').textContent()).toMatch(/overloaded/);
+    expect(stub!.count()).toBe(3);
+
+    answerLimit = Number.POSITIVE_INFINITY;
+    await page.getByTestId('run-retry').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
+      .toMatch(/succeeded/i);
+    expect(stub!.count()).toBe(4);
+    await expect.poll(() => page.getByTestId('run-retry').count()).toBe(0);
+    const runs = s.store.listRuns();
+    expect(runs.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+    expect(runs[0]!.parentRunId).toBe(runs[1]!.id);
+    expect(s.store.getRun(runs[0]!.id)!.outputs).toEqual({ answer: '<C: <B: <A: tides>>>' });
+    await s.screenshot('run-retried-from-failure');
+  });
+});
