@@ -109,7 +109,8 @@ function useValidation(connection: ConnectionStatus) {
 function Notice() {
   const notice = useEditor((s) => s.notice);
   useEffect(() => {
-    if (!notice) return;
+    // A notice that offers a choice stays until the person makes it (or dismisses it).
+    if (!notice || notice.actions) return;
     const timer = setTimeout(
       () => useEditor.setState((s) => (s.notice === notice ? { notice: null } : {})),
       notice.kind === 'error' ? 8000 : 3000,
@@ -123,7 +124,20 @@ function Notice() {
       data-testid="notice"
       role={notice.kind === 'error' ? 'alert' : 'status'}
     >
-      {notice.text}
+      <span className="notice-text">{notice.text}</span>
+      {notice.actions?.map((action) => (
+        <button
+          key={action.testId}
+          type="button"
+          data-testid={action.testId}
+          onClick={() => {
+            useEditor.setState({ notice: null });
+            action.run();
+          }}
+        >
+          {action.label}
+        </button>
+      ))}
       <button
         type="button"
         className="icon"

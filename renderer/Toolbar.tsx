@@ -112,28 +112,36 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
         </button>
       </div>
       <div className="group">
+        {replay ? (
+          <button
+            type="button"
+            className="primary"
+            data-testid="tb-replay"
+            disabled={!online || active}
+            onClick={() => startRun('replay')}
+            title={`Answer from ${template?.file}'s cassette: calls nothing, needs no key. Refused, before anything runs, when the document, a parameter or an input differs from what it was recorded with`}
+          >
+            Replay cassette
+          </button>
+        ) : null}
         <button
           type="button"
-          className="primary"
+          className={replay ? undefined : 'primary'}
           data-testid="tb-run-simulated"
           disabled={!online || active}
           onClick={() => startRun('simulated')}
-          title="Deterministic simulated answers, clearly labelled; needs no key"
+          title="Deterministic simulated answers, clearly labelled; calls nothing, needs no key"
         >
           Run simulated
         </button>
         <button
           type="button"
-          data-testid="tb-run"
+          data-testid="tb-run-live"
           disabled={!online || active}
-          onClick={() => startRun('default')}
-          title={
-            replay
-              ? `Replay ${template?.file}'s cassette: no key, no network`
-              : 'Call the models with your keys'
-          }
+          onClick={() => startRun('live')}
+          title="Call the models with your keys (paid). Asks first when the estimate is above the threshold in Settings"
         >
-          {replay ? 'Run (replay cassette)' : 'Run'}
+          Run live
         </button>
         <button
           type="button"

@@ -11,6 +11,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import { create } from 'zustand';
+import type { ApiResult } from '../app/api/contract.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
 import type { Problem } from '../app/schema/problems.ts';
 import {
@@ -47,11 +48,21 @@ export type Modal =
   | { kind: 'gallery' }
   | { kind: 'keys' }
   | { kind: 'settings' }
-  | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void };
+  | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void }
+  | { kind: 'live-estimate'; estimate: ApiResult<'run.estimate'>; onConfirm: () => void };
 
 export interface Notice {
   kind: 'info' | 'error';
   text: string;
+  /** Buttons offering what to do instead; a notice with them stays until one is chosen. */
+  actions?: NoticeAction[];
+}
+
+/** A button in a notice. */
+export interface NoticeAction {
+  label: string;
+  testId: string;
+  run: () => void;
 }
 
 /** Where the document came from, when it was a template: its file and whether it can replay. */
@@ -481,8 +492,8 @@ export function selectNode(id: string): void {
   }));
 }
 
-export function notify(kind: Notice['kind'], text: string): void {
-  set({ notice: { kind, text } });
+export function notify(kind: Notice['kind'], text: string, actions?: NoticeAction[]): void {
+  set({ notice: { kind, text, ...(actions?.length ? { actions } : {}) } });
 }
 
 /** Runs `action` now, or after the user agrees to drop unsaved changes. */

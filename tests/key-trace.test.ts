@@ -317,7 +317,11 @@ describe('keys in the studio', () => {
       const set = await call('settings.setKey', { name: 'LAB2_ACCESS', value: MARKERS.stored });
       expect(set.result).toMatchObject({ configured: true });
       const sentBefore = stub.headers.length;
-      const started = await call('run.start', { document: doc, inputs: { q: 'hello' } });
+      const started = await call('run.start', {
+        document: doc,
+        mode: 'live',
+        inputs: { q: 'hello' },
+      });
       const runId = (started.result as { runId: string }).runId;
       await runEnds(1);
       const forked = await call('runs.fork', {

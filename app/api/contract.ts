@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
+import { spendingContract } from './spending-contract.ts';
 
 const Problem = z.object({ path: z.string(), node: z.string().optional(), message: z.string() });
 export type ApiProblem = z.infer<typeof Problem>;
@@ -366,10 +367,20 @@ export const contract = {
        * parameter's type); the rest take their defaults. The run records the values it used.
        */
       params: z.record(z.string(), z.unknown()).default({}),
-      /** Answers from the simulated provider (labelled) instead of live models. */
-      simulate: z.boolean().default(false),
-      /** Replay a template's shipped cassette strictly (by template file name). */
+      /**
+       * How the calls are answered, always said, never guessed: `live` calls the models with
+       * the user's keys; `simulated` gives labelled simulated answers; `replay` answers from
+       * `replayTemplate`'s cassette only and calls nothing, and is refused before the run when
+       * the document, parameters or inputs differ from what the cassette was recorded with.
+       */
+      mode: z.enum(['live', 'simulated', 'replay']),
+      /** The template whose shipped cassette a `replay` answers from (by file or base name). */
       replayTemplate: z.string().optional(),
+      /**
+       * The person agreed to this live run's estimate (`run.estimate`): without it, a live run
+       * estimated above the threshold in Settings is refused before any call.
+       */
+      costConfirmed: z.boolean().default(false),
       breakpoints: z.array(Breakpoint).default([]),
       startPaused: z.boolean().default(false),
     }),
@@ -496,6 +507,7 @@ export const contract = {
     result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
   },
   ...ratingsContract,
+  ...spendingContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),

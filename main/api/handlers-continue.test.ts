@@ -94,7 +94,8 @@ async function finished(runId: string): Promise<Record<string, unknown>> {
 
 describe('runs.continue: Retry from the failure', () => {
   it('sends only what the failed run lacks and ends as an unbroken run', async () => {
-    const start = () => call('run.start', { document: CHAIN, inputs: { q: 'tides' } });
+    const start = () =>
+      call('run.start', { document: CHAIN, inputs: { q: 'tides' }, mode: 'live' });
     const unbroken = await start();
     expect((await finished(unbroken.runId)).status).toBe('succeeded');
     const reference = store.getRun(unbroken.runId)!.outputs;

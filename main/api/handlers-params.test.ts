@@ -61,7 +61,7 @@ describe('run.start with params', () => {
   it('runs with the values given, records them, and a fork keeps them', async () => {
     const { runId } = await call('run.start', {
       document: DOC,
-      simulate: true,
+      mode: 'simulated',
       inputs: INPUTS,
       // A form sends text; a typed value is taken as it is.
       params: { rounds: '3', members: ['a judge', 'a nurse'] },
@@ -87,14 +87,18 @@ describe('run.start with params', () => {
   });
 
   it('runs the defaults when given none', async () => {
-    const { runId } = await call('run.start', { document: DOC, simulate: true, inputs: INPUTS });
+    const { runId } = await call('run.start', { document: DOC, mode: 'simulated', inputs: INPUTS });
     const finished = await event(runId, 'run.finished');
     expect((finished.usage as { calls: number }).calls).toBe(calls(2, 3));
   });
 
   it('refuses an unknown parameter or a value it does not take, naming it', async () => {
     await expect(
-      call('run.start', { document: DOC, simulate: true, params: { rounds: 0, roundz: 2 } }),
+      call('run.start', {
+        document: DOC,
+        mode: 'simulated',
+        params: { rounds: 0, roundz: 2 },
+      }),
     ).rejects.toMatchObject({
       problems: [
         { path: 'params.rounds', message: 'rounds is a whole number from 1 to 5' },

@@ -74,6 +74,7 @@ const eventsOf = (runId: string) => pushes.filter((p) => p.runId === runId).map(
 async function replay(extra: Record<string, unknown> = {}): Promise<string> {
   const { runId } = await call('run.start', {
     document: VQA,
+    mode: 'replay',
     replayTemplate: 'nlsom-vqa',
     inputs: { question: QUESTION, image: 'example' },
     ...extra,
@@ -92,7 +93,7 @@ const IMAGE = `data:image/png;base64,${readFileSync(
 async function simulated(extra: Record<string, unknown> = {}): Promise<string> {
   const { runId } = await call('run.start', {
     document: VQA,
-    simulate: true,
+    mode: 'simulated',
     inputs: { question: QUESTION, image: IMAGE },
     ...extra,
   });
@@ -379,6 +380,7 @@ describe('run.start: the keys a live run needs, checked before anything is sent'
     const start = call('run.start', {
       document: ARTIST_CRITIC,
       inputs: { object: 'a lighthouse' },
+      mode: 'live',
     });
     await expect(start).rejects.toThrow(
       'cannot run: nothing was sent: a key is not set: HF_TOKEN (provider "hf-inference", for node painter); add it in Settings → Keys, or use Run simulated (made-up answers, no key)',

@@ -8,7 +8,7 @@
  *
  * The handlers live by concern: templates.ts, documents.ts (document checks and workspace
  * files), runs.ts (starting and steering a run), history.ts (stored runs and forks), evals.ts
- * (stored evals), ratings.ts (people's ratings of eval items), keys.ts and settings.ts; live-runs.ts records and broadcasts the runs going. This module composes them.
+ * (stored evals), ratings.ts (people's ratings of eval items), keys.ts, settings.ts and spending.ts (what a live run may spend); live-runs.ts records and broadcasts the runs going. This module composes them.
  */
 import type { RunEventPush } from '../../app/api/contract.ts';
 import { type ApiMethod, contract } from '../../app/api/contract.ts';
@@ -23,6 +23,7 @@ import { createLiveRuns } from './live-runs.ts';
 import { ratingMethods } from './ratings.ts';
 import { runMethods } from './runs.ts';
 import { settingsMethods } from './settings.ts';
+import { spendingMethods } from './spending.ts';
 import { DEFAULT_TEMPLATES_DIR, templateMethods, templateShelf } from './templates.ts';
 
 export type { ApiHandlersOptions, ApiImplementation } from './context.ts';
@@ -71,6 +72,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...ratingMethods(ctx),
     ...keyMethods(ctx),
     ...settingsMethods(ctx),
+    ...spendingMethods(ctx),
   };
 
   return {

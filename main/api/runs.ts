@@ -1,11 +1,10 @@
 /**
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
- * replay), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
+ * replay, as the page says; a replay the cassette cannot answer and a live run above the
+ * spending threshold are refused before anything is recorded or called), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import {
   callRecorder,
   documentTextOf,
@@ -14,7 +13,6 @@ import {
   storeImages,
 } from '../../app/cli/record.ts';
 import { compileGraph } from '../../app/compiler/index.ts';
-import { Cassette } from '../../app/providers/cassette.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { startRun } from '../../app/runtime/engine.ts';
@@ -25,7 +23,9 @@ import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
+import { replayCassette } from './replay-check.ts';
 import { readPageInputs } from './run-inputs.ts';
+import { checkLiveSpend } from './spending.ts';
 import type { TemplateShelf } from './templates.ts';
 
 /** The `run.*` methods. */
@@ -39,9 +39,12 @@ export function runMethods(
   const { store, redactor } = ctx;
   return {
     async 'run.start'(params) {
-      if (params.simulate && params.replayTemplate) {
+      const { mode } = params;
+      if ((mode === 'replay') !== (params.replayTemplate !== undefined)) {
         throw new ApiError(
-          'simulate and replayTemplate exclude each other: a replay answers from the cassette',
+          mode === 'replay'
+            ? 'a replay names the template whose cassette answers it (replayTemplate)'
+            : `a ${mode} run replays no cassette: replayTemplate goes with mode "replay"`,
         );
       }
       const registry = await ctx.nodeRegistry();
@@ -49,24 +52,22 @@ export function runMethods(
       if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
       const breakpoints = toBreakpoints(params.breakpoints);
 
-      let cassette: Cassette | undefined;
-      if (params.replayTemplate !== undefined) {
-        const base = await templates.base(params.replayTemplate);
-        const file = path.join(ctx.templatesDir, `${base}.cassette.json`);
-        if (!existsSync(file)) throw new ApiError(`template "${base}" ships no cassette to replay`);
-        try {
-          cassette = await Cassette.load(file);
-        } catch (error) {
-          throw new ApiError(`cannot replay template "${base}": ${messageOf(error)}`);
-        }
-      }
-
-      refuseMissingKeys(ctx, compiled.plan, {
-        simulate: params.simulate === true,
-        ...(cassette ? { cassetteMode: 'replay' as const } : {}),
-      });
       const blobs = new BlobStore();
       const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs);
+      // Nothing is recorded and nothing is called before these say yes.
+      const cassette =
+        params.replayTemplate !== undefined
+          ? await replayCassette(ctx, templates, params.replayTemplate, compiled, {
+              inputs,
+              humanAnswers,
+            })
+          : undefined;
+      // Every key a live call can need, before the estimate is weighed and before anything is recorded.
+      refuseMissingKeys(ctx, compiled.plan, {
+        simulate: mode === 'simulated',
+        ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
+      });
+      if (mode === 'live') checkLiveSpend(ctx, compiled, inputs, params.costConfirmed);
       const env = ctx.runEnv();
       ctx.secretsChanged();
       const runId = newRunId();
@@ -77,7 +78,7 @@ export function runMethods(
         document: compiled.doc,
         documentText: documentTextOf(compiled),
         compilerVersion: compiled.machines.compilerVersion,
-        mode: cassette ? 'replay' : params.simulate ? 'simulated' : 'live',
+        mode,
         inputs,
       });
       storeImages(store, blobs, inputs);
@@ -91,7 +92,8 @@ export function runMethods(
         humanAnswers: { ...cassette?.answers(), ...humanAnswers },
         blobs,
         prices: ctx.prices(),
-        simulate: params.simulate,
+        simulate: mode === 'simulated',
+        // Strict: a request the cassette lacks fails the run; no provider is ever made.
         ...(cassette ? { cassette: { cassette, mode: 'replay' as const } } : {}),
         providerOverrides: overrides,
         env,

@@ -27,6 +27,7 @@ const METHODS = [
   'files.read',
   'files.write',
   'run.start',
+  'run.estimate',
   'run.control',
   'run.breakpoints',
   'run.editHeld',
@@ -52,6 +53,8 @@ const METHODS = [
   'settings.prices.reset',
   'settings.defaults.get',
   'settings.defaults.set',
+  'settings.liveRuns.get',
+  'settings.liveRuns.set',
 ];
 
 /** The one channel main pushes run events on. */

@@ -63,7 +63,7 @@ describe('the studio API', () => {
       expect(compiled.machines.compilerVersion).toBeTypeOf('number');
       // A run of a broken document is refused with the same problems.
       const refused = await page
-        .call('run.start', { document: broken, simulate: true })
+        .call('run.start', { document: broken, mode: 'simulated' })
         .catch((error: Error) => error);
       expect((refused as Error).message).toBe('the document has problems');
       expect((refused as Error).cause).toEqual(checked.problems);
@@ -96,7 +96,7 @@ describe('the studio API', () => {
     try {
       const { runId } = await runner.call<{ runId: string }>('run.start', {
         document: slow,
-        simulate: true,
+        mode: 'simulated',
       });
       await runner.event(runId, (e) => e.type === 'node.started' && e.node === 't');
       const checked = await other.call<{ ok: boolean }>('document.validate', {

@@ -9,6 +9,7 @@ describe('the studio API', () => {
     try {
       const { runId } = await page.call<{ runId: string }>('run.start', {
         document: vqaDocument(),
+        mode: 'replay',
         replayTemplate: 'nlsom-vqa',
         inputs: { question: QUESTION, image: 'example' },
       });
@@ -56,6 +57,7 @@ describe('the studio API', () => {
     try {
       const { runId } = await page.call<{ runId: string }>('run.start', {
         document: vqaDocument(),
+        mode: 'replay',
         replayTemplate: 'nlsom-vqa.society.json',
         inputs: { question: QUESTION, image: 'example' },
         breakpoints: [{ round: 2 }],
@@ -95,6 +97,7 @@ describe('the studio API', () => {
     try {
       const { runId } = await page.call<{ runId: string }>('run.start', {
         document: vqaDocument(),
+        mode: 'replay',
         replayTemplate: 'nlsom-vqa',
         inputs: { question: QUESTION, image: 'example' },
         startPaused: true,
@@ -119,20 +122,21 @@ describe('the studio API', () => {
       await expect(
         page.call('run.start', {
           document: bare,
-          simulate: true,
+          mode: 'simulated',
           inputs: { question: QUESTION, image: 'example' },
         }),
       ).rejects.toThrow(/input "image": the document carries no example image for it/);
       await expect(
         page.call('run.start', {
           document: vqaDocument(),
-          simulate: true,
+          mode: 'simulated',
           inputs: { question: QUESTION, image: '/etc/passwd' },
         }),
       ).rejects.toThrow(/input "image" is an image/);
       await expect(
         page.call('run.start', {
           document: vqaDocument(),
+          mode: 'replay',
           replayTemplate: '../templates/nlsom-vqa',
           inputs: { question: QUESTION, image: 'example' },
         }),

@@ -3,6 +3,7 @@ import type { ApiResult } from '../../app/api/contract.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
 import { plural } from '../model/plural.ts';
+import { LiveEstimateModal } from '../run/LiveEstimate.tsx';
 import { SettingsModal } from '../settings/SettingsModal.tsx';
 import { useEditor } from '../store.ts';
 import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
@@ -208,6 +209,8 @@ export function ModalHost() {
     case 'keys':
     case 'settings':
       return <SettingsModal />;
+    case 'live-estimate':
+      return <LiveEstimateModal estimate={modal.estimate} onConfirm={modal.onConfirm} />;
     case 'confirm':
       return (
         <Modal title="Unsaved changes" testId="confirm-modal">

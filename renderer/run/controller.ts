@@ -3,7 +3,7 @@
  * folded into the view once per animation frame so a chatty run (streamed deltas, 129 members)
  * costs one render per frame, not one per event.
  */
-import type { ApiParams } from '../../app/api/contract.ts';
+import type { ApiParams, ApiResult } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
 import { collectParams } from '../model/params.ts';
@@ -86,9 +86,15 @@ export function isActive(status: string): boolean {
   return status === 'starting' || status === 'running' || status === 'paused';
 }
 
-/** Starts a run: simulated answers, a template's cassette replayed, or live models. */
-export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
-  if (isActive(get().run.status)) return;
+/**
+ * How a run's calls are answered, as the person chose it: `replay` answers from the template's
+ * cassette and calls nothing, `simulated` makes labelled answers up, `live` calls the models
+ * with the person's keys (asking first when its estimate is above the threshold in Settings).
+ */
+export type RunMode = 'replay' | 'simulated' | 'live';
+
+/** What a run would be started with: the document, its inputs and parameters from the form. */
+function runRequest(): Omit<ApiParams<'run.start'>, 'mode'> | null {
   const { inputs, problems: inputProblems } = collectInputs();
   const { meta, paramValues } = get();
   const { params, problems: paramProblems } = collectParams(meta.params, paramValues);
@@ -96,27 +102,85 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
   if (problems.length) {
     notify('error', problems.join('; '));
     set({ runTab: 'inputs' });
+    return null;
+  }
+  return {
+    document: currentDocument() as unknown as Record<string, unknown>,
+    inputs,
+    ...(Object.keys(params).length ? { params } : {}),
+  };
+}
+
+/** Starts a run the way the person asked: a template's cassette, simulated, or live. */
+export async function startRun(mode: RunMode): Promise<void> {
+  if (isActive(get().run.status)) return;
+  const request = runRequest();
+  if (!request) return;
+  if (mode === 'live') return startLive(request);
+  const { template } = get();
+  if (mode === 'replay' && !template?.hasCassette) {
+    notify('error', 'This document has no cassette to replay: use Run simulated or Run live');
     return;
   }
-  const { template } = get();
-  // A template's recording was made with its default parameters: other values ask other
-  // questions, which it cannot answer, so they run live.
-  const replay =
-    mode === 'default' && template?.hasCassette && Object.keys(params).length === 0
-      ? template.file
-      : undefined;
   await launch(
     () =>
       api().call('run.start', {
-        document: currentDocument() as unknown as Record<string, unknown>,
-        inputs,
-        ...(Object.keys(params).length ? { params } : {}),
-        simulate: mode === 'simulated',
-        ...(replay ? { replayTemplate: replay } : {}),
+        ...request,
+        mode,
+        ...(mode === 'replay' && template ? { replayTemplate: template.file } : {}),
         breakpoints: breakpointList(),
       }),
-    'Run',
+    mode === 'replay' ? 'Replay' : 'Run',
+    // A replay the cassette cannot answer is refused before it starts: nothing ran, and the
+    // person picks one of the runs that can answer it.
+    mode === 'replay' ? offerOtherRuns : undefined,
   );
+}
+
+function offerOtherRuns(message: string): void {
+  set({ run: idleRun() });
+  notify('error', `Replay not started: ${message}`, [
+    { label: 'Run live', testId: 'notice-run-live', run: () => void startRun('live') },
+    {
+      label: 'Run simulated',
+      testId: 'notice-run-simulated',
+      run: () => void startRun('simulated'),
+    },
+  ]);
+}
+
+/**
+ * A live run: the backend's estimate first; above the threshold the person sees it and agrees
+ * (or not) before anything is sent.
+ */
+async function startLive(request: Omit<ApiParams<'run.start'>, 'mode'>): Promise<void> {
+  let estimate: ApiResult<'run.estimate'>;
+  try {
+    estimate = await api().call('run.estimate', {
+      document: request.document,
+      inputs: request.inputs ?? {},
+      params: request.params ?? {},
+    });
+  } catch (error) {
+    refused(error, 'Run');
+    return;
+  }
+  const go = (costConfirmed: boolean) =>
+    launch(
+      () =>
+        api().call('run.start', {
+          ...request,
+          mode: 'live',
+          costConfirmed,
+          breakpoints: breakpointList(),
+        }),
+      'Run',
+    );
+  if (!estimate.ask) {
+    await go(false);
+    return;
+  }
+  set({ modal: { kind: 'live-estimate', estimate, onConfirm: () => void go(true) } });
 }
 
 /**
@@ -126,6 +190,7 @@ export async function startRun(mode: 'simulated' | 'default'): Promise<void> {
 async function launch(
   request: () => Promise<{ runId: string; parentRunId?: string; forkSeq?: number }>,
   what: string,
+  onRefused?: (message: string) => void,
 ): Promise<string | null> {
   watchRuns();
   early.clear();
@@ -147,14 +212,20 @@ async function launch(
     if (waiting.length) set((s) => ({ run: applyEvents(s.run, waiting) }));
     return runId;
   } catch (error) {
-    const problems = error instanceof ApiError ? error.problems : [];
-    set({
-      run: { ...idleRun(), status: 'failed', error: (error as Error).message },
-      ...(problems.length ? { problems, runTab: 'problems' as const } : {}),
-    });
-    notify('error', `${what} not started: ${(error as Error).message}`);
+    if (onRefused && error instanceof ApiError && !error.problems.length) onRefused(error.message);
+    else refused(error, what);
     return null;
   }
+}
+
+/** A run the backend would not start: why, and the document's problems when it has some. */
+function refused(error: unknown, what: string): void {
+  const problems = error instanceof ApiError ? error.problems : [];
+  set({
+    run: { ...idleRun(), status: 'failed', error: (error as Error).message },
+    ...(problems.length ? { problems, runTab: 'problems' as const } : {}),
+  });
+  notify('error', `${what} not started: ${(error as Error).message}`);
 }
 
 export async function control(

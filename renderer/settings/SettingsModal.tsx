@@ -5,6 +5,7 @@ import { Modal } from '../files/Modals.tsx';
 import { DefaultsSection } from './DefaultsSection.tsx';
 import { loadModelDefaults } from './defaults.ts';
 import { KeysSection } from './KeysSection.tsx';
+import { LiveRunsSection } from './LiveRunsSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import './settings.css';
@@ -16,10 +17,12 @@ const SECTIONS = [
   { id: 'settings-providers', label: 'Providers' },
   { id: 'settings-defaults', label: 'Default models' },
   { id: 'settings-prices', label: 'Prices' },
+  { id: 'settings-live-runs', label: 'Live runs' },
 ] as const;
 
 /**
- * Settings: keys, provider profiles, default models and the price table, all kept by the backend
+ * Settings: keys, provider profiles, default models, the price table and when a live run asks
+ * first, all kept by the backend
  * (the store, or the key vault for keys). One scrolling page, so every control is there at once;
  * the side list jumps between sections.
  */
@@ -84,6 +87,7 @@ export function SettingsModal() {
           />
           <DefaultsSection providerNames={providerNames} />
           <PricesSection prices={prices} onChange={setPrices} />
+          <LiveRunsSection />
         </div>
       </div>
     </Modal>

@@ -17,8 +17,8 @@ describe.skipIf(!HAVE_CHROMIUM)('a planner in the editor', () => {
       'What number is on the jersey?',
     );
     expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
-    // Run replays the template's cassette (recorded from the simulator): no key, no network.
-    await page.getByTestId('tb-run').click();
+    // Replay cassette (recorded from the simulator): no key, no network.
+    await page.getByTestId('tb-replay').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 20_000 })
       .toMatch(/succeeded/i);

@@ -31,7 +31,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the debugger while paused', () => {
     await expect.poll(() => page.getByTestId('input-question').inputValue()).toBe(VQA_QUESTION);
     expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
     await page.getByTestId('break-round').fill('1');
-    await page.getByTestId('tb-run').click();
+    await page.getByTestId('tb-replay').click();
     const banner = page.getByTestId('paused-banner');
     await banner.waitFor({ timeout: 20_000 });
     await page.getByTestId('tb-step-message').click();

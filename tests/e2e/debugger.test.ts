@@ -19,8 +19,8 @@ describe.skipIf(!HAVE_CHROMIUM)('step-debugging the NLSOM VQA mindstorm', () => 
     expect(await page.getByTestId('input-question').inputValue()).toBe(VQA_QUESTION);
     expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
     await page.getByTestId('break-round').fill('2');
-    // Run replays the template's own cassette: no key, no network.
-    await page.getByTestId('tb-run').click();
+    // Replay cassette: the template's own recording, no key, no network.
+    await page.getByTestId('tb-replay').click();
 
     const banner = page.getByTestId('paused-banner');
     await banner.waitFor({ timeout: 20_000 });

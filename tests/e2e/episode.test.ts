@@ -11,7 +11,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a CuisineWorld episode in the editor', () => {
     await page.getByTestId('template-open-cuisineworld-greedy.society.json').click();
     await page.getByTestId('node-kitchen').waitFor();
     // The greedy dispatcher needs no model, so a live run needs no key.
-    await page.getByTestId('tb-run').click();
+    await page.getByTestId('tb-run-live').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
       .toMatch(/succeeded/i);

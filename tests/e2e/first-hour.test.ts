@@ -129,12 +129,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await visibleBox(card.getByText('runs without a key'));
       await shot('gallery');
 
-      // 2. A copy of the template opens, every node on the canvas, Run replays the cassette.
+      // 2. A copy of the template opens, every node on the canvas; it replays its cassette,
+      // runs simulated or runs live, three distinct actions.
       await page.getByTestId(`template-open-${TEMPLATE}`).click();
       await page.getByTestId('gallery').waitFor({ state: 'detached' });
       for (const id of TEMPLATE_NODES) await page.getByTestId(`node-${id}`).waitFor();
       expect(await page.getByTestId('doc-title').textContent()).toContain('(copy)');
-      expect(await page.getByTestId('tb-run').textContent()).toBe('Run (replay cassette)');
+      expect(await page.getByTestId('tb-replay').textContent()).toBe('Replay cassette');
+      expect(await page.getByTestId('tb-run-simulated').textContent()).toBe('Run simulated');
+      expect(await page.getByTestId('tb-run-live').textContent()).toBe('Run live');
       await shot('template-open');
 
       // 3. The Inputs panel holds the template's example: the question and the image, no typing.
@@ -144,9 +147,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       expect(await page.getByTestId('input-image-example').isChecked()).toBe(true);
       await shot('inputs-prefilled');
 
-      // 4. Break at round 1 and Run: the run pauses before round 1, the image described.
+      // 4. Break at round 1 and replay: the run pauses before round 1, the image described.
       await page.getByTestId('break-round').fill('1');
-      await page.getByTestId('tb-run').click();
+      await page.getByTestId('tb-replay').click();
       const banner = page.getByTestId('paused-banner');
       await banner.waitFor({ timeout: 30_000 });
       expect(await banner.textContent()).toMatch(/before round 1/);
@@ -324,7 +327,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await shot('undo-delete');
 
       // Run without a key: the run says where to add one in the editor, not on a command line.
-      await page.getByTestId('tb-run').click();
+      await page.getByTestId('tb-run-live').click();
       await runEnds(page, 'failed');
       const keyError = (await page.getByTestId('run-error').textContent()) ?? '';
       expect(keyError).toContain('OPENAI_API_KEY');

@@ -60,7 +60,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a failed run, retried from the failure', () => 
     await page.getByTestId('input-q').fill('tides');
 
     // The server answers a and b, then refuses c: the run fails and offers the retry.
-    await page.getByTestId('tb-run').click();
+    await page.getByTestId('tb-run-live').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
       .toMatch(/failed/i);

@@ -55,8 +55,11 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
 
     // Live, without a key: refused before the run starts, and the advice is the studio's, not
     // the command line's.
-    await page.getByTestId('tb-run').click();
-    await expect.poll(() => page.getByTestId('run-status').textContent()).toMatch(/failed/i);
+    // Run live asks for the estimate first (under the threshold, it starts without asking).
+    await page.getByTestId('tb-run-live').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 10_000 })
+      .toMatch(/failed/i);
     const notice = (await page.getByTestId('notice').textContent()) ?? '';
     expect(notice).toMatch(
       /OPENAI_API_KEY \(provider "openai" with model profile default, for nodes a0, a1, a2\)/,

@@ -1,0 +1,107 @@
+/**
+ * What a live run may spend before anyone is asked: `run.estimate` (the CLI's estimate of the
+ * run the page would start, likely and worst case), `settings.liveRuns.*` (the threshold, kept
+ * in the store; default $0.50), and the check `run.start` makes before a live run: one whose
+ * worst case is above the threshold starts only when the page says the person agreed.
+ */
+
+import type { ApiResult } from '../../app/api/contract.ts';
+import {
+  DEFAULT_ASK_ABOVE_USD,
+  type LiveRunSettings,
+  LiveRunSettingsSchema,
+} from '../../app/api/spending-contract.ts';
+import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
+import { type EstimateTotals, estimateRun, LIKELY_ANSWER_SHARE } from '../../app/costs/estimate.ts';
+import { BlobStore } from '../../app/runtime/blobs.ts';
+import { type ApiContext, type ApiMethods, IMAGE_TOKENS, messageOf } from './context.ts';
+import { ApiError } from './errors.ts';
+import { readPageInputs } from './run-inputs.ts';
+
+/** The store setting that holds the live-run threshold. */
+const LIVE_RUNS_SETTING = 'editor.liveRuns';
+
+/** The user's threshold, or the default when none (or one this build cannot read) is stored. */
+export function liveRunSettings(ctx: ApiContext): LiveRunSettings {
+  const stored = LiveRunSettingsSchema.safeParse(ctx.store.getSetting(LIVE_RUNS_SETTING));
+  return stored.success ? stored.data : { askAboveUsd: DEFAULT_ASK_ABOVE_USD };
+}
+
+/** The estimate of a live run of `compiled` with `inputs`, and whether to ask first. */
+export function liveEstimate(
+  ctx: ApiContext,
+  compiled: CompiledGraph,
+  inputs: Record<string, unknown>,
+): ApiResult<'run.estimate'> {
+  const prices = ctx.prices();
+  const base = { inputs, imageTokens: IMAGE_TOKENS };
+  const worst = estimateRun(compiled.plan, prices, base);
+  const likely = estimateRun(compiled.plan, prices, { ...base, answerShare: LIKELY_ANSWER_SHARE });
+  const { askAboveUsd } = liveRunSettings(ctx);
+  return {
+    // A likely run's answers are taken the first time; the worst case counts every retry.
+    likely: figures(likely.firstAttempts),
+    worstCase: figures(worst),
+    unpriced: worst.unpriced,
+    askAboveUsd,
+    ask: worst.costUsd > askAboveUsd,
+  };
+}
+
+function figures(totals: EstimateTotals) {
+  return {
+    calls: totals.calls,
+    expertCalls: totals.expertCalls,
+    tokens: totals.promptTokens + totals.completionTokens,
+    // Dollars to a billionth: sums of prices per million leave float dust in the last digits.
+    costUsd: Math.round(totals.costUsd * 1e9) / 1e9,
+  };
+}
+
+/**
+ * Refuses a live run above the threshold that the person did not agree to. The page asks first
+ * (`run.estimate`), so this only stops a caller that skipped the question.
+ */
+export function checkLiveSpend(
+  ctx: ApiContext,
+  compiled: CompiledGraph,
+  inputs: Record<string, unknown>,
+  confirmed: boolean,
+): void {
+  if (confirmed) return;
+  const estimate = liveEstimate(ctx, compiled, inputs);
+  if (!estimate.ask) return;
+  const { worstCase } = estimate;
+  throw new ApiError(
+    `this live run may cost up to $${worstCase.costUsd.toFixed(4)} (${worstCase.calls} calls, ${worstCase.tokens} tokens), above the $${estimate.askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
+  );
+}
+
+/** `run.estimate` and `settings.liveRuns.*`. */
+export function spendingMethods(
+  ctx: ApiContext,
+): ApiMethods<'run.estimate' | 'settings.liveRuns.get' | 'settings.liveRuns.set'> {
+  return {
+    async 'run.estimate'(params) {
+      const registry = await ctx.nodeRegistry();
+      const compiled = await compileGraph(params.document, registry, { params: params.params });
+      if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
+      // Images count by IMAGE_TOKENS, not by their bytes: a scratch store is enough.
+      const { inputs } = readPageInputs(params.inputs, compiled.plan, new BlobStore());
+      return liveEstimate(ctx, compiled, inputs);
+    },
+
+    async 'settings.liveRuns.get'() {
+      return liveRunSettings(ctx);
+    },
+
+    async 'settings.liveRuns.set'(settings) {
+      try {
+        ctx.store.setSetting(LIVE_RUNS_SETTING, settings);
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      return liveRunSettings(ctx);
+    },
+  };
+}
