@@ -35,6 +35,7 @@ const METHODS = [
   'run.blob',
   'runs.list',
   'runs.fork',
+  'runs.continue',
   'runs.diff',
   'runs.delete',
   'runs.show',
