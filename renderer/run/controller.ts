@@ -416,8 +416,7 @@ export async function overrideHeldOutput(
 ): Promise<boolean> {
   const replaying = get().run.mode === 'replay';
   const done = await editHeld(`${instance}'s outputs`, { kind: 'output', instance, outputs });
-  if (done && !replaying)
-    notify('info', `${instance} will not run: its outputs are set`);
+  if (done && !replaying) notify('info', `${instance} will not run: its outputs are set`);
   return done;
 }
 
