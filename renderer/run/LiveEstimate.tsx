@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import type { ApiResult } from '../../app/api/contract.ts';
 import { Modal } from '../files/Modals.tsx';
 import { usd } from '../model/money.ts';
@@ -42,9 +41,6 @@ export function LiveEstimateModal({
   onCancel?: () => void;
   upperBound?: string;
 }) {
-  // Closed any other way (Escape, ×) is a no: whoever waits for the answer is told. After Run
-  // live this comes second and changes nothing.
-  useEffect(() => () => onCancel?.(), [onCancel]);
   return (
     <Modal title="Run live?" testId="live-estimate">
       <p>
@@ -88,8 +84,8 @@ export function LiveEstimateModal({
           className="danger"
           data-testid="live-estimate-run"
           onClick={() => {
-            close();
             onConfirm();
+            close();
           }}
         >
           Run live

@@ -34,17 +34,22 @@ export async function withSpendConsent<T>(
     if (!(error instanceof ApiError) || error.reason !== 'spend') throw error;
   }
   const figures = await estimate();
-  const agreed = await new Promise<boolean>((resolve) =>
-    useEditor.setState({
-      modal: {
-        kind: 'live-estimate',
-        estimate: figures,
-        onConfirm: () => resolve(true),
-        onCancel: () => resolve(false),
-        ...(upperBound ? { upperBound } : {}),
-      },
-    }),
-  );
+  const agreed = await new Promise<boolean>((resolve) => {
+    const modal = {
+      kind: 'live-estimate' as const,
+      estimate: figures,
+      onConfirm: () => resolve(true),
+      onCancel: () => resolve(false),
+      ...(upperBound ? { upperBound } : {}),
+    };
+    useEditor.setState({ modal });
+    // Closed any other way (Escape, ×, another dialog) is a no. Run live answers first.
+    const stop = useEditor.subscribe((s) => {
+      if (s.modal === modal) return;
+      stop();
+      resolve(false);
+    });
+  });
   return agreed ? call(true) : null;
 }
 

@@ -196,11 +196,13 @@ async function launch(
   watchRuns();
   early.clear();
   useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
+  const before = { run: get().run, runTab: get().runTab };
   set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
   try {
     const started = await request();
     if (!started) {
-      set({ run: idleRun() });
+      // The person said no: the panel shows what it showed (a failed run keeps its retry).
+      set(before);
       return null;
     }
     const { runId, parentRunId, forkSeq, warnings } = started;
