@@ -151,7 +151,7 @@ export async function startRun(
     what,
     (error) => {
       if (error.reason) {
-        refusalNotice(`${what} not started`, error, {
+        refused(error, what, {
           simulated: () => void startRun('simulated'),
           anyway: () => void startRun(mode, { allowBudgetStop: true }),
         });
@@ -167,6 +167,7 @@ export async function startRun(
 }
 
 function offerOtherRuns(message: string): void {
+  set({ run: idleRun() });
   notify('error', `Replay not started: ${message}`, [
     { label: 'Run live', testId: 'notice-run-live', run: () => void startRun('live') },
     {
@@ -180,7 +181,7 @@ function offerOtherRuns(message: string): void {
 /**
  * Shows a run being asked for, then follows its pushed events. Events can arrive before the
  * answer that names the run, so they wait in `early` until then. `request` answers null when
- * the person said no (to the estimate); `onRefused` answers true when it has told the person
+ * the person said no (to the estimate); `onRefused` answers true when it has shown the person
  * why the run was refused and what to do instead.
  */
 async function launch(
@@ -222,23 +223,20 @@ async function launch(
     if (warnings?.length) notify('info', `${what} started; ${warnings.join('; ')}`);
     return runId;
   } catch (error) {
-    if (error instanceof ApiError && !error.problems.length && onRefused?.(error)) {
-      set({ run: idleRun() });
-      return null;
-    }
+    if (error instanceof ApiError && !error.problems.length && onRefused?.(error)) return null;
     refused(error, what);
     return null;
   }
 }
 
 /** A run the backend would not start: why, and the document's problems when it has some. */
-function refused(error: unknown, what: string): void {
+function refused(error: unknown, what: string, ways?: Parameters<typeof refusalNotice>[2]): void {
   const problems = error instanceof ApiError ? error.problems : [];
   set({
     run: { ...idleRun(), status: 'failed', error: (error as Error).message },
     ...(problems.length ? { problems, runTab: 'problems' as const } : {}),
   });
-  if (error instanceof ApiError && error.reason) refusalNotice(`${what} not started`, error);
+  if (error instanceof ApiError && error.reason) refusalNotice(`${what} not started`, error, ways);
   else notify('error', `${what} not started: ${(error as Error).message}`);
 }
 

@@ -68,6 +68,7 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
     // The notice offers the two ways on: Settings → Keys, and Run simulated.
     expect(await notice.getByTestId('notice-open-keys').textContent()).toBe('Open Settings → Keys');
     expect(await notice.getByTestId('notice-run-simulated').textContent()).toBe('Run simulated');
+    expect(await page.getByTestId('run-error').textContent()).toMatch(/OPENAI_API_KEY/);
     expect(await page.getByTestId('run-usage').textContent()).toMatch(/^0 calls · /);
     expect(s.store.listRuns()).toEqual([]);
     await s.screenshot('run-missing-key');
