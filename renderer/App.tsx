@@ -142,7 +142,11 @@ function Notice() {
         type="button"
         className="icon"
         aria-label="Dismiss"
-        onClick={() => useEditor.setState({ notice: null })}
+        data-testid="notice-dismiss"
+        onClick={() => {
+          useEditor.setState({ notice: null });
+          notice.onDismiss?.();
+        }}
       >
         ×
       </button>

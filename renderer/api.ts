@@ -13,6 +13,7 @@ import {
   type ApiResult,
   contract,
 } from '../app/api/contract.ts';
+import { RefusalReason } from '../app/api/spending-contract.ts';
 import { studioProtocols } from '../app/api/studio-auth.ts';
 import { takeStudioToken } from './studio-token.ts';
 import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './transport-ipc.ts';
@@ -25,10 +26,14 @@ export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'locked';
 
 export class ApiError extends Error {
   readonly problems: ApiProblem[];
-  constructor(message: string, problems: ApiProblem[] = []) {
+  /** Why a run was refused, when the page can offer a way forward. */
+  readonly reason: RefusalReason | undefined;
+  constructor(message: string, problems: ApiProblem[] = [], reason?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.problems = problems;
+    const known = RefusalReason.safeParse(reason);
+    this.reason = known.success ? known.data : undefined;
   }
 }
 
@@ -94,7 +99,8 @@ export class ApiClient {
 
   async #callOverIpc(bridge: SocietyBridge, method: ApiMethod, params: unknown): Promise<unknown> {
     const answer = await callOverIpc(bridge, method, params);
-    if ('error' in answer) throw new ApiError(answer.error.message, answer.error.problems);
+    if ('error' in answer)
+      throw new ApiError(answer.error.message, answer.error.problems, answer.error.reason);
     return answer.result;
   }
 
@@ -190,12 +196,17 @@ export class ApiClient {
     if (!pending) return;
     this.#pending.delete(id);
     if ('error' in message) {
-      const error = (message.error ?? {}) as { message?: unknown; problems?: unknown };
+      const error = (message.error ?? {}) as {
+        message?: unknown;
+        problems?: unknown;
+        reason?: unknown;
+      };
       const problems = Array.isArray(error.problems) ? (error.problems as ApiProblem[]) : [];
       pending.reject(
         new ApiError(
           typeof error.message === 'string' ? error.message : 'request failed',
           problems,
+          error.reason,
         ),
       );
     } else pending.resolve(message.result);

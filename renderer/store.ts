@@ -49,13 +49,22 @@ export type Modal =
   | { kind: 'keys' }
   | { kind: 'settings' }
   | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void }
-  | { kind: 'live-estimate'; estimate: ApiResult<'run.estimate'>; onConfirm: () => void };
+  | {
+      kind: 'live-estimate';
+      estimate: ApiResult<'run.estimate'>;
+      onConfirm: () => void;
+      onCancel?: () => void;
+      /** What sends live calls from a stored run (a fork, a retry): its estimate is an upper bound. */
+      upperBound?: string;
+    };
 
 export interface Notice {
   kind: 'info' | 'error';
   text: string;
   /** Buttons offering what to do instead; a notice with them stays until one is chosen. */
   actions?: NoticeAction[];
+  /** Told when the notice is dismissed without a choice (or replaced by another). */
+  onDismiss?: () => void;
 }
 
 /** A button in a notice. */
@@ -492,8 +501,22 @@ export function selectNode(id: string): void {
   }));
 }
 
-export function notify(kind: Notice['kind'], text: string, actions?: NoticeAction[]): void {
-  set({ notice: { kind, text, ...(actions?.length ? { actions } : {}) } });
+export function notify(
+  kind: Notice['kind'],
+  text: string,
+  actions?: NoticeAction[],
+  onDismiss?: () => void,
+): void {
+  // A notice waiting for a choice that another replaces is dismissed.
+  get().notice?.onDismiss?.();
+  set({
+    notice: {
+      kind,
+      text,
+      ...(actions?.length ? { actions } : {}),
+      ...(onDismiss ? { onDismiss } : {}),
+    },
+  });
 }
 
 /** Runs `action` now, or after the user agrees to drop unsaved changes. */

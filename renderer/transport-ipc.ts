@@ -18,7 +18,7 @@ export type SocietyBridge = {
 /** A method's answer: its result, or the backend's error. */
 export type IpcAnswer =
   | { result: unknown }
-  | { error: { message: string; problems: ApiProblem[] } };
+  | { error: { message: string; problems: ApiProblem[]; reason?: unknown } };
 
 /** The bridge when the page runs in the desktop app; undefined in a browser (the studio). */
 export function desktopBridge(): SocietyBridge | undefined {
@@ -57,10 +57,11 @@ export async function callOverIpc(
     return failure(`the desktop app answered ${method} with something that is not an answer`);
   }
   if ('error' in raw) {
-    const error = (raw.error ?? {}) as { message?: unknown; problems?: unknown };
+    const error = (raw.error ?? {}) as { message?: unknown; problems?: unknown; reason?: unknown };
     return failure(
       typeof error.message === 'string' ? error.message : 'request failed',
       Array.isArray(error.problems) ? (error.problems as ApiProblem[]) : [],
+      error.reason,
     );
   }
   if ('result' in raw) return { result: raw.result };
@@ -78,6 +79,6 @@ export function runEventOf(
   return { runId, event: event as Record<string, unknown> };
 }
 
-function failure(message: string, problems: ApiProblem[] = []): IpcAnswer {
-  return { error: { message, problems } };
+function failure(message: string, problems: ApiProblem[] = [], reason?: unknown): IpcAnswer {
+  return { error: { message, problems, ...(reason === undefined ? {} : { reason }) } };
 }

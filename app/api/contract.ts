@@ -5,13 +5,13 @@
  * whether one is set and its last four characters, never read it back.
  *
  * Wire format (WebSocket): the page sends `{ id, method, params }`; the backend answers
- * `{ id, result }` or `{ id, error: { message, problems? } }`, and pushes run events as
+ * `{ id, result }` or `{ id, error: { message, problems?, reason? } }`, and pushes run events as
  * `{ push: 'run.event', runId, event }`.
  */
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
-import { spendingContract } from './spending-contract.ts';
+import * as spending from './spending-contract.ts';
 
 const Problem = z.object({ path: z.string(), node: z.string().optional(), message: z.string() });
 export type ApiProblem = z.infer<typeof Problem>;
@@ -376,15 +376,12 @@ export const contract = {
       mode: z.enum(['live', 'simulated', 'replay']),
       /** The template whose shipped cassette a `replay` answers from (by file or base name). */
       replayTemplate: z.string().optional(),
-      /**
-       * The person agreed to this live run's estimate (`run.estimate`): without it, a live run
-       * estimated above the threshold in Settings is refused before any call.
-       */
-      costConfirmed: z.boolean().default(false),
+      ...spending.LiveConsent,
+      ...spending.BudgetStop,
       breakpoints: z.array(Breakpoint).default([]),
       startPaused: z.boolean().default(false),
     }),
-    result: z.object({ runId: z.string() }),
+    result: spending.StartedRun,
   },
   'run.control': {
     params: z.object({
@@ -410,15 +407,21 @@ export const contract = {
         kind: z.literal('message'),
         instance: Instance,
         text: z.string().max(200_000),
+        ...spending.BeyondCassette,
       }),
       z.object({
         runId: z.string(),
         kind: z.literal('output'),
         instance: Instance,
         outputs: z.record(z.string().min(1).max(100), z.unknown()),
+        ...spending.BeyondCassette,
       }),
     ]),
-    result: z.object({ kind: z.enum(['message', 'output']), instance: z.string() }),
+    result: z.object({
+      kind: z.enum(['message', 'output']),
+      instance: z.string(),
+      mode: z.string(),
+    }),
   },
   /**
    * Exactly what an agent instance (or every instance of a node, by node id) was sent in one
@@ -428,10 +431,7 @@ export const contract = {
     params: z.object({ runId: z.string(), instance: Instance, callId: z.string().optional() }),
     result: AgentContext,
   },
-  /**
-   * Bytes a run holds (an image, audio, a 3D asset an output points to), by content hash, so
-   * the page can offer them for download.
-   */
+  /** Bytes a run holds (an image, audio, 3D asset an output points to), by content hash. */
   'run.blob': {
     params: z.object({ runId: z.string(), hash: z.string().regex(/^[0-9a-f]{8,128}$/) }),
     result: z.object({ mime: z.string(), base64: z.string() }),
@@ -456,6 +456,7 @@ export const contract = {
           .default([]),
         at: z.number().int().min(2).optional(),
         simulate: z.boolean().default(false),
+        ...spending.LiveConsent,
         breakpoints: z.array(Breakpoint).default([]),
       })
       .refine((p) => p.edits.length > 0 || p.at !== undefined, {
@@ -470,7 +471,11 @@ export const contract = {
    * continuation is simulated too; a succeeded run, or a replay, is refused.
    */
   'runs.continue': {
-    params: z.object({ runId: z.string().min(1), breakpoints: z.array(Breakpoint).default([]) }),
+    params: z.object({
+      runId: z.string().min(1),
+      ...spending.LiveConsent,
+      breakpoints: z.array(Breakpoint).default([]),
+    }),
     result: z.object({
       runId: z.string(),
       parentRunId: z.string(),
@@ -507,7 +512,7 @@ export const contract = {
     result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
   },
   ...ratingsContract,
-  ...spendingContract,
+  ...spending.spendingContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),
@@ -588,6 +593,7 @@ export interface RunEventPush {
   event: Record<string, unknown>;
 }
 
+type Reason = spending.RefusalReason;
 export type ResponseMessage =
   | { id: number; result: unknown }
-  | { id: number; error: { message: string; problems?: ApiProblem[] } };
+  | { id: number; error: { message: string; problems?: ApiProblem[]; reason?: Reason } };

@@ -1,6 +1,7 @@
 /**
- * The runs the store holds: listing, showing, comparing and deleting them, and forking one
- * from a point of its log with edits (`runs.*`).
+ * The runs the store holds: listing, showing, comparing and deleting them, forking one from a
+ * point of its log with edits, and continuing a failed one (`runs.*`). A fork or a continuation
+ * that sends live calls checks the keys and the spending threshold first, as Run live does.
  */
 import { continuationRefusal, planContinuation } from '../../app/cli/continue-run.ts';
 import { planFork } from '../../app/cli/fork.ts';
@@ -15,6 +16,7 @@ import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
+import { checkLiveSpend } from './spending.ts';
 
 /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
 export function storedRun(store: RunStore, runId: string): RunRecord {
@@ -51,7 +53,7 @@ export function historyMethods(
       }));
     },
 
-    async 'runs.fork'({ runId, edits, at, simulate, breakpoints }) {
+    async 'runs.fork'({ runId, edits, at, simulate, costConfirmed, breakpoints }) {
       const parent = storedRun(store, runId);
       if (live.has(parent.id)) {
         throw new ApiError(`run ${parent.id} is still going: fork it once it has ended`);
@@ -76,6 +78,9 @@ export function historyMethods(
         simulate: plan.simulated,
         cassetteMode: 'replay-then-live',
       });
+      // What the parent's record lacks is sent live: the same threshold as Run live.
+      if (!plan.simulated)
+        checkLiveSpend(ctx, compiled, parent.inputs, costConfirmed, 'this live fork');
       ctx.secretsChanged();
       const forkId = newRunId();
       store.markInterrupted();
@@ -97,7 +102,7 @@ export function historyMethods(
       return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
     },
 
-    async 'runs.continue'({ runId, breakpoints }) {
+    async 'runs.continue'({ runId, costConfirmed, breakpoints }) {
       const ended = storedRun(store, runId);
       if (live.has(ended.id)) throw new ApiError(`run ${ended.id} is still going`);
       // An interrupted run is continued like a failed one here: the studio does not take a
@@ -119,6 +124,8 @@ export function historyMethods(
         simulate: plan.simulated,
         cassetteMode: 'replay-then-live',
       });
+      if (!plan.simulated)
+        checkLiveSpend(ctx, compiled, ended.inputs, costConfirmed, 'this live retry');
       ctx.secretsChanged();
       const newId = newRunId();
       store.markInterrupted();

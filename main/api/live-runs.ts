@@ -4,15 +4,23 @@
  */
 import type { RunEventPush } from '../../app/api/contract.ts';
 import { recordEvents } from '../../app/cli/record.ts';
+import type { CompiledGraph } from '../../app/compiler/index.ts';
 import type { Run } from '../../app/runtime/engine.ts';
 import type { RunEvent } from '../../app/runtime/events.ts';
 import type { RunStore } from '../../app/store/index.ts';
 import { type ApiContext, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 
+/** What a run was started from: what going live at an edit under its replay is weighed on. */
+export interface RunSource {
+  compiled: CompiledGraph;
+  inputs: Record<string, unknown>;
+}
+
 /** A run going in this backend. */
 export interface LiveRun {
   run: Run;
+  source?: RunSource;
   /** Settles once the run's end is in the store. */
   done: Promise<void>;
 }
@@ -23,7 +31,7 @@ export interface LiveRuns {
    * Records a started run in the store and pushes its events to the listeners. `prior` is the
    * part of a parent's log a fork keeps: written first, and pushed first so the page sees it too.
    */
-  track(run: Run, prior?: RunEvent[]): void;
+  track(run: Run, prior?: RunEvent[], source?: RunSource): void;
   /** A run going here, or a refusal the page can show (naming the run's stored status). */
   find(runId: string): LiveRun;
   get(runId: string): LiveRun | undefined;
@@ -57,7 +65,7 @@ export function createLiveRuns(ctx: ApiContext): LiveRuns {
     }
   };
 
-  const track = (run: Run, prior: RunEvent[] = []) => {
+  const track = (run: Run, prior: RunEvent[] = [], source?: RunSource) => {
     const runId = run.id;
     // The page learns the run id from this method's response, so its events are held until
     // the response has gone out (the server sends it before the next turn of the event loop).
@@ -96,7 +104,7 @@ export function createLiveRuns(ctx: ApiContext): LiveRuns {
       live.delete(runId);
       if (finished) deliver(finished);
     });
-    live.set(runId, { run, done });
+    live.set(runId, { run, done, ...(source ? { source } : {}) });
   };
 
   const find = (runId: string): LiveRun => {

@@ -23,5 +23,9 @@ export function refuseMissingKeys(
     ...(how.cassetteMode ? { cassetteMode: how.cassetteMode } : {}),
   });
   if (preflightRefuses(check))
-    throw new ApiError(`cannot run: ${preflightMessage(check, 'studio')}`);
+    throw new ApiError(
+      `cannot run: ${preflightMessage(check, 'studio')}`,
+      undefined,
+      'missing-keys',
+    );
 }

@@ -1,7 +1,8 @@
 /**
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
- * replay, as the page says; a replay the cassette cannot answer and a live run above the
- * spending threshold are refused before anything is recorded or called), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
+ * replay, as the page says; a replay the cassette cannot answer, a key a live call needs and is
+ * not set, a budget the run cannot meet and a live run above the spending threshold are refused
+ * before anything is recorded or called), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
@@ -18,6 +19,7 @@ import { BlobStore } from '../../app/runtime/blobs.ts';
 import { startRun } from '../../app/runtime/engine.ts';
 import { newRunId } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
+import { checkStudioBudget } from './budget.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
@@ -67,6 +69,8 @@ export function runMethods(
         simulate: mode === 'simulated',
         ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
       });
+      // A budget the run cannot meet, in every mode: it would only end "budget exceeded".
+      const warnings = checkStudioBudget(ctx, compiled.plan, inputs, params.allowBudgetStop);
       if (mode === 'live') checkLiveSpend(ctx, compiled, inputs, params.costConfirmed);
       const env = ctx.runEnv();
       ctx.secretsChanged();
@@ -104,8 +108,8 @@ export function runMethods(
         onExpertCall: expertRecorder(store, runId),
       });
 
-      live.track(run);
-      return { runId };
+      live.track(run, [], { compiled, inputs });
+      return { runId, ...(warnings.length ? { warnings } : {}) };
     },
 
     async 'run.control'({ runId, action, step }) {
@@ -124,7 +128,35 @@ export function runMethods(
     },
 
     async 'run.editHeld'(params) {
-      const { run } = live.find(params.runId);
+      const { run, source } = live.find(params.runId);
+      if (!run.waitingAt.some((at) => 'instance' in at && at.instance === params.instance))
+        throw new ApiError(`the run is not held at ${params.instance} (any more)`);
+      // Under a strict replay every later request holds the edit and is not in the cassette:
+      // the person says first how those are answered (the terminal debugger's s/l/c).
+      if (run.mode === 'replay') {
+        const by = params.beyondCassette;
+        if (!by)
+          throw new ApiError(
+            'this run replays a cassette: the calls after an edit cannot come from it; say whether to simulate the rest or go live',
+          );
+        if (by === 'live') {
+          if (!source)
+            throw new ApiError('this run cannot go live: its document is not known here');
+          refuseMissingKeys(ctx, source.compiled.plan, {
+            simulate: false,
+            cassetteMode: 'replay-then-live',
+          });
+          checkLiveSpend(
+            ctx,
+            source.compiled,
+            source.inputs,
+            params.costConfirmed,
+            'going live for the rest of this run',
+          );
+          ctx.secretsChanged();
+        }
+        run.answerBeyondCassette(by);
+      }
       try {
         if (params.kind === 'message') run.editMessage(params.instance, params.text);
         else run.overrideOutput(params.instance, params.outputs);
@@ -132,7 +164,7 @@ export function runMethods(
         // Nothing of that instance is held (any more): the page's view is behind the run.
         throw new ApiError(messageOf(error));
       }
-      return { kind: params.kind, instance: params.instance };
+      return { kind: params.kind, instance: params.instance, mode: run.mode };
     },
 
     async 'run.context'({ runId, instance, callId }) {

@@ -1,8 +1,10 @@
 /**
  * What a live run may spend before anyone is asked: `run.estimate` (the CLI's estimate of the
- * run the page would start, likely and worst case), `settings.liveRuns.*` (the threshold, kept
- * in the store; default $0.50), and the check `run.start` makes before a live run: one whose
- * worst case is above the threshold starts only when the page says the person agreed.
+ * run the page would start, likely and worst case), `runs.estimate` (the same of a stored run,
+ * for a fork, a retry or going live at an edit under a replay), `settings.liveRuns.*` (the threshold, kept
+ * in the store; default $0.50), and the check made before anything sends live calls (`run.start`,
+ * `runs.fork`, `runs.continue`, `run.editHeld` going live): one whose worst case is above the
+ * threshold starts only when the page says the person agreed.
  */
 
 import type { ApiResult } from '../../app/api/contract.ts';
@@ -16,6 +18,7 @@ import { type EstimateTotals, estimateRun, LIKELY_ANSWER_SHARE } from '../../app
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { type ApiContext, type ApiMethods, IMAGE_TOKENS, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
+import { storedRun } from './history.ts';
 import { readPageInputs } from './run-inputs.ts';
 
 /** The store setting that holds the live-run threshold. */
@@ -59,28 +62,47 @@ function figures(totals: EstimateTotals) {
 }
 
 /**
- * Refuses a live run above the threshold that the person did not agree to. The page asks first
- * (`run.estimate`), so this only stops a caller that skipped the question.
+ * Refuses a live run above the threshold that the person did not agree to (reason `spend`). The
+ * page asks first (`run.estimate`, `runs.estimate`), so this only stops a caller that skipped the
+ * question. `what` names the run: a fork or a retry sends only what its record lacks, so for them
+ * the whole run's worst case is an upper bound, and the message says so.
  */
 export function checkLiveSpend(
   ctx: ApiContext,
   compiled: CompiledGraph,
   inputs: Record<string, unknown>,
   confirmed: boolean,
+  what = 'this live run',
 ): void {
   if (confirmed) return;
   const estimate = liveEstimate(ctx, compiled, inputs);
   if (!estimate.ask) return;
   const { worstCase } = estimate;
+  const bound = what === 'this live run' ? '' : " (the whole run's estimate: an upper bound)";
   throw new ApiError(
-    `this live run may cost up to $${worstCase.costUsd.toFixed(4)} (${worstCase.calls} calls, ${worstCase.tokens} tokens), above the $${estimate.askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
+    `${what} may cost up to $${worstCase.costUsd.toFixed(4)}${bound} (${worstCase.calls} calls, ${worstCase.tokens} tokens), above the $${estimate.askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
+    undefined,
+    'spend',
   );
+}
+
+/** A stored run's document, compiled, and the inputs it ran with: what a run again would send. */
+export async function storedRunSource(
+  ctx: ApiContext,
+  runId: string,
+): Promise<{ compiled: CompiledGraph; inputs: Record<string, unknown> }> {
+  const record = storedRun(ctx.store, runId);
+  const compiled = await compileGraph(record.documentText, await ctx.nodeRegistry());
+  if (!compiled.ok) throw new ApiError(`run ${record.id} no longer compiles`, compiled.problems);
+  return { compiled, inputs: record.inputs };
 }
 
 /** `run.estimate` and `settings.liveRuns.*`. */
 export function spendingMethods(
   ctx: ApiContext,
-): ApiMethods<'run.estimate' | 'settings.liveRuns.get' | 'settings.liveRuns.set'> {
+): ApiMethods<
+  'run.estimate' | 'runs.estimate' | 'settings.liveRuns.get' | 'settings.liveRuns.set'
+> {
   return {
     async 'run.estimate'(params) {
       const registry = await ctx.nodeRegistry();
@@ -88,6 +110,11 @@ export function spendingMethods(
       if (!compiled.ok) throw new ApiError('the document has problems', compiled.problems);
       // Images count by IMAGE_TOKENS, not by their bytes: a scratch store is enough.
       const { inputs } = readPageInputs(params.inputs, compiled.plan, new BlobStore());
+      return liveEstimate(ctx, compiled, inputs);
+    },
+
+    async 'runs.estimate'({ runId }) {
+      const { compiled, inputs } = await storedRunSource(ctx, runId);
       return liveEstimate(ctx, compiled, inputs);
     },
 

@@ -17,6 +17,7 @@ import {
   contract,
   type RunEventPush,
 } from '../../app/api/contract.ts';
+import type { RefusalReason } from '../../app/api/spending-contract.ts';
 import { ApiError } from '../api/errors.ts';
 import type { ApiHandlers } from '../api/handlers.ts';
 import { isTrustedSender } from './policy.ts';
@@ -38,7 +39,7 @@ export function channelOf(method: ApiMethod): string {
 /** What a method's channel answers: the WebSocket's response without its id. */
 export type IpcResponse =
   | { result: unknown }
-  | { error: { message: string; problems?: ApiProblem[] } };
+  | { error: { message: string; problems?: ApiProblem[]; reason?: RefusalReason } };
 
 /** Who sent an IPC request, as main.ts reads it from the event. */
 export interface IpcSender {
@@ -68,9 +69,13 @@ export function createIpcDispatcher(
   handlers: Pick<ApiHandlers, 'call' | 'redactor'>,
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): IpcDispatch {
-  const fail = (message: string, problems?: ApiProblem[]): IpcResponse =>
+  const fail = (message: string, problems?: ApiProblem[], reason?: RefusalReason): IpcResponse =>
     handlers.redactor.apply({
-      error: { message, ...(problems && problems.length > 0 ? { problems } : {}) },
+      error: {
+        message,
+        ...(problems && problems.length > 0 ? { problems } : {}),
+        ...(reason ? { reason } : {}),
+      },
     });
 
   return async (method, sender, params) => {
@@ -96,7 +101,7 @@ export function createIpcDispatcher(
     try {
       result = await handlers.call(method, parsed.data);
     } catch (error) {
-      if (error instanceof ApiError) return fail(error.message, error.problems);
+      if (error instanceof ApiError) return fail(error.message, error.problems, error.reason);
       // A bug: the log gets the stack, the page one line; neither gets a key.
       const message = error instanceof Error ? error.message : String(error);
       log(

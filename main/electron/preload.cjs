@@ -28,6 +28,7 @@ const METHODS = [
   'files.write',
   'run.start',
   'run.estimate',
+  'runs.estimate',
   'run.control',
   'run.breakpoints',
   'run.editHeld',

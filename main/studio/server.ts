@@ -215,6 +215,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
           error: {
             message: error.message,
             ...(error.problems ? { problems: error.problems } : {}),
+            ...(error.reason ? { reason: error.reason } : {}),
           },
         });
         return;

@@ -210,7 +210,14 @@ export function ModalHost() {
     case 'settings':
       return <SettingsModal />;
     case 'live-estimate':
-      return <LiveEstimateModal estimate={modal.estimate} onConfirm={modal.onConfirm} />;
+      return (
+        <LiveEstimateModal
+          estimate={modal.estimate}
+          onConfirm={modal.onConfirm}
+          {...(modal.onCancel ? { onCancel: modal.onCancel } : {})}
+          {...(modal.upperBound ? { upperBound: modal.upperBound } : {})}
+        />
+      );
     case 'confirm':
       return (
         <Modal title="Unsaved changes" testId="confirm-modal">

@@ -87,8 +87,8 @@ function HeldMessageEditor({
         </span>
         {edited && replaying ? (
           <span className="warn-text small">
-            This run replays a cassette strictly: later prompts that include the edit will not be in
-            it. Run simulated to explore edits.
+            This run replays a cassette: later calls that read the edit cannot come from it. Step or
+            Continue asks whether to simulate the rest, go live or cancel the edit.
           </span>
         ) : null}
       </div>

@@ -26,21 +26,33 @@ function Row({ label, figures, testId }: { label: string; figures: Figures; test
 /**
  * Asked before a live run whose worst-case estimate is above the threshold in Settings: the
  * estimate (the CLI's `--estimate`, likely and worst case), and Run live or Cancel. Nothing is
- * sent before Run live.
+ * sent before Run live. A fork, a retry from the failure or going live at an edit under a
+ * replay (`upperBound` names which) sends only what its record lacks; what is left is hard to
+ * estimate, so the whole run's estimate is shown and said to be an upper bound.
  */
 export function LiveEstimateModal({
   estimate,
   onConfirm,
+  onCancel,
+  upperBound,
 }: {
   estimate: Estimate;
   onConfirm: () => void;
+  onCancel?: () => void;
+  upperBound?: string;
 }) {
   return (
     <Modal title="Run live?" testId="live-estimate">
       <p>
-        This run calls the models with your keys. Its worst case is above the $
-        {estimate.askAboveUsd.toFixed(2)} you set in Settings → Live runs:
+        {upperBound ? `${upperBound} calls` : 'This run calls'} the models with your keys. Its worst
+        case is above the ${estimate.askAboveUsd.toFixed(2)} you set in Settings → Live runs:
       </p>
+      {upperBound ? (
+        <p className="small" data-testid="live-estimate-upper-bound">
+          These are the figures of the whole run: calls its record already answers are not sent
+          again, so it spends at most this, likely less.
+        </p>
+      ) : null}
       <table className="live-estimate" data-testid="live-estimate-table">
         <tbody>
           <Row label="likely" figures={estimate.likely} testId="live-estimate-likely" />
@@ -57,7 +69,14 @@ export function LiveEstimateModal({
         every retry, every round.
       </p>
       <div className="row end">
-        <button type="button" data-testid="live-estimate-cancel" onClick={close}>
+        <button
+          type="button"
+          data-testid="live-estimate-cancel"
+          onClick={() => {
+            close();
+            onCancel?.();
+          }}
+        >
           Cancel
         </button>
         <button
@@ -65,8 +84,8 @@ export function LiveEstimateModal({
           className="danger"
           data-testid="live-estimate-run"
           onClick={() => {
-            close();
             onConfirm();
+            close();
           }}
         >
           Run live

@@ -3,13 +3,14 @@
  * folded into the view once per animation frame so a chatty run (streamed deltas, 129 members)
  * costs one render per frame, not one per event.
  */
-import type { ApiParams, ApiResult } from '../../app/api/contract.ts';
+import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
 import { collectParams } from '../model/params.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
+import { askBeyondCassette, refusalNotice, withSpendConsent } from './consent.ts';
 import { useDebug } from './debugState.ts';
 
 const get = useEditor.getState;
@@ -111,29 +112,57 @@ function runRequest(): Omit<ApiParams<'run.start'>, 'mode'> | null {
   };
 }
 
-/** Starts a run the way the person asked: a template's cassette, simulated, or live. */
-export async function startRun(mode: RunMode): Promise<void> {
+/**
+ * Starts a run the way the person asked: a template's cassette, simulated, or live (asking
+ * first when its estimate is above the threshold in Settings). `allowBudgetStop` runs a
+ * document whose budget is below its estimate anyway: it stops at the budget.
+ */
+export async function startRun(
+  mode: RunMode,
+  options: { allowBudgetStop?: boolean } = {},
+): Promise<void> {
   if (isActive(get().run.status)) return;
   const request = runRequest();
   if (!request) return;
-  if (mode === 'live') return startLive(request);
   const { template } = get();
   if (mode === 'replay' && !template?.hasCassette) {
     notify('error', 'This document has no cassette to replay: use Run simulated or Run live');
     return;
   }
+  const what = mode === 'replay' ? 'Replay' : 'Run';
+  const start = (costConfirmed: boolean) =>
+    api().call('run.start', {
+      ...request,
+      mode,
+      ...(mode === 'replay' && template ? { replayTemplate: template.file } : {}),
+      costConfirmed,
+      allowBudgetStop: options.allowBudgetStop === true,
+      breakpoints: breakpointList(),
+    });
   await launch(
     () =>
-      api().call('run.start', {
-        ...request,
-        mode,
-        ...(mode === 'replay' && template ? { replayTemplate: template.file } : {}),
-        breakpoints: breakpointList(),
-      }),
-    mode === 'replay' ? 'Replay' : 'Run',
-    // A replay the cassette cannot answer is refused before it starts: nothing ran, and the
-    // person picks one of the runs that can answer it.
-    mode === 'replay' ? offerOtherRuns : undefined,
+      withSpendConsent(start, () =>
+        api().call('run.estimate', {
+          document: request.document,
+          inputs: request.inputs ?? {},
+          params: request.params ?? {},
+        }),
+      ),
+    what,
+    (error) => {
+      if (error.reason) {
+        refused(error, what, {
+          simulated: () => void startRun('simulated'),
+          anyway: () => void startRun(mode, { allowBudgetStop: true }),
+        });
+        return true;
+      }
+      // A replay the cassette cannot answer is refused before it starts: nothing ran, and the
+      // person picks one of the runs that can answer it.
+      if (mode !== 'replay') return false;
+      offerOtherRuns(error.message);
+      return true;
+    },
   );
 }
 
@@ -150,54 +179,34 @@ function offerOtherRuns(message: string): void {
 }
 
 /**
- * A live run: the backend's estimate first; above the threshold the person sees it and agrees
- * (or not) before anything is sent.
- */
-async function startLive(request: Omit<ApiParams<'run.start'>, 'mode'>): Promise<void> {
-  let estimate: ApiResult<'run.estimate'>;
-  try {
-    estimate = await api().call('run.estimate', {
-      document: request.document,
-      inputs: request.inputs ?? {},
-      params: request.params ?? {},
-    });
-  } catch (error) {
-    refused(error, 'Run');
-    return;
-  }
-  const go = (costConfirmed: boolean) =>
-    launch(
-      () =>
-        api().call('run.start', {
-          ...request,
-          mode: 'live',
-          costConfirmed,
-          breakpoints: breakpointList(),
-        }),
-      'Run',
-    );
-  if (!estimate.ask) {
-    await go(false);
-    return;
-  }
-  set({ modal: { kind: 'live-estimate', estimate, onConfirm: () => void go(true) } });
-}
-
-/**
  * Shows a run being asked for, then follows its pushed events. Events can arrive before the
- * answer that names the run, so they wait in `early` until then.
+ * answer that names the run, so they wait in `early` until then. `request` answers null when
+ * the person said no (to the estimate); `onRefused` answers true when it has shown the person
+ * why the run was refused and what to do instead.
  */
 async function launch(
-  request: () => Promise<{ runId: string; parentRunId?: string; forkSeq?: number }>,
+  request: () => Promise<{
+    runId: string;
+    parentRunId?: string;
+    forkSeq?: number;
+    warnings?: string[] | undefined;
+  } | null>,
   what: string,
-  onRefused?: (message: string) => void,
+  onRefused?: (error: ApiError) => boolean,
 ): Promise<string | null> {
   watchRuns();
   early.clear();
   useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
+  const before = { run: get().run, runTab: get().runTab };
   set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
   try {
-    const { runId, parentRunId, forkSeq } = await request();
+    const started = await request();
+    if (!started) {
+      // The person said no: the panel shows what it showed (a failed run keeps its retry).
+      set(before);
+      return null;
+    }
+    const { runId, parentRunId, forkSeq, warnings } = started;
     set((s) => ({
       run: {
         ...s.run,
@@ -210,22 +219,25 @@ async function launch(
     const waiting = early.get(runId) ?? [];
     early.clear();
     if (waiting.length) set((s) => ({ run: applyEvents(s.run, waiting) }));
+    // A budget the run may stop at (a loop that may stop early, or a stop the person allowed).
+    if (warnings?.length) notify('info', `${what} started; ${warnings.join('; ')}`);
     return runId;
   } catch (error) {
-    if (onRefused && error instanceof ApiError && !error.problems.length) onRefused(error.message);
-    else refused(error, what);
+    if (error instanceof ApiError && !error.problems.length && onRefused?.(error)) return null;
+    refused(error, what);
     return null;
   }
 }
 
 /** A run the backend would not start: why, and the document's problems when it has some. */
-function refused(error: unknown, what: string): void {
+function refused(error: unknown, what: string, ways?: Parameters<typeof refusalNotice>[2]): void {
   const problems = error instanceof ApiError ? error.problems : [];
   set({
     run: { ...idleRun(), status: 'failed', error: (error as Error).message },
     ...(problems.length ? { problems, runTab: 'problems' as const } : {}),
   });
-  notify('error', `${what} not started: ${(error as Error).message}`);
+  if (error instanceof ApiError && error.reason) refusalNotice(`${what} not started`, error, ways);
+  else notify('error', `${what} not started: ${(error as Error).message}`);
 }
 
 export async function control(
@@ -340,17 +352,59 @@ export async function applyHeldEdit(): Promise<boolean> {
   const held = heldMessage(get().run);
   if (!draft || !held || draft.key !== held.key || draft.applied) return true;
   if (draft.text === draft.original) return true;
+  const done = await editHeld(`${held.instance}'s message`, {
+    kind: 'message',
+    instance: held.instance,
+    text: draft.text,
+  });
+  if (done) useDebug.setState({ draft: { ...draft, applied: true } });
+  return done;
+}
+
+type HeldEdit =
+  | { kind: 'message'; instance: string; text: string }
+  | { kind: 'output'; instance: string; outputs: Record<string, unknown> };
+
+/**
+ * Sends an edit of what the run is held at. Under a cassette replay it first asks how the calls
+ * the cassette will lack are answered (simulated, live after the keys and the estimate, or the
+ * edit cancelled). False when the edit was not made, and the person has been told why.
+ */
+async function editHeld(what: string, edit: HeldEdit): Promise<boolean> {
+  const runId = get().run.runId;
+  if (!runId) return false;
+  const replaying = get().run.mode === 'replay';
+  const by = replaying ? await askBeyondCassette(what) : undefined;
+  if (by === null) {
+    notify('info', `Edit cancelled: ${what} stays as it was`);
+    return false;
+  }
   try {
-    await api().call('run.editHeld', {
-      runId: get().run.runId!,
-      kind: 'message',
-      instance: held.instance,
-      text: draft.text,
-    });
-    useDebug.setState({ draft: { ...draft, applied: true } });
+    const result = await withSpendConsent(
+      (costConfirmed) =>
+        api().call('run.editHeld', {
+          runId,
+          ...edit,
+          ...(by ? { beyondCassette: by, costConfirmed } : {}),
+        }),
+      () => api().call('runs.estimate', { runId }),
+      'Going live for the rest of this run',
+    );
+    if (!result) {
+      notify('info', `Edit cancelled: ${what} stays as it was`);
+      return false;
+    }
+    if (by) {
+      set((s) => ({ run: { ...s.run, mode: result.mode } }));
+      notify(
+        'info',
+        `The calls the cassette lacks are now ${by === 'simulated' ? 'simulated (labelled as such)' : 'live (they cost money)'}; the run is ${result.mode}`,
+      );
+    }
     return true;
   } catch (error) {
-    notify('error', `the edit was not applied: ${(error as Error).message}`);
+    if (error instanceof ApiError && error.reason) refusalNotice('The edit was not applied', error);
+    else notify('error', `the edit was not applied: ${(error as Error).message}`);
     return false;
   }
 }
@@ -360,16 +414,10 @@ export async function overrideHeldOutput(
   instance: string,
   outputs: Record<string, unknown>,
 ): Promise<boolean> {
-  const { runId } = get().run;
-  if (!runId) return false;
-  try {
-    await api().call('run.editHeld', { runId, kind: 'output', instance, outputs });
-    notify('info', `${instance} will not run: its outputs are set`);
-    return true;
-  } catch (error) {
-    notify('error', `the outputs were not set: ${(error as Error).message}`);
-    return false;
-  }
+  const replaying = get().run.mode === 'replay';
+  const done = await editHeld(`${instance}'s outputs`, { kind: 'output', instance, outputs });
+  if (done && !replaying) notify('info', `${instance} will not run: its outputs are set`);
+  return done;
 }
 
 /** Forks a stored run with edits of what instances said; the fork runs live in the panel. */
@@ -382,14 +430,24 @@ export async function forkRun(
     notify('error', 'A run is under way: stop it before forking another.');
     return null;
   }
-  const params: ApiParams<'runs.fork'> = {
+  const params = (costConfirmed: boolean): ApiParams<'runs.fork'> => ({
     runId,
     edits,
     ...(options.at !== undefined ? { at: options.at } : {}),
     simulate: options.simulate === true,
+    costConfirmed,
     breakpoints: breakpointList(),
-  };
-  return launch(() => api().call('runs.fork', params), 'Fork');
+  });
+  // A live fork sends what the parent's record lacks: asked first above the threshold.
+  return launch(
+    () =>
+      withSpendConsent(
+        (confirmed) => api().call('runs.fork', params(confirmed)),
+        () => api().call('runs.estimate', { runId }),
+        'This live fork',
+      ),
+    'Fork',
+  );
 }
 
 /**
@@ -404,8 +462,13 @@ export async function continueRun(runId: string): Promise<string | null> {
   }
   let answered = 0;
   const continued = await launch(async () => {
-    const result = await api().call('runs.continue', { runId, breakpoints: breakpointList() });
-    answered = result.answered;
+    const result = await withSpendConsent(
+      (costConfirmed) =>
+        api().call('runs.continue', { runId, costConfirmed, breakpoints: breakpointList() }),
+      () => api().call('runs.estimate', { runId }),
+      'This retry',
+    );
+    answered = result?.answered ?? 0;
     return result;
   }, 'Retry');
   if (continued)

@@ -68,7 +68,24 @@ describe.skipIf(!HAVE_CHROMIUM)('a failed run, retried from the failure', () => 
     expect(stub!.count()).toBe(3);
 
     answerLimit = Number.POSITIVE_INFINITY;
+    // Live again: with a threshold of $0 the retry asks first, in the Run live dialog, with the
+    // whole run's figures said to be an upper bound; cancelled, nothing is sent or recorded.
+    s.store.setSetting('editor.liveRuns', { askAboveUsd: 0 });
     await page.getByTestId('run-retry').click();
+    const dialog = page.getByTestId('live-estimate');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/^Run live\?.*This retry calls the models/);
+    expect(await dialog.getByTestId('live-estimate-upper-bound').textContent()).toMatch(
+      /the whole run: calls its record already answers are not sent again/,
+    );
+    expect(await dialog.getByTestId('live-estimate-worst').textContent()).toMatch(/3 calls/);
+    await s.screenshot('retry-live-estimate');
+    await dialog.getByTestId('live-estimate-cancel').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(stub!.count()).toBe(3);
+    expect(s.store.listRuns()).toHaveLength(1);
+    await page.getByTestId('run-retry').click();
+    await dialog.getByTestId('live-estimate-run').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
       .toMatch(/succeeded/i);

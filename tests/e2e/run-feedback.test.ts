@@ -57,29 +57,35 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
     // the command line's.
     // Run live asks for the estimate first (under the threshold, it starts without asking).
     await page.getByTestId('tb-run-live').click();
-    await expect
-      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 10_000 })
-      .toMatch(/failed/i);
-    const notice = (await page.getByTestId('notice').textContent()) ?? '';
-    expect(notice).toMatch(
+    const notice = page.getByTestId('notice');
+    await notice.getByTestId('notice-open-keys').waitFor();
+    const said = (await notice.textContent()) ?? '';
+    expect(said).toMatch(
       /OPENAI_API_KEY \(provider "openai" with model profile default, for nodes a0, a1, a2\)/,
     );
-    expect(notice).toMatch(/Settings → Keys/);
-    expect(notice).not.toMatch(/--simulate|export it/);
+    expect(said).toMatch(/Settings → Keys/);
+    expect(said).not.toMatch(/--simulate|export it/);
+    // The notice offers the two ways on: Settings → Keys, and Run simulated.
+    expect(await notice.getByTestId('notice-open-keys').textContent()).toBe('Open Settings → Keys');
+    expect(await notice.getByTestId('notice-run-simulated').textContent()).toBe('Run simulated');
     expect(await page.getByTestId('run-error').textContent()).toMatch(/OPENAI_API_KEY/);
     expect(await page.getByTestId('run-usage').textContent()).toMatch(/^0 calls · /);
+    expect(s.store.listRuns()).toEqual([]);
     await s.screenshot('run-missing-key');
-    await page.getByTestId('settings-button').click();
+    await notice.getByTestId('notice-open-keys').click();
     await page.getByTestId('settings-key-input-OPENAI_API_KEY').waitFor();
     await page.keyboard.press('Escape');
     if (await page.getByTestId('settings-key-input-OPENAI_API_KEY').count())
       await page.locator('[data-testid$="-close"]').first().click();
 
-    await page.getByTestId('tb-run-simulated').click();
+    // Refused again, and Run simulated taken from the notice.
+    await page.getByTestId('tb-run-live').click();
+    await notice.getByTestId('notice-run-simulated').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 20_000 })
       .toMatch(/succeeded/i);
     expect(await page.getByTestId('run-usage').textContent()).toMatch(/^3 calls · /);
+    expect(s.store.listRuns().map((r) => r.mode)).toEqual(['simulated']);
 
     // Long ballots stay on one line each on the chart, whole in their tooltip; the winner is
     // written out whole, its quotation closed.
