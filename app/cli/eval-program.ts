@@ -46,9 +46,13 @@ export function addEvalCommands(program: Command): void {
     )
     .option(
       '--map <INPUT=FIELD>',
-      "an input's value from a field of each row; INPUT=@FIELD reads the file whose path the field holds (relative to the data file). Unmapped inputs use the document's examples",
+      "an input's value from a field of each row; INPUT=@FIELD reads the file whose path the field holds (relative to the data file, inside its folder). Unmapped inputs use the document's examples",
       collect,
       [],
+    )
+    .option(
+      '--files <DIR>',
+      "read INPUT=@FIELD files inside DIR instead of the data file's folder (never outside it)",
     )
     .option('--expect <FIELD>', 'the field holding the right answer')
     .option('--output <NAME>', "the document's output to score (default: its first)")

@@ -3,8 +3,8 @@
  * scores every answer, and prints the table. Each item × variant is an ordinary run in the
  * store; the same command again resumes the eval where it stopped.
  */
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { failureVerdict } from '../../../eval/score-text.ts';
@@ -49,6 +49,8 @@ export interface EvalRunFlags {
 export interface EvalFlags extends EvalRunFlags, BudgetFlags {
   data: string;
   map: string[];
+  /** `--files DIR`: where `--map INPUT=@FIELD` files are read (default: the data file's folder). */
+  files?: string;
   expect?: string;
   output?: string;
   scorer?: string;
@@ -138,6 +140,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     throw error;
   }
   const rows = dataset.rows.slice(0, limit ?? dataset.rows.length);
+  const filesDir = flags.files === undefined ? undefined : filesFolder(flags.files);
   // Checked before anything is stored: a typo makes no eval that a rerun would "resume".
   checkFields(
     { map: flags.map, mappings, ...(flags.expect !== undefined ? { expect: flags.expect } : {}) },
@@ -182,6 +185,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   const plan = planJobs(prepared, {
     evalId,
     dataset,
+    ...(filesDir !== undefined ? { filesDir } : {}),
     rows,
     mappings,
     ...(flags.expect !== undefined ? { expect: flags.expect } : {}),
@@ -311,4 +315,12 @@ export async function runPlannedEval(args: {
     await executor?.close?.();
     store.close();
   }
+}
+
+/** `--files DIR`, resolved; a folder that is not there ends the command (exit 2). */
+function filesFolder(dir: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory())
+    throw new UsageError(`--files ${dir}: no such folder`);
+  return path;
 }

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { CompiledGraph } from '../../../compiler/index.ts';
 import type { DataRow, Dataset } from '../../../eval/dataset.ts';
+import { datasetFile } from '../../../eval/dataset-files.ts';
 import { type EvalJob, jobBlobs, jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textOf } from '../../../eval/scorers.ts';
@@ -188,6 +188,8 @@ export function evalIdOf(config: EvalConfig, variants: readonly PreparedVariant[
 export interface JobInputs {
   evalId: string;
   dataset: Dataset;
+  /** Where `@FIELD` files are read (`--files DIR`); the data file's folder when absent. */
+  filesDir?: string;
   rows: readonly DataRow[];
   mappings: readonly Mapping[];
   expect?: string;
@@ -286,7 +288,8 @@ function rowInputs(
       throw new UsageError(`item ${item + 1} has no field "${field}"`);
     const port = fields.inputs.get(input);
     if (file) {
-      const path = resolve(given.dataset.dir, String(value));
+      // Only inside the data file's folder (or --files DIR): see app/eval/dataset-files.ts.
+      const path = datasetFile(given.filesDir ?? given.dataset.dir, String(value));
       if (port) result.inputs[input] = readInputValue(input, { path }, port.modality, blobs);
       else result.humanAnswers[input] = readFileSync(path, 'utf8');
       continue;

@@ -9,8 +9,8 @@
  * fail: the table then splits the accuracy into questions seen with their photo and questions
  * answered without it, since the latter measures the models' guesses from the words alone.
  */
-import { existsSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type DataRow,
@@ -19,6 +19,7 @@ import {
   questionWithOptions,
   readDataset,
 } from '../../../eval/dataset.ts';
+import { DatasetPathError, datasetFile } from '../../../eval/dataset-files.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
@@ -59,17 +60,33 @@ export interface NlsomEvalFlags extends EvalRunFlags, BudgetFlags {
 /**
  * Where a row's photo is: under `--images DIR` by its file name (COCO's val2017 folder as
  * downloaded) or by its path as written; without `--images`, by its path relative to the data
- * file. Undefined when no such file exists.
+ * file. Never outside that folder (app/eval/dataset-files.ts). A path that is absolute or steps
+ * out with `..` (A-OKVQA's `_!_` files as NLSOM ships them write `../aokvqa/…/NAME.jpg`) is never
+ * used as written: the photo is looked up by its file name inside the folder. A symlink leading
+ * out of the folder is `{ refused }`, and its question fails. Undefined when no such file exists.
  */
 export function imagePathOf(
   image: string,
   dataDir: string,
   imagesDir: string | undefined,
-): string | undefined {
-  const candidates = imagesDir
-    ? [resolve(imagesDir, basename(image)), resolve(imagesDir, image)]
-    : [resolve(dataDir, image)];
-  return candidates.find((path) => existsSync(path) && statSync(path).isFile());
+): string | { refused: string } | undefined {
+  const root = imagesDir ?? dataDir;
+  const asWritten =
+    !isAbsolute(image) && !/^[A-Za-z]:|^\\/.test(image) && !image.split(/[\\/]/).includes('..');
+  const candidates = [
+    ...(imagesDir || !asWritten ? [basename(image)] : []),
+    ...(asWritten ? [image] : []),
+  ];
+  for (const named of candidates) {
+    try {
+      return datasetFile(root, named);
+    } catch (error) {
+      if (!(error instanceof DatasetPathError)) throw error;
+      if (error.rule !== 'missing' && error.rule !== 'not-a-file')
+        return { refused: error.message };
+    }
+  }
+  return undefined;
 }
 
 /** Runs the eval; resolves to the exit code. */
@@ -136,13 +153,17 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     mode,
   };
   const evalId = evalIdOf(config, prepared);
-  const images = rows.map((row) => imagePathOf(String(row.image ?? ''), dataset.dir, imagesDir));
-  const missing = images.filter((p) => p === undefined).length;
+  const found = rows.map((row) => imagePathOf(String(row.image ?? ''), dataset.dir, imagesDir));
+  // A refused path is not a missing photo: its question fails, whatever --require-images says.
+  const refused = found.map((p) => (typeof p === 'object' ? p.refused : undefined));
+  const images = found.map((p) => (typeof p === 'string' ? p : undefined));
+  const missing = found.filter((p) => p === undefined).length;
   const plan = planVqaJobs(prepared, {
     evalId,
     format: dataset.format,
     rows,
     images,
+    refused,
     mode,
     requireImages: flags.requireImages === true,
   });
@@ -154,7 +175,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
         ? `images: ${missing} of ${rows.length} not found under ${where}; those questions fail (--require-images)`
         : `images: ${missing} of ${rows.length} not found under ${where}; those questions run with the template's example picture, so their accuracy measures the models' guesses from the words, not vision`;
   if (!flags.quiet) process.stderr.write(`${imageNote}\n`);
-  const missingItems = new Set(images.flatMap((p, i) => (p === undefined ? [i] : [])));
+  const missingItems = new Set(found.flatMap((p, i) => (p === undefined ? [i] : [])));
   // What each structure's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
   return runPlannedEval({
@@ -191,6 +212,7 @@ function planVqaJobs(
     format: Dataset['format'];
     rows: readonly DataRow[];
     images: readonly (string | undefined)[];
+    refused: readonly (string | undefined)[];
     mode: EvalConfig['mode'];
     requireImages: boolean;
   },
@@ -220,6 +242,11 @@ function planVqaJobs(
         reference: row.answerLetter ?? row.answer,
         label: String(row.stem ?? row.question),
       };
+      const refused = given.refused[item];
+      if (refused !== undefined) {
+        planned.push({ ...common, job: { ...job, inputs: {}, blobs: [] }, error: refused });
+        continue;
+      }
       if (path === undefined && given.requireImages) {
         planned.push({
           ...common,
