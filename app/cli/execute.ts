@@ -16,6 +16,7 @@ import type { RunStore } from '../store/index.ts';
 import { createProgress } from './progress.ts';
 import { callRecorder, expertRecorder, recordEvents } from './record.ts';
 import { attachStepper } from './stepper.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** How the run shows itself: `--quiet` hides the progress, `--events` writes every event. */
 export interface DisplayFlags {
@@ -67,8 +68,10 @@ export async function executeRun(
             const rl = createInterface({ input: process.stdin, output: process.stderr });
             try {
               // The document's example is the default: Enter accepts it.
-              const offer = example === undefined ? '' : `(Enter: ${clip(example, 60)})\n`;
-              const answer = await rl.question(`\n${prompt}\n${offer}${name}> `);
+              const offer =
+                example === undefined ? '' : `(Enter: ${clip(terminalText(example), 60)})\n`;
+              // The question and its example are the document's: shown, never obeyed.
+              const answer = await rl.question(terminalText(`\n${prompt}\n${offer}${name}> `));
               return answer === '' && example !== undefined ? example : answer;
             } finally {
               rl.close();
@@ -153,7 +156,7 @@ export function printResult(
   // A replay never calls a provider, so it has nothing to continue with: its error stands alone.
   const next = mode === 'replay' ? undefined : continueCommand(result, context);
   if (result.status === 'failed') {
-    const error = result.error ?? 'the run failed';
+    const error = terminalText(result.error ?? 'the run failed');
     process.stderr.write(`society: ${error}${next ? ` — fix the cause, then: ${next}` : ''}\n`);
   } else if (result.status === 'cancelled') {
     process.stderr.write(`society: cancelled${next ? ` — to go on from here: ${next}` : ''}\n`);
@@ -274,7 +277,9 @@ function printOutput(name: string, value: unknown): void {
   if (typeof value !== 'string' && text.length > 1200) {
     text = `${JSON.stringify(value).slice(0, 600)}… (${text.length.toLocaleString('en-US')} characters; --json prints it whole)`;
   }
-  process.stdout.write(`${name}: ${text.includes('\n') ? `\n${text}` : text}\n`);
+  // A model's answer or a document's string: printed, its control sequences never obeyed.
+  text = terminalText(text);
+  process.stdout.write(`${terminalText(name)}: ${text.includes('\n') ? `\n${text}` : text}\n`);
 }
 
 type AskHumanRequest = { name: string; prompt: string; example?: string };

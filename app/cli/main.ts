@@ -11,6 +11,7 @@ import { secretsIn } from '../providers/secrets.ts';
 import { EXIT, Exit, UsageError } from './errors.ts';
 import { buildProgram } from './program.ts';
 import { processRedactor, redactStream } from './redaction.ts';
+import { guardTerminal, terminalText } from './terminal-text.ts';
 
 export { EXIT } from './errors.ts';
 export { buildProgram } from './program.ts';
@@ -20,13 +21,19 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   // Whatever a command prints, and whatever goes wrong, the terminal never shows a key.
   processRedactor.add(secretsIn(process.env));
-  const restore = [redactStream(process.stdout), redactStream(process.stderr)];
+  // Nor does it obey a control sequence a model or a document wrote (terminal-text.ts).
+  const restore = [
+    redactStream(process.stdout),
+    redactStream(process.stderr),
+    guardTerminal(process.stdout),
+    guardTerminal(process.stderr),
+  ];
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof Exit) {
-      if (error.message) process.stderr.write(`${error.message}\n`);
+      if (error.message) process.stderr.write(`${terminalText(error.message)}\n`);
       return error.code;
     }
     if (error instanceof CommanderError) {
@@ -34,12 +41,12 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`society: ${error.message}\n`);
+      process.stderr.write(`society: ${terminalText(error.message)}\n`);
       return EXIT.invalid;
     }
-    process.stderr.write(`society: ${(error as Error)?.message ?? String(error)}\n`);
+    process.stderr.write(`society: ${terminalText((error as Error)?.message ?? String(error))}\n`);
     return EXIT.runFailed;
   } finally {
-    for (const undo of restore) undo();
+    for (const undo of restore.reverse()) undo();
   }
 }

@@ -6,6 +6,7 @@
 import { createLogUpdate } from 'log-update';
 import pc from 'picocolors';
 import type { RunEvent } from '../runtime/events.ts';
+import { terminalText } from './terminal-text.ts';
 
 export interface ProgressView {
   onEvent(event: RunEvent): void;
@@ -23,8 +24,9 @@ export function createProgress(
   return options.live ? new LiveProgress(stream) : new PlainProgress(stream);
 }
 
+/** Model or document text on one line of at most `max` characters, its control sequences removed. */
 const clip = (text: string, max: number) => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = terminalText(text).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
@@ -40,7 +42,8 @@ class PlainProgress implements ProgressView {
   }
   onEvent(e: RunEvent): void {
     const line = this.#line(e);
-    if (line) this.#out.write(`[${seconds(e.time - this.#start)}] ${line}\n`);
+    // Names, errors and answers in a line come from the document and its models.
+    if (line) this.#out.write(`[${seconds(e.time - this.#start)}] ${terminalText(line)}\n`);
   }
   #line(e: RunEvent): string | undefined {
     switch (e.type) {
@@ -138,9 +141,9 @@ class LiveProgress implements ProgressView {
     if (this.#suspended) return;
     const width = Math.max(40, (process.stderr.columns ?? 100) - 2);
     const running = [...this.#running];
-    const rounds = [...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', ');
+    const rounds = terminalText([...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', '));
     const lines = [
-      `${pc.cyan('●')} ${this.#status} ${pc.dim(seconds(Date.now() - this.#start))}  ${rounds}`,
+      `${pc.cyan('●')} ${terminalText(this.#status)} ${pc.dim(seconds(Date.now() - this.#start))}  ${rounds}`,
       `  nodes: ${this.#done} done, ${running.length} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
       `  calls: ${this.#calls}  tokens: ${this.#tokens.toLocaleString('en-US')}`,
     ];

@@ -1,6 +1,7 @@
 /** `society runs` and `society show`: views of the run store. */
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord, RunSummary } from '../store/index.ts';
+import { terminalText } from './terminal-text.ts';
 
 const money = (usd: number | undefined) => (usd === undefined ? 'no price' : `$${usd.toFixed(4)}`);
 const when = (ms: number | undefined) =>
@@ -29,7 +30,7 @@ export function formatRunList(runs: RunSummary[]): string {
       .map((c, i) => c.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+  return terminalText(`${[line(header), ...rows.map(line)].join('\n')}\n`);
 }
 
 /** One run of `society runs --json`. */
@@ -121,7 +122,8 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
       out.push(`  ${name}: ${display(value)}`);
   }
   if (run.error) out.push(`error: ${run.error}`);
-  return `${out.join('\n')}\n`;
+  // Names, messages, outputs and errors come from documents and models: printed, never obeyed.
+  return terminalText(`${out.join('\n')}\n`);
 }
 
 /** Calls, tokens and cost per node and per mindstorm round (from each call's instance id). */
@@ -370,5 +372,6 @@ export function formatDiff(
     '',
     `usage: calls ${ua.calls} → ${ub.calls} (live ${ua.live} → ${ub.live}) · tokens ${ua.tokens.toLocaleString('en-US')} → ${ub.tokens.toLocaleString('en-US')} · cost ${money(ua.costUsd)} → ${money(ub.costUsd)}`,
   );
-  return `${out.join('\n')}\n`;
+  // Names, messages, outputs and errors come from documents and models: printed, never obeyed.
+  return terminalText(`${out.join('\n')}\n`);
 }

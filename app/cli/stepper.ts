@@ -22,6 +22,7 @@ import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
 import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
 import { UsageError } from './errors.ts';
+import { terminalText } from './terminal-text.ts';
 
 const EVENT_TYPES: RunEventType[] = [
   'run.started',
@@ -99,7 +100,8 @@ export function describeCheckpoint(at: Checkpoint): string {
 
 /** Attaches the stepper to a run; it reads commands from stdin until the run ends. */
 export function attachStepper(run: Run, out: NodeJS.WritableStream = process.stderr): void {
-  const say = (text: string) => out.write(`${text}\n`);
+  // What the debugger shows (messages, answers, contexts) comes from models and documents.
+  const say = (text: string) => out.write(`${terminalText(text)}\n`);
   let ended = false;
   let wake: (() => void) | undefined;
   run.subscribe((event) => {

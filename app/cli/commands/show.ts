@@ -11,6 +11,7 @@ import {
   showAnalytics,
   wantsAnalytics,
 } from '../show-analytics.ts';
+import { terminalText } from '../terminal-text.ts';
 
 export type ShowFlags = AnalyticsFlags & { json?: boolean; db?: string };
 
@@ -35,7 +36,9 @@ export async function showCommand(id: string, flags: ShowFlags): Promise<void> {
     }
     if (item)
       process.stdout.write(
-        `eval ${item.evalId}: item ${item.item + 1}, variant ${item.variant}, ${item.status}${item.status === 'failed' || item.score === undefined ? '' : `, score ${item.score.toFixed(3)}`}${item.reference === undefined ? '' : ` (expected ${JSON.stringify(item.reference)})`}\n`,
+        terminalText(
+          `eval ${item.evalId}: item ${item.item + 1}, variant ${item.variant}, ${item.status}${item.status === 'failed' || item.score === undefined ? '' : `, score ${item.score.toFixed(3)}`}${item.reference === undefined ? '' : ` (expected ${JSON.stringify(item.reference)})`}\n`,
+        ),
       );
     process.stdout.write(formatRun(run, events));
     process.stdout.write(analyticsHint(run.id, events));

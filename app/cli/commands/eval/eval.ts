@@ -21,6 +21,7 @@ import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { refuseMissingEvalKeys } from '../../eval-preflight.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
+import { terminalText } from '../../terminal-text.ts';
 import {
   checkFields,
   checkMappings,
@@ -289,7 +290,9 @@ export async function runPlannedEval(args: {
       );
     else
       process.stdout.write(
-        `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
+        terminalText(
+          `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
+        ),
       );
     if (flags.report !== undefined) {
       writeReport(flags.report, summary, items);
@@ -297,14 +300,16 @@ export async function runPlannedEval(args: {
     }
     if (summary.stopped !== undefined) {
       process.stderr.write(
-        `society: stopped: the first runs all failed the same way, so the rest would too: ${summary.stopped}\n(those items run again when you run the same command)\n`,
+        `society: stopped: the first runs all failed the same way, so the rest would too: ${terminalText(summary.stopped)}\n(those items run again when you run the same command)\n`,
       );
       return EXIT.runFailed;
     }
     // An eval whose every run failed measured nothing: exit 1, with the reason most runs gave.
     const verdict = failureVerdict(items);
     if (verdict)
-      process.stderr.write(`society: ${verdict.all ? '' : 'warning: '}${verdict.text}\n`);
+      process.stderr.write(
+        `society: ${verdict.all ? '' : 'warning: '}${terminalText(verdict.text)}\n`,
+      );
     if (verdict?.all) return EXIT.runFailed;
     if (summary.status === 'over-budget')
       process.stderr.write(

@@ -4,6 +4,7 @@ import { parseRates } from '../../../eval/queue/rate-limit.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { UsageError } from '../../errors.ts';
+import { terminalText } from '../../terminal-text.ts';
 
 /** Checks `--queue` and `--rate` before any work; a usage error names the flag. */
 export function checkQueueFlags(flags: { queue?: string; rate?: string[] }): void {
@@ -36,7 +37,7 @@ export async function queueExecutorFor(
       jobs: jobsToQueue(store, evalId, plan),
       ...(Object.keys(rates).length ? { rates } : {}),
       // Not progress: said even with --quiet (no worker connected, who ran what).
-      log: (line) => process.stderr.write(`${line}\n`),
+      log: (line) => process.stderr.write(`${terminalText(line)}\n`),
     });
   } catch (error) {
     throw new UsageError((error as Error).message);

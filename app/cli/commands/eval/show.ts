@@ -5,6 +5,7 @@ import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { openStore } from '../../run-store.ts';
+import { terminalText } from '../../terminal-text.ts';
 import { formatItems, formatSummary } from './print.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 
@@ -85,8 +86,8 @@ export function evalShowCommand(
       );
       return;
     }
-    process.stdout.write(`${formatSummary(summary)}\n`);
-    if (flags.items) process.stdout.write(`\n${formatItems(items)}\n`);
+    process.stdout.write(terminalText(`${formatSummary(summary)}\n`));
+    if (flags.items) process.stdout.write(terminalText(`\n${formatItems(items)}\n`));
   } finally {
     store.close();
   }
