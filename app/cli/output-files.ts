@@ -2,13 +2,15 @@
  * `society run --out DIR`: every output of a run as a file of its own, so a picture, a recording
  * or a 3D model can be opened with the program made for it. Text goes to `NAME.txt`, bytes to
  * `NAME.<ext>` (the extension from their MIME type), anything else to `NAME.json`; a list that
- * holds bytes gives one file per item (`NAME-1.png`, `NAME-2.png`…).
+ * holds bytes gives one file per item (`NAME-1.png`, `NAME-2.png`…). A file already at a name is
+ * replaced; a symlink at a name is replaced too, never followed.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import { extensionForMime } from '../schema/mime.ts';
 import { UsageError } from './errors.ts';
+import { replaceFile } from './replace-file.ts';
 
 /** Where bytes are found by their hash (the run's blob store, or the run store). */
 export interface BlobSource {
@@ -42,7 +44,13 @@ export function writeOutputFiles(
       return;
     }
     const path = join(dir, `${stem}.${file.ext}`);
-    writeFileSync(path, file.bytes);
+    try {
+      // A symlink already at that name is replaced, never followed (replace-file.ts).
+      replaceFile(path, file.bytes);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new UsageError(`--out: cannot write ${path} (${code})`);
+    }
     written.push({ path, output, mime: file.mime, bytes: file.bytes.byteLength });
   };
   for (const [name, value] of Object.entries(outputs)) {

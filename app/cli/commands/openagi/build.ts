@@ -2,7 +2,7 @@
  * `society openagi build FILE --out DIR`: one runnable, scored graph per task (inputs, a
  * reference, a planner, its answer and a metric).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileGraph } from '../../../compiler/index.ts';
 import {
@@ -17,6 +17,7 @@ import { byCategory, OPENAGI_CATEGORIES, type OpenAgiTask } from '../../../exper
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
+import { replaceFile } from '../../replace-file.ts';
 import { readTasks } from './task-file.ts';
 
 /** `0,5,7` as ids; anything else is a usage error. */
@@ -97,7 +98,8 @@ export async function buildCommand(file: string, flags: BuildFlags): Promise<voi
     }
     const target = join(flags.out, taskFileName(task));
     try {
-      writeFileSync(target, `${JSON.stringify(doc, null, 2)}\n`);
+      // A symlink already in the --out folder is replaced, never followed.
+      replaceFile(target, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`));
     } catch (error) {
       progress.done();
       throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
