@@ -10,6 +10,7 @@ export { defaultDatabasePath } from './paths.ts';
 export {
   findSecret,
   isSecretFieldName,
+  keyShapedPath,
   looksLikeKey,
   parseProviderProfile,
   SecretRefusedError,

@@ -39,6 +39,38 @@ export function looksLikeKey(text: string): boolean {
 }
 
 /**
+ * The JSON path (`nodes[2].data.prompt`) of the first string in `value` holding one of `secrets`
+ * (key values the process knows) or something shaped like a key; undefined when there is none.
+ * The editor's Export, `society export`, `society validate` and a queued eval all ask it, so a
+ * document is judged the same everywhere. The path never quotes the value.
+ */
+export function keyShapedPath(
+  value: unknown,
+  secrets: readonly string[] = [],
+  at = '',
+): string | undefined {
+  if (typeof value === 'string') {
+    return looksLikeKey(value) || secrets.some((s) => value.includes(s))
+      ? at || '(document)'
+      : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = keyShapedPath(value[i], secrets, `${at}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [name, field] of Object.entries(value)) {
+      const found = keyShapedPath(field, secrets, at ? `${at}.${name}` : name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The path of the first field in `value` whose name could hold a secret, or whose string
  * value looks like a key; undefined when there is none.
  */

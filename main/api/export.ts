@@ -16,7 +16,7 @@ import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { builtinProfiles } from '../../app/providers/profiles.ts';
 import type { ProviderProfile } from '../../app/providers/types.ts';
 import { parseDocument, serializeDocument } from '../../app/schema/parse.ts';
-import { looksLikeKey } from '../../app/store/index.ts';
+import { keyShapedPath } from '../../app/store/index.ts';
 import { ApiError } from './errors.ts';
 
 /** This app and its version, as package.json has it. */
@@ -73,7 +73,7 @@ export async function exportDocument(
   const { manifest: _previous, ...doc } = parsed.doc as typeof parsed.doc & {
     manifest?: unknown;
   };
-  const holding = keyPath(doc, options.secrets);
+  const holding = keyShapedPath(doc, options.secrets);
   if (holding) {
     throw new ApiError(
       `not exported: ${holding} holds what looks like a key. Keys belong in Settings, never in a document; remove it and export again.`,
@@ -128,33 +128,10 @@ export async function exportDocument(
   }
   const text = serializeDocument({ ...doc, manifest } as typeof doc);
   // The manifest is built from the document and our own tables; check the whole text again.
-  if (keyPath(JSON.parse(text), options.secrets)) {
+  if (keyShapedPath(JSON.parse(text), options.secrets)) {
     throw new ApiError('not exported: the file would hold a key');
   }
   return { text, manifest };
-}
-
-/** The JSON path of the first string holding a known key or something shaped like one. */
-function keyPath(value: unknown, secrets: string[], at = ''): string | undefined {
-  if (typeof value === 'string') {
-    return looksLikeKey(value) || secrets.some((s) => value.includes(s))
-      ? at || '(document)'
-      : undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = keyPath(value[i], secrets, `${at}[${i}]`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [name, field] of Object.entries(value)) {
-      const found = keyPath(field, secrets, at ? `${at}.${name}` : name);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 /**

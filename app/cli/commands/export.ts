@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { exportedCalls, exportRun } from '../export.ts';
+import { KEY_ADVICE, keyShapedIn } from '../key-shaped.ts';
 import { processRedactor } from '../redaction.ts';
 import { findRun, openStore } from '../run-store.ts';
 
@@ -11,6 +12,22 @@ export function exportCommand(id: string, flags: { output?: string; db?: string 
     const run = findRun(store, id);
     const target = flags.output ?? `${run.id}.run.json`;
     const data = processRedactor.apply(exportRun(store, run));
+    // As the editor's Export: a key-shaped string anywhere but in the files' bytes, and the file
+    // is not written. Known keys are already [redacted]; this catches the ones no variable holds.
+    // The document parsed, so the path names the node and field rather than only its text.
+    const { blobs: _bytes, run: record, ...rest } = data;
+    const { documentText, ...fields } = record;
+    let document: unknown = documentText;
+    try {
+      document = JSON.parse(documentText);
+    } catch {
+      // Checked as text.
+    }
+    const holding = keyShapedIn({ document, run: fields, ...rest });
+    if (holding)
+      throw new UsageError(
+        `not exported: ${holding} holds what looks like a key. ${KEY_ADVICE} and export again`,
+      );
     try {
       writeFileSync(target, `${JSON.stringify(data)}\n`);
     } catch (error) {

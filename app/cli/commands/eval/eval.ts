@@ -33,7 +33,7 @@ import {
   prepareVariants,
 } from './plan.ts';
 import { evalProgress, formatSummary } from './print.ts';
-import { checkQueueFlags, queueExecutorFor } from './queue.ts';
+import { checkQueueFlags, queueExecutorFor, refuseKeyShapedJobs } from './queue.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 import { rubricFlag } from './rubric-flag.ts';
 
@@ -222,6 +222,7 @@ export async function runPlannedEval(args: {
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
   checkQueueFlags(flags);
+  if (flags.queue !== undefined) refuseKeyShapedJobs(plan);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   let executor: Executor | undefined;

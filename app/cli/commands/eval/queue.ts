@@ -4,6 +4,7 @@ import { parseRates } from '../../../eval/queue/rate-limit.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { UsageError } from '../../errors.ts';
+import { KEY_ADVICE, keyShapedIn } from '../../key-shaped.ts';
 import { terminalText } from '../../terminal-text.ts';
 
 /** Checks `--queue` and `--rate` before any work; a usage error names the flag. */
@@ -15,6 +16,30 @@ export function checkQueueFlags(flags: { queue?: string; rate?: string[] }): voi
     parseRates(flags.rate ?? []);
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * A queued eval puts each variant's document into Redis, for any worker to read: one holding a
+ * key-shaped string is refused before anything is queued (exit 2), naming the variant and the
+ * JSON path, never the value.
+ */
+export function refuseKeyShapedJobs(plan: readonly PlannedJob[]): void {
+  const seen = new Set<string>();
+  for (const { job } of plan) {
+    if (seen.has(job.documentText)) continue;
+    seen.add(job.documentText);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(job.documentText);
+    } catch {
+      doc = job.documentText;
+    }
+    const holding = keyShapedIn(doc);
+    if (holding)
+      throw new UsageError(
+        `--queue: not queued: the document of variant ${job.variant} holds what looks like a key at ${holding}. ${KEY_ADVICE} and run again`,
+      );
   }
 }
 
