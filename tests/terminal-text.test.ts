@@ -94,6 +94,8 @@ describe('model text on the terminal', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(OBEYED);
     expect(run.stdout).toContain('\\u001b]52;c;ZXZpbA==\\u0007');
+    // Nothing lost: parsed, it is the answer exactly as the model wrote it.
+    expect(JSON.parse(run.stdout).outputs.answer).toBe(HOSTILE.trim());
   });
 
   it('run and show strip even on a terminal, where our own colours would be kept', async () => {
@@ -119,5 +121,14 @@ describe('model text on the terminal', () => {
     expect(terminalText('tab\tline\nend\u001b[0m\u001b')).toBe('tab\tline\nend');
     // An OSC cut off mid-way takes the rest of its chunk with it, as a terminal would.
     expect(terminalText('a\u001b]52;c;ZXZp')).toBe('a');
+  });
+});
+
+describe('--json and 8-bit controls', () => {
+  it('a C1 control in JSON output is written as its escape: the same JSON, harmless', () => {
+    const json = JSON.stringify({ text: 'a\u009b2Jb\u009d0;t\u009c' });
+    const guarded = guardedText(json, false);
+    expect(guarded).not.toMatch(OBEYED);
+    expect(JSON.parse(guarded)).toEqual(JSON.parse(json));
   });
 });

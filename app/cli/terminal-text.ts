@@ -11,7 +11,8 @@
  * - `guardTerminal` wraps stdout and stderr for the whole process (see main.ts), so a place that
  *   forgets cannot leak the dangerous ones: on a terminal it keeps only the cursor and colour CSI
  *   sequences society's own progress display writes, and removes OSC, DCS, APC, PM, SOS, every
- *   other escape, BEL and the C1 controls; written to a file or a pipe it keeps none at all.
+ *   other escape and BEL; written to a file or a pipe it keeps none at all. A C1 control becomes
+ *   the six characters `\u009b`, so `--json` output stays the same JSON.
  *
  * `--json` output needs nothing: JSON.stringify writes ESC as `\u001b`, which is six harmless
  * characters.
@@ -31,6 +32,9 @@ const CONTROL =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const OWN_CSI = /^\u001b\[[0-9;?]*[A-HJKSTfmhl]$/;
 
+/** The 8-bit controls (CSI, OSC, DCS… as one character). */
+const C1 = /[\u0080-\u009f]/g;
+
 /**
  * Model or document text as it may be printed: every terminal control sequence and control
  * character removed, except line breaks and tabs. Call before adding colours.
@@ -41,10 +45,14 @@ export function terminalText(text: string): string {
 
 /**
  * What `guardTerminal` lets through: on a terminal (`tty`), line breaks, tabs, carriage returns
- * and the CSI sequences our own display writes; elsewhere, line breaks and tabs alone.
+ * and the CSI sequences our own display writes; elsewhere, line breaks and tabs alone. C1
+ * controls are written out as `\u0080`…`\u009f` text.
  */
 export function guardedText(text: string, tty: boolean): string {
-  return text.replace(CONTROL, (match) => {
+  // JSON.stringify leaves C1 controls raw; written as `\u009b` they stay valid JSON (the same
+  // string once parsed) and are plain text to a terminal. Text printed as text has none left.
+  const flat = text.replace(C1, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.replace(CONTROL, (match) => {
     if (match === '\n' || match === '\t') return match;
     if (tty && (match === '\r' || OWN_CSI.test(match))) return match;
     return '';
