@@ -129,8 +129,14 @@ export function runMethods(
 
     async 'run.editHeld'(params) {
       const { run, source } = live.find(params.runId);
-      if (!run.waitingAt.some((at) => 'instance' in at && at.instance === params.instance))
-        throw new ApiError(`the run is not held at ${params.instance} (any more)`);
+      // Checked before a replay is told how to go on: a refused edit changes nothing.
+      const kind = params.kind === 'message' ? 'message' : 'node';
+      if (!run.waitingAt.some((at) => at.kind === kind && at.instance === params.instance))
+        throw new ApiError(
+          kind === 'message'
+            ? `no message from ${params.instance} is waiting to be delivered`
+            : `node ${params.instance} is not waiting to start`,
+        );
       // Under a strict replay every later request holds the edit and is not in the cassette:
       // the person says first how those are answered (the terminal debugger's s/l/c).
       if (run.mode === 'replay') {
