@@ -421,6 +421,9 @@ export class NodeRunner {
     signal: AbortSignal,
   ): Promise<string> {
     const rendering = renderNodeTemplate(template, vars, field, this.#setup.limits, signal);
+    // A later render may fail while an earlier one is still rendering: its failure is handed
+    // on in turn below, so it is not left unhandled meanwhile (that would end the process).
+    rendering.catch(() => undefined);
     const inTurn = this.#rendered.then(
       () => rendering,
       () => rendering,
