@@ -16,6 +16,7 @@ import { withParamVars } from '../schema/params.ts';
 import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
+import { runComputeTask } from './compute.ts';
 import type { DebugGate } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
 import { resolveInputs } from './inputs.ts';
@@ -244,6 +245,8 @@ export class NodeRunner {
       // The template parameters are there for every template, under whatever a node adds.
       renderTemplate: (template, vars, field) =>
         this.render(template, withParamVars(vars, params), field, call.signal),
+      compute: (task, input, what) =>
+        runComputeTask(task, input, what, this.#setup.limits, call.signal),
       callModel: async (request) => {
         const result = await calls.callModel(node.id, call.instance, request, call.signal);
         loops.addUsage(node, context, result.usage);
