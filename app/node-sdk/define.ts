@@ -59,6 +59,13 @@ export interface NodeSpec<D = unknown> {
    * model's Hugging Face profile), so the gallery and the export manifest name them.
    */
   providers?(data: D): string[];
+  /**
+   * Outside URLs the node contacts itself (a simulator's), as its data gives them. A run
+   * contacts none whose origin (scheme://host:port) the user has not allowed, and refuses
+   * before anything is sent (app/runtime/origins.ts); the node checks again at the point of
+   * contact against `NodeContext.allowedOrigins`.
+   */
+  origins?(data: D): string[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**
@@ -415,6 +422,11 @@ export interface NodeContext<D = unknown> {
   bindings: Record<string, unknown>;
   loop?: LoopView;
   signal: AbortSignal;
+  /**
+   * The origins (scheme://host:port, as `originOf` gives them) the user allowed this run to
+   * contact. A node that reaches a URL itself checks it here before connecting.
+   */
+  allowedOrigins: ReadonlySet<string>;
   /** Seeded per run and node: the same seed gives the same draws. */
   random(): number;
   /**

@@ -79,11 +79,14 @@ export class NodeRunner {
   /** Outputs set from the debugger for instances held before they start. */
   readonly #overrides = new Map<string, NodeOutputs>();
   readonly #joined = new WeakMap<AbortSignal, AbortSignal>();
+  /** The origins the user allowed this run to contact (RunOptions.allowedOrigins). */
+  readonly #allowedOrigins: ReadonlySet<string>;
   /** Settles when the run's latest render has (see `render`). */
   #rendered: Promise<unknown> = Promise.resolve();
 
   constructor(setup: RunnerSetup) {
     this.#setup = setup;
+    this.#allowedOrigins = new Set(setup.options.allowedOrigins ?? []);
   }
 
   /**
@@ -239,6 +242,7 @@ export class NodeRunner {
       bindings: call.bindings,
       ...(loopView ? { loop: loopView } : {}),
       signal: call.signal,
+      allowedOrigins: this.#allowedOrigins,
       random: seededRandom(`${seed}:${call.instance}`),
       memory,
       imageUrl: (image) => blobs.dataUrl(image),

@@ -23,6 +23,7 @@ import { checkStudioBudget } from './budget.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
+import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { replayCassette } from './replay-check.ts';
@@ -69,6 +70,8 @@ export function runMethods(
         simulate: mode === 'simulated',
         ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
       });
+      // Outside hosts the document contacts, in every mode (a replay plays its simulator again).
+      refuseUnallowedHosts(ctx, compiled.plan);
       // A budget the run cannot meet, in every mode: it would only end "budget exceeded".
       const warnings = checkStudioBudget(ctx, compiled.plan, inputs, params.allowBudgetStop);
       if (mode === 'live') checkLiveSpend(ctx, compiled, inputs, params.costConfirmed);
@@ -101,6 +104,7 @@ export function runMethods(
         ...(cassette ? { cassette: { cassette, mode: 'replay' as const } } : {}),
         providerOverrides: overrides,
         env,
+        allowedOrigins: studioOrigins(ctx),
         breakpoints,
         startPaused: params.startPaused,
         redactor,
