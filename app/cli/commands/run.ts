@@ -107,7 +107,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
     // A replay gives a person's recorded turns again too (a seat's commands), unless --input
     // gives them.
     const recorded = cassette && cassette.mode !== 'record' ? cassette.cassette.answers() : {};
-    const replayedTurns = Object.keys(recorded).filter((name) => !(name in humanAnswers));
+    const replayedTurns = Object.keys(recorded).filter(
+      (name) => !Object.hasOwn(humanAnswers, name),
+    );
     if (replayedTurns.length > 0)
       process.stderr.write(
         `using ${replayedTurns.length} answer${replayedTurns.length === 1 ? '' : 's'} of a person recorded in the cassette (${replayedTurns[0]}${replayedTurns.length > 1 ? ` … ${replayedTurns.at(-1)}` : ''})\n`,
@@ -190,7 +192,7 @@ export function applyModelOverrides(doc: Record<string, unknown>, overrides: str
     const colon = target.indexOf(':');
     if (colon <= 0 || colon === target.length - 1)
       throw new UsageError(`--model expects PROFILE=PROVIDER:MODEL, got "${assignment}"`);
-    if (!(profile in models))
+    if (!Object.hasOwn(models, profile))
       throw new UsageError(
         `--model: the graph has no model profile "${profile}" (profiles: ${Object.keys(models).join(', ') || 'none'})`,
       );
