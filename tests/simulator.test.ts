@@ -21,6 +21,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
+/** The test simulator's origins, allowed as a user allows them: nothing is reached otherwise. */
+const allowed = () => ({ allowedOrigins: [server.http, server.ws] });
+
 /**
  * A walk down the corridor: each round the simulator plays the action chosen last round (the
  * edge's `initial` is the opening move, so round 1 resets and steps), and a transform chooses
@@ -76,7 +79,13 @@ function write(name: string, doc: unknown): string {
 describe('society run with a simulator node', () => {
   it.each(['http', 'ws'] as const)('plays a 5-step episode over %s', async (transport) => {
     const url = transport === 'http' ? server.http : server.ws;
-    const result = await society(['run', write(`walk-${transport}.json`, walk(url, 5)), '--json']);
+    const result = await society([
+      'run',
+      write(`walk-${transport}.json`, walk(url, 5)),
+      '--json',
+      '--allow-host',
+      url,
+    ]);
     expect(result.stderr).not.toMatch(/error|failed/i);
     expect(result.code).toBe(0);
     expect(server.requests.map((r) => [r.transport, r.type])).toEqual([
@@ -106,7 +115,12 @@ describe('society run with a simulator node', () => {
 
   it('fails the run in one line when the simulator answers out of protocol', async () => {
     server.fault('step', 'bad-observation', 2);
-    const result = await society(['run', write('walk-bad.json', walk(server.http, 5))]);
+    const result = await society([
+      'run',
+      write('walk-bad.json', walk(server.http, 5)),
+      '--allow-host',
+      server.http,
+    ]);
     expect(result.code).toBe(1);
     expect(
       result.stderr
@@ -122,28 +136,23 @@ describe('society run with a simulator node', () => {
   });
 });
 
-describe('a simulator on another host', () => {
-  const far = () => walk('http://sim.example.invalid:5123', 3);
-
-  it('is refused before anything is sent, saying how the user allows it', async () => {
-    const result = await run(far());
+describe('a simulator whose origin the user has not allowed', () => {
+  it('is refused before anything is sent, this machine included, saying how to allow it', async () => {
+    const result = await run(walk(server.ws, 3), { allowedOrigins: [server.http] });
     expect(result.status).toBe('failed');
     expect(result.error).toBe(
-      'node "sim" (sim@r1): url: sim.example.invalid is not this machine, and a document cannot choose to reach other hosts: to allow it, start society with SOCIETY_SIMULATOR_HOSTS=sim.example.invalid',
+      `nothing was sent: this document contacts a host you have not allowed: ${server.ws} (node sim); a document cannot choose the hosts it reaches: society hosts --allow ${server.ws}`,
     );
+    expect(server.reached).toBe(0);
   });
 
-  it('is reached when the user lists it', async () => {
-    process.env.SOCIETY_SIMULATOR_HOSTS = 'sim.example.invalid';
-    try {
-      const result = await run(far());
-      // The run goes out to it, and finds no such host: .invalid names never resolve.
-      expect(result.error).toMatch(
-        /^node "sim" \(sim@r1\): simulator http:\/\/sim\.example\.invalid:5123 could not be reached for reset: /,
-      );
-    } finally {
-      delete process.env.SOCIETY_SIMULATOR_HOSTS;
-    }
+  it('is reached once allowed, even a host elsewhere', async () => {
+    const far = 'http://sim.example.invalid:5123';
+    const result = await run(walk(far, 3), { allowedOrigins: [far] });
+    // The run goes out to it, and finds no such host: .invalid names never resolve.
+    expect(result.error).toMatch(
+      /^node "sim" \(sim@r1\): simulator http:\/\/sim\.example\.invalid:5123 could not be reached for reset: /,
+    );
   });
 });
 
@@ -155,6 +164,8 @@ describe('the embodied NLSOM example', () => {
       '--simulate',
       '--set',
       `simulator=${server.ws}`,
+      '--allow-host',
+      server.ws,
       '--json',
     ]);
     expect(result.code).toBe(0);
@@ -170,7 +181,7 @@ describe('the embodied NLSOM example', () => {
 
 describe('the simulator node in a loop', () => {
   it('calls the simulator no more once the episode is over, and a loop can stop on it', async () => {
-    const long = await run(walk(server.http, 8));
+    const long = await run(walk(server.http, 8), allowed());
     expect(long.status).toBe('succeeded');
     expect(server.steps()).toHaveLength(5);
     expect(eventsOf(long.events, 'environment.step').map((e) => [e.step, e.done])).toEqual([
@@ -185,6 +196,7 @@ describe('the simulator node in a loop', () => {
     server.reset();
     const stopped = await run(
       walk(server.http, 8, { storm: { until: [{ kind: 'unchanged', node: 'sim' }] } }),
+      allowed(),
     );
     expect(stopped.status).toBe('succeeded');
     expect(server.steps()).toHaveLength(5);
@@ -192,7 +204,7 @@ describe('the simulator node in a loop', () => {
   });
 
   it('ends the episode at maxSteps', async () => {
-    const result = await run(walk(server.http, 5, { sim: { maxSteps: 2 } }));
+    const result = await run(walk(server.http, 5, { sim: { maxSteps: 2 } }), allowed());
     expect(server.steps()).toHaveLength(2);
     expect(result.outputs.episode).toMatchObject({ step: 2, done: true, truncated: true });
   });
@@ -216,7 +228,7 @@ describe('the simulator node in a loop', () => {
         edge('sim.episode', 'sim.episode', { previousRound: true }),
       ],
     );
-    const result = await run(doc, { simulate: true });
+    const result = await run(doc, { simulate: true, ...allowed() });
     expect(result.status).toBe('succeeded');
     // Round 1 only resets (no opening move); rounds 2 and 3 play the letters chosen.
     expect(server.requests.map((r) => r.type)).toEqual(['reset', 'step', 'step']);
@@ -228,7 +240,7 @@ describe('the simulator node in a loop', () => {
   it('says what to wire when the episode does not come back round to round', async () => {
     const doc = walk(server.http, 3);
     doc.edges = doc.edges.filter((e) => e.target !== 'sim' || e.targetHandle !== 'episode');
-    const result = await run(doc);
+    const result = await run(doc, allowed());
     expect(result.status).toBe('failed');
     expect(result.error).toBe(
       'node "sim" (sim@r2): round 2 has no episode to continue: wire this node\'s episode output back to its episode input with an edge marked previousRound',

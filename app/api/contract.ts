@@ -513,6 +513,7 @@ export const contract = {
   },
   ...ratingsContract,
   ...spending.spendingContract,
+  ...spending.hostsContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),

@@ -7,6 +7,9 @@
  */
 import { z } from 'zod';
 
+/** The hosts a run may reach, the other guard before a run starts; contract.ts spreads it too. */
+export { hostsContract } from './hosts-contract.ts';
+
 /** Below this worst-case estimate a live run starts without asking, until the user sets another. */
 export const DEFAULT_ASK_ABOVE_USD = 0.5;
 
@@ -30,10 +33,11 @@ const Figures = z.object({
 /**
  * Why a run was refused before it started, when the page can offer a way forward: a key is
  * missing (Settings → Keys, or Run simulated), the document's own budget is below its estimate
- * (raise it, or run anyway and stop at it), or a live run's estimate is above the threshold in
- * Settings → Live runs and the person has not agreed to it (ask, then confirm).
+ * (raise it, or run anyway and stop at it), a live run's estimate is above the threshold in
+ * Settings → Live runs and the person has not agreed to it (ask, then confirm), or the document
+ * contacts a host the user has not allowed (`hosts`: show its origins, Allow and run or Cancel).
  */
-export const RefusalReason = z.enum(['missing-keys', 'budget', 'spend']);
+export const RefusalReason = z.enum(['missing-keys', 'budget', 'spend', 'hosts']);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 
 /**

@@ -11,8 +11,10 @@ import { MODEL_SCORERS } from '../eval/scorers.ts';
 import type { EvalConfig, ScorerSpec } from '../eval/types.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
+import { type OriginNeed, unallowedOrigins } from '../runtime/origins.ts';
 import { type MissingKey, type Preflight, preflight } from '../runtime/preflight.ts';
 import { EXIT, Exit } from './errors.ts';
+import { refuseOrigins } from './hosts.ts';
 import { refusalLines } from './preflight.ts';
 
 /**
@@ -51,6 +53,28 @@ export async function refuseMissingEvalKeys(args: {
   if (scorer !== undefined) await check(scorer, args.stored, args.mode === 'simulated');
   const lines = refusalLines(mergeChecks(checks));
   if (lines.length) throw new Exit(EXIT.invalid, lines.join('\n'));
+}
+
+/**
+ * Refuses (exit 2) an eval run in this process whose documents contact an origin not in
+ * `allowed`, in any mode: a simulated or replayed run still plays against its simulator.
+ */
+export async function refuseUnallowedEvalHosts(
+  jobs: readonly { job: EvalJob }[],
+  allowed: readonly string[],
+): Promise<void> {
+  const registry = await loadNodeRegistry();
+  const refused = new Map<string, OriginNeed>();
+  for (const text of new Set(jobs.map(({ job }) => job.documentText))) {
+    const compiled = await compileGraph(text, registry);
+    if (!compiled.ok) continue; // its own runs fail with its own problems
+    for (const need of unallowedOrigins(compiled.plan, allowed)) {
+      const had = refused.get(need.origin);
+      if (!had) refused.set(need.origin, { ...need, nodes: [...need.nodes] });
+      else for (const n of need.nodes) if (!had.nodes.includes(n)) had.nodes.push(n);
+    }
+  }
+  refuseOrigins([...refused.values()]);
 }
 
 /** The document a graph or model scorer runs, when there is one to read. */

@@ -100,17 +100,20 @@ export async function executeRun(
   );
   if (debugging) attachStepper(run);
 
+  // Ctrl-C or SIGTERM cancels the run, which is recorded as cancelled; a second one quits at once.
   let interrupts = 0;
-  const onSigint = () => {
+  const onSigint = (signal: NodeJS.Signals) => {
     interrupts++;
     if (interrupts === 1) {
       process.stderr.write('\nsociety: cancelling the run (press Ctrl-C again to quit at once)\n');
       run.cancel();
-    } else process.exit(130);
+    } else process.exit(signal === 'SIGTERM' ? 143 : 130);
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const result = await run.result;
   process.off('SIGINT', onSigint);
+  process.off('SIGTERM', onSigint);
   progress?.stop();
   finish(result);
   if (events) await new Promise((resolve) => events.end(resolve));

@@ -9,6 +9,8 @@ import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../runtime/examples.ts';
 import { checkRunInputs } from '../runtime/inputs.ts';
+import { tooDeepAt } from '../schema/bounds.ts';
+import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { BINARY_MIME_BY_EXTENSION, imageMimeFor } from '../schema/mime.ts';
 import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
@@ -58,7 +60,7 @@ export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: Blo
 export function fillExamples(given: RunInputs, plan: GraphPlan, blobs: BlobStore): string[] {
   const used: string[] = [];
   for (const [name, example] of runExamples(plan.nodes.values())) {
-    if (name in given.inputs) continue;
+    if (Object.hasOwn(given.inputs, name)) continue;
     given.inputs[name] = exampleRunValue(example, blobs);
     used.push(`using the example input ${name}=${describeExample(example)} (from the document)`);
   }
@@ -121,11 +123,18 @@ export function readInputValue(
   }
   const text = fromFile ? readText(path, name) : raw;
   if (modality === 'json' || modality.startsWith('list<')) {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       throw new UsageError(`input "${name}" must be JSON: ${(error as Error).message}`);
     }
+    // Parsed at any depth, but templates and the run store recurse through it.
+    if (tooDeepAt(value, DOCUMENT_BOUNDS.maxDepth))
+      throw new UsageError(
+        `input "${name}": nested too deep: a value nests at most ${DOCUMENT_BOUNDS.maxDepth} levels`,
+      );
+    return value;
   }
   if (modality === 'number') {
     const n = Number(text);

@@ -11,6 +11,7 @@ import { defaultDatabasePath } from '../store/paths.ts';
 import { budgetOptions } from './budget-options.ts';
 import type { SweepFlags } from './commands/cuisineworld/sweep.ts';
 import type { ForkFlags } from './commands/fork.ts';
+import type { HostsFlags } from './commands/hosts.ts';
 import type { NodesFlags } from './commands/nodes.ts';
 import type { BuildFlags } from './commands/openagi/build.ts';
 import type { DegradeFlags } from './commands/openagi/degrade.ts';
@@ -140,6 +141,12 @@ export function buildProgram(): Command {
     )
     .option('-q, --quiet', 'no progress display')
     .option(
+      '--allow-host <ORIGIN>',
+      'let this run contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable)',
+      collect,
+      [],
+    )
+    .option(
       '--estimate',
       'print the estimated calls, tokens and cost (with --json: one JSON object), and exit without calling anything',
     )
@@ -233,6 +240,22 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('hosts')
+    .description(
+      'list the origins documents may contact (a simulator), or allow or revoke one; none until you allow it',
+    )
+    .option(
+      '--allow <ORIGIN>',
+      'allow scheme://host:port, e.g. http://127.0.0.1:5123 (repeatable)',
+      collect,
+      [],
+    )
+    .option('--revoke <ORIGIN>', 'take an allowed origin back (repeatable)', collect, [])
+    .option('--json', 'print { "origins": [...] }')
+    .option('--db <FILE>', 'the run store')
+    .action(async (flags: HostsFlags) => (await import('./commands/hosts.ts')).hostsCommand(flags));
+
+  program
     .command('runs')
     .description('list recorded runs, newest first')
     .option('-n, --limit <N>', 'how many', '20')
@@ -259,12 +282,18 @@ export function buildProgram(): Command {
 
   program
     .command('replay')
-    .description('run an exported run again from its recorded calls, with no key and no network')
+    .description('run an exported run again from its recorded calls, with no key and no model call')
     .argument('<export>', 'a file written by `society export`')
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
     .option('--out <DIR>', 'write every output to a file in DIR (as run --out does)')
     .option('-q, --quiet', 'no progress display')
     .option('--events <FILE.ndjson>', 'write every run event as one JSON line')
+    .option(
+      '--allow-host <ORIGIN>',
+      'let this run contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable)',
+      collect,
+      [],
+    )
     .option('--db <FILE>', 'the run store the replay is recorded in')
     .action(async (path: string, flags: ReplayFlags) => {
       process.exitCode = await (await import('./commands/replay.ts')).replayCommand(path, flags);
@@ -313,6 +342,12 @@ function executionOptions(command: Command): Command {
     .option('--json', 'print one JSON object: status, outputs, usage, runId')
     .option('--events <FILE.ndjson>', 'write the new events as JSON lines')
     .option('-q, --quiet', 'no progress display')
+    .option(
+      '--allow-host <ORIGIN>',
+      'let this run contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable)',
+      collect,
+      [],
+    )
     .option('--db <FILE>', 'the run store');
 }
 

@@ -284,7 +284,7 @@ export function analyzeGraph(
   for (const node of nodes.values()) {
     for (const name of node.spec.models?.(node.data) ?? []) {
       for (const resolved of expandTemplated(name, node, nodes, render, params)) {
-        if (!(resolved in profiles)) {
+        if (!Object.hasOwn(profiles, resolved)) {
           const knownProfiles = Object.keys(profiles);
           problems.push({
             path: formatPath(['nodes', node.index, 'data', 'model']),

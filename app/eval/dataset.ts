@@ -9,6 +9,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { protoKeyAt, tooDeepAt } from '../schema/bounds.ts';
+import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
+import { prototypeNameMessage } from '../schema/names.ts';
 
 /** One row: field name to value. */
 export type DataRow = Record<string, unknown>;
@@ -72,6 +75,14 @@ function jsonlRows(text: string, path: string): DataRow[] {
     }
     if (!value || typeof value !== 'object' || Array.isArray(value))
       throw new DatasetError(`${path}:${index + 1}: each line must be a JSON object`);
+    // JSON.parse takes any depth, but what reads a row later (the schema, templates,
+    // JSON.stringify) recurses: a row 5,000 deep would overflow the stack mid-eval.
+    if (tooDeepAt(value, DOCUMENT_BOUNDS.maxDepth))
+      throw new DatasetError(
+        `${path}:${index + 1}: nested too deep: a row nests at most ${DOCUMENT_BOUNDS.maxDepth} levels`,
+      );
+    if (protoKeyAt(value))
+      throw new DatasetError(`${path}:${index + 1}: ${prototypeNameMessage('__proto__', 'a key')}`);
     rows.push(value as DataRow);
   }
   if (rows.length === 0) throw new DatasetError(`${path}: no rows`);

@@ -15,6 +15,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
 import type { RunOptions, RunResult } from '../runtime/run-options.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
+import { allowedOrigins } from '../store/allowed-hosts.ts';
 import { newRunId, type RunStore } from '../store/index.ts';
 
 /** Bytes a job's inputs refer to, carried with it. */
@@ -160,6 +161,9 @@ export async function executeJob(
     prices,
     simulate: job.mode === 'simulated',
     providerOverrides,
+    // The hosts this process's own store allows: on a worker, the worker's settings. A job
+    // carries no allowances, so a forged one reaches nothing its worker's user did not allow.
+    allowedOrigins: allowedOrigins(store),
     redactor: store.redactor,
     onModelCall: callRecorder(store, runId),
     onExpertCall: expertRecorder(store, runId),

@@ -284,7 +284,9 @@ export class ExpertCassetteProvider implements ExpertProvider {
   async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     if (this.#mode !== 'record') {
-      const recorded = this.#cassette.lookupExpert(request);
+      const recorded = this.#cassette.lookupExpert(request, {
+        fresh: this.#mode === 'replay-then-live',
+      });
       if (recorded) {
         checkRecordedAnswer(outputBytes(recorded.output), options.maxAnswerBytes);
         return recorded;

@@ -195,7 +195,7 @@ export function viewAngles(view: string): { azimuth: number; elevation: number }
   const named: Record<string, number> = { front: 0, right: 90, back: 180, left: 270 };
   const key = view.trim().toLowerCase();
   if (key === 'top') return { azimuth: 0, elevation: 89 };
-  if (key in named) return { azimuth: named[key]!, elevation: 20 };
+  if (Object.hasOwn(named, key)) return { azimuth: named[key]!, elevation: 20 };
   const degrees = Number.parseFloat(key);
   if (Number.isFinite(degrees)) return { azimuth: degrees, elevation: 20 };
   throw new Error(

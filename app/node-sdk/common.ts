@@ -1,6 +1,6 @@
 /** Data fields every node type accepts, and helpers node specs share. */
 import { z } from 'zod';
-import { ReplicateSchema, STAGES } from '../schema/document.ts';
+import { identifier, ReplicateSchema, STAGES } from '../schema/document.ts';
 import { isModality, type Modality } from '../schema/modality.ts';
 import type { DataProblem, PortSpec } from './define.ts';
 import { TemplateError, templateRefusal, templateSlots } from './template.ts';
@@ -19,6 +19,12 @@ export const baseData = {
 export function firstLine(text: string | undefined, max = 60): string | undefined {
   return text?.split('\n')[0]?.slice(0, max);
 }
+
+/**
+ * A name a person gives on a command line or a form (`--input NAME=…`, a human node's answer):
+ * letters, digits, _ and -, and never a name every JavaScript object already has.
+ */
+export const nameSchema = identifier;
 
 export const modalitySchema = z
   .string()

@@ -11,6 +11,7 @@ import type { EnvironmentStepReport, Interaction, SeriesPoint } from '../runtime
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
+import type { ComputeTask } from './compute.ts';
 import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
@@ -58,6 +59,13 @@ export interface NodeSpec<D = unknown> {
    * model's Hugging Face profile), so the gallery and the export manifest name them.
    */
   providers?(data: D): string[];
+  /**
+   * Outside URLs the node contacts itself (a simulator's), as its data gives them. A run
+   * contacts none whose origin (scheme://host:port) the user has not allowed, and refuses
+   * before anything is sent (app/runtime/origins.ts); the node checks again at the point of
+   * contact against `NodeContext.allowedOrigins`.
+   */
+  origins?(data: D): string[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**
@@ -414,6 +422,11 @@ export interface NodeContext<D = unknown> {
   bindings: Record<string, unknown>;
   loop?: LoopView;
   signal: AbortSignal;
+  /**
+   * The origins (scheme://host:port, as `originOf` gives them) the user allowed this run to
+   * contact. A node that reaches a URL itself checks it here before connecting.
+   */
+  allowedOrigins: ReadonlySet<string>;
   /** Seeded per run and node: the same seed gives the same draws. */
   random(): number;
   /**
@@ -421,6 +434,12 @@ export interface NodeContext<D = unknown> {
    * went past …"). The engine renders within the run's limits and off the event loop.
    */
   renderTemplate(template: string, vars: Record<string, unknown>, field: string): Promise<string>;
+  /**
+   * Runs a pure task over document data (app/node-sdk/compute.ts): at once when it is light,
+   * else on a worker thread within the run's `computeMs`, stopped with the run. `what` names
+   * it in a failure: "its rules went past the 2,000 ms compute limit (…)".
+   */
+  compute<I, O>(task: ComputeTask<I, O>, input: I, what: string): Promise<O>;
   /** Everything about the call (budget, limits, retries, cassettes, events) is the engine's job. */
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */

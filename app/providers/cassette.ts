@@ -198,19 +198,39 @@ export class Cassette {
     this.#answers.set(name, answer);
   }
 
+  /**
+   * Which recorded answer of a request to give next: the cursor counts answers given and answers
+   * recorded live in this run. Once they run out the last answer repeats, unless `fresh` is set:
+   * then undefined says the request must be sent, as an unbroken run would send it.
+   */
+  #take(key: string, recorded: number, fresh: boolean): number | undefined {
+    const cursor = this.#cursor.get(key) ?? 0;
+    if (fresh && cursor >= recorded) return undefined;
+    this.#cursor.set(key, cursor + 1);
+    return cursor;
+  }
+
   /** Writes the cassette; any key `redactor` knows (a server echoing a key) is scrubbed. */
   async save(path: string, redactor?: Redactor): Promise<void> {
     const text = JSON.stringify(this.toJSON(), null, 2);
     await writeFile(path, `${redactor ? redactor.text(text) : text}\n`, 'utf8');
   }
 
-  /** The next recorded response for this request, or undefined when it was never recorded. */
-  lookup(request: ChatRequest | NormalizedRequest): RecordedResponse | undefined {
+  /**
+   * The next recorded response for this request, or undefined when it was never recorded. A
+   * request asked more often than it was recorded gets the last answer again, unless `fresh`
+   * is set: a run that goes live for what the record lacks (resume, fork, replay-then-live)
+   * must send such a repeat as an unbroken run would, not reuse an answer it already had.
+   */
+  lookup(
+    request: ChatRequest | NormalizedRequest,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): RecordedResponse | undefined {
     const key = requestKey(request);
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    const served = this.#cursor.get(key) ?? 0;
-    this.#cursor.set(key, served + 1);
+    const served = this.#take(key, entry.responses.length, fresh);
+    if (served === undefined) return undefined;
     const response = entry.responses[Math.min(served, entry.responses.length - 1)];
     return response && toRecorded(response);
   }
@@ -234,13 +254,16 @@ export class Cassette {
     return `no recording of this expert request in ${this.source}${describeDifference(nearestDifference(normalizeExpertRequest(request), requests))}`;
   }
 
-  /** The next recorded answer of an expert request, or undefined when it was never recorded. */
-  lookupExpert(request: ExpertRequest | NormalizedExpertRequest): ExpertResult | undefined {
+  /** The next recorded answer of an expert request, or undefined; `fresh` as in `lookup`. */
+  lookupExpert(
+    request: ExpertRequest | NormalizedExpertRequest,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): ExpertResult | undefined {
     const key = expertKey(request);
     const entry = this.#experts.get(key);
     if (!entry) return undefined;
-    const served = this.#cursor.get(key) ?? 0;
-    this.#cursor.set(key, served + 1);
+    const served = this.#take(key, entry.responses.length, fresh);
+    if (served === undefined) return undefined;
     const response = entry.responses[Math.min(served, entry.responses.length - 1)]!;
     return fromRecordedExpert(response, (hash) => this.#blobs.get(hash), 'cassette');
   }
@@ -319,7 +342,7 @@ export class CassetteProvider implements ChatProvider {
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     if (this.mode !== 'record') {
-      const recorded = this.cassette.lookup(request);
+      const recorded = this.cassette.lookup(request, { fresh: this.mode === 'replay-then-live' });
       if (recorded) return replayed(recorded, request, options);
       if (this.mode === 'replay')
         throw new CassetteMissError(requestKey(request), this.cassette.missReason(request));

@@ -26,6 +26,14 @@ export const MIN_SECRET_LENGTH = 8;
 export const REDACTED = '[redacted]';
 
 /**
+ * The shortest piece of a key that is masked on its own. Text is clipped in many places (an
+ * error quoting 80 characters of an answer, a progress line, a summary) and a clip can cut a key
+ * in two; the piece left is no longer the whole key, so it is found by its 12-character runs.
+ * Twelve characters of a random key are never ordinary text, and shorter than any real key.
+ */
+export const FRAGMENT_LENGTH = 12;
+
+/**
  * The key values present in `env`: the fixed key variables, any further variables named (stored
  * providers' and `--provider` key variables), and every variable whose name says it holds a
  * credential. Longest first, so a key that contains another is scrubbed whole.
@@ -58,6 +66,9 @@ export class Redactor {
   /** Each secret as it appears in text and, where different, inside a JSON string. */
   #forms: string[] = [];
   #longest = 0;
+  /** Every FRAGMENT_LENGTH-character run of every form, and their rolling hashes. */
+  #fragments = new Set<string>();
+  #fragmentHashes = new Set<number>();
 
   constructor(secrets: Iterable<string> = []) {
     this.set(secrets);
@@ -73,6 +84,15 @@ export class Redactor {
     }
     this.#forms = [...forms].sort((a, b) => b.length - a.length);
     this.#longest = this.#forms[0]?.length ?? 0;
+    this.#fragments = new Set();
+    this.#fragmentHashes = new Set();
+    for (const form of this.#forms) {
+      for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
+        const run = form.slice(i, i + FRAGMENT_LENGTH);
+        this.#fragments.add(run);
+        this.#fragmentHashes.add(hashRun(run, 0));
+      }
+    }
   }
 
   /** Adds key values to the known ones. */
@@ -85,17 +105,64 @@ export class Redactor {
     return this.#secrets;
   }
 
-  /** Whether `text` holds any known key. */
+  /** Whether `text` holds any known key, or a piece of one FRAGMENT_LENGTH characters long. */
   finds(text: string): boolean {
-    return this.#forms.some((form) => text.includes(form));
+    return this.#forms.some((form) => text.includes(form)) || this.pieces(text).length > 0;
   }
 
-  /** `text` with every known key replaced by `[redacted]`. */
+  /**
+   * `text` with every known key replaced by `[redacted]`, and then every piece of a key of
+   * FRAGMENT_LENGTH characters or more (what a clip left of one) replaced the same way. So text
+   * may be clipped anywhere before it reaches the redactor: what survives of a key is shorter
+   * than FRAGMENT_LENGTH, at the clip's edge.
+   */
   text(text: string): string {
-    if (this.#forms.length === 0 || !this.finds(text)) return text;
+    return this.fragments(this.wholeKeys(text));
+  }
+
+  /** `text` with every whole known key replaced by `[redacted]` (pieces are left). */
+  wholeKeys(text: string): string {
     let clean = text;
-    for (const form of this.#forms) clean = clean.split(form).join(REDACTED);
+    for (const form of this.#forms) {
+      if (clean.includes(form)) clean = clean.split(form).join(REDACTED);
+    }
     return clean;
+  }
+
+  /** `text` with every piece of a key FRAGMENT_LENGTH characters or longer replaced. */
+  fragments(text: string): string {
+    const spans = this.pieces(text);
+    if (spans.length === 0) return text;
+    let out = '';
+    let at = 0;
+    for (const [start, end] of spans) {
+      out += text.slice(at, start) + REDACTED;
+      at = end;
+    }
+    return out + text.slice(at);
+  }
+
+  /**
+   * The stretches of `text` made of key pieces, merged, in order: every FRAGMENT_LENGTH run is
+   * looked up by a rolling hash (one pass, no string per position), and checked on a hit.
+   */
+  pieces(text: string): Array<[number, number]> {
+    const spans: Array<[number, number]> = [];
+    if (this.#fragments.size === 0 || text.length < FRAGMENT_LENGTH) return spans;
+    let hash = hashRun(text, 0);
+    for (let i = 0; ; i++) {
+      if (
+        this.#fragmentHashes.has(hash) &&
+        this.#fragments.has(text.slice(i, i + FRAGMENT_LENGTH))
+      ) {
+        const last = spans.at(-1);
+        if (last && last[1] >= i) last[1] = i + FRAGMENT_LENGTH;
+        else spans.push([i, i + FRAGMENT_LENGTH]);
+      }
+      if (i + FRAGMENT_LENGTH >= text.length) break;
+      hash = rollHash(hash, text.charCodeAt(i), text.charCodeAt(i + FRAGMENT_LENGTH));
+    }
+    return spans;
   }
 
   /** A copy of `value` (any JSON value) with every known key replaced in every string in it. */
@@ -121,10 +188,38 @@ export class Redactor {
     return this.#longest;
   }
 
-  /** Whether `tail` is the beginning of some key (so more text could complete it). */
+  /**
+   * Whether `tail` is the beginning of some key (so more text could complete it), or, shorter
+   * than FRAGMENT_LENGTH, a piece of one that more text could make long enough to mask.
+   */
   couldBegin(tail: string): boolean {
-    return this.#forms.some((form) => form.length > tail.length && form.startsWith(tail));
+    return this.#forms.some(
+      (form) =>
+        (form.length > tail.length && form.startsWith(tail)) ||
+        (tail.length < FRAGMENT_LENGTH && form.slice(0, -1).includes(tail)),
+    );
   }
+}
+
+/** 31^(FRAGMENT_LENGTH - 1) mod 2^32: the weight of the character leaving the window. */
+const LEAVING_WEIGHT = (() => {
+  let weight = 1;
+  for (let i = 1; i < FRAGMENT_LENGTH; i++) weight = Math.imul(weight, 31);
+  return weight;
+})();
+
+/** The hash of the FRAGMENT_LENGTH characters of `text` from `start` (polynomial, mod 2^32). */
+function hashRun(text: string, start: number): number {
+  let hash = 0;
+  for (let i = start; i < start + FRAGMENT_LENGTH; i++) {
+    hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  }
+  return hash;
+}
+
+/** The hash of the window moved one character on: `leaving` drops out, `entering` comes in. */
+function rollHash(hash: number, leaving: number, entering: number): number {
+  return (Math.imul(hash - Math.imul(leaving, LEAVING_WEIGHT), 31) + entering) | 0;
 }
 
 /** See `Redactor.stream`. */
@@ -138,17 +233,23 @@ export class StreamRedactor {
 
   /** Takes the next piece; returns the text that is safe to pass on now (possibly ''). */
   push(piece: string): string {
-    const text = this.#redactor.text(this.#pending + piece);
-    const hold = this.#heldTail(text);
+    // Pieces of keys are masked only in what is passed on: the held tail may yet become a whole
+    // key, which must be replaced whole.
+    const text = this.#redactor.wholeKeys(this.#pending + piece);
+    let hold = this.#heldTail(text);
+    // A piece of a key that reaches the end may go on in the next piece: held from its start,
+    // so it is masked whole rather than passed on a character at a time.
+    const last = this.#redactor.pieces(text).at(-1);
+    if (last && last[1] === text.length) hold = Math.max(hold, text.length - last[0]);
     this.#pending = text.slice(text.length - hold);
-    return text.slice(0, text.length - hold);
+    return this.#redactor.fragments(text.slice(0, text.length - hold));
   }
 
   /** The text still held back, once the stream has ended. */
   end(): string {
     const rest = this.#pending;
     this.#pending = '';
-    return rest;
+    return this.#redactor.fragments(rest);
   }
 
   /** How many characters at the end of `text` could be the start of a key. */

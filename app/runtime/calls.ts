@@ -207,7 +207,8 @@ export class CallsGateway {
     call: ModelCall,
     signal: AbortSignal,
   ): Promise<ChatResult> {
-    const profile = this.#setup.doc.models?.[call.profile];
+    const models = this.#setup.doc.models ?? {};
+    const profile = Object.hasOwn(models, call.profile) ? models[call.profile] : undefined;
     if (!profile) throw new Error(`model profile "${call.profile}" is not defined in "models"`);
     const request = {
       model: profile.model,

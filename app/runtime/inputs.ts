@@ -17,7 +17,7 @@ export function checkRunInputs(plan: GraphPlan, given: Record<string, unknown>):
     const input = node.spec.runInput?.(node.data);
     if (!input) continue;
     const { name, modality } = input;
-    if (!(name in given) && input.default === undefined) missing.push(name);
+    if (!Object.hasOwn(given, name) && input.default === undefined) missing.push(name);
     const value = given[name];
     if (value !== undefined && modality === 'image' && !isImageValue(value)) {
       throw new Error(`input "${name}" is an image: pass a file, e.g. --input ${name}=@photo.png`);

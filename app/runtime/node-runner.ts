@@ -16,6 +16,7 @@ import { withParamVars } from '../schema/params.ts';
 import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
+import { runComputeTask } from './compute.ts';
 import type { DebugGate } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
 import { resolveInputs } from './inputs.ts';
@@ -78,11 +79,14 @@ export class NodeRunner {
   /** Outputs set from the debugger for instances held before they start. */
   readonly #overrides = new Map<string, NodeOutputs>();
   readonly #joined = new WeakMap<AbortSignal, AbortSignal>();
+  /** The origins the user allowed this run to contact (RunOptions.allowedOrigins). */
+  readonly #allowedOrigins: ReadonlySet<string>;
   /** Settles when the run's latest render has (see `render`). */
   #rendered: Promise<unknown> = Promise.resolve();
 
   constructor(setup: RunnerSetup) {
     this.#setup = setup;
+    this.#allowedOrigins = new Set(setup.options.allowedOrigins ?? []);
   }
 
   /**
@@ -238,12 +242,15 @@ export class NodeRunner {
       bindings: call.bindings,
       ...(loopView ? { loop: loopView } : {}),
       signal: call.signal,
+      allowedOrigins: this.#allowedOrigins,
       random: seededRandom(`${seed}:${call.instance}`),
       memory,
       imageUrl: (image) => blobs.dataUrl(image),
       // The template parameters are there for every template, under whatever a node adds.
       renderTemplate: (template, vars, field) =>
         this.render(template, withParamVars(vars, params), field, call.signal),
+      compute: (task, input, what) =>
+        runComputeTask(task, input, what, this.#setup.limits, call.signal),
       callModel: async (request) => {
         const result = await calls.callModel(node.id, call.instance, request, call.signal);
         loops.addUsage(node, context, result.usage);
@@ -421,6 +428,9 @@ export class NodeRunner {
     signal: AbortSignal,
   ): Promise<string> {
     const rendering = renderNodeTemplate(template, vars, field, this.#setup.limits, signal);
+    // A later render may fail while an earlier one is still rendering: its failure is handed
+    // on in turn below, so it is not left unhandled meanwhile (that would end the process).
+    rendering.catch(() => undefined);
     const inTurn = this.#rendered.then(
       () => rendering,
       () => rendering,

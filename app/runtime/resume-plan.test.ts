@@ -90,7 +90,7 @@ describe('resuming a run with a plan', () => {
       }
       const resumed = await runOnce({
         continueFrom: prefix,
-        cassette: { cassette, mode: 'replay-then-live' },
+        cassette: { cassette: asStored(cassette), mode: 'replay-then-live' },
       });
       expect(resumed.result.outputs, `cut ${cut}`).toEqual(reference.result.outputs);
       expect(resumed.calls.length, `cut ${cut}`).toBe(4 - answered.size);
@@ -100,3 +100,11 @@ describe('resuming a run with a plan', () => {
     }
   });
 });
+
+/**
+ * The record as a run reads it back from the store (a cassette file): answers recorded while
+ * building it count as given until then, like a live run's own answers.
+ */
+function asStored(cassette: Cassette): Cassette {
+  return Cassette.fromJSON(cassette.toJSON());
+}

@@ -35,6 +35,12 @@ export interface RunOptions {
   providerFor?: (providerName: string) => ChatProvider;
   providerOverrides?: Record<string, ProfileOverride>;
   env?: Env;
+  /**
+   * Origins (scheme://host:port) the user allowed the document's nodes to contact, from their
+   * settings or the command line, never from the document or a queued job. None by default:
+   * a run whose nodes would contact another is refused before anything is sent.
+   */
+  allowedOrigins?: readonly string[];
   /** Overrides the document's retry settings. */
   retry?: Partial<RetryPolicy>;
   breakpoints?: Breakpoint[];

@@ -28,6 +28,7 @@ import {
   type ScopeContext,
 } from './machine-runtime.ts';
 import { NodeRunner } from './node-runner.ts';
+import { originsMessage, unallowedOrigins } from './origins.ts';
 import { preflight, preflightMessage, preflightRefuses } from './preflight.ts';
 import type { RunOptions, RunResult } from './run-options.ts';
 import { errorMessage, previewValues } from './values.ts';
@@ -327,8 +328,9 @@ export class Run {
   }
 
   /**
-   * Fails the run before its first call when a key any node can use is missing: callers check
-   * first (to refuse before a run is recorded), and this keeps any other caller as safe.
+   * Fails the run before its first call when a key any node can use is missing, or when a node
+   * would contact an origin the user has not allowed: callers check first (to refuse before a
+   * run is recorded), and this keeps any other caller as safe.
    */
   #preflight(): void {
     const o = this.#options;
@@ -341,6 +343,10 @@ export class Run {
       expertInjected: o.expertProviderFor !== undefined,
     });
     if (preflightRefuses(check)) throw new Error(preflightMessage(check, 'cli'));
+    // Outside hosts the document's nodes contact need the user's leave, whatever the mode: a
+    // replay answers model calls from its cassette but still reaches a simulator.
+    const refused = unallowedOrigins(this.#compiled.plan, o.allowedOrigins ?? []);
+    if (refused.length) throw new Error(originsMessage(refused, 'cli'));
   }
 
   #runMachine(

@@ -6,6 +6,7 @@
  * line, before the schema walks it item by item.
  */
 import { DOCUMENT_BOUNDS } from './limits.ts';
+import { prototypeNameMessage } from './names.ts';
 import { formatPath, type Problem } from './problems.ts';
 
 /**
@@ -20,6 +21,16 @@ export function boundsProblems(raw: Record<string, unknown>): Problem[] {
         path: formatPath(deep),
         ...nodeAt(raw, deep),
         message: `nested too deep: a document nests at most ${DOCUMENT_BOUNDS.maxDepth} levels`,
+      },
+    ];
+  }
+  const proto = protoKeyAt(raw);
+  if (proto) {
+    return [
+      {
+        path: formatPath(proto),
+        ...nodeAt(raw, proto),
+        message: prototypeNameMessage('__proto__', 'a key in a document'),
       },
     ];
   }
@@ -89,6 +100,31 @@ export function tooDeepAt(value: unknown, maxDepth: number): PropertyKey[] | und
       const child = (current as Record<PropertyKey, unknown>)[key];
       if (typeof child === 'object' && child !== null) {
         stack.push({ value: child, depth: parent.depth + 1, parent, key });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The path to the first `__proto__` key in `value`, or undefined. JSON.parse keeps it as an
+ * ordinary key, but the first copy made with an assignment (as a schema's output is) turns it
+ * into the copy's prototype: the key would vanish and its value leak into every lookup.
+ */
+export function protoKeyAt(value: unknown): PropertyKey[] | undefined {
+  const stack: Frame[] = [{ value, depth: 1, parent: undefined, key: '' }];
+  const seen = new WeakSet<object>();
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    const current = frame.value;
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if (!Array.isArray(current) && Object.hasOwn(current, '__proto__')) {
+      return [...pathOf(frame), '__proto__'];
+    }
+    const entries = Array.isArray(current) ? current.entries() : Object.entries(current);
+    for (const [key, child] of entries) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
       }
     }
   }

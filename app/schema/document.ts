@@ -8,17 +8,22 @@ import { z } from 'zod';
 import { tooManyReplicas } from './bounds.ts';
 import { DOCUMENT_BOUNDS, MAX_CALL_MS, MAX_WAIT_MS, RunLimitsSchema } from './limits.ts';
 import { isModality } from './modality.ts';
+import { isPrototypeName, prototypeNameMessage } from './names.ts';
 import { ParamsSchema } from './params.ts';
 
 /** The document version this build writes. Older versions are migrated on load. */
 export const DOCUMENT_VERSION = 1;
 
-const identifier = z
+/** A name that keys a map (node ids, model profiles): never one found on every object. */
+export const identifier = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_-]*$/,
     'must start with a letter or _ and use letters, digits, _ or -',
-  );
+  )
+  .refine((name) => !isPrototypeName(name), {
+    error: (issue) => prototypeNameMessage(String(issue.input), 'a name'),
+  });
 
 export const PositionSchema = z.looseObject({ x: z.number(), y: z.number() });
 
@@ -120,7 +125,24 @@ export const DocumentSchema = z
     version: z.literal(DOCUMENT_VERSION),
     name: z.string().min(1),
     description: z.string().optional(),
-    models: z.record(identifier, ModelProfileSchema).optional(),
+    models: z
+      .record(z.string(), ModelProfileSchema)
+      .superRefine((models, ctx) => {
+        // Checked here rather than as the record's key schema, whose failure says only
+        // "Invalid key in record".
+        for (const name of Object.keys(models)) {
+          const checked = identifier.safeParse(name);
+          if (!checked.success) {
+            const why = checked.error.issues[0]?.message ?? 'not a valid name';
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `model profile "${name}": ${why}`,
+            });
+          }
+        }
+      })
+      .optional(),
     settings: RunSettingsSchema.optional(),
     /**
      * Template parameters by name (params.ts): typed values with defaults that node data refers

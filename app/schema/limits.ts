@@ -17,6 +17,8 @@ export const RunLimitsSchema = z.looseObject({
   templateBytes: z.number().int().positive().optional(),
   /** Most loop iterations (and range items) a single template render may go through. */
   templateIterations: z.number().int().positive().optional(),
+  /** Longest one of a node's computations over document data (rules, say) may take, in ms. */
+  computeMs: z.number().int().positive().optional(),
 });
 export type RunLimitsSettings = z.infer<typeof RunLimitsSchema>;
 
@@ -26,6 +28,7 @@ export interface RunLimits {
   templateMs: number;
   templateBytes: number;
   templateIterations: number;
+  computeMs: number;
 }
 
 /** What a run uses when its document sets nothing. */
@@ -34,6 +37,7 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   templateMs: 2_000,
   templateBytes: 1024 * 1024,
   templateIterations: 100_000,
+  computeMs: 2_000,
 });
 
 /** What a document may raise each limit to, at most; larger values are clamped to these. */
@@ -42,6 +46,7 @@ export const LIMIT_CEILINGS: Readonly<RunLimits> = Object.freeze({
   templateMs: 10_000,
   templateBytes: 16 * 1024 * 1024,
   templateIterations: 5_000_000,
+  computeMs: 10_000,
 });
 
 /** Longest wait between two attempts of a call a document may ask for (`settings.retry.maxMs`). */

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DOCUMENT_BOUNDS } from './limits.ts';
+import { isPrototypeName, prototypeNameMessage } from './names.ts';
 import { formatPath, type Problem } from './problems.ts';
 
 /** How far a document's parameters may go: they are data, bounded like the rest of it. */
@@ -122,6 +123,13 @@ export const ParamsSchema = z.record(z.string(), ParamSchema).superRefine((param
       code: 'custom',
       path: [key],
       message: 'a parameter name must start with a letter or _ and use letters, digits, _ or -',
+    });
+  }
+  for (const key of names.filter(isPrototypeName)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [key],
+      message: prototypeNameMessage(key, 'a parameter name'),
     });
   }
 });

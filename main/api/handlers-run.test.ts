@@ -176,7 +176,7 @@ describe('run.editHeld: edit and continue', () => {
         instance: 'member#1@r2',
         text: 'It is a blue square.',
       }),
-    ).toEqual({ kind: 'message', instance: 'member#1@r2' });
+    ).toEqual({ kind: 'message', instance: 'member#1@r2', mode: 'simulated' });
     await call('run.control', { runId, action: 'resume' });
     const end = await finished(runId);
     expect(end.error).toBeUndefined();

@@ -18,6 +18,7 @@ import { documentMethods } from './documents.ts';
 import { ApiError } from './errors.ts';
 import { evalMethods } from './evals.ts';
 import { historyMethods } from './history.ts';
+import { hostsMethods } from './hosts.ts';
 import { keyMethods } from './keys.ts';
 import { createLiveRuns } from './live-runs.ts';
 import { ratingMethods } from './ratings.ts';
@@ -73,6 +74,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...keyMethods(ctx),
     ...settingsMethods(ctx),
     ...spendingMethods(ctx),
+    ...hostsMethods(ctx),
   };
 
   return {

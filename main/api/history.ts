@@ -14,6 +14,7 @@ import { newRunId, type RunRecord, type RunStore } from '../../app/store/index.t
 import { toBreakpoints } from './breakpoints.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
+import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { checkLiveSpend } from './spending.ts';
@@ -78,6 +79,7 @@ export function historyMethods(
         simulate: plan.simulated,
         cassetteMode: 'replay-then-live',
       });
+      refuseUnallowedHosts(ctx, compiled.plan);
       // What the parent's record lacks is sent live: the same threshold as Run live.
       if (!plan.simulated)
         checkLiveSpend(ctx, compiled, parent.inputs, costConfirmed, 'this live fork');
@@ -93,6 +95,7 @@ export function historyMethods(
         simulate: plan.simulated,
         providerOverrides: ctx.storedOverrides(),
         env: ctx.runEnv(),
+        allowedOrigins: studioOrigins(ctx),
         breakpoints: toBreakpoints(breakpoints),
         redactor,
         onModelCall: callRecorder(store, forkId),
@@ -124,6 +127,7 @@ export function historyMethods(
         simulate: plan.simulated,
         cassetteMode: 'replay-then-live',
       });
+      refuseUnallowedHosts(ctx, compiled.plan);
       if (!plan.simulated)
         checkLiveSpend(ctx, compiled, ended.inputs, costConfirmed, 'this live retry');
       ctx.secretsChanged();
@@ -138,6 +142,7 @@ export function historyMethods(
         simulate: plan.simulated,
         providerOverrides: ctx.storedOverrides(),
         env: ctx.runEnv(),
+        allowedOrigins: studioOrigins(ctx),
         breakpoints: toBreakpoints(breakpoints),
         redactor,
         onModelCall: callRecorder(store, newId),

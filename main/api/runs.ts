@@ -23,6 +23,7 @@ import { checkStudioBudget } from './budget.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { storedRun } from './history.ts';
+import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { replayCassette } from './replay-check.ts';
@@ -69,6 +70,8 @@ export function runMethods(
         simulate: mode === 'simulated',
         ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
       });
+      // Outside hosts the document contacts, in every mode (a replay plays its simulator again).
+      refuseUnallowedHosts(ctx, compiled.plan);
       // A budget the run cannot meet, in every mode: it would only end "budget exceeded".
       const warnings = checkStudioBudget(ctx, compiled.plan, inputs, params.allowBudgetStop);
       if (mode === 'live') checkLiveSpend(ctx, compiled, inputs, params.costConfirmed);
@@ -101,6 +104,7 @@ export function runMethods(
         ...(cassette ? { cassette: { cassette, mode: 'replay' as const } } : {}),
         providerOverrides: overrides,
         env,
+        allowedOrigins: studioOrigins(ctx),
         breakpoints,
         startPaused: params.startPaused,
         redactor,
@@ -129,8 +133,14 @@ export function runMethods(
 
     async 'run.editHeld'(params) {
       const { run, source } = live.find(params.runId);
-      if (!run.waitingAt.some((at) => 'instance' in at && at.instance === params.instance))
-        throw new ApiError(`the run is not held at ${params.instance} (any more)`);
+      // Checked before a replay is told how to go on: a refused edit changes nothing.
+      const kind = params.kind === 'message' ? 'message' : 'node';
+      if (!run.waitingAt.some((at) => at.kind === kind && at.instance === params.instance))
+        throw new ApiError(
+          kind === 'message'
+            ? `no message from ${params.instance} is waiting to be delivered`
+            : `node ${params.instance} is not waiting to start`,
+        );
       // Under a strict replay every later request holds the edit and is not in the cassette:
       // the person says first how those are answered (the terminal debugger's s/l/c).
       if (run.mode === 'replay') {

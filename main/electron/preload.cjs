@@ -57,6 +57,11 @@ const METHODS = [
   'settings.defaults.set',
   'settings.liveRuns.get',
   'settings.liveRuns.set',
+  'settings.hosts.list',
+  'settings.hosts.allow',
+  'settings.hosts.revoke',
+  'run.hosts',
+  'runs.hosts',
 ];
 
 /** The one channel main pushes run events on. */

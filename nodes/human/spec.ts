@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   baseData,
   firstLine,
+  nameSchema,
   slotPorts,
   slotsSchema,
   templateProblems,
@@ -11,7 +12,7 @@ import { defineNode } from '../../app/node-sdk/define.ts';
 export const humanData = z.strictObject({
   ...baseData,
   /** The answer's name: `society run --input NAME=VALUE` answers without a prompt. */
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  name: nameSchema,
   /** What the person is asked; a template whose slots are inputs. */
   prompt: z.string().min(1).meta({ editor: 'code', language: 'liquid', lines: 6 }),
   slots: slotsSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
+import { baseData, modalitySchema, nameSchema } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
 import { exampleProblem } from '../../app/node-sdk/example.ts';
 
@@ -12,7 +12,7 @@ export const spec = defineNode({
   data: z.strictObject({
     ...baseData,
     /** The name used on the command line (`--input question=...`). */
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+    name: nameSchema,
     modality: modalitySchema.default('text').meta({ editor: 'modality' }),
     description: z.string().optional().meta({ editor: 'multiline', lines: 3 }),
     /** Used when no value is given; without one the input is required. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseData } from '../../app/node-sdk/common.ts';
+import { baseData, nameSchema } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
 
 /** A result of the run, reported under its name (`outputs.answer` in `society run --json`). */
@@ -10,7 +10,7 @@ export const spec = defineNode({
   description: 'A named result of the run.',
   data: z.strictObject({
     ...baseData,
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+    name: nameSchema,
   }),
   ports: () => ({ inputs: [{ name: 'value', modality: 'any', required: true }], outputs: [] }),
   runOutput: (data) => ({ name: data.name }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
-import { baseData, modalitySchema } from '../../app/node-sdk/common.ts';
+import { baseData, modalitySchema, nameSchema } from '../../app/node-sdk/common.ts';
 import {
   type DataProblem,
   defineNode,
@@ -16,7 +16,7 @@ export const PLAN_MAX_TOKENS = 300;
 export const PLANNER_PROMPTS = ['descriptions', 'names', 'few-shot'] as const;
 
 const portSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  name: nameSchema,
   modality: modalitySchema,
   description: z.string().optional(),
 });

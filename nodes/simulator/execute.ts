@@ -1,5 +1,4 @@
 import { simulatorClient } from '../../app/environments/external/client.ts';
-import { hostRefusal } from '../../app/environments/external/hosts.ts';
 import { oneLine } from '../../app/environments/external/transport.ts';
 import type { NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
 import { SIMULATED_PREFIX } from '../../app/schema/simulated.ts';
@@ -17,8 +16,6 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
   const previous = carried(ctx);
   if (previous?.done) return episodeOutputs(previous);
 
-  const refusal = hostRefusal(url);
-  if (refusal) throw new Error(`url: ${refusal}`);
   if (previous && !readAction(ctx.inputs.action, previous.actions)) {
     throw new Error(
       `round ${ctx.loop?.round ?? '?'} has no action to play: its action input is empty`,
@@ -26,7 +23,11 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
   }
   const agent = typeof ctx.inputs.agent === 'string' && ctx.inputs.agent ? ctx.inputs.agent : '';
 
-  const client = simulatorClient(url, { timeoutMs, signal: ctx.signal });
+  const client = simulatorClient(url, {
+    timeoutMs,
+    signal: ctx.signal,
+    allowedOrigins: ctx.allowedOrigins,
+  });
   try {
     let episode = previous;
     if (!episode) {

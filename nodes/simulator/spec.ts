@@ -7,8 +7,8 @@ export const simulatorData = z.strictObject({
   ...baseData,
   /**
    * Where the simulator listens: `http(s)://…` posts to `<url>/reset` and `<url>/step`,
-   * `ws(s)://…` speaks over a WebSocket. Hosts other than this machine need the user's leave
-   * (SOCIETY_SIMULATOR_HOSTS), never the document's.
+   * `ws(s)://…` speaks over a WebSocket. Its origin is contacted only once the user allows it
+   * (`society hosts --allow`, Settings → Allowed hosts), this machine's ports included.
    */
   url: z
     .string()
@@ -43,6 +43,7 @@ export const spec = defineNode({
     const problem = urlProblem(data.url);
     return problem ? [{ path: ['url'], message: problem }] : [];
   },
+  origins: (data) => [data.url],
   ports: () => ({
     inputs: [
       {

@@ -1,8 +1,6 @@
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
-import { compileRule } from './rules.ts';
 import type { StateData } from './spec.ts';
-
-type Table = Record<string, Record<string, number>>;
+import { type Table, updateState } from './update.ts';
 
 export const execute: NodeExecutor<StateData> = async (ctx) => {
   const data = ctx.data;
@@ -10,41 +8,11 @@ export const execute: NodeExecutor<StateData> = async (ctx) => {
   const facts = factsByKey(ctx.inputs.facts);
   const keys = [...new Set([...data.keys, ...Object.keys(previous), ...Object.keys(facts)])];
   const step = ctx.loop?.round ?? 1;
-  // Each variable's rule is the same for every key: checked once per execution.
-  const rules = data.variables.map((v) =>
-    v.update === undefined ? undefined : compileRule(v.update),
+  const state = await ctx.compute(
+    updateState,
+    { variables: data.variables, keys, previous, facts, step },
+    'its rules',
   );
-  const state: Table = {};
-  for (const key of keys) {
-    const prev: Record<string, number> = {};
-    for (const variable of data.variables) {
-      prev[variable.name] = previous[key]?.[variable.name] ?? variable.initial;
-    }
-    const now: Record<string, number> = {};
-    for (const [index, variable] of data.variables.entries()) {
-      let value = prev[variable.name]!;
-      const rule = rules[index];
-      if (rule) {
-        const result = rule({
-          prev,
-          now,
-          facts: facts[key] ?? {},
-          key,
-          step,
-        });
-        value = Number(result);
-        if (!Number.isFinite(value)) {
-          throw new Error(
-            `variable "${variable.name}" of "${key}" came out as ${JSON.stringify(result)}, not a number`,
-          );
-        }
-      }
-      if (variable.min !== undefined) value = Math.max(variable.min, value);
-      if (variable.max !== undefined) value = Math.min(variable.max, value);
-      now[variable.name] = Math.round(value * 1e9) / 1e9;
-    }
-    state[key] = now;
-  }
   for (const variable of data.variables) {
     if (!variable.chart) continue;
     ctx.series({

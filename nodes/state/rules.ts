@@ -111,3 +111,10 @@ export function compileRule(rule: unknown): (data: Record<string, unknown>) => u
   if (problem) throw new Error(problem.message);
   return (data) => jsonLogic.apply(rule as Parameters<typeof jsonLogic.apply>[0], data);
 }
+
+/** How many parts (operations, values) a rule has: what evaluating it once costs, roughly. */
+export function ruleParts(rule: unknown): number {
+  if (Array.isArray(rule)) return rule.reduce((sum: number, item) => sum + ruleParts(item), 1);
+  if (rule === null || typeof rule !== 'object') return rule === undefined ? 0 : 1;
+  return Object.values(rule).reduce((sum: number, value) => sum + ruleParts(value), 1);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { edge, graph, input, node, output, problems, run } from '../../tests/support/graphs.ts';
+import { heavyStateDocument } from '../../tests/support/heavy-state.ts';
 import { ruleProblems } from './rules.ts';
 
 /** A state over rounds of a mindstorm: facts come in each round; the state goes round to round. */
@@ -66,5 +67,38 @@ describe('state node', () => {
     );
     expect(status).toBe('failed');
     expect(error).toMatch(/variable "x" of "AY" came out as "hello", not a number/);
+  });
+});
+
+describe('a state node whose rules cost seconds', () => {
+  it('computes a heavy update off the event loop, the same as a light one would', async () => {
+    const doc = heavyStateDocument({ keys: 20, variables: 2 });
+    const done = run(doc, { simulate: true });
+    // About 80,000 steps: past what runs at once, so a timer set now fires in between.
+    const first = await Promise.race([
+      done.then(() => 'the run ended'),
+      new Promise((resolve) => setTimeout(() => resolve('a timer fired'), 0)),
+    ]);
+    expect(first).toBe('a timer fired');
+    const { outputs, status } = await done;
+    expect(status).toBe('succeeded');
+    const state = outputs.state as Record<string, Record<string, number>>;
+    expect(Object.keys(state)).toHaveLength(20);
+    // prev.v0 is 0 at first: v0 = 0, then v1 reads the same prev.
+    expect(state.agent19).toEqual({ v0: 0, v1: 0 });
+  });
+
+  it('fails the node at settings.limits.computeMs, in one line', async () => {
+    const started = performance.now();
+    const { status, error } = await run(heavyStateDocument({ computeMs: 300 }), {
+      simulate: true,
+    });
+    const ms = performance.now() - started;
+    expect(status).toBe('failed');
+    expect(error).toBe(
+      'node "mood": its rules went past the 300 ms compute limit (settings.limits.computeMs)',
+    );
+    // Ten seconds of rules, stopped at the limit (the rest is compiling the document).
+    expect(ms).toBeLessThan(3_000);
   });
 });

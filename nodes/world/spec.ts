@@ -117,7 +117,7 @@ export const spec = defineNode({
       facts: 50,
       events: 15,
     };
-    if (port in perAgent) return 6 * perAgent[port]!;
+    if (Object.hasOwn(perAgent, port)) return 6 * perAgent[port]!;
     if (port === 'topics') return 60;
     if (port === 'heatmap') return 100;
     if (port === 'step') return 2;

@@ -12,6 +12,7 @@ import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
 import { askBeyondCassette, refusalNotice, withSpendConsent } from './consent.ts';
 import { useDebug } from './debugState.ts';
+import { withHostsConsent } from './hosts-consent.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -139,14 +140,20 @@ export async function startRun(
       allowBudgetStop: options.allowBudgetStop === true,
       breakpoints: breakpointList(),
     });
+  const hosts = () =>
+    api().call('run.hosts', { document: request.document, params: request.params ?? {} });
   await launch(
     () =>
-      withSpendConsent(start, () =>
-        api().call('run.estimate', {
-          document: request.document,
-          inputs: request.inputs ?? {},
-          params: request.params ?? {},
-        }),
+      withHostsConsent(
+        () =>
+          withSpendConsent(start, () =>
+            api().call('run.estimate', {
+              document: request.document,
+              inputs: request.inputs ?? {},
+              params: request.params ?? {},
+            }),
+          ),
+        hosts,
       ),
     what,
     (error) => {
@@ -441,10 +448,14 @@ export async function forkRun(
   // A live fork sends what the parent's record lacks: asked first above the threshold.
   return launch(
     () =>
-      withSpendConsent(
-        (confirmed) => api().call('runs.fork', params(confirmed)),
-        () => api().call('runs.estimate', { runId }),
-        'This live fork',
+      withHostsConsent(
+        () =>
+          withSpendConsent(
+            (confirmed) => api().call('runs.fork', params(confirmed)),
+            () => api().call('runs.estimate', { runId }),
+            'This live fork',
+          ),
+        () => api().call('runs.hosts', { runId }),
       ),
     'Fork',
   );
@@ -462,11 +473,15 @@ export async function continueRun(runId: string): Promise<string | null> {
   }
   let answered = 0;
   const continued = await launch(async () => {
-    const result = await withSpendConsent(
-      (costConfirmed) =>
-        api().call('runs.continue', { runId, costConfirmed, breakpoints: breakpointList() }),
-      () => api().call('runs.estimate', { runId }),
-      'This retry',
+    const result = await withHostsConsent(
+      () =>
+        withSpendConsent(
+          (costConfirmed) =>
+            api().call('runs.continue', { runId, costConfirmed, breakpoints: breakpointList() }),
+          () => api().call('runs.estimate', { runId }),
+          'This retry',
+        ),
+      () => api().call('runs.hosts', { runId }),
     );
     answered = result?.answered ?? 0;
     return result;

@@ -4,6 +4,7 @@ import { api } from '../api.ts';
 import { Modal } from '../files/Modals.tsx';
 import { DefaultsSection } from './DefaultsSection.tsx';
 import { loadModelDefaults } from './defaults.ts';
+import { HostsSection } from './HostsSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
 import { LiveRunsSection } from './LiveRunsSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
@@ -18,11 +19,12 @@ const SECTIONS = [
   { id: 'settings-defaults', label: 'Default models' },
   { id: 'settings-prices', label: 'Prices' },
   { id: 'settings-live-runs', label: 'Live runs' },
+  { id: 'settings-hosts', label: 'Allowed hosts' },
 ] as const;
 
 /**
- * Settings: keys, provider profiles, default models, the price table and when a live run asks
- * first, all kept by the backend
+ * Settings: keys, provider profiles, default models, the price table, when a live run asks
+ * first and the hosts documents may contact, all kept by the backend
  * (the store, or the key vault for keys). One scrolling page, so every control is there at once;
  * the side list jumps between sections.
  */
@@ -88,6 +90,7 @@ export function SettingsModal() {
           <DefaultsSection providerNames={providerNames} />
           <PricesSection prices={prices} onChange={setPrices} />
           <LiveRunsSection />
+          <HostsSection />
         </div>
       </div>
     </Modal>

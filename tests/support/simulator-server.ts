@@ -38,6 +38,11 @@ export interface SimulatorServer {
   /** `ws://127.0.0.1:<port>`. */
   ws: string;
   requests: SimulatorRequest[];
+  /**
+   * HTTP requests and WebSocket upgrades that reached it since it started or was last reset,
+   * counted as they arrive (before any is read or answered): 0 means nothing reached it.
+   */
+  readonly reached: number;
   /** The steps that reached it, in order. */
   steps(): SimulatorRequest[];
   /** Misbehave on every request of `type` (after letting `after` of them through). */
@@ -108,6 +113,9 @@ export async function startSimulatorServer(): Promise<SimulatorServer> {
       res.end(JSON.stringify(out));
     });
   });
+  let reached = 0;
+  server.on('request', () => reached++);
+  server.on('upgrade', () => reached++);
   const wss = new WebSocketServer({ server });
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
@@ -138,6 +146,9 @@ export async function startSimulatorServer(): Promise<SimulatorServer> {
     http: `http://127.0.0.1:${port}`,
     ws: `ws://127.0.0.1:${port}`,
     requests,
+    get reached() {
+      return reached;
+    },
     steps: () => requests.filter((r) => r.type === 'step'),
     fault(type, kind, after = 0) {
       fault = { type, kind, after };
@@ -145,6 +156,7 @@ export async function startSimulatorServer(): Promise<SimulatorServer> {
     reset() {
       fault = undefined;
       requests.length = 0;
+      reached = 0;
       sessions.clear();
     },
     close: () =>

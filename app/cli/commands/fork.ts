@@ -12,11 +12,12 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { planFork } from '../fork.ts';
+import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
-export interface ForkFlags extends DisplayFlags {
+export interface ForkFlags extends DisplayFlags, AllowHostFlags {
   at?: string;
   edit: string[];
   db?: string;
@@ -49,6 +50,8 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       simulate: plan.simulated,
       cassetteMode: 'replay-then-live',
     });
+    const allowedOrigins = runOrigins(store, flags);
+    refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const runId = newRunId();
     store.createRun({ id: runId, ...plan.record });
     process.stderr.write(`society: run ${runId} forks ${parent.id} after event ${plan.at - 1}\n`);
@@ -62,6 +65,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
         prices: { ...DEFAULT_PRICES, ...store.priceTable() },
         simulate: plan.simulated,
         providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+        allowedOrigins,
       },
       plan.kept,
     );

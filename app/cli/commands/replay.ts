@@ -11,17 +11,21 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { parseExport } from '../export.ts';
+import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { storeImages } from '../record.ts';
 import { openStore } from '../run-store.ts';
 
-export interface ReplayFlags extends DisplayFlags {
+export interface ReplayFlags extends DisplayFlags, AllowHostFlags {
   json?: boolean;
   db?: string;
   out?: string;
 }
 
-/** Replays the exported run in `path` with no key and no network; resolves to the exit code. */
+/**
+ * Replays the exported run in `path` with no key and no model call (a simulator it reaches is
+ * played again, once its origin is allowed); resolves to the exit code.
+ */
 export async function replayCommand(path: string, flags: ReplayFlags): Promise<number> {
   let text: string;
   try {
@@ -55,6 +59,9 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
   if (flags.out) makeOutputDir(flags.out);
   const store = openStore(flags.db);
   try {
+    // A cassette holds model calls only: a simulator the document reaches is contacted again.
+    const allowedOrigins = runOrigins(store, flags);
+    refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const runId = newRunId();
     store.createRun({
       id: runId,
@@ -71,6 +78,7 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       humanAnswers: answers,
       blobs,
       cassette: { cassette: Cassette.fromJSON(data.calls, path), mode: 'replay' },
+      allowedOrigins,
       // A fork's edits and the debugger's travel in its events: the edited instances give
       // their edited values again instead of asking a model the record never answered.
       ...editsInLog(data.events),

@@ -15,13 +15,14 @@ import { continuationRefusal, planContinuation } from '../continue-run.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
+import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { readRunInputs } from '../inputs.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
-export interface ResumeFlags extends DisplayFlags {
+export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
   input: string[];
   db?: string;
   simulate?: boolean;
@@ -67,6 +68,8 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
         run.mode === 'replay',
       cassetteMode: 'replay-then-live',
     });
+    const allowedOrigins = runOrigins(store, flags);
+    refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const go =
       run.status === 'interrupted'
         ? reopen(store, run, flags, compiled.plan)
@@ -75,7 +78,7 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
       compiled,
       store,
       flags,
-      { runId: go.runId, ...shared, ...go.options },
+      { runId: go.runId, ...shared, ...go.options, allowedOrigins },
       go.prior,
     );
     printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });

@@ -9,6 +9,7 @@ import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../budget-chec
 import { compileFile, problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
+import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { cassetteModeOf, refuseMissingKeys } from '../preflight.ts';
@@ -19,7 +20,7 @@ import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';
 import { printEstimate } from './estimate.ts';
 
-export interface RunFlags extends DisplayFlags, BudgetFlags {
+export interface RunFlags extends DisplayFlags, BudgetFlags, AllowHostFlags {
   input: string[];
   /** `--set NAME=VALUE`: template parameters. */
   set: string[];
@@ -97,12 +98,18 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       return EXIT.ok;
     }
     refuseMissingKeys(compiled.plan, keys);
+    // Outside hosts the document reaches are the user's to allow, a replay's too (it still
+    // plays against a simulator): refused before anything is recorded or sent.
+    const allowedOrigins = runOrigins(store, flags);
+    refuseUnallowedHosts(compiled.plan, allowedOrigins);
     store.markInterrupted();
     const cassette = await openCassette(flags);
     // A replay gives a person's recorded turns again too (a seat's commands), unless --input
     // gives them.
     const recorded = cassette && cassette.mode !== 'record' ? cassette.cassette.answers() : {};
-    const replayedTurns = Object.keys(recorded).filter((name) => !(name in humanAnswers));
+    const replayedTurns = Object.keys(recorded).filter(
+      (name) => !Object.hasOwn(humanAnswers, name),
+    );
     if (replayedTurns.length > 0)
       process.stderr.write(
         `using ${replayedTurns.length} answer${replayedTurns.length === 1 ? '' : 's'} of a person recorded in the cassette (${replayedTurns[0]}${replayedTurns.length > 1 ? ` … ${replayedTurns.at(-1)}` : ''})\n`,
@@ -131,6 +138,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       providerOverrides: { ...storedOverrides(store), ...providerOverrides },
       breakpoints,
       startPaused: flags.step === true,
+      allowedOrigins,
     });
     if (cassette && cassette.mode !== 'replay' && !flags.replayThenSimulated) {
       // A person's answers belong to the recording too (a seat's commands), so a replay plays
@@ -184,7 +192,7 @@ export function applyModelOverrides(doc: Record<string, unknown>, overrides: str
     const colon = target.indexOf(':');
     if (colon <= 0 || colon === target.length - 1)
       throw new UsageError(`--model expects PROFILE=PROVIDER:MODEL, got "${assignment}"`);
-    if (!(profile in models))
+    if (!Object.hasOwn(models, profile))
       throw new UsageError(
         `--model: the graph has no model profile "${profile}" (profiles: ${Object.keys(models).join(', ') || 'none'})`,
       );

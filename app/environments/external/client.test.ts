@@ -5,8 +5,8 @@ import {
   type SimulatorServer,
   startSimulatorServer,
 } from '../../../tests/support/simulator-server.ts';
+import { originOf } from '../../runtime/origins.ts';
 import { simulatorClient } from './client.ts';
-import { hostRefusal } from './hosts.ts';
 import { urlProblem } from './url.ts';
 
 let server: SimulatorServer;
@@ -17,10 +17,16 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 const url = (transport: 'http' | 'ws') => (transport === 'http' ? server.http : server.ws);
+/** The test server's origins, allowed as a user would allow them. */
+const allowedOrigins = (): ReadonlySet<string> =>
+  new Set([originOf(server.http)!, originOf(server.ws)!]);
 
 describe.each(['http', 'ws'] as const)('the simulator client over %s', (transport) => {
   it('plays an episode: reset, then steps until the simulator says done', async () => {
-    const client = simulatorClient(url(transport), { timeoutMs: 2000 });
+    const client = simulatorClient(url(transport), {
+      timeoutMs: 2000,
+      allowedOrigins: allowedOrigins(),
+    });
     try {
       const start = await client.reset({ seed: 7, options: { length: 2 } });
       expect(start).toMatchObject({
@@ -73,7 +79,10 @@ describe.each(['http', 'ws'] as const)('the simulator client over %s', (transpor
     ['huge', /^simulator \S+ answered step with more than 1 MiB, past the cap on one answer$/],
   ];
   it.each(faults)('fails in one line when the simulator answers %s', async (kind, line) => {
-    const client = simulatorClient(url(transport), { timeoutMs: 2000 });
+    const client = simulatorClient(url(transport), {
+      timeoutMs: 2000,
+      allowedOrigins: allowedOrigins(),
+    });
     try {
       const { session } = await client.reset({ seed: 1 });
       server.fault('step', kind);
@@ -85,7 +94,10 @@ describe.each(['http', 'ws'] as const)('the simulator client over %s', (transpor
 
   it('gives up on a silent simulator after timeoutMs', async () => {
     server.fault('reset', 'silent');
-    const client = simulatorClient(url(transport), { timeoutMs: 150 });
+    const client = simulatorClient(url(transport), {
+      timeoutMs: 150,
+      allowedOrigins: allowedOrigins(),
+    });
     await expect(client.reset({ seed: 1 })).rejects.toThrow(
       /^simulator \S+ did not answer reset within 150 ms \(timeoutMs\)$/,
     );
@@ -95,7 +107,11 @@ describe.each(['http', 'ws'] as const)('the simulator client over %s', (transpor
   it('stops waiting when the run is cancelled, without calling it a timeout', async () => {
     server.fault('reset', 'silent');
     const cancel = new AbortController();
-    const client = simulatorClient(url(transport), { timeoutMs: 5000, signal: cancel.signal });
+    const client = simulatorClient(url(transport), {
+      timeoutMs: 5000,
+      signal: cancel.signal,
+      allowedOrigins: allowedOrigins(),
+    });
     const pending = client.reset({ seed: 1 });
     setTimeout(() => cancel.abort(new Error('run cancelled')), 20);
     await expect(pending).rejects.toThrow(/^run cancelled$/);
@@ -104,7 +120,8 @@ describe.each(['http', 'ws'] as const)('the simulator client over %s', (transpor
 
   it('says so when nothing listens at the URL', async () => {
     const port = await closedPort();
-    const client = simulatorClient(`${transport}://127.0.0.1:${port}`, { timeoutMs: 2000 });
+    const closed = `${transport}://127.0.0.1:${port}`;
+    const client = simulatorClient(closed, { timeoutMs: 2000, allowedOrigins: new Set([closed]) });
     await expect(client.reset({ seed: 1 })).rejects.toThrow(
       `simulator ${transport}://127.0.0.1:${port} could not be reached for reset: connection refused (is the simulator running?)`,
     );
@@ -114,7 +131,10 @@ describe.each(['http', 'ws'] as const)('the simulator client over %s', (transpor
 
 describe('the simulator client over http', () => {
   it('names the status of a server error without its body', async () => {
-    const client = simulatorClient(server.http, { timeoutMs: 2000 });
+    const client = simulatorClient(server.http, {
+      timeoutMs: 2000,
+      allowedOrigins: allowedOrigins(),
+    });
     server.fault('reset', 'status-500');
     await expect(client.reset({ seed: 1 })).rejects.toThrow(
       /^simulator \S+ answered reset with something other than JSON \(HTTP 500\): "Internal Server Error"$/,
@@ -124,6 +144,7 @@ describe('the simulator client over http', () => {
   it('posts under the URL path and keeps a query string out of messages', async () => {
     const client = simulatorClient(`${server.http}/worlds/corridor/?token=abc`, {
       timeoutMs: 2000,
+      allowedOrigins: allowedOrigins(),
     });
     await client.reset({ seed: 1 });
     server.fault('step', 'bad-observation');
@@ -144,21 +165,30 @@ describe('which simulators a document may name', () => {
     expect(urlProblem('http://me:secret@127.0.0.1')).toMatch(/no user name or password/);
   });
 
-  it('reaches this machine always, and another host only when the user lists it', () => {
-    expect(hostRefusal('http://127.0.0.1:5123', {})).toBeUndefined();
-    expect(hostRefusal('ws://localhost:5123', {})).toBeUndefined();
-    expect(hostRefusal('http://[::1]:5123', {})).toBeUndefined();
-    expect(hostRefusal('http://127.9.9.9', {})).toBeUndefined();
-    expect(hostRefusal('http://sim.example.org:8080', {})).toBe(
-      'sim.example.org is not this machine, and a document cannot choose to reach other hosts: to allow it, start society with SOCIETY_SIMULATOR_HOSTS=sim.example.org',
-    );
-    // A name that only looks like loopback is another host.
-    expect(hostRefusal('http://127.0.0.1.example.org', {})).toMatch(/is not this machine/);
-    const env = { SOCIETY_SIMULATOR_HOSTS: 'gpu-box, sim.example.org:8080' };
-    expect(hostRefusal('http://sim.example.org:8080', env)).toBeUndefined();
-    expect(hostRefusal('ws://GPU-box:9000', env)).toBeUndefined();
-    expect(hostRefusal('http://sim.example.org:9999', env)).toMatch(/is not this machine/);
-  });
+  it.each(['http', 'ws'] as const)(
+    'connects over %s only to an origin the user allowed, this machine included',
+    async (transport) => {
+      const other = new Set(['http://127.0.0.1:1']);
+      expect(() =>
+        simulatorClient(url(transport), { timeoutMs: 2000, allowedOrigins: other }),
+      ).toThrow(
+        `simulator ${url(transport)} was not contacted: ${url(transport)} is not an origin you allowed (society hosts --allow ${url(transport)})`,
+      );
+      // http and ws on the same port are two origins: allowing one is not allowing the other.
+      const sibling = new Set([originOf(transport === 'http' ? server.ws : server.http)!]);
+      expect(() =>
+        simulatorClient(url(transport), { timeoutMs: 2000, allowedOrigins: sibling }),
+      ).toThrow(/was not contacted/);
+      expect(server.reached).toBe(0);
+      const client = simulatorClient(url(transport), {
+        timeoutMs: 2000,
+        allowedOrigins: allowedOrigins(),
+      });
+      await client.reset({ seed: 1 });
+      client.close();
+      expect(server.reached).toBe(1);
+    },
+  );
 });
 
 /** A port nothing listens on (bound, then let go). */

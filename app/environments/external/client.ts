@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import { displayUrl } from '../../providers/urls.ts';
+import { allowCommand, originOf } from '../../runtime/origins.ts';
 import { httpTransport } from './http.ts';
 import {
   describeIssue,
@@ -36,6 +37,11 @@ export interface SimulatorClientOptions {
   maxAnswerBytes?: number;
   /** The run's signal: cancelling the run abandons the request. */
   signal?: AbortSignal;
+  /**
+   * The origins the user allowed (the run's `allowedOrigins`): a client for any other is
+   * refused before it connects, whatever checks ran before.
+   */
+  allowedOrigins: ReadonlySet<string>;
 }
 
 /** A failure to talk to a simulator, as the one line a person reads. */
@@ -61,6 +67,12 @@ export interface SimulatorClient {
 /** A client for the simulator at `url` (http, https, ws or wss). */
 export function simulatorClient(url: string, options: SimulatorClientOptions): SimulatorClient {
   const scheme = new URL(url).protocol;
+  const origin = originOf(url);
+  if (!origin || !options.allowedOrigins.has(origin)) {
+    throw new SimulatorError(
+      `simulator ${displayUrl(url)} was not contacted: ${origin ?? url} is not an origin you allowed (${allowCommand(origin ?? url)})`,
+    );
+  }
   const transportOptions = { maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES };
   const transport: SimulatorTransport =
     scheme === 'ws:' || scheme === 'wss:'

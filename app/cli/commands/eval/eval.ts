@@ -16,10 +16,11 @@ import type {
   ScorerSpec,
   VariantSpec,
 } from '../../../eval/types.ts';
+import { allowedOrigins } from '../../../store/allowed-hosts.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
-import { refuseMissingEvalKeys } from '../../eval-preflight.ts';
+import { refuseMissingEvalKeys, refuseUnallowedEvalHosts } from '../../eval-preflight.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
 import {
@@ -235,6 +236,8 @@ export async function runPlannedEval(args: {
         mode: config.mode,
         stored: storedOverrides(store),
       });
+    // So are the hosts its documents contact: here against this store's, on workers theirs.
+    if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowedOrigins(store));
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined

@@ -16,6 +16,7 @@ import { runFields } from '../../../node-sdk/run-fields.ts';
 import { canonicalJson } from '../../../providers/cassette.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
+import { isPrototypeName, prototypeNameMessage } from '../../../schema/names.ts';
 import { splitAssignment } from '../../assignment.ts';
 import { applyBudgetFlags, type BudgetFlags } from '../../budget-check.ts';
 import { compileFile, problemsExit } from '../../document-file.ts';
@@ -38,6 +39,8 @@ export function parseMappings(assignments: readonly string[]): Mapping[] {
     const file = target.startsWith('@');
     const field = file ? target.slice(1) : target;
     if (field === '') throw new UsageError(`--map ${assignment}: name a field after =`);
+    if (isPrototypeName(field))
+      throw new UsageError(`--map ${assignment}: ${prototypeNameMessage(field, 'a field name')}`);
     return { input, field, file };
   });
 }
@@ -154,7 +157,8 @@ export function checkFields(
   const fields: string[] = [];
   for (const row of rows)
     for (const key of Object.keys(row)) if (!fields.includes(key)) fields.push(key);
-  const have = (field: string) => rows.some((row) => row[field] !== undefined);
+  const have = (field: string) =>
+    rows.some((row) => Object.hasOwn(row, field) && row[field] !== undefined);
   const known = ` (fields: ${fields.join(', ') || 'none'})`;
   for (const [index, { field }] of given.mappings.entries())
     if (!have(field))
