@@ -1,17 +1,30 @@
 /** `society eval --queue URL [--rate P=N/UNIT]`: the eval's jobs go to workers through Redis. */
 import { parseQueueUrl } from '../../../eval/queue/connection.ts';
 import { parseRates } from '../../../eval/queue/rate-limit.ts';
+import { loadQueueSecret } from '../../../eval/queue/trust.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { UsageError } from '../../errors.ts';
+import { processRedactor } from '../../redaction.ts';
 
-/** Checks `--queue` and `--rate` before any work; a usage error names the flag. */
-export function checkQueueFlags(flags: { queue?: string; rate?: string[] }): void {
+type QueueFlags = { queue?: string; rate?: string[]; queueSecretFile?: string };
+
+/**
+ * Checks `--queue`, `--rate` and the queue's secret before any work; a usage error names the
+ * flag. Returns the secret (the process's redactor knows it from here on).
+ */
+export function checkQueueFlags(flags: QueueFlags): string | undefined {
   if (flags.rate?.length && flags.queue === undefined)
     throw new UsageError('--rate needs --queue: the limits are kept in Redis, for every worker');
+  if (flags.queueSecretFile !== undefined && flags.queue === undefined)
+    throw new UsageError('--queue-secret-file needs --queue');
   try {
-    if (flags.queue !== undefined) parseQueueUrl(flags.queue);
     parseRates(flags.rate ?? []);
+    if (flags.queue === undefined) return undefined;
+    parseQueueUrl(flags.queue);
+    const secret = loadQueueSecret(flags.queueSecretFile);
+    processRedactor.add([secret]);
+    return secret;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -22,9 +35,17 @@ export async function queueExecutorFor(
   store: RunStore,
   evalId: string,
   plan: readonly PlannedJob[],
-  flags: { queue: string; rate?: string[] },
+  flags: QueueFlags & { queue: string },
 ): Promise<Executor> {
-  checkQueueFlags(flags);
+  const secret = checkQueueFlags(flags)!;
+  const redirected = new Set(
+    plan.flatMap((planned) => Object.keys(planned.job.providerOverrides ?? {})),
+  );
+  // A worker never takes a URL or a key variable from a job: it needs the profile itself.
+  if (redirected.size)
+    process.stderr.write(
+      `queue: workers reach ${[...redirected].join(', ')} through their own profiles of that name: start each worker with the same --provider (society worker --provider NAME=URL[,key=VAR]); a worker without it refuses the job\n`,
+    );
   const rates = parseRates(flags.rate ?? []);
   // BullMQ loads only for a queued eval.
   const { jobsToQueue, queueExecutor } = await import('../../../eval/queue.ts');
@@ -35,6 +56,7 @@ export async function queueExecutorFor(
       evalId,
       jobs: jobsToQueue(store, evalId, plan),
       ...(Object.keys(rates).length ? { rates } : {}),
+      secret,
       // Not progress: said even with --quiet (no worker connected, who ran what).
       log: (line) => process.stderr.write(`${line}\n`),
     });
