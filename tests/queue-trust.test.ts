@@ -365,3 +365,130 @@ describe.skipIf(!REDIS_SERVER)('a queue whose Redis anyone may write to', () => 
     }
   }, 30_000);
 });
+
+describe.skipIf(!REDIS_SERVER)('a Redis with users and databases', () => {
+  it('takes redis://USER:PASSWORD@HOST:PORT/DB, keeps the eval in that database and never prints the password', async () => {
+    const password = 'alice-pass-9c1e5b2d';
+    const server = await startRedis([
+      '--user',
+      'alice',
+      'on',
+      `>${password}`,
+      '~*',
+      '&*',
+      '+@all',
+      '--user',
+      'default',
+      'off',
+    ]);
+    const url = `redis://alice:${password}@127.0.0.1:${server.port}/3`;
+    const local = mkdtempSync(join(tmpdir(), 'society-acl-'));
+    let running: Running | undefined;
+    const client = new Redis(url);
+    try {
+      running = await startWorker(url, ['--db', join(local, 'worker.db')]);
+      const file = join(local, 'arith.society.json');
+      const data = join(local, 'q.jsonl');
+      writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
+      writeFileSync(data, arithJsonl());
+      const common = ['--map', 'question=question', '--expect', 'answer', '--limit', '2'];
+      const [wrong, result] = await Promise.all([
+        society(
+          [
+            'eval',
+            file,
+            '--data',
+            data,
+            ...common,
+            '--simulate',
+            '--db',
+            join(local, 'w.db'),
+            '--queue',
+            url.replace(password, 'not-the-password'),
+          ],
+          { SOCIETY_QUEUE_SECRET: SECRET },
+        ),
+        society(
+          [
+            'eval',
+            file,
+            '--data',
+            data,
+            ...common,
+            '--simulate',
+            '--db',
+            join(local, 'q.db'),
+            '--queue',
+            url,
+          ],
+          { SOCIETY_QUEUE_SECRET: SECRET },
+        ),
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(running.lines.filter((l) => l.startsWith('done'))).toHaveLength(2);
+      // The eval's keys are in database 3 (BullMQ's event stream stays), none in database 0.
+      expect((await client.keys('society:*')).length).toBeGreaterThan(0);
+      await client.select(0);
+      expect(await client.keys('*')).toEqual([]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(
+        /^society: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/3: /,
+      );
+      for (const text of [result.stderr, wrong.stderr, running.lines.join('\n')])
+        expect(text).not.toContain(password);
+    } finally {
+      client.disconnect();
+      if (running) await stop(running.child);
+      await server.stop();
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('a queue that would carry a key', () => {
+  it('is refused before anything is queued: no secret, or a key in a dataset row', async () => {
+    const local = mkdtempSync(join(tmpdir(), 'society-keyed-'));
+    try {
+      const file = join(local, 'arith.society.json');
+      const data = join(local, 'q.jsonl');
+      writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
+      writeFileSync(
+        data,
+        `${JSON.stringify({ question: 'What is sk-proj-abcdefgh12345678 times 3?', answer: '3' })}\n`,
+      );
+      const unreachable = 'redis://127.0.0.1:1';
+      const [noSecret, keyed] = await Promise.all([
+        society(['worker', '--queue', unreachable], { SOCIETY_QUEUE_SECRET: '' }),
+        society(
+          [
+            'eval',
+            file,
+            '--data',
+            data,
+            '--map',
+            'question=question',
+            '--expect',
+            'answer',
+            '--simulate',
+            '--db',
+            join(local, 'x.db'),
+            '--queue',
+            unreachable,
+          ],
+          { SOCIETY_QUEUE_SECRET: SECRET },
+        ),
+      ]);
+      expect(noSecret.code).toBe(2);
+      expect(noSecret.stderr).toMatch(
+        /^society: --queue needs the secret the coordinator and its workers share: set SOCIETY_QUEUE_SECRET or give --queue-secret-file FILE.*openssl rand -hex 32.*\n$/,
+      );
+      expect(keyed.code).toBe(2);
+      expect(keyed.stderr).toMatch(
+        /society: item 1 · default: its inputs hold a key \(or a string shaped like one\); it would be written to Redis, so the eval is not queued/,
+      );
+      expect(keyed.stderr).not.toContain('sk-proj-abcdefgh12345678');
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 20_000);
+});

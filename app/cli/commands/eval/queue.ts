@@ -4,6 +4,7 @@ import { parseRates } from '../../../eval/queue/rate-limit.ts';
 import { loadQueueSecret } from '../../../eval/queue/trust.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
+import { looksLikeKey } from '../../../store/secrets.ts';
 import { UsageError } from '../../errors.ts';
 import { processRedactor } from '../../redaction.ts';
 
@@ -30,6 +31,25 @@ export function checkQueueFlags(flags: QueueFlags): string | undefined {
   }
 }
 
+/**
+ * A job's document and inputs are written to Redis as they are: one holding a key (the value of
+ * a key variable this process knows, or a string shaped like a key) is not queued at all.
+ */
+function refuseKeysInJobs(plan: readonly PlannedJob[]): void {
+  for (const { job } of plan) {
+    const where = `item ${job.item + 1} · ${job.variant}`;
+    const inputs = JSON.stringify(job.inputs);
+    for (const [what, text] of [
+      ['document', job.documentText],
+      ['inputs', inputs],
+    ] as const)
+      if (processRedactor.finds(text) || looksLikeKey(text))
+        throw new UsageError(
+          `${where}: its ${what} hold${what === 'document' ? 's' : ''} a key (or a string shaped like one); it would be written to Redis, so the eval is not queued. Take the key out, or run the eval without --queue`,
+        );
+  }
+}
+
 /** The executor for `--queue`; `cannot reach Redis at …` is a usage error (exit 2). */
 export async function queueExecutorFor(
   store: RunStore,
@@ -38,6 +58,7 @@ export async function queueExecutorFor(
   flags: QueueFlags & { queue: string },
 ): Promise<Executor> {
   const secret = checkQueueFlags(flags)!;
+  refuseKeysInJobs(plan);
   const redirected = new Set(
     plan.flatMap((planned) => Object.keys(planned.job.providerOverrides ?? {})),
   );
