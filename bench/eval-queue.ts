@@ -54,7 +54,12 @@ const doc = {
 };
 
 function env(): NodeJS.ProcessEnv {
-  const vars: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  // The coordinator and the workers share a queue secret (docs/workers.md).
+  const vars: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    SOCIETY_QUEUE_SECRET: 'bench-eval-queue-secret-0123456789',
+  };
   delete vars.OPENAI_API_KEY;
   return vars;
 }
@@ -83,10 +88,11 @@ function timed(args: string[]): Promise<{ wallMs: number; stdout: string; stderr
 }
 
 /** Starts a worker; resolves once it takes jobs. */
-function worker(url: string, concurrency: number): Promise<ChildProcess> {
+function worker(url: string, concurrency: number, provider: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, 'worker', '--queue', url, '--concurrency', String(concurrency)],
+    // The eval's --provider reaches a worker as a name: the worker has the profile itself.
+    [BIN, 'worker', '--queue', url, '--concurrency', String(concurrency), '--provider', provider],
     { cwd: ROOT, env: env(), stdio: ['ignore', 'ignore', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
@@ -149,7 +155,9 @@ export async function benchEvalQueue(
     try {
       pool.push(
         ...(await Promise.all(
-          Array.from({ length: workers }, () => worker(redis.url, concurrency)),
+          Array.from({ length: workers }, () =>
+            worker(redis.url, concurrency, `openai=${stub.url}`),
+          ),
         )),
       );
       const queued = await timed([...args('queued.db'), '--queue', redis.url]);

@@ -44,6 +44,9 @@ let pool: { child: ChildProcess; lines: string[] }[];
 
 /** Worker locks of 2 s: a killed worker's job is taken over within about 3 s. */
 const WORKER_ENV = { SOCIETY_QUEUE_LOCK_MS: '2000' };
+// The secret the coordinators (started by `society`, which passes this environment on) and the
+// workers share.
+process.env.SOCIETY_QUEUE_SECRET = 'eval-queue-test-secret-0123456789';
 
 /** Starts `society worker`; resolves once it takes jobs. `lines` collects what it prints. */
 function startWorker(extra: string[] = []): Promise<{ child: ChildProcess; lines: string[] }> {
@@ -62,6 +65,9 @@ function startWorker(extra: string[] = []): Promise<{ child: ChildProcess; lines
       '2',
       '--db',
       join(dir, `worker-${workers.length}.db`),
+      // The eval redirects openai to the stub; a worker reaches it through a profile of its own.
+      '--provider',
+      `openai=${stub.url}`,
       ...extra,
     ],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -23,7 +23,11 @@ export function evalRunOptions(command: Command): Command {
     )
     .option(
       '--queue <URL>',
-      'run the jobs on workers (society worker) through Redis at redis://HOST:PORT; their runs come back into this store',
+      'run the jobs on workers (society worker) through Redis at redis://[USER:PASSWORD@]HOST:PORT[/DB] (rediss:// for TLS); their runs come back into this store. Needs SOCIETY_QUEUE_SECRET or --queue-secret-file',
+    )
+    .option(
+      '--queue-secret-file <FILE>',
+      'with --queue: the file holding the secret shared with the workers (default: SOCIETY_QUEUE_SECRET); jobs are signed with it',
     )
     .option(
       '--rate <PROVIDER=N/UNIT>',
@@ -159,7 +163,20 @@ export function addEvalCommands(program: Command): void {
     .description(
       'run eval jobs queued by society eval --queue, until stopped; each finished run goes back to the eval',
     )
-    .requiredOption('--queue <URL>', 'the Redis server the evals use: redis://HOST:PORT')
+    .requiredOption(
+      '--queue <URL>',
+      'the Redis server the evals use: redis://[USER:PASSWORD@]HOST:PORT[/DB] (rediss:// for TLS)',
+    )
+    .option(
+      '--queue-secret-file <FILE>',
+      'the file holding the secret shared with the coordinator (default: SOCIETY_QUEUE_SECRET); jobs not signed with it are refused',
+    )
+    .option(
+      '--provider <NAME=URL>',
+      'a provider profile of this worker: NAME=URL[,key=ENV_VAR][,kind=huggingface], as the eval gave it; jobs name profiles, never URLs (repeatable)',
+      collect,
+      [],
+    )
     .option('--concurrency <K>', 'jobs at once in this process (default: 4)')
     .option(
       '--rate <PROVIDER=N/UNIT>',
@@ -172,7 +189,8 @@ export function addEvalCommands(program: Command): void {
       'after',
       `
 A worker needs what the eval's document needs: its providers reachable and their keys in the
-environment. A worker killed mid-job (even kill -9) stops renewing its lock on the job; another
+environment, and the queue's secret. It takes no URL or key variable from a job: a job names
+provider profiles, which must be this worker's own (society providers --add, or --provider). A worker killed mid-job (even kill -9) stops renewing its lock on the job; another
 worker takes the job over within 15 s (a 10 s lock plus a stalled-job check every 5 s) and runs
 it again. Ctrl-C or SIGTERM lets running jobs finish; a second one stops at once.`,
     )

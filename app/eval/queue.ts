@@ -8,8 +8,14 @@
  * the eval's runs read exactly as a local eval's (the debugger opens them, `society show` too),
  * and scores it there. A result that arrived while no coordinator was waiting stays in Redis
  * until the next session imports it; Redis is cleared of the eval once every job is imported.
+ *
+ * Jobs and results are signed with the queue's secret (queue/trust.ts). A result is small (ids,
+ * status, where the run's export waits); the export is fetched once and deleted. Jobs awaited
+ * are looked at again every few seconds, so one that vanished (Redis restarted empty) is queued
+ * again under the same id, and the eval finishes in the same session.
  */
 import { FlowProducer, type Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { parseExport } from '../cli/export.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunStore } from '../store/index.ts';
@@ -21,9 +27,19 @@ import {
   JOBS_QUEUE,
   QUEUE_PREFIX,
   type QueueAddress,
+  queueTimings,
 } from './queue/connection.ts';
 import type { RateLimit } from './queue/rate-limit.ts';
-import { type JobResult, parentJobId, parseJobResult, queueJobId } from './queue/wire.ts';
+import {
+  cassetteKey,
+  exportKeys,
+  type JobResult,
+  parentJobId,
+  parseJobResult,
+  queuedJob,
+  queueJobId,
+  sha256,
+} from './queue/wire.ts';
 import type { Executor } from './runner.ts';
 
 /** Results awaited at once: how many run on workers is each worker's `--concurrency`. */
@@ -40,14 +56,17 @@ export interface QueueExecutorOptions {
   rates?: Record<string, RateLimit>;
   /** Lines for the user: no worker connected, who ran what. */
   log?: (line: string) => void;
+  /** The secret shared with the workers: jobs are signed with it, results checked. */
+  secret: string;
 }
 
 /** An executor whose jobs run on queue workers; resolves once Redis answers. */
 export async function queueExecutor(options: QueueExecutorOptions): Promise<Executor> {
   const { address, store, evalId } = options;
   const log = options.log ?? (() => {});
-  // One readable line when Redis is not there, before any BullMQ client starts retrying.
-  (await connectRedis(address)).disconnect();
+  // One readable line when Redis is not there, before any BullMQ client starts retrying. The
+  // client stays: cassettes are stored and exports fetched with it.
+  const redis: Redis = await connectRedis(address);
   const common = { connection: bullConnection(address), prefix: QUEUE_PREFIX };
   const jobsQueue = new Queue(JOBS_QUEUE, common);
   const evalsQueue = new Queue(EVALS_QUEUE, common);
@@ -67,7 +86,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
 
   const waiting = new Map<
     string,
-    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+    { job: EvalJob; resolve: (value: unknown) => void; reject: (e: Error) => void }
   >();
   events.on('completed', ({ jobId, returnvalue }) => waiting.get(jobId)?.resolve(returnvalue));
   events.on('failed', ({ jobId, failedReason }) =>
@@ -80,14 +99,23 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
   const queued = (job: EvalJob) => ({
     name: `item ${job.item + 1} · ${job.variant}`,
     queueName: JOBS_QUEUE,
-    data: { ...job, ...(options.rates ? { rates: options.rates } : {}) },
+    data: queuedJob(job, options.secret, options.rates ? { rates: options.rates } : {}),
     // A job that fails on its worker is reported as a failed item; the eval goes on.
     opts: { jobId: queueJobId(job), ignoreDependencyOnFailure: true },
   });
 
+  /** The eval's cassette (replay), stored once for all its jobs; the jobs name its hash. */
+  const cassetteText = options.jobs.find((job) => job.cassetteText !== undefined)?.cassetteText;
+  const storeCassette = async () => {
+    if (cassetteText === undefined) return;
+    if ((await redis.get(cassetteKey(evalId))) !== cassetteText)
+      await redis.set(cassetteKey(evalId), cassetteText);
+  };
+
   /** Adds the eval's flow: jobs already in Redis are left as they are (failed ones retried). */
   const enqueue = async () => {
     const parentId = parentJobId(evalId);
+    await storeCassette();
     const parent = await evalsQueue.getJob(parentId);
     // A parent from an earlier session that has already finished cannot take new children;
     // its children (results not yet imported among them) stay.
@@ -117,13 +145,41 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
   };
 
   /**
-   * The job's result, whether it finished before we asked or finishes later. A job missing
-   * from Redis (removed, or Redis emptied meanwhile) is queued again on its own.
+   * Looks at the job `id` in Redis: its result when it has finished (or its failure), and a
+   * job missing from Redis (removed, or Redis emptied by a restart) is queued again, alone,
+   * under the same id, its cassette stored again first.
    */
+  const look = async (id: string): Promise<void> => {
+    const entry = waiting.get(id);
+    if (!entry) return;
+    const found: Job | undefined = await jobsQueue.getJob(id);
+    if (!found) {
+      await storeCassette();
+      const { name, data, opts } = queued(entry.job);
+      await jobsQueue.add(name, data, { jobId: opts.jobId });
+    } else if (found.finishedOn && found.returnvalue) waiting.get(id)?.resolve(found.returnvalue);
+    else if (await found.isFailed()) waiting.get(id)?.reject(new Error(found.failedReason));
+  };
+
+  // Not once but every few seconds: Redis may restart empty at any time, and a result whose
+  // event was lost with it would otherwise be waited for forever.
+  const { stalledCheckMs } = queueTimings();
+  let looking = false;
+  const recheck = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    Promise.allSettled([...waiting.keys()].map(look)).finally(() => {
+      looking = false;
+    });
+  }, stalledCheckMs);
+  recheck.unref();
+
+  /** The job's result, whether it finished before we asked or finishes later. */
   const resultOf = (job: EvalJob): Promise<unknown> => {
     const id = queueJobId(job);
     return new Promise((resolve, reject) => {
       waiting.set(id, {
+        job,
         resolve: (value) => {
           waiting.delete(id);
           resolve(value);
@@ -134,15 +190,20 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         },
       });
       // Listening before looking: a result that lands in between is heard either way.
-      jobsQueue.getJob(id).then(async (found: Job | undefined) => {
-        if (!found) {
-          const { name, data, opts } = queued(job);
-          await jobsQueue.add(name, data, { jobId: opts.jobId });
-        } else if (found.finishedOn && found.returnvalue)
-          waiting.get(id)?.resolve(found.returnvalue);
-        else if (await found.isFailed()) waiting.get(id)?.reject(new Error(found.failedReason));
-      }, reject);
+      look(id).catch(reject);
     });
+  };
+
+  /**
+   * The run export a result points to, checked against the hash the worker signed; undefined
+   * when it is gone (Redis emptied since), and the job is then run again.
+   */
+  const exportOf = async (result: JobResult): Promise<string | undefined> => {
+    const text = await redis.get(result.exportKey);
+    if (text === null) return undefined;
+    if (sha256(text) !== result.exportSha256)
+      throw new Error('the run export in the queue is not the one its worker signed');
+    return text;
   };
 
   const byWorker = new Map<string, number>();
@@ -161,18 +222,24 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       await enqueued;
       const id = queueJobId(job);
       awaited.add(id);
-      let value: unknown;
+      let result!: JobResult;
+      let text: string | undefined;
       try {
-        value = await resultOf(job);
+        for (let tries = 0; ; tries++) {
+          result = parseJobResult(await resultOf(job), options.secret);
+          text = await exportOf(result);
+          if (text !== undefined || tries === 3) break;
+          // Finished, but its export went with a Redis restart: run it again.
+          await jobsQueue.remove(id).catch(() => {});
+        }
       } finally {
         awaited.delete(id);
       }
-      const result: JobResult = parseJobResult(value);
-      const data = parseExport(
-        result.exportText,
-        `the run of item ${job.item + 1} · ${job.variant}`,
-      );
+      if (text === undefined) throw new Error('the run came back without its export');
+      const data = parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
       store.importRun(data);
+      // Imported (in one transaction, idempotent): only now may the export go.
+      await redis.del(result.exportKey);
       imported.add(id);
       byWorker.set(result.worker, (byWorker.get(result.worker) ?? 0) + 1);
       runOptions.onStart?.(data.run.id);
@@ -202,6 +269,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     },
     async close() {
       process.off('SIGINT', onInterrupt);
+      clearInterval(recheck);
       try {
         if (byWorker.size > 0)
           log(
@@ -215,6 +283,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
           jobsQueue.close(),
           evalsQueue.close(),
         ]);
+        redis.disconnect();
       }
     },
   };
@@ -235,6 +304,15 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         await new Promise((r) => setTimeout(r, 100));
       await parent?.remove({ removeChildren: true }).catch(() => {});
       for (const id of ids) await jobsQueue.remove(id).catch(() => {});
+      // A job run twice (a worker thought dead) left a second export nobody will fetch.
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', exportKeys('*'), 'COUNT', 1000);
+        const stray = keys.filter((key) => ids.has(key.split(':')[2] ?? ''));
+        if (stray.length) await redis.del(...stray);
+        cursor = next;
+      } while (cursor !== '0');
+      await redis.del(cassetteKey(evalId));
       return;
     }
     for (const id of ids) {

@@ -14,6 +14,8 @@ export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-serv
 export interface LocalRedis {
   url: string;
   port: number;
+  /** Kills the server (SIGKILL) and starts it again, empty, on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,13 +31,39 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server and resolves once it accepts connections. */
-export async function startRedis(): Promise<LocalRedis> {
+/**
+ * Starts redis-server and resolves once it accepts connections. `args` are more of its options
+ * (`--requirepass`, `--user`, …).
+ */
+export async function startRedis(args: string[] = []): Promise<LocalRedis> {
   if (!REDIS_SERVER) throw new Error('redis-server is not installed');
   const port = await freePort();
+  let child = await spawnRedis(port, args);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async restart() {
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      });
+      child = await spawnRedis(port, args);
+    },
+    stop,
+  };
+}
+
+async function spawnRedis(port: number, args: string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    REDIS_SERVER!,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -57,14 +85,5 @@ export async function startRedis(): Promise<LocalRedis> {
     });
   });
   child.stdout?.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return child;
 }

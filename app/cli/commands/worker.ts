@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedis, parseQueueUrl, queueTimings } from '../../eval/queue/connection.ts';
 import { formatRate, parseRates } from '../../eval/queue/rate-limit.ts';
+import { loadQueueSecret } from '../../eval/queue/trust.ts';
 import { EXIT, UsageError } from '../errors.ts';
+import { parseProviders } from '../provider-flags.ts';
+import { processRedactor } from '../redaction.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
 
 export interface WorkerFlags {
@@ -16,6 +19,9 @@ export interface WorkerFlags {
   concurrency?: string;
   db?: string;
   rate: string[];
+  /** `--provider NAME=URL[,key=VAR]`: profiles of this worker, over its store's. */
+  provider?: string[];
+  queueSecretFile?: string;
 }
 
 /** Runs jobs until a signal; resolves to the exit code. */
@@ -25,12 +31,18 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     throw new UsageError('--concurrency must be a whole number ≥ 1');
   let address: ReturnType<typeof parseQueueUrl>;
   let rates: ReturnType<typeof parseRates>;
+  let secret: string;
   try {
     address = parseQueueUrl(flags.queue);
     rates = parseRates(flags.rate);
+    secret = loadQueueSecret(flags.queueSecretFile);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  processRedactor.add([secret]);
+  // Learns each profile's key variable now, before any job: the redactor must know every key
+  // a run here may send.
+  const given = parseProviders(flags.provider ?? []);
   // Checked first, before anything heavy loads: a wrong address is one line at once.
   let redis: Awaited<ReturnType<typeof connectRedis>>;
   try {
@@ -53,7 +65,8 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
         redis,
         concurrency,
         store,
-        providerOverrides: storedOverrides(store),
+        providerOverrides: { ...storedOverrides(store), ...given },
+        secret,
         rates,
         log: (line) => process.stdout.write(`${line}\n`),
       });
@@ -63,8 +76,9 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     }
     const { lockMs, stalledCheckMs } = queueTimings();
     const limits = Object.entries(rates).map(([p, r]) => `${p} ${formatRate(r)}`);
+    const profiles = Object.keys({ ...storedOverrides(store), ...given });
     process.stderr.write(
-      `worker ${worker.name}: taking eval jobs from ${address.shown}, ${concurrency} at a time${limits.length ? ` · rate ${limits.join(', ')}` : ''} · a stopped worker's job is taken over within ${Math.round((lockMs + stalledCheckMs) / 1000)} s · Ctrl-C stops\n`,
+      `worker ${worker.name}: taking eval jobs from ${address.shown}, ${concurrency} at a time${limits.length ? ` · rate ${limits.join(', ')}` : ''}${profiles.length ? ` · own profiles ${profiles.join(', ')}` : ''} · a stopped worker's job is taken over within ${Math.round((lockMs + stalledCheckMs) / 1000)} s · Ctrl-C stops\n`,
     );
     await new Promise<void>((resolve) => {
       let signals = 0;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseQueueUrl } from './connection.ts';
 import { formatRate, parseRate, parseRates, spacing } from './rate-limit.ts';
-import { parseQueuedJob, queueJobId } from './wire.ts';
+import { canonicalJson, loadQueueSecret, signatureProblem } from './trust.ts';
+import { parseJobResult, parseQueuedJob, queuedJob, queueJobId, signedResult } from './wire.ts';
+
+const SECRET = 'a-test-secret-of-32-characters!!';
 
 describe('--rate', () => {
   it('reads PROVIDER=N/UNIT and spaces calls evenly', () => {
@@ -41,6 +44,71 @@ describe('queued jobs', () => {
     expect(a).toBe(queueJobId({ evalId: 'e1', jobKey: 'k1' }));
     expect(a).not.toBe(queueJobId({ evalId: 'e2', jobKey: 'k1' }));
     expect(a).toMatch(/^job-[0-9a-f]{32}$/);
-    expect(() => parseQueuedJob({ evalId: 'e1', item: -1 })).toThrow(/not an eval job \(item:/);
+  });
+});
+
+describe('signed jobs', () => {
+  const job = {
+    evalId: 'e1',
+    item: 0,
+    variant: 'default',
+    jobKey: 'k1',
+    documentText: '{}',
+    inputs: { question: 'What is 2 times 3?' },
+    blobs: [],
+    mode: 'live' as const,
+    providerOverrides: { local: { baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'LOCAL_VAR' } },
+    cassetteText: '{"entries":[]}',
+  };
+
+  it('carry profile names and a cassette hash, never URLs, key variables or the cassette', () => {
+    const signed = queuedJob(job, SECRET);
+    const text = JSON.stringify(signed);
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain('LOCAL_VAR');
+    expect(text).not.toContain('entries');
+    expect(parseQueuedJob(signed, SECRET)).toMatchObject({ profiles: ['local'], item: 0 });
+  });
+
+  it('are refused unsigned, mis-signed, signed with another secret or carrying provider settings', () => {
+    const signed = queuedJob(job, SECRET);
+    const { sig: _sig, ...unsigned } = signed;
+    expect(() => parseQueuedJob(unsigned, SECRET)).toThrow(/unsigned/);
+    expect(() => parseQueuedJob({ ...signed, item: 3 }, SECRET)).toThrow(/mis-signed/);
+    expect(() => parseQueuedJob(signed, `${SECRET}x`)).toThrow(/mis-signed/);
+    expect(() =>
+      parseQueuedJob({ ...signed, providerOverrides: { local: { baseUrl: 'x' } } }, SECRET),
+    ).toThrow(/provider settings of its own \(providerOverrides\)/);
+    expect(() => parseQueuedJob({ evalId: 'e1', item: -1 }, SECRET)).toThrow(/unsigned/);
+    // A result is signed for another purpose: it never passes for a job.
+    const result = signedResult(
+      {
+        runId: 'r1',
+        status: 'succeeded',
+        exportKey: 'k',
+        exportSha256: '0'.repeat(64),
+        latencyMs: 1,
+        worker: 'w',
+      },
+      SECRET,
+    );
+    expect(parseJobResult(result, SECRET).runId).toBe('r1');
+    expect(signatureProblem(result, SECRET, 'job')).toMatch(/mis-signed/);
+    expect(() => parseJobResult({ ...result, status: 'failed' }, SECRET)).toThrow(/mis-signed/);
+  });
+
+  it('sign the same payload the same whatever the order of its fields', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
+  });
+
+  it('need a secret of 16 characters or more, and never say it', () => {
+    expect(() => loadQueueSecret(undefined, {})).toThrow(
+      /set SOCIETY_QUEUE_SECRET or give --queue-secret-file FILE/,
+    );
+    expect(() => loadQueueSecret(undefined, { SOCIETY_QUEUE_SECRET: 'short-one' })).toThrow(
+      /^SOCIETY_QUEUE_SECRET: the queue secret is shorter than 16 characters/,
+    );
+    expect(() => loadQueueSecret('/nonexistent/queue.secret')).toThrow(/cannot read it \(ENOENT\)/);
+    expect(loadQueueSecret(undefined, { SOCIETY_QUEUE_SECRET: ` ${SECRET}\n` })).toBe(SECRET);
   });
 });

@@ -4,6 +4,11 @@
  * (record, events, calls, bytes) for the coordinator to import into its store. It also adds up
  * each eval's parent job once all its children are done.
  *
+ * It trusts its own configuration, not the job: a job must be signed with the queue's secret,
+ * and it only names provider profiles, which must be this worker's own (its store's, or given
+ * with `society worker --provider`). Anything else is refused, logged, and fails with nothing
+ * sent anywhere.
+ *
  * A worker killed mid-job stops renewing the job's lock; another worker's stalled-job check then
  * puts the job back in the queue (see connection.ts for how soon), and it runs again there.
  */
@@ -14,7 +19,7 @@ import { exportRun } from '../../cli/export.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import type { ProfileOverride } from '../../providers/profiles.ts';
 import type { RunStore } from '../../store/index.ts';
-import { executeJob } from '../job.ts';
+import { type EvalJob, executeJob } from '../job.ts';
 import {
   bullConnection,
   connectRedis,
@@ -26,7 +31,16 @@ import {
   queueTimings,
 } from './connection.ts';
 import { type RateLimit, RedisRateLimiter, rateLimitedProviders, stricter } from './rate-limit.ts';
-import { type JobResult, parseQueuedJob } from './wire.ts';
+import {
+  cassetteKey,
+  exportKey,
+  type JobResult,
+  parseQueuedJob,
+  type QueuedJob,
+  RefusedJobError,
+  sha256,
+  signedResult,
+} from './wire.ts';
 
 export interface EvalWorkerOptions {
   address: QueueAddress;
@@ -34,8 +48,13 @@ export interface EvalWorkerOptions {
   concurrency: number;
   /** Where this worker's runs are made (its own store, or a temporary one). */
   store: RunStore;
-  /** Provider redirects of this machine (its stored profiles), under each job's own. */
+  /**
+   * This worker's own provider profiles (its store's, and `--provider` at start). A job naming
+   * a profile not among them is refused; the built-in profiles need not be listed.
+   */
   providerOverrides?: Record<string, ProfileOverride>;
+  /** The secret shared with the coordinator: jobs not signed with it are refused. */
+  secret: string;
   /** This worker's own `--rate` limits; a job's limits apply too (the stricter wins). */
   rates?: Record<string, RateLimit>;
   /** One line per job started, finished or failed. */
@@ -73,34 +92,88 @@ export async function startEvalWorker(options: EvalWorkerOptions): Promise<EvalW
   };
   let running = 0;
 
+  const own = options.providerOverrides ?? {};
+  /** Cassettes by hash: fetched once per eval, not once per job. */
+  const cassettes = new Map<string, string>();
+
+  const cassetteFor = async (data: QueuedJob): Promise<string | undefined> => {
+    if (data.cassette === undefined) return undefined;
+    const cached = cassettes.get(data.cassette);
+    if (cached !== undefined) return cached;
+    const text = await redis.get(cassetteKey(data.evalId));
+    if (text === null) throw new Error("the eval's cassette is no longer in the queue");
+    // The job's signature covers the hash: a cassette swapped in Redis is refused.
+    if (sha256(text) !== data.cassette)
+      throw new RefusedJobError("the eval's cassette in the queue is not the one the job names");
+    if (cassettes.size >= 4) cassettes.delete(cassettes.keys().next().value!);
+    cassettes.set(data.cassette, text);
+    return text;
+  };
+
+  /** The job as this worker runs it: provider profiles are its own, every one of them. */
+  const resolve = async (data: QueuedJob): Promise<EvalJob> => {
+    const lacking = (data.profiles ?? []).filter((name) => !Object.hasOwn(own, name));
+    if (lacking.length)
+      throw new RefusedJobError(
+        `the job names provider profile${lacking.length === 1 ? '' : 's'} ${lacking.join(', ')}, which this worker does not have (start it with --provider ${lacking[0]}=URL[,key=VAR] as the eval was, or society providers --add)`,
+      );
+    const cassetteText = await cassetteFor(data);
+    const { profiles: _profiles, cassette: _cassette, rates: _rates, ...job } = data;
+    return { ...job, ...(cassetteText !== undefined ? { cassetteText } : {}) };
+  };
+
   const runJob = async (job: Job): Promise<JobResult> => {
-    const data = parseQueuedJob(job.data);
+    let data: QueuedJob;
+    try {
+      data = parseQueuedJob(job.data, options.secret);
+    } catch (error) {
+      log(`refuse job ${job.id}: ${(error as Error).message}`);
+      throw error;
+    }
     const what = `item ${data.item + 1} · ${data.variant} · eval ${data.evalId.slice(0, 8)}`;
+    let evalJob: EvalJob;
+    try {
+      evalJob = await resolve(data);
+    } catch (error) {
+      log(`refuse ${what}: ${(error as Error).message}`);
+      throw error;
+    }
     log(
       `run   ${what}${job.attemptsStarted > 1 ? ' (taken over from a worker that stopped)' : ''}`,
     );
     const rates: Record<string, RateLimit> = { ...options.rates };
     for (const [provider, limit] of Object.entries(data.rates ?? {}))
       rates[provider] = stricter(rates[provider], limit);
-    const providerOverrides = { ...options.providerOverrides, ...data.providerOverrides };
     running++;
     try {
-      const outcome = await executeJob(data, {
+      const outcome = await executeJob(evalJob, {
         store: options.store,
-        providerOverrides,
+        providerOverrides: own,
         ...(Object.keys(rates).length
-          ? { providerFor: rateLimitedProviders(rates, limiter, providerOverrides) }
+          ? { providerFor: rateLimitedProviders(rates, limiter, own) }
           : {}),
       });
       const run = options.store.getRun(outcome.runId)!;
       log(
         `done  ${what} · ${outcome.result.status} in ${(outcome.latencyMs / 1000).toFixed(1)} s · run ${run.id}`,
       );
-      return {
-        exportText: JSON.stringify(exportRun(options.store, run)),
-        latencyMs: outcome.latencyMs,
-        worker: name,
-      };
+      // The export waits under a key of its own until the coordinator imports it; the job's
+      // result (kept by Redis in its event stream too) only says where, and what it hashes to.
+      // Written through the store's redactor already; scrubbed again on the way out all the same.
+      const text = options.store.redactor.text(JSON.stringify(exportRun(options.store, run)));
+      const key = exportKey(String(job.id), run.id);
+      await redis.set(key, text);
+      return signedResult(
+        {
+          runId: run.id,
+          status: outcome.result.status,
+          exportKey: key,
+          exportSha256: sha256(text),
+          latencyMs: outcome.latencyMs,
+          worker: name,
+        },
+        options.secret,
+      );
     } catch (error) {
       log(`fail  ${what}: ${(error as Error).message}`);
       throw error;

@@ -46,6 +46,8 @@ export interface EvalRunFlags {
   queue?: string;
   /** `--rate PROVIDER=N/UNIT`: limits every worker applies (needs --queue). */
   rate?: string[];
+  /** `--queue-secret-file FILE`: the secret shared with the workers (else SOCIETY_QUEUE_SECRET). */
+  queueSecretFile?: string;
 }
 
 export interface EvalFlags extends EvalRunFlags, BudgetFlags {
@@ -212,7 +214,10 @@ export async function runPlannedEval(args: {
   plan: PlannedJob[];
   prepared: readonly Pick<PreparedVariant, 'spec'>[];
   rows: number;
-  flags: Pick<EvalFlags, 'db' | 'json' | 'quiet' | 'retryFailed' | 'report' | 'queue' | 'rate'>;
+  flags: Pick<
+    EvalFlags,
+    'db' | 'json' | 'quiet' | 'retryFailed' | 'report' | 'queue' | 'rate' | 'queueSecretFile'
+  >;
   concurrency: number;
   scorer?: Scorer;
   /**

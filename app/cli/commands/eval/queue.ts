@@ -1,19 +1,33 @@
 /** `society eval --queue URL [--rate P=N/UNIT]`: the eval's jobs go to workers through Redis. */
 import { parseQueueUrl } from '../../../eval/queue/connection.ts';
 import { parseRates } from '../../../eval/queue/rate-limit.ts';
+import { loadQueueSecret } from '../../../eval/queue/trust.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
+import { looksLikeKey } from '../../../store/secrets.ts';
 import { UsageError } from '../../errors.ts';
 import { KEY_ADVICE, keyShapedIn } from '../../key-shaped.ts';
+import { processRedactor } from '../../redaction.ts';
 import { terminalText } from '../../terminal-text.ts';
 
-/** Checks `--queue` and `--rate` before any work; a usage error names the flag. */
-export function checkQueueFlags(flags: { queue?: string; rate?: string[] }): void {
+type QueueFlags = { queue?: string; rate?: string[]; queueSecretFile?: string };
+
+/**
+ * Checks `--queue`, `--rate` and the queue's secret before any work; a usage error names the
+ * flag. Returns the secret (the process's redactor knows it from here on).
+ */
+export function checkQueueFlags(flags: QueueFlags): string | undefined {
   if (flags.rate?.length && flags.queue === undefined)
     throw new UsageError('--rate needs --queue: the limits are kept in Redis, for every worker');
+  if (flags.queueSecretFile !== undefined && flags.queue === undefined)
+    throw new UsageError('--queue-secret-file needs --queue');
   try {
-    if (flags.queue !== undefined) parseQueueUrl(flags.queue);
     parseRates(flags.rate ?? []);
+    if (flags.queue === undefined) return undefined;
+    parseQueueUrl(flags.queue);
+    const secret = loadQueueSecret(flags.queueSecretFile);
+    processRedactor.add([secret]);
+    return secret;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -43,14 +57,43 @@ export function refuseKeyShapedJobs(plan: readonly PlannedJob[]): void {
   }
 }
 
+/**
+ * Every job, as it will be written to Redis: a document or inputs holding a key (the value of a
+ * key variable this process knows, or a string shaped like one, a dataset row's included) is
+ * not queued at all.
+ */
+function refuseKeysInJobs(plan: readonly PlannedJob[]): void {
+  for (const { job } of plan) {
+    const where = `item ${job.item + 1} · ${job.variant}`;
+    const inputs = JSON.stringify(job.inputs);
+    for (const [what, text] of [
+      ['document', job.documentText],
+      ['inputs', inputs],
+    ] as const)
+      if (processRedactor.finds(text) || looksLikeKey(text))
+        throw new UsageError(
+          `${where}: its ${what} hold${what === 'document' ? 's' : ''} a key (or a string shaped like one); it would be written to Redis, so the eval is not queued. Take the key out, or run the eval without --queue`,
+        );
+  }
+}
+
 /** The executor for `--queue`; `cannot reach Redis at …` is a usage error (exit 2). */
 export async function queueExecutorFor(
   store: RunStore,
   evalId: string,
   plan: readonly PlannedJob[],
-  flags: { queue: string; rate?: string[] },
+  flags: QueueFlags & { queue: string },
 ): Promise<Executor> {
-  checkQueueFlags(flags);
+  const secret = checkQueueFlags(flags)!;
+  refuseKeysInJobs(plan);
+  const redirected = new Set(
+    plan.flatMap((planned) => Object.keys(planned.job.providerOverrides ?? {})),
+  );
+  // A worker never takes a URL or a key variable from a job: it needs the profile itself.
+  if (redirected.size)
+    process.stderr.write(
+      `queue: workers reach ${[...redirected].join(', ')} through their own profiles of that name: start each worker with the same --provider (society worker --provider NAME=URL[,key=VAR]); a worker without it refuses the job\n`,
+    );
   const rates = parseRates(flags.rate ?? []);
   // BullMQ loads only for a queued eval.
   const { jobsToQueue, queueExecutor } = await import('../../../eval/queue.ts');
@@ -61,6 +104,7 @@ export async function queueExecutorFor(
       evalId,
       jobs: jobsToQueue(store, evalId, plan),
       ...(Object.keys(rates).length ? { rates } : {}),
+      secret,
       // Not progress: said even with --quiet (no worker connected, who ran what).
       log: (line) => process.stderr.write(`${terminalText(line)}\n`),
     });
