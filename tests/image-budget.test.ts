@@ -5,11 +5,15 @@
  * `society run` child, so a decode anywhere on the way would show.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileGraph } from '../app/compiler/index.ts';
+import { BlobStore } from '../app/runtime/blobs.ts';
+import { EXAMPLE_IMAGE, readPageInputs } from '../main/api/run-inputs.ts';
 import { ROOT, societyHere } from './support/cli.ts';
 import { hugePng } from './support/huge-png.ts';
 import { type StubHf, startStubHuggingFace } from './support/stub-hf.ts';
@@ -106,6 +110,30 @@ describe('a PNG claiming 16383×16383 pixels', () => {
     expect(result.stderr).toContain(`input "image" (${bombFile}) is 16383×16383 pixels`);
     expect(result.stderr).toMatch(REFUSED);
     expect(result.peakMb).toBeLessThan(300);
+  });
+});
+
+describe('the studio', () => {
+  it('refuses the bomb picked on the page or as the example, naming it, and stores nothing', async () => {
+    const data = `data:image/png;base64,${bomb.toString('base64')}`;
+    const compiled = await compileGraph(readFileSync(restorationWith(data), 'utf8'));
+    if (!compiled.ok) throw new Error('the document does not compile');
+    const blobs = new BlobStore();
+    expect(() => readPageInputs({ image: data }, compiled.plan, blobs)).toThrow(
+      new RegExp(`^input "image" is ${REFUSED.source}$`),
+    );
+    expect(() => readPageInputs({ image: EXAMPLE_IMAGE }, compiled.plan, blobs)).toThrow(
+      new RegExp(`^the example of input "image" \\(from the document\\) is ${REFUSED.source}$`),
+    );
+    // A document that raises the budget to its ceiling still cannot take 268 megapixels.
+    const raised = JSON.parse(readFileSync(restorationWith(data), 'utf8'));
+    raised.settings = { limits: { imagePixels: 1e12 } };
+    const loose = await compileGraph(raised);
+    if (!loose.ok) throw new Error('the document does not compile');
+    expect(() => readPageInputs({ image: data }, loose.plan, blobs)).toThrow(
+      /past the image budget of 100\.0 megapixels/,
+    );
+    expect(blobs.get(createHash('sha256').update(bomb).digest('hex'))).toBeUndefined();
   });
 });
 
