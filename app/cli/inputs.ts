@@ -4,13 +4,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { GraphPlan } from '../compiler/analyze.ts';
+import { checkImagePixels } from '../imageops/header.ts';
 import { describeExample } from '../node-sdk/example.ts';
 import { isPerStepAnswer, runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../runtime/examples.ts';
 import { checkRunInputs } from '../runtime/inputs.ts';
 import { tooDeepAt } from '../schema/bounds.ts';
-import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
+import { DEFAULT_LIMITS, DOCUMENT_BOUNDS, resolveLimits } from '../schema/limits.ts';
 import { BINARY_MIME_BY_EXTENSION, imageMimeFor } from '../schema/mime.ts';
 import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
@@ -47,9 +48,14 @@ export function readRunInputs(assignments: string[], plan: GraphPlan, blobs: Blo
       result.humanAnswers[name] = raw.startsWith('@') ? readText(raw.slice(1), name) : raw;
       continue;
     }
-    result.inputs[name] = readValue(name, raw, input.modality, blobs);
+    result.inputs[name] = readValue(name, raw, input.modality, blobs, imagePixelsOf(plan));
   }
   return result;
+}
+
+/** The most pixels an image may have in a run of this plan (`settings.limits.imagePixels`). */
+export function imagePixelsOf(plan: GraphPlan): number {
+  return resolveLimits(plan.doc.settings?.limits).imagePixels;
 }
 
 /**
@@ -61,7 +67,12 @@ export function fillExamples(given: RunInputs, plan: GraphPlan, blobs: BlobStore
   const used: string[] = [];
   for (const [name, example] of runExamples(plan.nodes.values())) {
     if (Object.hasOwn(given.inputs, name)) continue;
-    given.inputs[name] = exampleRunValue(example, blobs);
+    try {
+      given.inputs[name] = exampleRunValue(example, blobs, imagePixelsOf(plan));
+    } catch (error) {
+      // The document's own example does not fit the run: refused before anything is recorded.
+      throw new UsageError((error as Error).message);
+    }
     used.push(`using the example input ${name}=${describeExample(example)} (from the document)`);
   }
   return used;
@@ -81,25 +92,34 @@ export function completeRunInputs(plan: GraphPlan, inputs: Record<string, unknow
   }
 }
 
-function readValue(name: string, raw: string, modality: string, blobs: BlobStore): unknown {
+function readValue(
+  name: string,
+  raw: string,
+  modality: string,
+  blobs: BlobStore,
+  imagePixels: number,
+): unknown {
   return readInputValue(
     name,
     raw.startsWith('@') ? { path: raw.slice(1) } : { text: raw },
     modality,
     blobs,
+    imagePixels,
   );
 }
 
 /**
  * One run input's value of `modality`, from a text or a file: images, recordings and 3D assets
  * into the blob store, JSON parsed, numbers and booleans checked. Used for `--input` and for a
- * dataset's fields.
+ * dataset's fields. An image of more than `imagePixels` pixels (by its header) is refused
+ * before anything decodes it.
  */
 export function readInputValue(
   name: string,
   source: { text: string } | { path: string },
   modality: string,
   blobs: BlobStore,
+  imagePixels: number = DEFAULT_LIMITS.imagePixels,
 ): unknown {
   const fromFile = 'path' in source;
   const path = 'path' in source ? source.path : '';
@@ -112,7 +132,13 @@ export function readInputValue(
     const mime = imageMimeFor(path);
     if (!mime)
       throw new UsageError(`input "${name}": "${path}" is not a PNG, JPEG, GIF or WebP file`);
-    return blobs.putImage(readBytes(path, name), mime);
+    const bytes = readBytes(path, name);
+    try {
+      checkImagePixels(bytes, imagePixels, `input "${name}" (${path})`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    return blobs.putImage(bytes, mime);
   }
   if (modality === 'audio' || modality === 'asset3d') {
     if (!fromFile)

@@ -122,7 +122,8 @@ async function heatmapFile(
     case '.svg':
       return heatmapSvg(heatmap);
     case '.png': {
-      // sharp is large: loaded only when a picture is asked for.
+      // sharp is large: loaded only when a picture is asked for. The picture is our own drawing
+      // of the run's nodes, not an image from a document, so no pixel budget applies.
       const { default: sharp } = await import('sharp');
       return sharp(Buffer.from(heatmapSvg(heatmap)), { density: 144 })
         .png()

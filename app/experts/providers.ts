@@ -25,6 +25,7 @@ import {
   ProviderError,
   type ProviderProfile,
 } from '../providers/types.ts';
+import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { catalogueEntry, type LocalOperation } from './catalogue.ts';
 import { createHuggingFaceExpertProvider } from './huggingface.ts';
@@ -44,12 +45,15 @@ export class SimulatedExpertProvider implements ExpertProvider {
 
   async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
-    const output = await simulatedOutput(request);
+    const output = await simulatedOutput(request, options.maxImagePixels);
     return { output, model: request.model, simulated: true, source: 'simulated' };
   }
 }
 
-async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValue> {
+async function simulatedOutput(
+  request: ExpertRequest,
+  maxPixels: number | undefined,
+): Promise<ExpertOutputValue> {
   const hash = expertKey(request);
   const text = (name: string) => {
     const value = request.inputs[name];
@@ -62,21 +66,24 @@ async function simulatedOutput(request: ExpertRequest): Promise<ExpertOutputValu
       // different sides or objects get different captions.
       const image = request.inputs.image;
       const facts = isBinaryValue(image)
-        ? await imageFacts({
-            model: request.model,
-            messages: [
-              {
-                role: 'user',
-                content: [
-                  {
-                    type: 'image',
-                    url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString('base64')}`,
-                    mime: image.mime,
-                  },
-                ],
-              },
-            ],
-          })
+        ? await imageFacts(
+            {
+              model: request.model,
+              messages: [
+                {
+                  role: 'user',
+                  content: [
+                    {
+                      type: 'image',
+                      url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString('base64')}`,
+                      mime: image.mime,
+                    },
+                  ],
+                },
+              ],
+            },
+            maxPixels,
+          )
         : undefined;
       return `${SIMULATED_LABEL} a caption of the picture${facts ? ` (${facts})` : ''}`;
     }
@@ -188,22 +195,35 @@ export class LocalExpertProvider implements ExpertProvider {
       });
     }
     const params = request.parameters ?? {};
+    const budget = { maxPixels: options.maxImagePixels ?? DEFAULT_LIMITS.imagePixels };
     const number = (name: string) =>
       typeof params[name] === 'number' ? (params[name] as number) : undefined;
     let result: { bytes: Uint8Array; mime: string };
     try {
       if (operation === 'upscale') {
         const factor = number('factor');
-        result = await restoreImage(image.bytes, {
-          kind: 'upscale',
-          ...(factor ? { factor } : {}),
-        });
+        result = await restoreImage(
+          image.bytes,
+          {
+            kind: 'upscale',
+            ...(factor ? { factor } : {}),
+          },
+          budget,
+        );
       } else if (operation === 'denoise') {
         const size = number('size');
-        result = await restoreImage(image.bytes, { kind: 'denoise', ...(size ? { size } : {}) });
+        result = await restoreImage(
+          image.bytes,
+          { kind: 'denoise', ...(size ? { size } : {}) },
+          budget,
+        );
       } else if (operation === 'deblur') {
         const sigma = number('sigma');
-        result = await restoreImage(image.bytes, { kind: 'deblur', ...(sigma ? { sigma } : {}) });
+        result = await restoreImage(
+          image.bytes,
+          { kind: 'deblur', ...(sigma ? { sigma } : {}) },
+          budget,
+        );
       } else {
         throw new ProviderError(`no local operation "${operation}"`, { retryable: false });
       }

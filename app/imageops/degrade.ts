@@ -16,6 +16,8 @@
  */
 import type { OutputInfo, Sharp } from 'sharp';
 import { seededRandom } from '../node-sdk/random.ts';
+import { DEFAULT_LIMITS } from '../schema/limits.ts';
+import { checkImagePixels, megapixels } from './header.ts';
 import { loadSharp } from './sharp.ts';
 
 /** One degradation step. Optional fields fall back to the defaults named on each field. */
@@ -82,8 +84,12 @@ export const DEFAULT_DENOISE_SIZE = 3;
 export const DEFAULT_DEBLUR_SIGMA = 2;
 export const DEFAULT_DEBLUR_AMOUNT = 1;
 
-/** The largest image (in pixels) an operation will produce; the same limit sharp reads by default. */
-const MAX_PIXELS = 0x3fff * 0x3fff;
+/**
+ * How large an image an operation reads or makes, in pixels (width × height): a run's
+ * `settings.limits.imagePixels`, the default limit when absent. An input past it is refused from
+ * its header, before a pixel is decoded.
+ */
+export type PixelBudget = { maxPixels?: number };
 /** libvips' Gaussian blur needs a sigma of at least this; smaller non-zero values are refused. */
 const MIN_BLUR_SIGMA = 0.3;
 const MAX_BLUR_SIGMA = 1000;
@@ -102,7 +108,7 @@ type Pixels = { data: Uint8Array; width: number; height: number; channels: 3 | 4
 export async function degradeImage(
   input: Uint8Array,
   steps: Degradation[],
-  options: { seed: string | number },
+  options: { seed: string | number } & PixelBudget,
 ): Promise<ImageResult> {
   if (!Array.isArray(steps)) throw new Error('degradeImage: steps must be an array');
   const seed = options?.seed;
@@ -113,7 +119,7 @@ export async function degradeImage(
   steps.forEach((step, index) => {
     checkDegradation(step, index);
   });
-  let pixels = await decode(input, 'degradeImage');
+  let pixels = await decode(input, 'degradeImage', options?.maxPixels);
   for (const [index, step] of steps.entries()) {
     pixels = await applyDegradation(pixels, step, `${seed}:${index}`);
   }
@@ -121,18 +127,24 @@ export async function degradeImage(
 }
 
 /** Applies one local restoration to the image in `input` and returns the result as PNG. */
-export async function restoreImage(input: Uint8Array, op: Restoration): Promise<ImageResult> {
+export async function restoreImage(
+  input: Uint8Array,
+  op: Restoration,
+  options: PixelBudget = {},
+): Promise<ImageResult> {
   checkRestoration(op);
-  const pixels = await decode(input, 'restoreImage');
+  const maxPixels = options.maxPixels ?? DEFAULT_LIMITS.imagePixels;
+  const pixels = await decode(input, 'restoreImage', maxPixels);
   switch (op.kind) {
     case 'upscale': {
       const factor = op.factor ?? DEFAULT_UPSCALE_FACTOR;
       const width = Math.max(1, Math.round(pixels.width * factor));
       const height = Math.max(1, Math.round(pixels.height * factor));
-      if (width * height > MAX_PIXELS) {
+      // What it makes is bounded as what it reads: a result is the next step's input.
+      if (width * height > maxPixels) {
         throw new Error(
-          `restoreImage: upscale by ${factor} would make a ${width}x${height} image, ` +
-            `more than the ${MAX_PIXELS} pixel limit`,
+          `restoreImage: upscale by ${factor} would make a ${width}×${height} image, ` +
+            `past the ${megapixels(maxPixels)} pixel limit (settings.limits.imagePixels)`,
         );
       }
       return encode(
@@ -384,15 +396,31 @@ function toGrayscale(pixels: Pixels): Pixels {
   return { ...pixels, data: out };
 }
 
-async function decode(input: Uint8Array, where: string): Promise<Pixels> {
+/**
+ * Decodes an image the run was given or sent (a document's example, a dataset's picture, a
+ * model's answer). Its header is read first: past `maxPixels` it is refused before sharp sees it,
+ * and bytes that are no PNG, JPEG, GIF or WebP are refused too, so no other decoder (SVG, TIFF,
+ * HEIF) is reachable from a document. sharp's own `limitInputPixels` is the backstop, should a
+ * header and its image ever disagree.
+ */
+async function decode(
+  input: Uint8Array,
+  where: string,
+  maxPixels = DEFAULT_LIMITS.imagePixels,
+): Promise<Pixels> {
   if (!(input instanceof Uint8Array)) {
     throw new Error(`${where}: input must be the bytes of an image (a Uint8Array)`);
   }
   if (input.byteLength === 0) throw new Error(`${where}: input is empty, not an image`);
+  if (!checkImagePixels(input, maxPixels, `${where}: the input`)) {
+    throw new Error(
+      `${where}: input is not an image that can be read (not a PNG, JPEG, GIF or WebP)`,
+    );
+  }
   let result: { data: Buffer; info: OutputInfo };
   const sharp = await loadSharp();
   try {
-    result = await sharp(input)
+    result = await sharp(input, { limitInputPixels: maxPixels })
       .autoOrient()
       .toColourspace('srgb')
       .raw()
@@ -413,7 +441,10 @@ async function decode(input: Uint8Array, where: string): Promise<Pixels> {
   };
 }
 
-/** Runs one sharp operation on decoded pixels and returns the decoded result. */
+/**
+ * Runs one sharp operation on decoded pixels and returns the decoded result. Raw pixels are our
+ * own, already within the budget, so no header is checked here.
+ */
 async function viaSharp(pixels: Pixels, operate: (image: Sharp) => Sharp): Promise<Pixels> {
   const sharp = await loadSharp();
   const image = sharp(pixels.data, {

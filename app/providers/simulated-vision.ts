@@ -4,7 +4,9 @@
  * asked about a red circle then talks about red, and its choices follow.
  */
 import { createHash } from 'node:crypto';
+import { readImageHeader } from '../imageops/header.ts';
 import { loadSharp } from '../imageops/sharp.ts';
+import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { readDataUrl } from '../schema/mime.ts';
 import type { ChatRequest } from './types.ts';
 
@@ -42,9 +44,13 @@ function mostCommon(names: string[]): string | undefined {
 /**
  * Facts measured from the first picture in the request's last user message (a data URL), as
  * one sentence: "Measured from the picture: mostly red, the background aside; 64×64 pixels." Undefined when
- * there is no picture it can read (a web address is not fetched).
+ * there is no picture it can read (a web address is not fetched), and for a picture of more than
+ * `maxPixels` (the run's `settings.limits.imagePixels`), which is never decoded.
  */
-export function imageFacts(request: ChatRequest): Promise<string | undefined> {
+export function imageFacts(
+  request: ChatRequest,
+  maxPixels: number = DEFAULT_LIMITS.imagePixels,
+): Promise<string | undefined> {
   const last = request.messages.findLast((m) => m.role === 'user');
   if (!last || typeof last.content === 'string') return Promise.resolve(undefined);
   const image = last.content.find((part) => part.type === 'image');
@@ -52,26 +58,29 @@ export function imageFacts(request: ChatRequest): Promise<string | undefined> {
   if (!payload) return Promise.resolve(undefined);
   // Calls about one picture share one measurement, so they also finish in the order they were
   // made: replicas looking at the same image reach the debugger's checkpoints in a fixed order.
-  const key = createHash('sha256').update(payload).digest('hex');
+  const key = `${createHash('sha256').update(payload).digest('hex')}:${maxPixels}`;
   let facts = measured.get(key);
   if (!facts) {
-    facts = measure(payload);
+    facts = measure(payload, maxPixels);
     measured.set(key, facts);
     if (measured.size > MEASURED_KEPT) measured.delete(measured.keys().next().value!);
   }
   return facts;
 }
 
-/** Measurements of recent pictures, by the sha256 of their base64, oldest first. */
+/** Measurements of recent pictures, by the sha256 of their base64 and the budget, oldest first. */
 const measured = new Map<string, Promise<string | undefined>>();
 const MEASURED_KEPT = 16;
 
-async function measure(payload: string): Promise<string | undefined> {
+async function measure(payload: string, maxPixels: number): Promise<string | undefined> {
   try {
     const bytes = Buffer.from(payload, 'base64');
+    // Sized from its header before anything decodes it: a few kilobytes may claim gigapixels.
+    const header = readImageHeader(bytes);
+    if (!header || header.width * header.height > maxPixels) return undefined;
+    const { width, height } = header;
     const sharp = await loadSharp();
-    const { width, height } = await sharp(bytes).metadata();
-    const { data, info } = await sharp(bytes)
+    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
       .resize(32, 32, { fit: 'fill' })
       .removeAlpha()
       .raw()

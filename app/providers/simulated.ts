@@ -261,7 +261,9 @@ export class SimulatedProvider implements ChatProvider {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);
     if (this.#latencyMs > 0) await abortableSleep(this.#latencyMs, signal);
-    const seen = options.answerShape ? undefined : await imageFacts(request);
+    const seen = options.answerShape
+      ? undefined
+      : await imageFacts(request, options.maxImagePixels);
     const text = simulateText(request, options.answerShape, seen);
     if (request.stream && options.onDelta) {
       for (const fragment of chunkWords(text)) options.onDelta(fragment);

@@ -54,6 +54,11 @@ export interface CallOptions {
    */
   maxAnswerBytes?: number;
   /**
+   * Largest image read or made, in pixels (the run's `settings.limits.imagePixels`; the default
+   * limit when absent). Whatever decodes an image checks its header against this first.
+   */
+  maxImagePixels?: number;
+  /**
    * The shape of answer the calling node needs, for the simulated provider only: live
    * providers and cassettes ignore it, and it is no part of a cassette key.
    */

@@ -12,6 +12,7 @@ import {
   LocalExpertProvider,
   SimulatedExpertProvider,
 } from '../experts/providers.ts';
+import { checkImagePixels } from '../imageops/header.ts';
 import type { ExpertAnswer, ExpertCall, ModelCall } from '../node-sdk/define.ts';
 import { CassetteProvider } from '../providers/cassette.ts';
 import {
@@ -49,6 +50,8 @@ export interface CallsSetup {
   retry: RetryPolicy;
   /** The most bytes an answer may have (`settings.limits`). */
   answerBytes: number;
+  /** The most pixels an image read or made may have (`settings.limits`). */
+  imagePixels: number;
   blobs: BlobStore;
   emit: (body: RunEventBody) => void;
 }
@@ -257,6 +260,7 @@ export class CallsGateway {
               const options = {
                 signal: attemptSignal,
                 maxAnswerBytes: this.#setup.answerBytes,
+                maxImagePixels: this.#setup.imagePixels,
                 ...(call.answerShape ? { answerShape: call.answerShape } : {}),
               };
               if (!call.stream) return provider.chat(request, options);
@@ -370,12 +374,15 @@ export class CallsGateway {
       const result = await this.#limits.queue(providerName).add(
         () =>
           callWithRetry(
-            (attemptSignal) => {
+            async (attemptSignal) => {
               attempts++;
-              return provider.run(request, {
+              const result = await provider.run(request, {
                 signal: attemptSignal,
                 maxAnswerBytes: this.#setup.answerBytes,
+                maxImagePixels: this.#setup.imagePixels,
               });
+              checkOutputImage(result.output, this.#setup.imagePixels);
+              return result;
             },
             this.#setup.retry,
             this.#retryOptions(callId, node, signal),
@@ -457,4 +464,18 @@ function eventMessage(message: ChatMessage): ChatMessage {
         : part,
     ),
   };
+}
+
+/**
+ * Refuses an image an expert sent back that is larger than the run's pixel budget, from its
+ * header: the next node may decode it. Not worth another attempt, as the same call would send the
+ * same picture; the node fails naming the size and the budget.
+ */
+function checkOutputImage(output: unknown, maxPixels: number): void {
+  if (!isBinaryValue(output) || !output.mime.startsWith('image/')) return;
+  try {
+    checkImagePixels(output.bytes, maxPixels, 'the image it sent back');
+  } catch (error) {
+    throw new ProviderError((error as Error).message, { retryable: false });
+  }
 }

@@ -4,6 +4,7 @@
  * panel's "use the example" the same way. The examples come from the document alone.
  */
 
+import { checkImagePixels } from '../imageops/header.ts';
 import type { NodeSpec } from '../node-sdk/define.ts';
 import { isFileModality, type RunExample } from '../node-sdk/example.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
@@ -24,14 +25,16 @@ export function runExamples(
 
 /**
  * An example as the engine takes it: an embedded file decoded into `blobs` (a reference
- * then), any other value as it is. The node's check has already refused a malformed one.
+ * then), any other value as it is. The node's check has already refused a malformed one. An
+ * example image larger than `maxPixels` (the run's `settings.limits.imagePixels`, read from its
+ * header) is refused with an ImageTooLargeError before anything decodes it.
  */
-export function exampleRunValue(example: RunExample, blobs: BlobStore): unknown {
+export function exampleRunValue(example: RunExample, blobs: BlobStore, maxPixels: number): unknown {
   if (!isFileModality(example.modality)) return example.value;
   const url = typeof example.value === 'string' ? readDataUrl(example.value) : undefined;
   if (!url) throw new Error(`the example of input "${example.name}" is not a data: URL`);
   const bytes = new Uint8Array(Buffer.from(url.base64, 'base64'));
-  return example.modality === 'image'
-    ? (blobs.putImage(bytes, url.mime) satisfies ImageValue)
-    : blobs.put(bytes, url.mime);
+  if (example.modality !== 'image') return blobs.put(bytes, url.mime);
+  checkImagePixels(bytes, maxPixels, `the example of input "${example.name}" (from the document)`);
+  return blobs.putImage(bytes, url.mime) satisfies ImageValue;
 }

@@ -109,6 +109,7 @@ export class Run {
         ...(options.retry ?? {}),
       },
       answerBytes: limits.answerBytes,
+      imagePixels: limits.imagePixels,
       blobs: this.blobs,
       emit,
     });

@@ -19,6 +19,8 @@ export const RunLimitsSchema = z.looseObject({
   templateIterations: z.number().int().positive().optional(),
   /** Longest one of a node's computations over document data (rules, say) may take, in ms. */
   computeMs: z.number().int().positive().optional(),
+  /** Most pixels (width × height, read from the header) of an image a run takes or decodes. */
+  imagePixels: z.number().int().positive().optional(),
 });
 export type RunLimitsSettings = z.infer<typeof RunLimitsSchema>;
 
@@ -29,6 +31,7 @@ export interface RunLimits {
   templateBytes: number;
   templateIterations: number;
   computeMs: number;
+  imagePixels: number;
 }
 
 /** What a run uses when its document sets nothing. */
@@ -38,6 +41,10 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   templateBytes: 1024 * 1024,
   templateIterations: 100_000,
   computeMs: 2_000,
+  // 4096×4096, 64 MiB decoded as RGBA: the papers' pictures are at most a few megapixels, a
+  // camera's photo is 12 to 24 (a document may raise it to the ceiling). A few kilobytes of PNG
+  // can claim 16383×16383, which takes gigabytes to decode.
+  imagePixels: 4096 * 4096,
 });
 
 /** What a document may raise each limit to, at most; larger values are clamped to these. */
@@ -47,6 +54,8 @@ export const LIMIT_CEILINGS: Readonly<RunLimits> = Object.freeze({
   templateBytes: 16 * 1024 * 1024,
   templateIterations: 5_000_000,
   computeMs: 10_000,
+  // 10,000×10,000: about 400 MB decoded as RGBA, which one run may afford.
+  imagePixels: 100_000_000,
 });
 
 /** Longest wait between two attempts of a call a document may ask for (`settings.retry.maxMs`). */

@@ -10,10 +10,12 @@
  * that answer.
  */
 import type { GraphPlan } from '../../app/compiler/analyze.ts';
+import { checkImagePixels } from '../../app/imageops/header.ts';
 import { runFields } from '../../app/node-sdk/run-fields.ts';
 import type { BlobStore } from '../../app/runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
+import { resolveLimits } from '../../app/schema/limits.ts';
 import { IMAGE_MIMES } from '../../app/schema/mime.ts';
 import { ApiError } from './errors.ts';
 
@@ -43,6 +45,7 @@ export function readPageInputs(
 ): PageRunInputs {
   const fields = runFields(plan.nodes.values());
   const examples = runExamples(plan.nodes.values());
+  const maxPixels = resolveLimits(plan.doc.settings?.limits).imagePixels;
   const result: PageRunInputs = { inputs: {}, humanAnswers: {} };
   for (const [name, value] of Object.entries(values)) {
     const modality = fields.inputs.get(name)?.modality;
@@ -58,18 +61,30 @@ export function readPageInputs(
       continue;
     }
     const example = examples.get(name);
-    result.inputs[name] =
-      value === EXAMPLE_IMAGE && example
-        ? exampleRunValue(example, blobs)
-        : readValue(name, value, modality, blobs);
+    try {
+      result.inputs[name] =
+        value === EXAMPLE_IMAGE && example
+          ? exampleRunValue(example, blobs, maxPixels)
+          : readValue(name, value, modality, blobs, maxPixels);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // An image past the pixel budget, refused from its header before anything decodes it.
+      throw new ApiError((error as Error).message);
+    }
   }
   return result;
 }
 
-function readValue(name: string, value: unknown, modality: string, blobs: BlobStore): unknown {
+function readValue(
+  name: string,
+  value: unknown,
+  modality: string,
+  blobs: BlobStore,
+  maxPixels: number,
+): unknown {
   // Image references point into a blob store the page cannot fill; only the backend makes them.
   if (isImageValue(value)) throw new ApiError(`input "${name}": image references are not accepted`);
-  if (modality === 'image') return readImage(name, value, blobs);
+  if (modality === 'image') return readImage(name, value, blobs, maxPixels);
   if (modality === 'text') {
     if (typeof value !== 'string') throw new ApiError(`input "${name}" must be text`);
     return value;
@@ -95,7 +110,7 @@ function readValue(name: string, value: unknown, modality: string, blobs: BlobSt
   return value;
 }
 
-function readImage(name: string, value: unknown, blobs: BlobStore): unknown {
+function readImage(name: string, value: unknown, blobs: BlobStore, maxPixels: number): unknown {
   if (value === EXAMPLE_IMAGE)
     throw new ApiError(`input "${name}": the document carries no example image for it`);
   const match = typeof value === 'string' ? /^data:([\w/+.-]+);base64,/.exec(value) : null;
@@ -111,5 +126,6 @@ function readImage(name: string, value: unknown, blobs: BlobStore): unknown {
   if (bytes.length === 0) throw new ApiError(`input "${name}": the image is empty`);
   if (bytes.length > MAX_IMAGE_BYTES)
     throw new ApiError(`input "${name}": the image is larger than ${MAX_IMAGE_BYTES >> 20} MB`);
+  checkImagePixels(bytes, maxPixels, `input "${name}"`);
   return blobs.putImage(new Uint8Array(bytes), mime);
 }

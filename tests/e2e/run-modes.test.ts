@@ -13,6 +13,7 @@ import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
+import { DEFAULT_LIMITS } from '../../app/schema/limits.ts';
 import { usd } from '../../renderer/model/money.ts';
 import { type StubOpenAI, startStubOpenAI } from '../support/stub-openai.ts';
 import { HAVE_CHROMIUM, studioForSuite, VQA_QUESTION } from './support.ts';
@@ -83,7 +84,7 @@ describe.skipIf(!HAVE_CHROMIUM)('replay, simulated and live in the studio', () =
     const inputs = Object.fromEntries(
       [...runExamples(compiled.plan.nodes.values())].map(([name, example]) => [
         name,
-        exampleRunValue(example, new BlobStore()),
+        exampleRunValue(example, new BlobStore(), DEFAULT_LIMITS.imagePixels),
       ]),
     );
     const worst = estimateRun(compiled.plan, DEFAULT_PRICES, {
