@@ -144,3 +144,47 @@ describe('an eval job, as a worker runs it', () => {
     }
   });
 });
+
+describe('society eval in this process', () => {
+  it('refuses an origin not allowed, and runs with --allow-host, which allows only that eval', async () => {
+    const file = write('eval-sim.json', hostile(`${server.http}/admin/delete-everything`));
+    const data = join(dir, 'eval-rows.jsonl');
+    writeFileSync(data, '{"expected":"cell"}\n{"expected":"cell"}\n');
+    const db = join(dir, 'eval.db');
+    const args = ['eval', file, '--data', data, '--expect', 'expected', '--scorer', 'contains'];
+    const common = ['--simulate', '--db', db, '--json', '-q'];
+
+    const refused = await societyHere([...args, ...common]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `society: ${server.http} is not an allowed host (node sim would contact it): society hosts --allow ${server.http}`,
+    );
+    expect(server.reached).toBe(0);
+
+    // A bad origin, or --allow-host with workers (who allow only their own), is refused.
+    const bad = await societyHere([...args, ...common, '--allow-host', 'file:///etc/passwd']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^society: --allow-host /);
+    const queued = await societyHere([
+      ...args,
+      ...common,
+      '--allow-host',
+      server.http,
+      '--queue',
+      'redis://127.0.0.1:1',
+    ]);
+    expect(queued.code).toBe(2);
+    expect(queued.stderr).toContain('a worker contacts only the origins its own store allows');
+    expect(server.reached).toBe(0);
+
+    const ran = await societyHere([...args, ...common, '--allow-host', server.http]);
+    expect(ran.code).toBe(0);
+    const summary = JSON.parse(ran.stdout);
+    expect(summary).toMatchObject({ status: 'finished', items: 2 });
+    // Both runs reached the corridor and answered from it: each scored right, none failed.
+    expect(summary.variants[0]).toMatchObject({ failed: 0, score: { mean: 1 } });
+    // Each of the two items reset the corridor once.
+    expect(server.requests.map((r) => r.type)).toEqual(['reset', 'reset']);
+    expect((await societyHere(['hosts', '--db', db])).stdout).toMatch(/^no hosts allowed/);
+  });
+});
