@@ -8,12 +8,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compileGraph } from '../app/compiler/index.ts';
 import { executeJob } from '../app/eval/job.ts';
+import { defineNode, type NodeExecutor } from '../app/node-sdk/define.ts';
+import type { NodeRegistry } from '../app/node-sdk/registry.ts';
+import { startRun } from '../app/runtime/engine.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
 import { allowOrigin } from '../app/store/allowed-hosts.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
-import { edge, graph, node, output } from './support/graphs.ts';
+import { edge, graph, node, output, registry } from './support/graphs.ts';
 import { type SimulatorServer, startSimulatorServer } from './support/simulator-server.ts';
 
 let server: SimulatorServer;
@@ -142,5 +147,105 @@ describe('an eval job, as a worker runs it', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('society eval in this process', () => {
+  it('refuses an origin not allowed, and runs with --allow-host, which allows only that eval', async () => {
+    const file = write('eval-sim.json', hostile(`${server.http}/admin/delete-everything`));
+    const data = join(dir, 'eval-rows.jsonl');
+    writeFileSync(data, '{"expected":"cell"}\n{"expected":"cell"}\n');
+    const db = join(dir, 'eval.db');
+    const args = ['eval', file, '--data', data, '--expect', 'expected', '--scorer', 'contains'];
+    const common = ['--simulate', '--db', db, '--json', '-q'];
+
+    const refused = await societyHere([...args, ...common]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `society: ${server.http} is not an allowed host (node sim would contact it): society hosts --allow ${server.http}`,
+    );
+    expect(server.reached).toBe(0);
+
+    // A bad origin, or --allow-host with workers (who allow only their own), is refused.
+    const bad = await societyHere([...args, ...common, '--allow-host', 'file:///etc/passwd']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^society: --allow-host /);
+    const queued = await societyHere([
+      ...args,
+      ...common,
+      '--allow-host',
+      server.http,
+      '--queue',
+      'redis://127.0.0.1:1',
+    ]);
+    expect(queued.code).toBe(2);
+    expect(queued.stderr).toContain('a worker contacts only the origins its own store allows');
+    expect(server.reached).toBe(0);
+
+    const ran = await societyHere([...args, ...common, '--allow-host', server.http]);
+    expect(ran.code).toBe(0);
+    const summary = JSON.parse(ran.stdout);
+    expect(summary).toMatchObject({ status: 'finished', items: 2 });
+    // Both runs reached the corridor and answered from it: each scored right, none failed.
+    expect(summary.variants[0]).toMatchObject({ failed: 0, score: { mean: 1 } });
+    // Each of the two items reset the corridor once.
+    expect(server.requests.map((r) => r.type)).toEqual(['reset', 'reset']);
+    expect((await societyHere(['hosts', '--db', db])).stdout).toMatch(/^no hosts allowed/);
+  });
+});
+
+/**
+ * A node type that declares no origins and makes a graph at run time, as a planner makes its
+ * plan: the graph it runs holds a simulator nobody checked before the run started.
+ */
+function withPlanner(url: string): NodeRegistry {
+  const spec = defineNode({
+    type: 'maker',
+    title: 'Maker',
+    group: 'Data',
+    description: 'Test: runs a graph it makes at run time.',
+    data: z.strictObject({}),
+    ports: () => ({ inputs: [], outputs: [{ name: 'text', modality: 'text' }] }),
+    callsPerRun: () => 0,
+  });
+  const execute: NodeExecutor = async (ctx) => {
+    const outputs = await ctx.runGraph(hostile(url), {});
+    return { text: String(outputs.observation) };
+  };
+  return {
+    specs: new Map([...registry.specs, ['maker', spec as never]]),
+    get: (type) => (type === 'maker' ? (spec as never) : registry.get(type)),
+    executor: (type) => (type === 'maker' ? Promise.resolve(execute) : registry.executor(type)),
+    loopRuntime: (type) => registry.loopRuntime(type),
+  };
+}
+
+describe('a graph made at run time', () => {
+  it('is refused where the simulator would be contacted: a clean failure naming the origin and the command', async () => {
+    const own = withPlanner(`${server.http}/api/v1/shutdown/reset?force=1`);
+    const doc = graph(
+      [node('plan', 'maker'), output('answer')],
+      [edge('plan.text', 'answer.value')],
+      {
+        models: {},
+      },
+    );
+    const compiled = await compileGraph(doc, own);
+    if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
+    // The document itself contacts nothing, so the check before the run lets it start.
+    const run = startRun(compiled, { registry: own, allowedOrigins: [server.ws] });
+    const result = await run.result;
+    expect(result.status).toBe('failed');
+    expect(result.error).toContain(
+      `simulator ${server.http}/api/v1/shutdown/reset was not contacted: ${server.http} is not an origin you allowed (society hosts --allow ${server.http})`,
+    );
+    expect(result.error).not.toContain('force=1');
+    expect(server.reached).toBe(0);
+
+    // Allowed, the same graph reaches it.
+    const allowed = await startRun(compiled, { registry: own, allowedOrigins: [server.http] })
+      .result;
+    expect(allowed.status).toBe('succeeded');
+    expect(server.reached).toBe(1);
   });
 });

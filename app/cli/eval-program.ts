@@ -13,7 +13,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 /**
  * The options every command that stores an eval shares (society eval and the papers' tables):
- * the report page, and workers through a queue.
+ * the report page, workers through a queue, and the hosts its runs in this process may contact.
  */
 export function evalRunOptions(command: Command): Command {
   return command
@@ -32,6 +32,12 @@ export function evalRunOptions(command: Command): Command {
     .option(
       '--rate <PROVIDER=N/UNIT>',
       'with --queue: at most N live calls to PROVIDER per s, min or h across all workers, e.g. openai=60/min; repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '--allow-host <ORIGIN>',
+      "let this eval's runs contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable; not with --queue: workers allow their own)",
       collect,
       [],
     );

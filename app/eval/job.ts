@@ -89,6 +89,11 @@ export interface JobContext {
   providerOverrides?: Record<string, ProfileOverride>;
   /** Makes live chat providers (a queue worker wraps them in its rate limits). */
   providerFor?: RunOptions['providerFor'];
+  /**
+   * Origins the runs may contact beyond those the store allows: a local eval's --allow-host.
+   * A worker gives none, so what a job may reach is only what the worker's own store allows.
+   */
+  allowedOrigins?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -163,7 +168,7 @@ export async function executeJob(
     providerOverrides,
     // The hosts this process's own store allows: on a worker, the worker's settings. A job
     // carries no allowances, so a forged one reaches nothing its worker's user did not allow.
-    allowedOrigins: allowedOrigins(store),
+    allowedOrigins: [...allowedOrigins(store), ...(context.allowedOrigins ?? [])],
     redactor: store.redactor,
     onModelCall: callRecorder(store, runId),
     onExpertCall: expertRecorder(store, runId),

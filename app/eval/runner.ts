@@ -42,15 +42,20 @@ export interface Executor {
   close?(): Promise<void>;
 }
 
-/** Runs jobs in this process, into `store`. */
+/**
+ * Runs jobs in this process, into `store`; their runs may contact the origins `store` allows
+ * and `allowedOrigins` (a local eval's --allow-host).
+ */
 export function localExecutor(
   store: RunStore,
   concurrency: number,
   providerOverrides: Record<string, ProfileOverride> = {},
+  allowedOrigins: readonly string[] = [],
 ): Executor {
   return {
     concurrency,
-    run: (job, runOptions) => executeJob(job, { store, providerOverrides }, runOptions),
+    run: (job, runOptions) =>
+      executeJob(job, { store, providerOverrides, allowedOrigins }, runOptions),
   };
 }
 

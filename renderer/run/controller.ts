@@ -143,7 +143,7 @@ export async function startRun(
   const hosts = () =>
     api().call('run.hosts', { document: request.document, params: request.params ?? {} });
   await launch(
-    () =>
+    (asking) =>
       withHostsConsent(
         () =>
           withSpendConsent(start, () =>
@@ -154,6 +154,7 @@ export async function startRun(
             }),
           ),
         hosts,
+        asking,
       ),
     what,
     (error) => {
@@ -191,8 +192,11 @@ function offerOtherRuns(message: string): void {
  * the person said no (to the estimate); `onRefused` answers true when it has shown the person
  * why the run was refused and what to do instead.
  */
+/** Counts launches, so one the person answered late never overwrites a newer one's panel. */
+let launches = 0;
+
 async function launch(
-  request: () => Promise<{
+  request: (asking: (waiting: boolean) => void) => Promise<{
     runId: string;
     parentRunId?: string;
     forkSeq?: number;
@@ -205,12 +209,22 @@ async function launch(
   early.clear();
   useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
   const before = { run: get().run, runTab: get().runTab };
-  set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
+  const mine = ++launches;
+  const starting = () =>
+    set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
+  starting();
+  // While the person is asked (hosts to allow), nothing is starting: the panel shows what it
+  // showed, with no Stop that would stop nothing, until they agree.
+  const asking = (waiting: boolean) => {
+    if (mine !== launches) return;
+    if (waiting) set(before);
+    else starting();
+  };
   try {
-    const started = await request();
+    const started = await request(asking);
     if (!started) {
       // The person said no: the panel shows what it showed (a failed run keeps its retry).
-      set(before);
+      if (mine === launches) set(before);
       return null;
     }
     const { runId, parentRunId, forkSeq, warnings } = started;
@@ -447,7 +461,7 @@ export async function forkRun(
   });
   // A live fork sends what the parent's record lacks: asked first above the threshold.
   return launch(
-    () =>
+    (asking) =>
       withHostsConsent(
         () =>
           withSpendConsent(
@@ -456,6 +470,7 @@ export async function forkRun(
             'This live fork',
           ),
         () => api().call('runs.hosts', { runId }),
+        asking,
       ),
     'Fork',
   );
@@ -472,7 +487,7 @@ export async function continueRun(runId: string): Promise<string | null> {
     return null;
   }
   let answered = 0;
-  const continued = await launch(async () => {
+  const continued = await launch(async (asking) => {
     const result = await withHostsConsent(
       () =>
         withSpendConsent(
@@ -482,6 +497,7 @@ export async function continueRun(runId: string): Promise<string | null> {
           'This retry',
         ),
       () => api().call('runs.hosts', { runId }),
+      asking,
     );
     answered = result?.answered ?? 0;
     return result;

@@ -14,10 +14,13 @@ type OriginNeeds = ApiResult<'run.hosts'>;
 /**
  * Makes `call`; when the backend refuses it for hosts not allowed, asks with the origins
  * `hosts()` names and, once the person allows them, makes it again. Null when they cancel.
+ * `asking` hears when the question is put (true) and agreed to (false), so the run panel does
+ * not say a run is starting while it waits for the person.
  */
 export async function withHostsConsent<T>(
   call: () => Promise<T | null>,
   hosts: () => Promise<OriginNeeds>,
+  asking: (waiting: boolean) => void = () => {},
 ): Promise<T | null> {
   try {
     return await call();
@@ -25,7 +28,9 @@ export async function withHostsConsent<T>(
     if (!(error instanceof ApiError) || error.reason !== 'hosts') throw error;
   }
   const needed = (await hosts()).filter((n) => !n.allowed);
+  asking(true);
   if (!(await askHosts(needed))) return null;
+  asking(false);
   for (const need of needed) await api().call('settings.hosts.allow', { origin: need.origin });
   return call();
 }

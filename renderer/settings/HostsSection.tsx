@@ -59,15 +59,17 @@ export function HostsSection() {
               <tr key={origin} data-testid={`host-${origin}`}>
                 <td className="code settings-url">{origin}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={busy}
-                    data-testid={`host-revoke-${origin}`}
-                    onClick={() => void change('settings.hosts.revoke', origin)}
-                  >
-                    Revoke
-                  </button>
+                  <span className="row settings-actions">
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={busy}
+                      data-testid={`host-revoke-${origin}`}
+                      onClick={() => void change('settings.hosts.revoke', origin)}
+                    >
+                      Revoke
+                    </button>
+                  </span>
                 </td>
               </tr>
             ))}

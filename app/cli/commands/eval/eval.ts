@@ -16,11 +16,11 @@ import type {
   ScorerSpec,
   VariantSpec,
 } from '../../../eval/types.ts';
-import { allowedOrigins } from '../../../store/allowed-hosts.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { refuseMissingEvalKeys, refuseUnallowedEvalHosts } from '../../eval-preflight.ts';
+import { runOrigins } from '../../hosts.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
 import {
@@ -38,7 +38,7 @@ import { checkQueueFlags, queueExecutorFor, refuseKeyShapedJobs } from './queue.
 import { checkReportPath, writeReport } from './report-file.ts';
 import { rubricFlag } from './rubric-flag.ts';
 
-/** What every command that stores an eval takes (`evalRunOptions`): a report, workers. */
+/** What every command that stores an eval takes (`evalRunOptions`): a report, workers, hosts. */
 export interface EvalRunFlags {
   /** `--report FILE.html`: the eval's page, written after the run. */
   report?: string;
@@ -48,6 +48,11 @@ export interface EvalRunFlags {
   rate?: string[];
   /** `--queue-secret-file FILE`: the secret shared with the workers (else SOCIETY_QUEUE_SECRET). */
   queueSecretFile?: string;
+  /**
+   * `--allow-host ORIGIN`: an origin this eval's runs may contact beyond the store's allowed
+   * hosts, as `society run --allow-host` (not with --queue: a worker allows only its own).
+   */
+  allowHost?: string[];
 }
 
 export interface EvalFlags extends EvalRunFlags, BudgetFlags {
@@ -216,7 +221,15 @@ export async function runPlannedEval(args: {
   rows: number;
   flags: Pick<
     EvalFlags,
-    'db' | 'json' | 'quiet' | 'retryFailed' | 'report' | 'queue' | 'rate' | 'queueSecretFile'
+    | 'db'
+    | 'json'
+    | 'quiet'
+    | 'retryFailed'
+    | 'report'
+    | 'queue'
+    | 'rate'
+    | 'queueSecretFile'
+    | 'allowHost'
   >;
   concurrency: number;
   scorer?: Scorer;
@@ -228,6 +241,10 @@ export async function runPlannedEval(args: {
 }): Promise<number> {
   const { config, evalId, plan, flags } = args;
   checkQueueFlags(flags);
+  if (flags.queue !== undefined && flags.allowHost?.length)
+    throw new UsageError(
+      '--allow-host applies to runs in this process: a worker contacts only the origins its own store allows (society hosts --allow ORIGIN --db WORKER_DB)',
+    );
   if (flags.queue !== undefined) refuseKeyShapedJobs(plan);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
@@ -241,13 +258,15 @@ export async function runPlannedEval(args: {
         mode: config.mode,
         stored: storedOverrides(store),
       });
-    // So are the hosts its documents contact: here against this store's, on workers theirs.
-    if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowedOrigins(store));
+    // So are the hosts its documents contact: here against this store's (and --allow-host), on
+    // workers theirs.
+    const allowed = runOrigins(store, flags);
+    if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowed);
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
-        : localExecutor(store, args.concurrency, storedOverrides(store));
+        : localExecutor(store, args.concurrency, storedOverrides(store), allowed);
     // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
     const record = store.openEval({
       id: evalId,
