@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
+import { defaultsContract } from './defaults-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
 
@@ -204,25 +205,6 @@ const PricedModel = z
   .min(1)
   .max(200)
   .regex(/^[^\s=]+$/, 'a model id has no spaces and no "="');
-
-const ModelChoice = z.object({
-  /** A provider profile's name: built in or custom. */
-  provider: z.string().min(1).max(64),
-  model: z.string().min(1).max(200),
-});
-
-/**
- * The models the editor gives what it creates: a new document's model profiles (`default` for
- * text, `vision` for images), and the profile a new agent or summarize node picks.
- */
-export const ModelDefaultsSchema = z.object({ text: ModelChoice, vision: ModelChoice });
-export type ModelDefaults = z.infer<typeof ModelDefaultsSchema>;
-
-/** The defaults until the user chooses others. */
-export const BUILTIN_MODEL_DEFAULTS: ModelDefaults = {
-  text: { provider: 'openai', model: 'gpt-4o-mini' },
-  vision: { provider: 'openai', model: 'gpt-4o-mini' },
-};
 
 /** One variant's line of an eval's table (app/eval/types.ts `VariantSummary`). */
 const EvalVariant = z.object({
@@ -565,16 +547,14 @@ export const contract = {
     params: z.object({ model: z.string().min(1).max(200) }),
     result: PriceTable,
   },
-  'settings.defaults.get': {
-    params: z.object({}),
-    result: ModelDefaultsSchema,
-  },
-  'settings.defaults.set': {
-    params: ModelDefaultsSchema,
-    result: ModelDefaultsSchema,
-  },
+  ...defaultsContract,
 } as const;
 
+export {
+  BUILTIN_MODEL_DEFAULTS,
+  type ModelDefaults,
+  ModelDefaultsSchema,
+} from './defaults-contract.ts';
 export type ApiContract = typeof contract;
 export type ApiMethod = keyof ApiContract;
 export type ApiParams<M extends ApiMethod> = z.input<ApiContract[M]['params']>;
