@@ -21,7 +21,7 @@ import { splitAssignment } from '../../assignment.ts';
 import { applyBudgetFlags, type BudgetFlags } from '../../budget-check.ts';
 import { compileFile, problemsExit } from '../../document-file.ts';
 import { UsageError } from '../../errors.ts';
-import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { documentTextOf } from '../../record.ts';
 import { applyModelOverrides } from '../run.ts';
@@ -294,7 +294,14 @@ function rowInputs(
     if (file) {
       // Only inside the data file's folder (or --files DIR): see app/eval/dataset-files.ts.
       const path = datasetFile(given.filesDir ?? given.dataset.dir, String(value));
-      if (port) result.inputs[input] = readInputValue(input, { path }, port.modality, blobs);
+      if (port)
+        result.inputs[input] = readInputValue(
+          input,
+          { path },
+          port.modality,
+          blobs,
+          imagePixelsOf(compiled.plan),
+        );
       else result.humanAnswers[input] = readFileSync(path, 'utf8');
       continue;
     }

@@ -28,7 +28,7 @@ import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../..
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
-import { completeRunInputs, fillExamples, readInputValue } from '../../inputs.ts';
+import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
@@ -262,7 +262,13 @@ function planVqaJobs(
             humanAnswers: {},
           };
           if (path !== undefined)
-            run.inputs.image = readInputValue('image', { path }, 'image', blobs);
+            run.inputs.image = readInputValue(
+              'image',
+              { path },
+              'image',
+              blobs,
+              imagePixelsOf(variant.compiled.plan),
+            );
           fillExamples(run, variant.compiled.plan, blobs);
           completeRunInputs(variant.compiled.plan, run.inputs);
           return run;
