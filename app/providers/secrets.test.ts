@@ -43,6 +43,22 @@ describe('Redactor', () => {
     expect(redactor.apply(clean)).toBe(clean);
   });
 
+  it('masks pieces of a key, never the digits of a number', () => {
+    // A test key with a run of zeros, and a cost as floating point leaves it.
+    const redactor = new Redactor(['sk-test-0000000000000000']);
+    const event = {
+      costUsd: 0.30000000000000004,
+      text: 'answer id 000000000000 and sk-test-0000000000000000',
+    };
+    const clean = redactor.apply(event);
+    expect(clean.costUsd).toBe(0.30000000000000004);
+    // Digits alone could be any number: only a piece with more of the key in it is masked.
+    expect(clean.text).toBe('answer id 000000000000 and [redacted]');
+    expect(redactor.text('cut short: sk-test-00000')).toBe('cut short: [redacted]');
+    // Serialised JSON stays JSON (the store keeps records as text).
+    expect(JSON.parse(redactor.text(JSON.stringify(event))).costUsd).toBe(0.30000000000000004);
+  });
+
   it('finds a key in JSON text in its escaped form', () => {
     const odd = 'quote"and\\slash-key';
     const redactor = new Redactor([odd]);

@@ -33,6 +33,9 @@ export const REDACTED = '[redacted]';
  */
 export const FRAGMENT_LENGTH = 12;
 
+/** Characters a JSON number is made of. */
+const NUMBER_LIKE = /^[0-9eE.+-]+$/;
+
 /**
  * The key values present in `env`: the fixed key variables, any further variables named (stored
  * providers' and `--provider` key variables), and every variable whose name says it holds a
@@ -89,6 +92,9 @@ export class Redactor {
     for (const form of this.#forms) {
       for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
         const run = form.slice(i, i + FRAGMENT_LENGTH);
+        // A run that could be the digits of a number is left to the whole-key pass: masked in
+        // serialised JSON it would break a number (a cost such as 0.30000000000000004).
+        if (NUMBER_LIKE.test(run)) continue;
         this.#fragments.add(run);
         this.#fragmentHashes.add(hashRun(run, 0));
       }
@@ -171,7 +177,26 @@ export class Redactor {
     if (typeof value === 'string') return this.text(value) as T;
     const json = JSON.stringify(value);
     if (json === undefined || !this.finds(json)) return value;
-    return JSON.parse(this.text(json)) as T;
+    // String by string, names included: a piece of a key can match digits of a number (a key
+    // with a run of zeros, a cost such as 0.30000000000000004), and masking the serialised text
+    // there would leave JSON that no longer parses.
+    return this.#strings(JSON.parse(json)) as T;
+  }
+
+  #strings(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.#strings(item));
+    if (value === null || typeof value !== 'object') return value;
+    const clean: Record<string, unknown> = {};
+    // Defined, not assigned: a name such as `__proto__` stays a plain property, as JSON has it.
+    for (const [name, item] of Object.entries(value))
+      Object.defineProperty(clean, this.text(name), {
+        value: this.#strings(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return clean;
   }
 
   /**
