@@ -170,6 +170,9 @@ describe('society eval in this process', () => {
     const bad = await societyHere([...args, ...common, '--allow-host', 'file:///etc/passwd']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^society: --allow-host /);
+    // The queue's secret is given, so the refusal is --allow-host's.
+    const secret = join(dir, 'queue.secret');
+    writeFileSync(secret, 'a-queue-secret-for-the-hosts-test');
     const queued = await societyHere([
       ...args,
       ...common,
@@ -177,6 +180,8 @@ describe('society eval in this process', () => {
       server.http,
       '--queue',
       'redis://127.0.0.1:1',
+      '--queue-secret-file',
+      secret,
     ]);
     expect(queued.code).toBe(2);
     expect(queued.stderr).toContain('a worker contacts only the origins its own store allows');

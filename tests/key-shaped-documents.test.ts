@@ -80,6 +80,9 @@ describe('key-shaped strings in documents', () => {
     const port = (server.address() as { port: number }).port;
     const data = join(dir, 'rows.jsonl');
     writeFileSync(data, `${JSON.stringify({ q: 'hello', expected: 'hello' })}\n`);
+    // The queue's secret is given, so what refuses is the document.
+    const secret = join(dir, 'queue.secret');
+    writeFileSync(secret, 'a-queue-secret-for-the-key-test');
     try {
       const result = await societyHere([
         'eval',
@@ -93,6 +96,8 @@ describe('key-shaped strings in documents', () => {
         '--simulate',
         '--queue',
         `redis://127.0.0.1:${port}`,
+        '--queue-secret-file',
+        secret,
         '--db',
         db,
         '-q',

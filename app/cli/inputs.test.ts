@@ -12,6 +12,7 @@ async function plan(): Promise<GraphPlan> {
     return [id, { id, type, spec, data: spec.data.parse(data) }] as const;
   };
   return {
+    doc: { settings: {} },
     nodes: new Map([
       node('q', 'input', { name: 'question' }),
       node('judge', 'human', { name: 'verdict', prompt: 'Is it right?' }),

@@ -5,7 +5,7 @@
  * (`sk-…`, `hf_…`, `AIza…`) or holding a key value this process knows. The answer is a JSON path,
  * never the value.
  */
-import { keyShapedPath } from '../store/index.ts';
+import { keyShapedPath } from '../store/secrets.ts';
 import { processRedactor } from './redaction.ts';
 
 /** The JSON path of the first key-shaped string in `value`; undefined when there is none. */
