@@ -1,14 +1,16 @@
 /**
  * The runs the store holds: listing, showing, comparing and deleting them, forking one from a
  * point of its log with edits, and continuing a failed one (`runs.*`). A fork or a continuation
- * that sends live calls checks the keys and the spending threshold first, as Run live does.
+ * that sends live calls checks the keys, the hosts and the spending threshold first, as Run live
+ * does.
  */
 import { continuationRefusal, planContinuation } from '../../app/cli/continue-run.ts';
 import { planFork } from '../../app/cli/fork.ts';
 import { UsageError } from '../../app/cli/inputs.ts';
 import { callRecorder, expertRecorder } from '../../app/cli/record.ts';
 import { diffRuns } from '../../app/cli/runs.ts';
-import { compileGraph } from '../../app/compiler/index.ts';
+import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
+import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { startRun } from '../../app/runtime/engine.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
@@ -18,6 +20,9 @@ import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { checkLiveSpend } from './spending.ts';
+
+/** What a fork or a continuation starts from: its record, options and what it keeps. */
+type RecordPlan = ReturnType<typeof planFork> | ReturnType<typeof planContinuation>;
 
 /** A stored run by id or unique prefix; a refusal the page can show otherwise. */
 export function storedRun(store: RunStore, runId: string): RunRecord {
@@ -39,6 +44,51 @@ export function historyMethods(
   'runs.list' | 'runs.fork' | 'runs.continue' | 'runs.diff' | 'runs.delete' | 'runs.show'
 > {
   const { store, redactor } = ctx;
+
+  /**
+   * Starts a fork or a continuation of a stored run: its keys, hosts and (when it goes live) the
+   * spending threshold are checked before it is recorded; then it runs with answered calls served
+   * from the record. Resolves to the new run's id.
+   */
+  function startFromRecord(
+    compiled: CompiledGraph,
+    plan: RecordPlan,
+    how: {
+      registry: NodeRegistry;
+      inputs: Record<string, unknown>;
+      costConfirmed: boolean;
+      what: string;
+      breakpoints: Parameters<typeof toBreakpoints>[0];
+    },
+  ): string {
+    refuseMissingKeys(ctx, compiled.plan, {
+      simulate: plan.simulated,
+      cassetteMode: 'replay-then-live',
+    });
+    refuseUnallowedHosts(ctx, compiled.plan);
+    if (!plan.simulated) checkLiveSpend(ctx, compiled, how.inputs, how.costConfirmed, how.what);
+    ctx.secretsChanged();
+    const id = newRunId();
+    store.markInterrupted();
+    store.createRun({ id, ...plan.record });
+    const run = startRun(compiled, {
+      registry: how.registry,
+      runId: id,
+      ...plan.options,
+      prices: ctx.prices(),
+      simulate: plan.simulated,
+      providerOverrides: ctx.storedOverrides(),
+      env: ctx.runEnv(),
+      allowedOrigins: studioOrigins(ctx),
+      breakpoints: toBreakpoints(how.breakpoints),
+      redactor,
+      onModelCall: callRecorder(store, id),
+      onExpertCall: expertRecorder(store, id),
+    });
+    live.track(run, plan.kept);
+    return id;
+  }
+
   return {
     async 'runs.list'({ limit }) {
       return store.listRuns({ limit }).map((r) => ({
@@ -75,33 +125,14 @@ export function historyMethods(
         if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
         throw error;
       }
-      refuseMissingKeys(ctx, compiled.plan, {
-        simulate: plan.simulated,
-        cassetteMode: 'replay-then-live',
-      });
-      refuseUnallowedHosts(ctx, compiled.plan);
-      // What the parent's record lacks is sent live: the same threshold as Run live.
-      if (!plan.simulated)
-        checkLiveSpend(ctx, compiled, parent.inputs, costConfirmed, 'this live fork');
-      ctx.secretsChanged();
-      const forkId = newRunId();
-      store.markInterrupted();
-      store.createRun({ id: forkId, ...plan.record });
-      const run = startRun(compiled, {
+      // What the parent's record lacks is sent live: the same checks as Run live.
+      const forkId = startFromRecord(compiled, plan, {
         registry,
-        runId: forkId,
-        ...plan.options,
-        prices: ctx.prices(),
-        simulate: plan.simulated,
-        providerOverrides: ctx.storedOverrides(),
-        env: ctx.runEnv(),
-        allowedOrigins: studioOrigins(ctx),
-        breakpoints: toBreakpoints(breakpoints),
-        redactor,
-        onModelCall: callRecorder(store, forkId),
-        onExpertCall: expertRecorder(store, forkId),
+        inputs: parent.inputs,
+        costConfirmed,
+        what: 'this live fork',
+        breakpoints,
       });
-      live.track(run, plan.kept);
       return { runId: forkId, parentRunId: parent.id, forkSeq: plan.at - 1 };
     },
 
@@ -122,33 +153,14 @@ export function historyMethods(
         if (error instanceof UsageError) throw new ApiError(error.message);
         throw error;
       }
-      // What the record lacks is sent: every key is checked before the continuation is recorded.
-      refuseMissingKeys(ctx, compiled.plan, {
-        simulate: plan.simulated,
-        cassetteMode: 'replay-then-live',
-      });
-      refuseUnallowedHosts(ctx, compiled.plan);
-      if (!plan.simulated)
-        checkLiveSpend(ctx, compiled, ended.inputs, costConfirmed, 'this live retry');
-      ctx.secretsChanged();
-      const newId = newRunId();
-      store.markInterrupted();
-      store.createRun({ id: newId, ...plan.record });
-      const run = startRun(compiled, {
+      // What the record lacks is sent: every check runs before the continuation is recorded.
+      const newId = startFromRecord(compiled, plan, {
         registry,
-        runId: newId,
-        ...plan.options,
-        prices: ctx.prices(),
-        simulate: plan.simulated,
-        providerOverrides: ctx.storedOverrides(),
-        env: ctx.runEnv(),
-        allowedOrigins: studioOrigins(ctx),
-        breakpoints: toBreakpoints(breakpoints),
-        redactor,
-        onModelCall: callRecorder(store, newId),
-        onExpertCall: expertRecorder(store, newId),
+        inputs: ended.inputs,
+        costConfirmed,
+        what: 'this live retry',
+        breakpoints,
       });
-      live.track(run, plan.kept);
       return {
         runId: newId,
         parentRunId: ended.id,
