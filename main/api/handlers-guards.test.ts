@@ -6,39 +6,23 @@
  * cassette replay says first how the calls the cassette lacks are answered. A local
  * OpenAI-compatible server counts what reaches it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult, RunEventPush } from '../../app/api/contract.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type StubOpenAI, startStubOpenAI, stubError } from '../../tests/support/stub-openai.ts';
-import { ApiError } from './errors.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { chainOfThree } from '../../tests/support/chain.ts';
+import {
+  call,
+  chainServer,
+  event,
+  finished,
+  refusal,
+  store,
+  stub,
+  withApi,
+} from './handlers.test-helper.ts';
 
 /** Three agents in a chain: a run needs three calls. */
-const chain = (settings: Record<string, unknown> = {}) => ({
-  version: 1,
-  name: 'chain of three',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  settings: { retry: { attempts: 1 }, ...settings },
-  nodes: [
-    { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
-    ...['a', 'b', 'c'].map((id) => ({
-      id,
-      type: 'agent',
-      position: { x: 0, y: 0 },
-      data: { model: 'm', prompt: `${id.toUpperCase()}: {{ in }}` },
-    })),
-    { id: 'out', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'in' },
-    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'b', targetHandle: 'in' },
-    { id: 'e3', source: 'b', sourceHandle: 'text', target: 'c', targetHandle: 'in' },
-    { id: 'e4', source: 'c', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
-  ],
-});
+const chain = (settings: Record<string, unknown> = {}) =>
+  chainOfThree({ settings: { retry: { attempts: 1 }, ...settings } });
 
 const VQA = JSON.parse(
   readFileSync(new URL('../../templates/nlsom-vqa.society.json', import.meta.url), 'utf8'),
@@ -46,72 +30,7 @@ const VQA = JSON.parse(
 const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
-let stub: StubOpenAI;
-let answerLimit = Number.POSITIVE_INFINITY;
-let answered = 0;
-const pushes: RunEventPush[] = [];
-const waiters: Array<() => void> = [];
-
-beforeAll(async () => {
-  stub = await startStubOpenAI({
-    respond: (body) => {
-      if (answered >= answerLimit) return stubError(503, 'The server is overloaded');
-      answered++;
-      return {
-        text: `<${body.messages.at(-1).content}>`,
-        usage: { prompt_tokens: 5, completion_tokens: 2 },
-      };
-    },
-  });
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-guards-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: { OPENAI_API_KEY: 'sk-handlers-guards-0123456789', OPENAI_BASE_URL: stub.url },
-    log: () => {},
-  });
-  api.onRunEvent((push) => {
-    pushes.push(push);
-    for (const wake of waiters.splice(0)) wake();
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  await stub?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-async function event(
-  runId: string,
-  test: (e: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (;;) {
-    const found = pushes.find((p) => p.runId === runId && test(p.event));
-    if (found) return found.event;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
-const finished = (runId: string) => event(runId, (e) => e.type === 'run.finished');
-
-/** The refusal of `promise`: its message and reason. */
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+withApi({ name: 'guards', key: 'sk-handlers-guards-0123456789', openai: 'chain' });
 
 describe('run.start: a budget the run cannot meet', () => {
   it('is refused in every mode before anything is recorded, unless the person runs it anyway', async () => {
@@ -145,15 +64,14 @@ describe('run.start: a budget the run cannot meet', () => {
 
 describe('a live fork and a live retry go through the spending threshold', () => {
   it('refuses them unconfirmed above the threshold, says the estimate is an upper bound, and runs them once agreed', async () => {
-    answered = 0;
-    answerLimit = 2;
+    chainServer.refuseAfter(2);
     const failed = await call('run.start', {
       document: chain(),
       inputs: { q: 'tides' },
       mode: 'live',
     });
     expect((await finished(failed.runId)).status).toBe('failed');
-    answerLimit = Number.POSITIVE_INFINITY;
+    chainServer.answerAll();
     await call('settings.liveRuns.set', { askAboveUsd: 0 });
     try {
       const runs = store.listRuns().length;

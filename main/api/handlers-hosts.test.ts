@@ -5,18 +5,12 @@
  * fork; `run.hosts` names the origins for the prompt; once `settings.hosts.allow` has them, the
  * same run goes out. A real local simulator counts every HTTP request and WebSocket upgrade.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult, RunEventPush } from '../../app/api/contract.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import {
   type SimulatorServer,
   startSimulatorServer,
 } from '../../tests/support/simulator-server.ts';
-import { ApiError } from './errors.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { call, finished, refusal, store, withApi } from './handlers.test-helper.ts';
 
 /** A simulator aimed at a local service's admin path, its observation the run's output. */
 const hostile = (url: string) => ({
@@ -37,56 +31,16 @@ const hostile = (url: string) => ({
   ],
 });
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
 let server: SimulatorServer;
-const pushes: RunEventPush[] = [];
-const waiters: Array<() => void> = [];
 
+withApi({ name: 'hosts' });
 beforeAll(async () => {
   server = await startSimulatorServer();
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-hosts-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: {},
-    log: () => {},
-  });
-  api.onRunEvent((push) => {
-    pushes.push(push);
-    for (const wake of waiters.splice(0)) wake();
-  });
 });
 afterAll(async () => {
-  await api?.close();
-  store?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => server.reset());
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-async function finished(runId: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const found = pushes.find((p) => p.runId === runId && p.event.type === 'run.finished');
-    if (found) return found.event;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe.each(['http', 'ws'] as const)('a simulator at a port of this machine, over %s', (t) => {
   const origin = () => (t === 'http' ? server.http : server.ws);

@@ -5,14 +5,11 @@
  * threshold is refused until the person agrees to its estimate. A local OpenAI-compatible server
  * stands in for the paid provider and counts what reaches it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult } from '../../app/api/contract.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type StubOpenAI, startStubOpenAI } from '../../tests/support/stub-openai.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, dir, env, finished, store, stub, withApi } from './handlers.test-helper.ts';
+import { createApiHandlers } from './handlers.ts';
 
 const VQA_TEXT = readFileSync(
   new URL('../../templates/nlsom-vqa.society.json', import.meta.url),
@@ -23,47 +20,7 @@ const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 const INPUTS = { question: QUESTION, image: 'example' };
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
-let stub: StubOpenAI;
-const ended = new Map<string, Record<string, unknown>>();
-const waiters: Array<() => void> = [];
-
-beforeAll(async () => {
-  stub = await startStubOpenAI();
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-modes-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: { OPENAI_API_KEY: 'sk-handlers-modes-0123456789abcdef', OPENAI_BASE_URL: stub.url },
-    log: () => {},
-  });
-  api.onRunEvent((push) => {
-    if (push.event.type === 'run.finished') ended.set(push.runId, push.event);
-    for (const wake of waiters.splice(0)) wake();
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  await stub?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-async function finished(runId: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const end = ended.get(runId);
-    if (end) return end;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
+withApi({ name: 'modes', key: 'sk-handlers-modes-0123456789abcdef', openai: 'plain' });
 
 interface TemplateNode {
   id: string;
@@ -146,7 +103,7 @@ describe('Replay cassette', () => {
       store,
       workspaceDir: path.join(dir, 'workspace'),
       templatesDir: shelf,
-      env: { OPENAI_API_KEY: 'sk-handlers-modes-0123456789abcdef', OPENAI_BASE_URL: stub.url },
+      env,
       log: () => {},
     });
     let end: Record<string, unknown> | undefined;

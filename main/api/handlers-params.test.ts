@@ -3,13 +3,9 @@
  * text as a form gives them), the run honours them and records them, a fork keeps them, and a
  * bad value is refused with a problem naming the parameter. Simulated: no key, no network.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult, RunEventPush } from '../../app/api/contract.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { call, event as eventWhere, store, withApi } from './handlers.test-helper.ts';
 
 const DOC = JSON.parse(
   readFileSync(new URL('../../docs/examples/parameters.society.json', import.meta.url), 'utf8'),
@@ -18,44 +14,10 @@ const INPUTS = { question: 'Why do bridges have expansion joints?' };
 /** Monarchy: the organizer and every member each round, then the summary and the leader. */
 const calls = (rounds: number, members: number) => rounds * (1 + members) + 2;
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
-const pushes: RunEventPush[] = [];
-const waiters: Array<() => void> = [];
+withApi({ name: 'params' });
 
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-params-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: {},
-    log: () => {},
-  });
-  api.onRunEvent((push) => {
-    pushes.push(push);
-    for (const wake of waiters.splice(0)) wake();
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-async function event(runId: string, type: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const found = pushes.find((p) => p.runId === runId && p.event.type === type);
-    if (found) return found.event;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
+/** A run's first pushed event of this type, past or future. */
+const event = (runId: string, type: string) => eventWhere(runId, (e) => e.type === type);
 
 describe('run.start with params', () => {
   it('runs with the values given, records them, and a fork keeps them', async () => {

@@ -4,15 +4,12 @@
  * message or output, forking a finished run, comparing two runs and deleting one. Runs replay
  * the VQA template's cassette, and new calls of a fork are simulated: no key, no network.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResult, RunEventPush } from '../../app/api/contract.ts';
+import { describe, expect, it } from 'vitest';
 import { exportRun } from '../../app/cli/export.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { societyHere } from '../../tests/support/cli.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { call, dir, event, eventsOf, store, withApi } from './handlers.test-helper.ts';
 
 const VQA = JSON.parse(
   readFileSync(new URL('../../templates/nlsom-vqa.society.json', import.meta.url), 'utf8'),
@@ -22,54 +19,8 @@ const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 const KEY = 'sk-handlers-run-test-0123456789abcdef';
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
-const pushes: RunEventPush[] = [];
-const waiters: Array<() => void> = [];
-
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-run-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    // A key the runs must never show, whatever the page sends or asks for.
-    env: { OPENAI_API_KEY: KEY },
-    log: () => {},
-  });
-  api.onRunEvent((push) => {
-    pushes.push(push);
-    for (const wake of waiters.splice(0)) wake();
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof import('../../app/api/contract.ts').ApiContract>(
-  method: M,
-  params: unknown,
-): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-/** The first pushed event of a run that matches, past or future. */
-async function event(
-  runId: string,
-  match: (e: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (;;) {
-    const found = pushes.find((p) => p.runId === runId && match(p.event));
-    if (found) return found.event;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
-
-const eventsOf = (runId: string) => pushes.filter((p) => p.runId === runId).map((p) => p.event);
+// A key the runs must never show, whatever the page sends or asks for.
+withApi({ name: 'run', key: KEY });
 
 async function replay(extra: Record<string, unknown> = {}): Promise<string> {
   const { runId } = await call('run.start', {

@@ -3,18 +3,13 @@
  * Inputs form as it comes (the document's examples filled in, read by the page's own code), press
  * Replay cassette, and see it succeed, with no key anywhere.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult, RunEventPush } from '../../app/api/contract.ts';
+import { describe, expect, it } from 'vitest';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { isFileModality } from '../../app/node-sdk/example.ts';
 import { loadNodeRegistry } from '../../app/node-sdk/registry.ts';
 import { runExamples } from '../../app/runtime/examples.ts';
 import type { Modality } from '../../app/schema/modality.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { call, finished, withApi } from './handlers.test-helper.ts';
 
 /** The page's own document code (renderer/model/document.ts), as much of it as this test uses. */
 interface PageDocuments {
@@ -29,40 +24,8 @@ interface PageDocuments {
  */
 const PAGE_DOCUMENTS = '../../renderer/model/document.ts';
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
-const ended = new Map<string, Record<string, unknown>>();
-const waiters: Array<() => void> = [];
-
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-templates-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  // No keys at all: a template's Run must not need one.
-  api = createApiHandlers({ store, workspaceDir: path.join(dir, 'ws'), env: {}, log: () => {} });
-  api.onRunEvent((push: RunEventPush) => {
-    if (push.event.type === 'run.finished') ended.set(push.runId, push.event);
-    for (const wake of waiters.splice(0)) wake();
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
-
-async function finished(runId: string): Promise<Record<string, unknown>> {
-  for (;;) {
-    const end = ended.get(runId);
-    if (end) return end;
-    await new Promise<void>((wake) => waiters.push(wake));
-  }
-}
+// No keys at all: a template's Run must not need one.
+withApi({ name: 'templates', workspace: 'ws' });
 
 describe('the gallery', () => {
   it('lists every template as runnable without a key', async () => {
