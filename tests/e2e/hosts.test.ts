@@ -5,11 +5,9 @@
  * nothing; Allow and run adds the origin to Settings → Allowed hosts and runs; revoked there, the
  * next run asks again. A real listener counts every request that arrives.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimulatorServer, startSimulatorServer } from '../support/simulator-server.ts';
-import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
 
 let server: SimulatorServer;
 beforeAll(async () => {
@@ -54,13 +52,12 @@ describe.skipIf(!HAVE_CHROMIUM)('allowed hosts in the studio', () => {
     const s = studio();
     const { page } = s;
     const origin = server.http;
-    writeFileSync(
-      path.join(s.workspace, 'local-sim.society.json'),
-      JSON.stringify(document(`${origin}/admin/delete-everything?confirm=yes`)),
+    await openDocument(
+      s,
+      'local-sim.society.json',
+      document(`${origin}/admin/delete-everything?confirm=yes`),
+      'sim',
     );
-    await page.getByTestId('tb-open').click();
-    await page.getByTestId('file-local-sim.society.json').click();
-    await page.getByTestId('node-sim').waitFor();
 
     // Asked, naming the origin and the node; cancelled, nothing reached it and nothing is recorded.
     await page.getByTestId('tb-run-simulated').click();

@@ -1,37 +1,13 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type StubOpenAI, startStubOpenAI, stubError } from '../support/stub-openai.ts';
-import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+import { type ChainServer, chainOfThree, startChainServer } from '../support/chain.ts';
+import type { StubOpenAI } from '../support/stub-openai.ts';
+import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
 
 /** Three agents in a chain, against a local OpenAI-compatible server. */
-const CHAIN = {
-  version: 1,
-  name: 'Chain',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  settings: { retry: { attempts: 1 } },
-  nodes: [
-    { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
-    ...['a', 'b', 'c'].map((id, i) => ({
-      id,
-      type: 'agent',
-      position: { x: 260 * (i + 1), y: 0 },
-      data: { model: 'm', prompt: `${id.toUpperCase()}: {{ in }}` },
-    })),
-    { id: 'out', type: 'output', position: { x: 1040, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'in' },
-    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'b', targetHandle: 'in' },
-    { id: 'e3', source: 'b', sourceHandle: 'text', target: 'c', targetHandle: 'in' },
-    { id: 'e4', source: 'c', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
-  ],
-};
+const CHAIN = chainOfThree({ name: 'Chain' });
 
+let server: ChainServer | undefined;
 let stub: StubOpenAI | undefined;
-/** The server refuses once it has answered this many requests. */
-let answerLimit = 2;
-let answered = 0;
 
 afterAll(async () => {
   await stub?.close();
@@ -39,23 +15,17 @@ afterAll(async () => {
 
 describe.skipIf(!HAVE_CHROMIUM)('a failed run, retried from the failure', () => {
   const studio = studioForSuite(async () => {
-    stub = await startStubOpenAI({
-      respond: (body) => {
-        if (answered >= answerLimit) return stubError(503, 'The server is overloaded');
-        answered++;
-        return { text: `<${body.messages.at(-1).content}>` };
-      },
-    });
+    server = await startChainServer();
+    stub = server.stub;
+    // The server answers a and b, then refuses c.
+    server.refuseAfter(2);
     return { env: { OPENAI_API_KEY: 'sk-e2e-retry-0123456789', OPENAI_BASE_URL: stub.url } };
   });
 
   it('sends only the call the failed run lacked and shows the outputs', async () => {
     const s = studio();
     const { page } = s;
-    writeFileSync(path.join(s.workspace, 'chain.society.json'), JSON.stringify(CHAIN));
-    await page.getByTestId('tb-open').click();
-    await page.getByTestId('file-chain.society.json').click();
-    await page.getByTestId('node-c').waitFor();
+    await openDocument(s, 'chain.society.json', CHAIN, 'c');
     await page.getByTestId('run-tab-inputs').click();
     await page.getByTestId('input-q').fill('tides');
 
@@ -67,7 +37,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a failed run, retried from the failure', () => 
     expect(await page.getByTestId('run-error').textContent()).toMatch(/overloaded/);
     expect(stub!.count()).toBe(3);
 
-    answerLimit = Number.POSITIVE_INFINITY;
+    server!.answerAll();
     // Live again: with a threshold of $0 the retry asks first, in the Run live dialog, with the
     // whole run's figures said to be an upper bound; cancelled, nothing is sent or recorded.
     s.store.setSetting('editor.liveRuns', { askAboveUsd: 0 });

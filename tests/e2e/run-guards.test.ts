@@ -5,34 +5,12 @@
  * a run that stops at the budget; an edit held under a cassette replay says at once that later
  * calls cannot come from the cassette and offers to simulate the rest, go live or cancel the edit.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, studioForSuite, VQA_QUESTION } from './support.ts';
+import { chainOfThree } from '../support/chain.ts';
+import { HAVE_CHROMIUM, openDocument, studioForSuite, VQA_QUESTION } from './support.ts';
 
 /** Three agents in a chain, allowed two calls: a run needs three. */
-const SHORT_BUDGET = {
-  version: 1,
-  name: 'Short budget',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
-  settings: { budget: { maxCalls: 2 } },
-  nodes: [
-    { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
-    ...['a', 'b', 'c'].map((id, i) => ({
-      id,
-      type: 'agent',
-      position: { x: 260 * (i + 1), y: 0 },
-      data: { model: 'm', prompt: `${id.toUpperCase()}: {{ in }}` },
-    })),
-    { id: 'out', type: 'output', position: { x: 1040, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'in' },
-    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'b', targetHandle: 'in' },
-    { id: 'e3', source: 'b', sourceHandle: 'text', target: 'c', targetHandle: 'in' },
-    { id: 'e4', source: 'c', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
-  ],
-};
+const SHORT_BUDGET = chainOfThree({ name: 'Short budget', settings: { budget: { maxCalls: 2 } } });
 
 describe.skipIf(!HAVE_CHROMIUM)('budgets and replays in the studio', () => {
   const studio = studioForSuite();
@@ -40,10 +18,7 @@ describe.skipIf(!HAVE_CHROMIUM)('budgets and replays in the studio', () => {
   it('refuses a run its budget cannot finish, naming the limit and the figure, and runs it anyway when asked', async () => {
     const s = studio();
     const { page } = s;
-    writeFileSync(path.join(s.workspace, 'short.society.json'), JSON.stringify(SHORT_BUDGET));
-    await page.getByTestId('tb-open').click();
-    await page.getByTestId('file-short.society.json').click();
-    await page.getByTestId('node-c').waitFor();
+    await openDocument(s, 'short.society.json', SHORT_BUDGET, 'c');
     await page.getByTestId('run-tab-inputs').click();
     await page.getByTestId('input-q').fill('tides');
 

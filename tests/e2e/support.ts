@@ -3,7 +3,7 @@
  * download) against a real studio started in this process, with a temporary workspace and run
  * store. Without Chromium (a user's fresh clone) they skip with a message.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,6 +144,22 @@ export function studioForSuite(
     if (!session) throw new Error('the studio did not start');
     return session;
   };
+}
+
+/**
+ * Saves `doc` in the session's workspace as `file`, opens it from the toolbar's Open list, and
+ * waits for its node `node` on the canvas.
+ */
+export async function openDocument(
+  s: StudioSession,
+  file: string,
+  doc: unknown,
+  node: string,
+): Promise<void> {
+  writeFileSync(path.join(s.workspace, file), JSON.stringify(doc));
+  await s.page.getByTestId('tb-open').click();
+  await s.page.getByTestId(`file-${file}`).click();
+  await s.page.getByTestId(`node-${node}`).waitFor();
 }
 
 /** Drags a palette entry onto the canvas at a point relative to the canvas's top-left corner. */
