@@ -5,7 +5,7 @@
  * mid-eval, the runs read in the coordinating store like local ones, and rate limits hold across
  * workers. Skipped, with a message, where redis-server is not installed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,12 @@ import {
 import { ROOT, society, societyHere } from './support/cli.ts';
 import { type LocalRedis, REDIS_SERVER, startRedis } from './support/redis.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
+import {
+  startWorker as startQueueWorker,
+  stopWorkers,
+  type Worker,
+  workers,
+} from './support/worker.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
 
@@ -38,9 +44,8 @@ const arrivals: number[] = [];
 let dir: string;
 let file: string;
 let data: string;
-const workers: ChildProcess[] = [];
 /** The workers the tests share; the kill test kills the first and starts another. */
-let pool: { child: ChildProcess; lines: string[] }[];
+let pool: Worker[];
 
 /** Worker locks of 2 s: a killed worker's job is taken over within about 3 s. */
 const WORKER_ENV = { SOCIETY_QUEUE_LOCK_MS: '2000' };
@@ -48,21 +53,13 @@ const WORKER_ENV = { SOCIETY_QUEUE_LOCK_MS: '2000' };
 // workers share.
 process.env.SOCIETY_QUEUE_SECRET = 'eval-queue-test-secret-0123456789';
 
-/** Starts `society worker`; resolves once it takes jobs. `lines` collects what it prints. */
-function startWorker(extra: string[] = []): Promise<{ child: ChildProcess; lines: string[] }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...WORKER_ENV, NO_COLOR: '1' };
-  delete env.OPENAI_API_KEY;
-  const child = spawn(
-    process.execPath,
-    // A store of its own in the test's folder: a worker killed with SIGKILL cannot remove a
-    // temporary one.
+/** Starts `society worker` with a store of its own, reaching the stub through its own profile. */
+function startWorker(extra: string[] = []): Promise<Worker> {
+  return startQueueWorker(
+    redis.url,
     [
-      BIN,
-      'worker',
-      '--queue',
-      redis.url,
-      '--concurrency',
-      '2',
+      // A store of its own in the test's folder: a worker killed with SIGKILL cannot remove a
+      // temporary one.
       '--db',
       join(dir, `worker-${workers.length}.db`),
       // The eval redirects openai to the stub; a worker reaches it through a profile of its own.
@@ -70,32 +67,7 @@ function startWorker(extra: string[] = []): Promise<{ child: ChildProcess; lines
       `openai=${stub.url}`,
       ...extra,
     ],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  workers.push(child);
-  const lines: string[] = [];
-  child.stdout!.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('taking eval jobs')) resolve({ child, lines });
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${stderr}`)));
-  });
-}
-
-/** Stops every worker still running (SIGTERM: a clean stop) and waits for it. */
-async function stopWorkers(): Promise<void> {
-  await Promise.all(
-    workers.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
+    WORKER_ENV,
   );
 }
 

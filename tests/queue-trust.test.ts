@@ -5,11 +5,9 @@
  * eval leaves no copy of a key in Redis or in a worker's store; an eval survives Redis
  * restarting empty under it. Skipped, with a message, where redis-server is not installed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +15,16 @@ import { queuedJob } from '../app/eval/queue/wire.ts';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { ARITH_DOCUMENT, ARITH_ROWS, arithJsonl, arithReply } from './support/arith-eval.ts';
-import { ROOT, society } from './support/cli.ts';
+import { society } from './support/cli.ts';
 import { type LocalRedis, REDIS_SERVER, startRedis } from './support/redis.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+import {
+  startWorker as startQueueWorker,
+  stopWorker,
+  stopWorkers,
+  type Worker,
+} from './support/worker.ts';
 
-const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
 const SECRET = 'queue-trust-test-secret-0123456789';
 /** A key value, in a variable whose name does not look like a key's. */
 const MARKER = 'mk-7f3a9c1e5b2d4806-marker';
@@ -31,47 +34,15 @@ if (!REDIS_SERVER)
     'queue-trust tests skipped: redis-server is not installed (apt-get install redis-server)',
   );
 
-interface Running {
-  child: ChildProcess;
-  lines: string[];
-}
-const children: ChildProcess[] = [];
 let dir: string;
 
-/** Starts `society worker`; resolves once it takes jobs. `lines` collects what it prints. */
-function startWorker(url: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', SOCIETY_QUEUE_LOCK_MS: '1000' };
-  delete base.OPENAI_API_KEY;
-  delete base.OPENAI_BASE_URL;
-  const child = spawn(
-    process.execPath,
-    [BIN, 'worker', '--queue', url, '--concurrency', '2', ...args],
-    {
-      cwd: ROOT,
-      env: { ...base, SOCIETY_QUEUE_SECRET: SECRET, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  const lines: string[] = [];
-  child.stdout!.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('taking eval jobs')) resolve({ child, lines });
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${stderr}`)));
+/** Starts `society worker` with the queue's secret and locks of 1 s. */
+const startWorker = (url: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  startQueueWorker(url, args, {
+    SOCIETY_QUEUE_LOCK_MS: '1000',
+    SOCIETY_QUEUE_SECRET: SECRET,
+    ...env,
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 /** Every value in Redis, read by type (a DUMP may be compressed), as one text. */
 async function everything(client: Redis): Promise<string> {
@@ -118,7 +89,7 @@ describe.skipIf(!REDIS_SERVER)('a queue whose Redis anyone may write to', () => 
   let echo: StubOpenAI;
   const seen: string[] = [];
   /** One worker for every test: its own profiles openai (good) and local (echo, key by name). */
-  let worker: Running;
+  let worker: Worker;
   let workerDb: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'society-trust-'));
@@ -161,7 +132,7 @@ describe.skipIf(!REDIS_SERVER)('a queue whose Redis anyone may write to', () => 
     );
   }, 30_000);
   afterAll(async () => {
-    await Promise.all(children.splice(0).map(stop));
+    await stopWorkers();
     await attacker?.close();
     await good?.close();
     await echo?.close();
@@ -383,7 +354,7 @@ describe.skipIf(!REDIS_SERVER)('a Redis with users and databases', () => {
     ]);
     const url = `redis://alice:${password}@127.0.0.1:${server.port}/3`;
     const local = mkdtempSync(join(tmpdir(), 'society-acl-'));
-    let running: Running | undefined;
+    let running: Worker | undefined;
     const client = new Redis(url);
     try {
       running = await startWorker(url, ['--db', join(local, 'worker.db')]);
@@ -438,7 +409,7 @@ describe.skipIf(!REDIS_SERVER)('a Redis with users and databases', () => {
         expect(text).not.toContain(password);
     } finally {
       client.disconnect();
-      if (running) await stop(running.child);
+      if (running) await stopWorker(running.child);
       await server.stop();
       rmSync(local, { recursive: true, force: true });
     }
