@@ -62,6 +62,8 @@ class PlainProgress implements ProgressView {
         return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
       case 'node.failed':
         return `${e.instance} failed: ${e.error}`;
+      case 'node.skipped':
+        return `${e.instance} skipped: ${e.from} not taken (${e.reason})`;
       case 'paused':
         return `paused (${e.reason}) at ${describeCheckpoint(e.at)}`;
       case 'resumed':
@@ -91,6 +93,7 @@ class LiveProgress implements ProgressView {
   #calls = 0;
   #tokens = 0;
   #done = 0;
+  #skipped = 0;
   #start = Date.now();
   #last = '';
   #status = 'running';
@@ -115,6 +118,9 @@ class LiveProgress implements ProgressView {
       case 'node.failed':
         this.#running.delete(e.instance);
         this.#done++;
+        break;
+      case 'node.skipped':
+        this.#skipped++;
         break;
       case 'round.started':
         this.#rounds.set(e.loop, `round ${e.round} of ${e.maxRounds}`);
@@ -144,7 +150,7 @@ class LiveProgress implements ProgressView {
     const rounds = terminalText([...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', '));
     const lines = [
       `${pc.cyan('●')} ${terminalText(this.#status)} ${pc.dim(seconds(Date.now() - this.#start))}  ${rounds}`,
-      `  nodes: ${this.#done} done, ${running.length} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
+      `  nodes: ${this.#done} done, ${this.#skipped ? `${this.#skipped} skipped, ` : ''}${running.length} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
       `  calls: ${this.#calls}  tokens: ${this.#tokens.toLocaleString('en-US')}`,
     ];
     if (this.#last) lines.push(pc.dim(`  ${clip(this.#last, width - 2)}`));

@@ -113,6 +113,8 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
       out.push(`${e.instance} (a person): ${e.answer}`);
     } else if (e.type === 'node.failed') {
       out.push(`${e.instance} failed: ${e.error}`);
+    } else if (e.type === 'node.skipped') {
+      out.push(`${e.instance} skipped: ${e.from} not taken (${e.reason})`);
     }
   }
   out.push('', ...usageBreakdown(events));

@@ -217,6 +217,24 @@ export interface NodeSpec<D = unknown> {
    * nodes it feeds ask of its outputs is then asked of the nodes feeding that port.
    */
   passesShape?(data: D, port: string): boolean;
+
+  // ---- How the node joins branches ---------------------------------------------------------
+
+  /**
+   * When the node runs if some of what it reads was not taken (an output its source left unset
+   * with `notTaken`): `all` (the default) skips it as soon as one connected input was not
+   * taken; `any` runs it with the inputs that arrived (the others absent, a multiple port's
+   * list without them) and skips it only when none did. A skipped node is never started: it
+   * makes no calls, its outputs are not taken either, and the run logs one `node.skipped`.
+   */
+  inputs?: 'all' | 'any';
+  /**
+   * For a node that takes one of several outputs and leaves the others untaken (a router):
+   * those outputs, and how often each is expected to be taken when the data says (any scale).
+   * The estimate counts what lies behind them as "at most" and weighs the likely total by the
+   * odds (equal odds without them).
+   */
+  branching?(data: D): { outputs: string[]; odds?: Record<string, number> };
 }
 
 /**
@@ -506,4 +524,32 @@ export interface NodeContext<D = unknown> {
 }
 
 export type NodeOutputs = Record<string, unknown>;
+
+/**
+ * The value of an output a node decided not to take (a router's other branches): what reads
+ * only such outputs is skipped (see `NodeSpec.inputs`). Plain data, so it travels with the
+ * run's values and its log like any value.
+ */
+export interface NotTaken {
+  $notTaken: string;
+}
+
+/**
+ * Marks an output as not taken, as a decision: `return { yes: value, no: notTaken('rule 1
+ * matched') }`. The reason is shown beside each node this skips.
+ */
+export function notTaken(reason = 'not taken'): NotTaken {
+  return { $notTaken: reason };
+}
+
+/** Whether a value is an output left untaken (`notTaken`). */
+export function isNotTaken(value: unknown): value is NotTaken {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { $notTaken?: unknown }).$notTaken === 'string' &&
+    Object.keys(value).length === 1
+  );
+}
 export type NodeExecutor<D = unknown> = (ctx: NodeContext<D>) => Promise<NodeOutputs>;

@@ -87,6 +87,7 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'node.started':
     case 'node.finished':
     case 'node.failed':
+    case 'node.skipped':
     case 'vote':
     case 'human.request':
     case 'human.response':

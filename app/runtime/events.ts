@@ -123,8 +123,22 @@ export type RunEventBody =
        * not run, and `outputs` hold the given values whole, so a replay can give them again.
        */
       given?: true;
+      /** The outputs the node decided not to take (`notTaken`), with each one's reason. */
+      notTaken?: Record<string, string>;
     }
   | { type: 'node.failed'; node: string; instance: string; error: string }
+  | {
+      /**
+       * A node on a branch not taken: it was never started and made no call (see
+       * `NodeSpec.inputs`). `from` is the input (`router.urgent`) that was not taken.
+       */
+      type: 'node.skipped';
+      node: string;
+      instance: string;
+      from: string;
+      reason: string;
+      round?: number;
+    }
   | {
       type: 'model.request';
       callId: string;
@@ -288,6 +302,7 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   'node.started': true,
   'node.finished': true,
   'node.failed': true,
+  'node.skipped': true,
   'model.request': true,
   'model.delta': true,
   'model.response': true,

@@ -3,6 +3,7 @@
  * round's, every round's, gathered from replicas), and the run's own inputs and outputs.
  */
 import type { GraphPlan, InputBinding, PlannedNode } from '../compiler/analyze.ts';
+import { isNotTaken } from '../node-sdk/define.ts';
 import { isBlobValue, isImageValue } from '../schema/blob-refs.ts';
 import { parseModality } from '../schema/modality.ts';
 import { type NodeValues, roundsPort, type ScopeContext } from './machine-runtime.ts';
@@ -44,14 +45,50 @@ export function collectRunOutputs(
   const outputs: Record<string, unknown> = {};
   for (const node of plan.nodes.values()) {
     const output = node.spec.runOutput?.(node.data);
-    if (output && values[node.id] && 'value' in values[node.id]!) {
+    // An output node on a branch not taken gives no output; the run still succeeds.
+    if (
+      output &&
+      values[node.id] &&
+      'value' in values[node.id]! &&
+      !isNotTaken(values[node.id]!.value)
+    ) {
       outputs[output.name] = values[node.id]!.value;
     }
   }
   return outputs;
 }
 
-/** Reads each input port's value from the scope: same-round, previous-round or gathered. */
+/** Why a node is skipped: the first input it reads that was not taken, and its reason. */
+export interface SkipCause {
+  /** `source.port` of that input. */
+  from: string;
+  reason: string;
+}
+
+/**
+ * Whether a node is skipped, by the rule its spec declares (`NodeSpec.inputs`): with `all`
+ * (the default) when any edge it reads brings an output not taken, with `any` when every one
+ * does. A node that reads nothing is never skipped.
+ */
+export function skipCause(node: PlannedNode, context: ScopeContext): SkipCause | undefined {
+  let cause: SkipCause | undefined;
+  let arrived = 0;
+  for (const port of node.ports.inputs) {
+    for (const b of node.inputs[port.name] ?? []) {
+      const { value } = bindingValue(b, context);
+      if (isNotTaken(value))
+        cause ??= { from: `${b.source}.${b.sourcePort}`, reason: value.$notTaken };
+      else arrived++;
+    }
+  }
+  if (!cause) return undefined;
+  return (node.spec.inputs ?? 'all') === 'all' || arrived === 0 ? cause : undefined;
+}
+
+/**
+ * Reads each input port's value from the scope: same-round, previous-round or gathered. An
+ * output not taken arrives as nothing: the port is absent, or left out of a multiple port's list.
+ */
 export function resolveInputs(node: PlannedNode, context: ScopeContext) {
   const inputs: Record<string, unknown> = {};
   const senders: Record<string, string[]> = {};
@@ -59,7 +96,8 @@ export function resolveInputs(node: PlannedNode, context: ScopeContext) {
     const bindings = node.inputs[port.name] ?? [];
     if (bindings.length === 0) continue;
     if (!port.multiple) {
-      inputs[port.name] = asPortValue(bindingValue(bindings[0]!, context).value, port.modality);
+      const { value } = bindingValue(bindings[0]!, context);
+      if (!isNotTaken(value)) inputs[port.name] = asPortValue(value, port.modality);
       continue;
     }
     const list: unknown[] = [];
@@ -67,7 +105,7 @@ export function resolveInputs(node: PlannedNode, context: ScopeContext) {
     const portIsList = parseModality(port.modality)?.kind === 'list';
     for (const b of bindings) {
       const { value, senders: who } = bindingValue(b, context);
-      if (value === undefined) continue;
+      if (value === undefined || isNotTaken(value)) continue;
       const flatten =
         parseModality(b.modality)?.kind === 'list' && !portIsList && Array.isArray(value);
       if (flatten) {

@@ -6,7 +6,13 @@
  */
 import { parseInteraction, parseParticipants, parseSeriesPoint } from '../analytics/points.ts';
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
-import type { LoopView, NodeContext, NodeOutputs } from '../node-sdk/define.ts';
+import {
+  isNotTaken,
+  type LoopView,
+  type NodeContext,
+  type NodeOutputs,
+  notTaken,
+} from '../node-sdk/define.ts';
 import { seededRandom } from '../node-sdk/random.ts';
 import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';
@@ -19,7 +25,7 @@ import type { CallsGateway } from './calls.ts';
 import { runComputeTask } from './compute.ts';
 import type { DebugGate } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
-import { resolveInputs } from './inputs.ts';
+import { resolveInputs, skipCause } from './inputs.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
 import type { RunOptions } from './run-options.ts';
@@ -129,6 +135,23 @@ export class NodeRunner {
     const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
     const signal = this.#signalWith(actorSignal);
 
+    // On a branch not taken: never started, no checkpoint, no call; its outputs are not taken
+    // either, so what reads only them is skipped in turn.
+    const skip = skipCause(node, context);
+    if (skip) {
+      log.emit({
+        type: 'node.skipped',
+        node: id,
+        instance,
+        from: skip.from,
+        reason: skip.reason,
+        ...(round !== undefined && frame?.stage === 'round' ? { round } : {}),
+      });
+      const outputs: NodeOutputs = {};
+      for (const port of node.ports.outputs) outputs[port.name] = notTaken(skip.reason);
+      return { outputs, instance };
+    }
+
     if (frame?.stage === 'round' && round !== undefined && !phase) {
       const key = `${loops.key(frame.id, context)}|${round}`;
       let held = this.#roundGates.get(key);
@@ -202,13 +225,22 @@ export class NodeRunner {
       signal.throwIfAborted();
       const edited = this.#edited.get(instance);
       if (edited !== undefined && typeof outputs.text === 'string') outputs.text = edited;
+      const taken = Object.fromEntries(Object.entries(outputs).filter(([, v]) => !isNotTaken(v)));
+      const untaken = Object.entries(outputs).filter(([, v]) => isNotTaken(v));
       log.emit({
         type: 'node.finished',
         node: id,
         instance,
         // Given values are kept whole: they are the run's record of the edit, which its export
         // carries and a replay gives again (nothing else could produce them).
-        outputs: override ? { ...outputs } : previewValues(outputs),
+        outputs: override ? { ...outputs } : previewValues(taken),
+        ...(untaken.length
+          ? {
+              notTaken: Object.fromEntries(
+                untaken.map(([port, v]) => [port, (v as { $notTaken: string }).$notTaken]),
+              ),
+            }
+          : {}),
         durationMs: Math.round(performance.now() - started),
         ...(override ? { given: true as const } : {}),
       });

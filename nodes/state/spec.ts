@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode } from '../../app/node-sdk/define.ts';
-import { ruleProblems } from './rules.ts';
+import { ruleProblems } from '../../app/node-sdk/rules.ts';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ruleProblems } from '../../app/node-sdk/rules.ts';
 import { edge, graph, input, node, output, problems, run } from '../../tests/support/graphs.ts';
 import { heavyStateDocument } from '../../tests/support/heavy-state.ts';
-import { ruleProblems } from './rules.ts';
 
 /** A state over rounds of a mindstorm: facts come in each round; the state goes round to round. */
 function society(variables: unknown[], rounds = 3) {

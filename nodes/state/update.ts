@@ -5,7 +5,7 @@
  * keys under rules of two thousand parts is a hundred million steps.
  */
 import { defineComputeTask } from '../../app/node-sdk/compute.ts';
-import { compileRule, ruleParts } from './rules.ts';
+import { compileRule, ruleParts } from '../../app/node-sdk/rules.ts';
 import type { StateVariable } from './spec.ts';
 
 /** Numbers per variable, per key. */

@@ -95,7 +95,14 @@ function itemText(item: unknown): string {
 }
 
 /** Which member state a card shows when its members differ: the most telling first. */
-const STATE_ORDER: readonly NodeRunState[] = ['failed', 'paused', 'running', 'done', 'waiting'];
+const STATE_ORDER: readonly NodeRunState[] = [
+  'failed',
+  'paused',
+  'running',
+  'done',
+  'skipped',
+  'waiting',
+];
 
 /**
  * What a collapsed card's members are doing, as one state: a group runs nothing of its own, so

@@ -17,7 +17,11 @@ export function StatusLabel({ id }: { id: string }) {
   } else if (run.active > 1) text = `${run.state} ×${run.active}`;
   return (
     <>
-      <span className={`status status-${run.state}`} data-testid={`status-${id}`} title={run.error}>
+      <span
+        className={`status status-${run.state}`}
+        data-testid={`status-${id}`}
+        title={run.error ?? run.skipped}
+      >
         {text}
       </span>
       <NodeStream id={id} />

@@ -35,6 +35,7 @@ const HIGHLIGHT_LABEL: Record<Highlight, string> = {
   paused: 'held',
   done: 'done',
   failed: 'failed',
+  skipped: 'skipped',
 };
 
 /** Arrows are routed by ELK, so handles only anchor them; nobody can drag from one. */

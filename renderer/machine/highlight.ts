@@ -4,7 +4,8 @@
  * so this is what the events honestly tell:
  *
  * - per document node, not per replica: a scheduler's task is running, held, done or failed as
- *   `node.started` / `node.finished` / `node.failed` / `paused` say (replicas are counted in a
+ *   `node.started` / `node.finished` / `node.failed` / `paused` say, or skipped (`node.skipped`: on a
+ *   branch not taken, it never started) (replicas are counted in a
  *   note, e.g. "2 of 3 running");
  * - a scheduler's `running` state, a state that invokes a child machine, and a machine's box are
  *   lit while anything inside is running or held;
@@ -20,7 +21,7 @@
 import type { NodeRun, RunView } from '../model/run.ts';
 import { type MachineGraph, ROOT_MACHINE, stateNodeId } from './graph.ts';
 
-export type Highlight = 'active' | 'paused' | 'done' | 'failed';
+export type Highlight = 'active' | 'paused' | 'done' | 'failed' | 'skipped';
 
 export interface MachineHighlight {
   /** By box id (graph.ts ids). */
@@ -45,6 +46,8 @@ function ofNode(n: NodeRun | undefined): Highlight | undefined {
       return 'done';
     case 'failed':
       return 'failed';
+    case 'skipped':
+      return 'skipped';
     case 'waiting':
     case undefined:
       return undefined;
@@ -136,7 +139,7 @@ export function machineHighlight(graph: MachineGraph, run: RunState): MachineHig
       byId.has(done) &&
       tasks.length > 0 &&
       !boxes[running] &&
-      tasks.every((id) => boxes[id] === 'done')
+      tasks.every((id) => boxes[id] === 'done' || boxes[id] === 'skipped')
     ) {
       boxes[done] = 'done';
     }

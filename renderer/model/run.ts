@@ -14,7 +14,7 @@ import type { GraphDocument } from '../../app/schema/document.ts';
 import type { MissingKey } from './keyAdvice.ts';
 import { foldEvent } from './runEvents.ts';
 
-export type NodeRunState = 'waiting' | 'running' | 'done' | 'failed' | 'paused';
+export type NodeRunState = 'waiting' | 'running' | 'done' | 'failed' | 'paused' | 'skipped';
 export type RunStatus =
   | 'idle'
   | 'starting'
@@ -73,6 +73,8 @@ export interface NodeRun {
   round?: number;
   maxRounds?: number;
   error?: string;
+  /** Why the node was skipped (a branch not taken): `router.urgent: rule 1 chose normal`. */
+  skipped?: string;
   /** The state to go back to when a pause here ends. */
   before?: NodeRunState;
 }

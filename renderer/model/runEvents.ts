@@ -77,6 +77,14 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       }
       return;
     }
+    case 'node.skipped': {
+      // A branch not taken: the node never starts. A copy that ran (another replica, an earlier
+      // round) keeps its state; only a node that did nothing else shows as skipped.
+      const n = node(view, e.node);
+      if (n.state === 'waiting') n.state = 'skipped';
+      n.skipped = `${e.from}: ${e.reason}`;
+      return;
+    }
     case 'model.request':
       view.live[e.callId] = { node: e.node, instance: e.instance ?? '', text: '' };
       return;

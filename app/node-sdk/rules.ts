@@ -1,5 +1,6 @@
 /**
- * Declarative update rules: JsonLogic (jsonlogic.com) trees, interpreted by json-logic-js and
+ * Declarative rules for any node type (a state node's updates, a router's branches): JsonLogic
+ * (jsonlogic.com) trees, interpreted by json-logic-js and
  * never compiled or evaluated as code. Only the operators below may appear; `method`, which
  * would call functions on values, is removed from the interpreter, and every rule is checked
  * against this list before it is read, at load and at run time.
@@ -44,6 +45,8 @@ const BUILT_IN = [
   '*',
   '/',
   '%',
+  // Membership: a value in a list, or a text inside another (a router's keyword rules).
+  'in',
 ] as const;
 
 /** Every operator a rule may use. */
