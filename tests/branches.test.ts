@@ -1,0 +1,167 @@
+/**
+ * Branches not taken: a router leaves all but one output untaken, and everything that depends
+ * only on them is skipped (never started, no request on the wire), whatever joins again runs by
+ * its rule (`all` or `any`), and a resumed run skips the same nodes without logging them twice.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Cassette } from '../app/providers/cassette.ts';
+import { eventIdentity } from '../app/runtime/engine.ts';
+import { agent, edge, eventsOf, graph, input, node, output, run } from './support/graphs.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+
+let stub: StubOpenAI | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+/** Answers each request with the first word of its prompt in capitals: who was asked. */
+async function serve(): Promise<StubOpenAI> {
+  stub = await startStubOpenAI({
+    respond: (body) => ({
+      text: `${String(body.messages.at(-1).content).split(':')[0]!.toUpperCase()} answered`,
+    }),
+  });
+  return stub;
+}
+
+const overStub = (s: StubOpenAI, q: string) => ({
+  providerOverrides: { openai: { baseUrl: s.url, apiKeyEnv: '' } },
+  env: {},
+  inputs: { q },
+});
+
+/**
+ * A triage: urgent tickets go to `fast`, the rest to `slow` and then `polish`; a merge joins
+ * the branches (`any`), and `both` reads both branches (`all`, the default).
+ */
+function triage(mode: 'first' | 'all' = 'first') {
+  return graph(
+    [
+      input('q'),
+      node('route', 'router', {
+        outputs: ['urgent', 'normal'],
+        rules: [
+          { output: 'urgent', when: { in: ['urgent', { var: 'value' }] } },
+          { output: 'normal', when: { '!!': [{ var: 'value' }] } },
+        ],
+      }),
+      agent('fast', 'fast: {{ t }}'),
+      agent('slow', 'slow: {{ t }}'),
+      agent('polish', 'polish: {{ t }}'),
+      agent('both', 'both: {{ a }} {{ b }}'),
+      node('join', 'merge', { inputs: 2, mode }),
+      output('fastOut'),
+      output('slowOut'),
+      output('answer'),
+      output('from'),
+      output('bothOut'),
+    ],
+    [
+      edge('q.value', 'route.value'),
+      edge('route.urgent', 'fast.t'),
+      edge('route.normal', 'slow.t'),
+      edge('slow.text', 'polish.t'),
+      edge('fast.text', 'both.a'),
+      edge('polish.text', 'both.b'),
+      edge('fast.text', 'join.a'),
+      edge('polish.text', 'join.b'),
+      edge('fast.text', 'fastOut.value'),
+      edge('polish.text', 'slowOut.value'),
+      edge('join.value', 'answer.value'),
+      edge('join.from', 'from.value'),
+      edge('both.text', 'bothOut.value'),
+    ],
+    { models: { m: { provider: 'openai', model: 'gpt-test' } } },
+  );
+}
+
+describe('a branch not taken', () => {
+  it('never calls the untaken branch, and the run succeeds with the taken one', async () => {
+    const s = await serve();
+    const { status, outputs, events } = await run(
+      triage(),
+      overStub(s, 'urgent: the site is down'),
+    );
+    expect(status).toBe('succeeded');
+    expect(s.count()).toBe(1);
+    expect(s.requests[0].messages.at(-1).content).toContain('fast:');
+    expect(outputs).toEqual({ fastOut: 'FAST answered', answer: 'FAST answered', from: ['a'] });
+    const skipped = eventsOf(events, 'node.skipped');
+    expect(skipped.map((e) => e.node).sort()).toEqual(
+      ['both', 'bothOut', 'polish', 'slow', 'slowOut'].sort(),
+    );
+    expect(skipped.find((e) => e.node === 'slow')).toMatchObject({
+      from: 'route.normal',
+      reason: 'rule 1 chose "urgent"',
+    });
+    // Never started: no node.started for any skipped node.
+    const started = new Set(eventsOf(events, 'node.started').map((e) => e.node));
+    for (const e of skipped) expect(started.has(e.node)).toBe(false);
+    const routed = eventsOf(events, 'node.finished').find((e) => e.node === 'route')!;
+    expect(Object.keys(routed.outputs)).toEqual(['urgent']);
+    expect(routed.notTaken).toEqual({
+      normal: 'rule 1 chose "urgent"',
+      else: 'rule 1 chose "urgent"',
+    });
+  });
+
+  it('takes the other branch for other input; `merge` all lists what arrived', async () => {
+    const s = await serve();
+    const { status, outputs } = await run(triage('all'), overStub(s, 'a question about fonts'));
+    expect(status).toBe('succeeded');
+    // slow, then polish: two requests, and `fast` none.
+    expect(s.count()).toBe(2);
+    expect(s.requests.map((r) => r.messages.at(-1).content.split(':')[0])).toEqual([
+      'slow',
+      'polish',
+    ]);
+    expect(outputs).toEqual({
+      slowOut: 'POLISH answered',
+      answer: ['POLISH answered'],
+      from: ['b'],
+    });
+  });
+
+  it('takes `else` when no rule matches; a merge none of whose inputs arrived is skipped too', async () => {
+    const s = await serve();
+    const { status, outputs, events } = await run(triage(), overStub(s, ''));
+    expect(status).toBe('succeeded');
+    expect(s.count()).toBe(0);
+    expect(outputs).toEqual({});
+    expect(eventsOf(events, 'node.skipped').map((e) => e.node)).toContain('join');
+    expect(eventsOf(events, 'node.skipped').find((e) => e.node === 'fast')?.reason).toBe(
+      'no rule matched',
+    );
+  });
+
+  it('skips the same nodes on a resume, logging each skip once', async () => {
+    const s = await serve();
+    const record = new Map<string, { request: unknown; result: unknown }>();
+    const first = await run(triage(), {
+      ...overStub(s, 'tell me about fonts'),
+      onModelCall: ({ callId, request, result }) => record.set(callId, { request, result }),
+    });
+    expect(first.status).toBe('succeeded');
+    const skipAt = first.events.findIndex((e) => e.type === 'node.skipped');
+    const cassette = Cassette.fromJSON({ format: 'society-cassette', version: 1, entries: [] });
+    for (const call of record.values())
+      cassette.record(call.request as never, call.result as never);
+    for (const cut of [skipAt + 1, first.events.length - 1]) {
+      const before = s.count();
+      const resumed = await run(triage(), {
+        ...overStub(s, 'tell me about fonts'),
+        continueFrom: first.events.slice(0, cut),
+        cassette: { cassette: Cassette.fromJSON(cassette.toJSON()), mode: 'replay-then-live' },
+      });
+      expect(resumed.status, `cut ${cut}`).toBe('succeeded');
+      expect(resumed.outputs, `cut ${cut}`).toEqual(first.outputs);
+      expect(s.count(), `cut ${cut}: no new request`).toBe(before);
+      const identities = resumed.events.map((e) => eventIdentity(e)).filter(Boolean);
+      expect(new Set(identities).size, `cut ${cut}: duplicated events`).toBe(identities.length);
+      expect(eventsOf(resumed.events, 'node.skipped').map((e) => e.node)).toEqual(
+        eventsOf(first.events, 'node.skipped').map((e) => e.node),
+      );
+    }
+  });
+});
