@@ -17,7 +17,10 @@
  *   connected source's output size (a list from a replicated source or `collect: all` counts
  *   every element), as the source's `outputTokens` hook or its answer's `maxTokens` gives it;
  * - graph inputs and human answers count as `defaultInputTokens` (0) unless their values are
- *   given in `inputs`, and images as `imageTokens` (0), as the runtime's own estimate does.
+ *   given in `inputs`, and images as `imageTokens` (0), as the runtime's own estimate does;
+ * - a node behind a branch (an output a router may leave untaken) counts "at most" (`atMost`
+ *   rows): fully in the worst case, and, with `weighBranches` (a likely estimate), times the
+ *   chance its branch is taken: the branch's declared odds, else 1/N (branches.ts).
  *
  * This module and plan-sizes.ts are the mechanism: walking the plan, copies and rounds, sizes
  * along edges and through transcripts, prices. What a node type sends and produces is its
@@ -25,6 +28,7 @@
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { CallEstimateContext, EstimatedCall } from '../node-sdk/estimate.ts';
+import { branchOdds } from './branches.ts';
 import { PlanSizes, sum } from './plan-sizes.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
 
@@ -47,6 +51,11 @@ export interface EstimateOptions {
    * what it costs and in the later prompts it flows into.
    */
   answerShare?: number;
+  /**
+   * Count what lies behind a branch by the chance it is taken (a likely estimate), instead of
+   * as if every branch were (the worst case).
+   */
+  weighBranches?: boolean;
 }
 
 /**
@@ -70,6 +79,11 @@ export interface NodeEstimate {
   retry?: true;
   /** Calls to an expert model: they have no tokens and no price. */
   expert?: true;
+  /**
+   * Behind a branch: made only when the branch is taken. `odds` is the chance it is; a
+   * `weighBranches` estimate has already weighed the row's figures by it.
+   */
+  atMost?: { odds: number };
   calls: number;
   promptTokens: number;
   completionTokens: number;
@@ -108,6 +122,7 @@ export function estimateRun(
   options: EstimateOptions = {},
 ): RunEstimate {
   const sizes = new PlanSizes(plan, options);
+  const odds = branchOdds(plan);
   const rows = new Map<string, NodeEstimate>();
   const record = (
     node: PlannedNode,
@@ -133,6 +148,7 @@ export function estimateRun(
         ...(call.phase ? { phase: call.phase } : {}),
         ...(call.retry ? { retry: true as const } : {}),
         ...(call.expert ? { expert: true as const } : {}),
+        ...(odds.has(node.id) ? { atMost: { odds: odds.get(node.id)! } } : {}),
         calls: 0,
         promptTokens: 0,
         completionTokens: 0,
@@ -141,15 +157,16 @@ export function estimateRun(
     }
     row.calls += n;
     if (call.expert) return;
-    row.promptTokens += call.promptTokens * n;
-    row.completionTokens += (call.completionTokens ?? out) * n;
+    row.promptTokens += Math.round(call.promptTokens * n);
+    row.completionTokens += Math.round((call.completionTokens ?? out) * n);
   };
 
   for (const node of plan.nodes.values()) {
     const perRun = node.spec.callsPerRun?.(node.data) ?? 0;
     if (perRun <= 0) continue;
     // A hook lists every call itself; without one, each execution makes `perRun` calls.
-    const factor = sizes.outerFactor(node.id) * (node.spec.estimate ? 1 : perRun);
+    const weight = options.weighBranches ? (odds.get(node.id) ?? 1) : 1;
+    const factor = sizes.outerFactor(node.id) * (node.spec.estimate ? 1 : perRun) * weight;
     const executions = sizes.executions(node.id);
     const effect = sizes.effect(node.id);
     for (const vars of sizes.copies(node.id)) {

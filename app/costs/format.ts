@@ -14,7 +14,11 @@ export function formatEstimate(e: RunEstimate, likely?: RunEstimate): string {
   const header = ['node', 'model', ...figures, ...(likely ? figures : [])];
   const likelyRow = new Map(likely?.byNode.map((r) => [rowKey(r), r]));
   const rows = e.byNode.map((r) => {
-    const cells = [r.phase ? `${r.node} (${r.phase})` : r.node, r.model];
+    // Behind a branch: made only when the branch is taken, so "at most" these.
+    const notes = [r.phase, r.atMost ? `at most, ${percent(r.atMost.odds)} likely` : undefined]
+      .filter(Boolean)
+      .join(', ');
+    const cells = [notes ? `${r.node} (${notes})` : r.node, r.model];
     if (likely) {
       const l = r.retry ? undefined : likelyRow.get(rowKey(r));
       cells.push(...(l ? numbers(l) : ['-', '-', '-', '-']));
@@ -69,7 +73,12 @@ function numbers(r: NodeEstimate): string[] {
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  // A likely count behind a branch is a share of a call: one decimal.
+  return n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+}
+
+function percent(odds: number): string {
+  return `${Math.round(odds * 100)}%`;
 }
 
 /** Rounded to hundreds from 1,000 up and to tens below: the figures are estimates. */

@@ -39,7 +39,11 @@ export function liveEstimate(
   const prices = ctx.prices();
   const base = { inputs, imageTokens: IMAGE_TOKENS };
   const worst = estimateRun(compiled.plan, prices, base);
-  const likely = estimateRun(compiled.plan, prices, { ...base, answerShare: LIKELY_ANSWER_SHARE });
+  const likely = estimateRun(compiled.plan, prices, {
+    ...base,
+    answerShare: LIKELY_ANSWER_SHARE,
+    weighBranches: true,
+  });
   const { askAboveUsd } = liveRunSettings(ctx);
   return {
     // A likely run's answers are taken the first time; the worst case counts every retry.

@@ -96,10 +96,11 @@ export function printEstimate(
     inputs,
     imageTokens: IMAGE_TOKENS,
     answerShare: LIKELY_ANSWER_SHARE,
+    weighBranches: true,
   });
   process.stdout.write(`${formatEstimate(worst, likely)}\n`);
   process.stdout.write(
-    `(likely: answers fill ${LIKELY_ANSWER_SHARE * 100}% of their max tokens, none is refused; worst case: every answer at its max tokens, every repair and retry; both: every round runs, an image counts ${IMAGE_TOKENS} tokens)\n`,
+    `(likely: answers fill ${LIKELY_ANSWER_SHARE * 100}% of their max tokens, none is refused, a branch counts by its odds; worst case: every answer at its max tokens, every repair and retry, every branch; both: every round runs, an image counts ${IMAGE_TOKENS} tokens)\n`,
   );
   process.stdout.write(`${providersText(check)}\n`);
 }
@@ -114,7 +115,7 @@ export function estimateReport(
     estimate: estimateRun(plan, prices, { inputs, imageTokens: IMAGE_TOKENS, ...options }),
     textOnly: estimateRun(plan, prices, { inputs, imageTokens: 0, ...options }),
   });
-  return estimateJson(pair({ answerShare: LIKELY_ANSWER_SHARE }), pair({}));
+  return estimateJson(pair({ answerShare: LIKELY_ANSWER_SHARE, weighBranches: true }), pair({}));
 }
 
 /** An estimate, and the same with images counting nothing (which tells what images make up). */
