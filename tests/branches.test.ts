@@ -3,6 +3,7 @@
  * only on them is skipped (never started, no request on the wire), whatever joins again runs by
  * its rule (`all` or `any`), and a resumed run skips the same nodes without logging them twice.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cassette } from '../app/providers/cassette.ts';
 import { eventIdentity } from '../app/runtime/engine.ts';
@@ -163,5 +164,41 @@ describe('a branch not taken', () => {
         eventsOf(first.events, 'node.skipped').map((e) => e.node),
       );
     }
+  });
+});
+
+describe('the tie-judge template', () => {
+  const doc = JSON.parse(
+    readFileSync(new URL('../templates/tie-judge.society.json', import.meta.url), 'utf8'),
+  );
+  /** Voters answer as `ballots` says for their role; the judge says yes. */
+  async function voters(ballots: { engineer: string; shopkeeper: string }) {
+    stub = await startStubOpenAI({
+      respond: (body) => {
+        const system = String(body.messages[0].content);
+        if (system.includes('judge')) return { text: 'yes: the repairs cannot wait' };
+        return { text: system.includes('engineer') ? ballots.engineer : ballots.shopkeeper };
+      },
+    });
+    return run(doc, {
+      providerOverrides: { openai: { baseUrl: stub.url, apiKeyEnv: '' } },
+      env: {},
+      inputs: { question: 'Close the bridge?' },
+    });
+  }
+
+  it('asks the judge only when the ballots tie, counted on the server', async () => {
+    const agree = await voters({ engineer: 'yes', shopkeeper: 'yes' });
+    expect(agree.status).toBe('succeeded');
+    expect(stub!.count()).toBe(2);
+    expect(agree.outputs.decision).toBe('yes');
+    expect(eventsOf(agree.events, 'node.skipped').map((e) => e.node)).toEqual(['judge']);
+    await stub!.close();
+
+    const tie = await voters({ engineer: 'yes', shopkeeper: 'no' });
+    expect(tie.status).toBe('succeeded');
+    expect(stub!.count()).toBe(3);
+    expect(tie.outputs.decision).toBe('yes: the repairs cannot wait');
+    expect(eventsOf(tie.events, 'node.skipped')).toEqual([]);
   });
 });
