@@ -136,6 +136,39 @@ describe('a branch not taken', () => {
     );
   });
 
+  it('skips every copy of a replicated node on the branch, and what reads their list', async () => {
+    const s = await serve();
+    const doc = graph(
+      [
+        input('q'),
+        node('route', 'router', { outputs: ['panel'], rules: [] }),
+        agent('panel', 'panel: {{ t }}', {
+          replicate: { items: ['a', 'b', 'c'], as: 'who' },
+        }),
+        agent('chair', 'chair: {{ views }}', { slots: { views: 'list<text>' } }),
+        output('answer'),
+      ],
+      [
+        edge('q.value', 'route.value'),
+        edge('route.panel', 'panel.t'),
+        edge('panel.text', 'chair.views'),
+        edge('chair.text', 'answer.value'),
+      ],
+      { models: { m: { provider: 'openai', model: 'gpt-test' } } },
+    );
+    const { status, outputs, events } = await run(doc, overStub(s, 'anything'));
+    expect(status).toBe('succeeded');
+    expect(s.count()).toBe(0);
+    expect(outputs).toEqual({});
+    expect(eventsOf(events, 'node.skipped').map((e) => e.instance)).toEqual([
+      'panel#0',
+      'panel#1',
+      'panel#2',
+      'chair',
+      'answer',
+    ]);
+  });
+
   it('skips the same nodes on a resume, logging each skip once', async () => {
     const s = await serve();
     const record = new Map<string, { request: unknown; result: unknown }>();

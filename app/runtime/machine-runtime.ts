@@ -14,7 +14,7 @@ import {
   scheduledNodes,
   scopeMembers,
 } from '../compiler/machine.ts';
-import type { NodeOutputs } from '../node-sdk/define.ts';
+import { isNotTaken, type NodeOutputs } from '../node-sdk/define.ts';
 import type { LoopState, LoopStepResult, NodeValues } from '../node-sdk/loop.ts';
 import type { Stage } from '../schema/document.ts';
 
@@ -232,7 +232,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       const outputs = results as Array<{ outputs: NodeOutputs; instance: string }>;
       const lists: NodeValues = { $instances: outputs.map((r) => r.instance) };
       for (const port of Object.keys(outputs[0]?.outputs ?? {})) {
-        lists[port] = outputs.map((r) => r.outputs[port]);
+        lists[port] = gatheredPort(outputs.map((r) => r.outputs[port]));
       }
       values[node] = lists;
     } else {
@@ -243,7 +243,8 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
           $instances: scopes.flatMap((s) => (s.values[id]?.$instances as string[]) ?? []),
         };
         for (const port of Object.keys(scopes[0]?.values[id] ?? {})) {
-          if (port !== '$instances') lists[port] = scopes.map((s) => s.values[id]?.[port]);
+          if (port !== '$instances')
+            lists[port] = gatheredPort(scopes.map((s) => s.values[id]?.[port]));
         }
         values[id] = lists;
       }
@@ -394,6 +395,14 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     } as never) as unknown as AnyStateMachine;
   };
   return build(machines.root, true);
+}
+
+/**
+ * One port's values from every copy, as a list; an output no copy took (every copy was on a
+ * branch not taken) stays not taken, so what reads it is skipped as well.
+ */
+function gatheredPort(values: unknown[]): unknown {
+  return values.length > 0 && values.every(isNotTaken) ? values[0] : values;
 }
 
 /** Names of the child machines a config invokes (loop stages) or spawns (its table's containers). */
