@@ -438,4 +438,39 @@ describe('plans a planner runs', () => {
     expect(view.nodes.planner?.state).toBe('running');
     expect(view.nodes.fill_mask).toBeUndefined();
   });
+
+  it('shows a step on a branch the plan did not take as skipped on the plan, not the canvas', () => {
+    seq = 0;
+    const document = {
+      name: 'plan of planner',
+      nodes: [
+        { id: 'in_text', type: 'input', data: { name: 'text' } },
+        { id: 'route', type: 'router', data: { outputs: ['urgent'] } },
+        { id: 'answer', type: 'agent', data: {} },
+      ],
+    };
+    const view = applyEvents(startingRun(['text', 'planner', 'answer']), [
+      ev('run.started', 0),
+      ev('node.started', 1, { node: 'planner', instance: 'planner', nodeType: 'planner' }),
+      ev('subgraph.started', 2, {
+        node: 'planner',
+        instance: 'planner',
+        prefix: 'planner/',
+        document,
+      }),
+      ev('node.started', 3, { node: 'route', instance: 'planner/route', nodeType: 'router' }),
+      ev('node.finished', 4, { node: 'route', instance: 'planner/route', outputs: {} }),
+      ev('node.skipped', 5, {
+        node: 'answer',
+        instance: 'planner/answer',
+        from: 'route.urgent',
+        reason: 'no rule matched',
+      }),
+    ]);
+    expect(view.plans[0]!.steps).toEqual({ route: 'done', answer: 'skipped' });
+    expect(view.plans[0]!.skipped).toEqual({ answer: 'route.urgent: no rule matched' });
+    // The document's own `answer` is still to run: the plan's skip is not its skip.
+    expect(view.nodes.answer).toMatchObject({ state: 'waiting' });
+    expect(view.nodes.answer?.skipped).toBeUndefined();
+  });
 });

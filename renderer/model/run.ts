@@ -123,7 +123,9 @@ export interface PlanView {
   /** The plan as an ordinary graph document. */
   document: GraphDocument;
   /** The state of each of its nodes, by node id. */
-  steps: Record<string, 'running' | 'done' | 'failed'>;
+  steps: Record<string, 'running' | 'done' | 'failed' | 'skipped'>;
+  /** Why each skipped step was skipped (a branch the plan did not take), by node id. */
+  skipped?: Record<string, string>;
   outputs?: Record<string, unknown>;
 }
 

@@ -274,22 +274,40 @@ function foldStep(view: RunView, e: EventOf<'environment.step'>): void {
 
 /**
  * A node event of a plan's node goes to that plan, not to the canvas: the plan's node ids are
- * its own and may repeat the document's (both can have an `answer`). True when it was taken.
+ * its own and may repeat the document's (both can have an `answer`). A step on a branch the
+ * plan did not take shows as skipped there, with why. True when it was taken.
  */
 function foldIntoPlan(view: RunView, e: RunEvent): boolean {
-  if (e.type !== 'node.started' && e.type !== 'node.finished' && e.type !== 'node.failed')
+  if (
+    e.type !== 'node.started' &&
+    e.type !== 'node.finished' &&
+    e.type !== 'node.failed' &&
+    e.type !== 'node.skipped'
+  )
     return false;
   const index = e.instance ? view.plans.findIndex((p) => e.instance.startsWith(p.prefix)) : -1;
   const plan = view.plans[index];
   if (!plan) return false;
   const step = e.instance.slice(plan.prefix.length).split('/')[0]!;
-  const state =
-    e.type === 'node.started' ? 'running' : e.type === 'node.finished' ? 'done' : 'failed';
+  const state = PLAN_STEP_STATE[e.type];
+  // A skip never hides what a step already did (a copy that ran in an earlier round).
+  if (state === 'skipped' && plan.steps[step] !== undefined) return true;
+  const skipped =
+    e.type === 'node.skipped' ? { ...plan.skipped, [step]: `${e.from}: ${e.reason}` } : undefined;
   view.plans = view.plans.map((p, i) =>
-    i === index ? { ...p, steps: { ...p.steps, [step]: state } } : p,
+    i === index
+      ? { ...p, steps: { ...p.steps, [step]: state }, ...(skipped ? { skipped } : {}) }
+      : p,
   );
   return true;
 }
+
+const PLAN_STEP_STATE = {
+  'node.started': 'running',
+  'node.finished': 'done',
+  'node.failed': 'failed',
+  'node.skipped': 'skipped',
+} as const;
 
 function node(view: RunView, id: string): NodeRun {
   const copy = { ...(view.nodes[id] ?? { state: 'waiting', active: 0, finished: 0 }) };

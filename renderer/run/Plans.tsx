@@ -41,6 +41,7 @@ export function Plans() {
                     key={id}
                     className={`plan-step step-${state}`}
                     data-testid={`plan-step-${id}`}
+                    title={plan.skipped?.[id] ? `skipped: ${plan.skipped[id]}` : undefined}
                   >
                     <code>{id}</code> {summary} <span className="muted">{state}</span>
                   </li>
