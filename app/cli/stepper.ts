@@ -14,6 +14,10 @@
  * [c]ancel the edit — before the edit is made.
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE
  *                            message:TEXT from:INSTANCE
+ *                            A node on a branch not taken never starts: `b node:ID` on one
+ *                            already skipped outside a loop is refused with why, and a node
+ *                            breakpoint whose node is skipped is said not to hold; use
+ *                            `b event:node.skipped` to stop at each skip.
  *   q                        stop the run
  */
 import { createInterface } from 'node:readline';
@@ -30,6 +34,7 @@ const EVENT_TYPES: RunEventType[] = [
   'node.started',
   'node.finished',
   'node.failed',
+  'node.skipped',
   'model.request',
   'model.delta',
   'model.response',
@@ -98,13 +103,31 @@ export function describeCheckpoint(at: Checkpoint): string {
   }
 }
 
-/** Attaches the stepper to a run; it reads commands from stdin until the run ends. */
-export function attachStepper(run: Run, out: NodeJS.WritableStream = process.stderr): void {
+/**
+ * Attaches the stepper to a run; it reads commands from `input` (stdin) until the run ends.
+ */
+export function attachStepper(
+  run: Run,
+  out: NodeJS.WritableStream = process.stderr,
+  input: NodeJS.ReadableStream = process.stdin,
+): void {
   // What the debugger shows (messages, answers, contexts) comes from models and documents.
   const say = (text: string) => out.write(`${terminalText(text)}\n`);
   let ended = false;
   let wake: (() => void) | undefined;
+  /** Node breakpoints already said not to hold (a node is skipped once per copy and round). */
+  const toldSkipped = new Set<string>();
   run.subscribe((event) => {
+    if (
+      event.type === 'node.skipped' &&
+      event.round === undefined &&
+      !toldSkipped.has(event.node)
+    ) {
+      if (run.breakpoints.some((b) => 'node' in b && b.node === event.node)) {
+        toldSkipped.add(event.node);
+        say(`breakpoint node:${event.node} will not hold: ${skipNote(event)} and never starts`);
+      }
+    }
     if (event.type === 'paused') {
       const why =
         event.reason === 'breakpoint' ? 'breakpoint' : event.reason === 'step' ? 'step' : 'paused';
@@ -146,7 +169,7 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
     say(BEYOND_CASSETTE);
     out.write('[s/l/c]> ');
   };
-  const rl = createInterface({ input: process.stdin, terminal: false });
+  const rl = createInterface({ input, terminal: false });
   void (async () => {
     for await (const raw of rl) {
       const line = raw.trim();
@@ -231,7 +254,25 @@ export function attachStepper(run: Run, out: NodeJS.WritableStream = process.std
           }
           case 'b':
           case 'break':
-            if (arg) run.setBreakpoints([...run.breakpoints, parseBreakpoint(arg)]);
+            if (arg) {
+              const breakpoint = parseBreakpoint(arg);
+              const skip =
+                'node' in breakpoint ? skippedFor(run.events, breakpoint.node) : undefined;
+              // Outside a loop a skipped node never starts in this run: a breakpoint before it
+              // would never hold. In a loop it may still start in a later round.
+              if (skip && skip.round === undefined) {
+                say(
+                  `not added: ${skipNote(skip)} and will not start in this run; b event:node.skipped stops at each skip`,
+                );
+                out.write('debug> ');
+                break;
+              }
+              if (skip)
+                say(
+                  `note: ${skipNote(skip)} in round ${skip.round}; the breakpoint holds if it starts in a later round`,
+                );
+              run.setBreakpoints([...run.breakpoints, breakpoint]);
+            }
             say(`breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`);
             out.write('debug> ');
             break;
@@ -268,10 +309,25 @@ const BEYOND_CASSETTE = [
   '(to edit from the start: rerun with --replay-then-simulated CASSETTE or --replay-then-live CASSETTE)',
 ].join('\n');
 
+type SkipEvent = Extract<RunEvent, { type: 'node.skipped' }>;
+
+/** The last skip of a node (by id or instance), if it was skipped. */
+function skippedFor(events: readonly RunEvent[], id: string): SkipEvent | undefined {
+  return events.findLast(
+    (e): e is SkipEvent => e.type === 'node.skipped' && (e.node === id || e.instance === id),
+  );
+}
+
+function skipNote(e: SkipEvent): string {
+  return `${e.instance} was skipped (${e.from} not taken: ${e.reason})`;
+}
+
 function stateOf(run: Run): string {
   const started = new Set<string>();
+  const skipped: string[] = [];
   const rounds = new Map<string, string>();
   for (const e of run.events) {
+    if (e.type === 'node.skipped') skipped.push(e.instance);
     if (e.type === 'node.started') started.add(e.instance);
     if (e.type === 'node.finished' || e.type === 'node.failed') started.delete(e.instance);
     if (e.type === 'round.started') rounds.set(e.loop, `round ${e.round} of ${e.maxRounds}`);
@@ -280,6 +336,7 @@ function stateOf(run: Run): string {
   return [
     `held: ${run.waitingAt.map(describeCheckpoint).join('; ') || 'nowhere'}`,
     `running: ${[...started].join(', ') || 'nothing'}`,
+    ...(skipped.length ? [`skipped: ${skipped.join(', ')}`] : []),
     ...[...rounds].map(([loop, r]) => `${loop}: ${r}`),
     `usage: ${u.calls} calls, ${u.totalTokens} tokens, $${u.costUsd.toFixed(4)}`,
     `breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`,
@@ -289,6 +346,8 @@ function stateOf(run: Run): string {
 /** Exactly what an agent instance was sent in its last call, with token counts. */
 function contextOf(events: RunEvent[], instance: string): string {
   const { call } = agentContext(events, instance);
+  const skip = call ? undefined : skippedFor(events, instance);
+  if (skip) return `${skipNote(skip)}: it made no model call`;
   if (!call) return `${instance} has made no model call yet`;
   const lines = [`${call.instance} → ${call.provider} ${call.model} (call ${call.callId})`];
   for (const m of call.messages) lines.push(`[${m.role}, ~${m.tokens} tokens]`, m.text);
