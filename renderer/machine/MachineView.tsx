@@ -203,6 +203,9 @@ function Legend() {
       <span className="mv-swatch mv-hl-paused">held</span>
       <span className="mv-swatch mv-hl-done">done</span>
       <span className="mv-swatch mv-hl-failed">failed</span>
+      <span className="mv-swatch mv-hl-skipped" title="on a branch not taken: never started">
+        skipped
+      </span>
     </span>
   );
 }
