@@ -5,12 +5,12 @@
  * the calls it already made answered from its own record, so none is paid twice.
  */
 import { createHash } from 'node:crypto';
-import { callRecorder, expertRecorder, recordEvents, storeImages } from '../cli/record.ts';
 import { compileGraph } from '../compiler/index.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
+import { callRecorder, expertRecorder, recordEvents, storeImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
 import type { RunOptions, RunResult } from '../runtime/run-options.ts';

@@ -7,11 +7,12 @@ import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
+import { continuationRefusal, planContinuation } from '../../runs/continue.ts';
+import { loadImages } from '../../runs/record.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../store/index.ts';
-import { continuationRefusal, planContinuation } from '../continue-run.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
@@ -19,7 +20,6 @@ import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.
 import { readRunInputs } from '../inputs.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
-import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
 export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
@@ -125,7 +125,7 @@ function reopen(
 
 /**
  * A failed or cancelled run stays as it ended; a new run, recorded as its fork at the failure,
- * goes on from its log without the failure (see app/cli/continue-run.ts).
+ * goes on from its log without the failure (see app/runs/continue.ts).
  */
 function continueEnded(
   store: RunStore,

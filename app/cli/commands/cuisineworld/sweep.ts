@@ -25,6 +25,7 @@ import type { EvalConfig, EvalItemRecord, VariantSpec } from '../../../eval/type
 import type { EpisodeSettings } from '../../../node-sdk/define.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { canonicalJson } from '../../../providers/cassette.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';
@@ -32,7 +33,6 @@ import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-c
 import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
 import { parseProviders } from '../../provider-flags.ts';
-import { documentTextOf } from '../../record.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';

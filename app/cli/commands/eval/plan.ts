@@ -15,6 +15,7 @@ import type { EvalConfig, ScorerSpec, VariantSpec } from '../../../eval/types.ts
 import { runFields } from '../../../node-sdk/run-fields.ts';
 import { canonicalJson } from '../../../providers/cassette.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { isPrototypeName, prototypeNameMessage } from '../../../schema/names.ts';
 import { splitAssignment } from '../../assignment.ts';
@@ -23,7 +24,6 @@ import { compileFile, problemsExit } from '../../document-file.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import { parseProviders } from '../../provider-flags.ts';
-import { documentTextOf } from '../../record.ts';
 import { applyModelOverrides } from '../run.ts';
 
 /** `INPUT=FIELD` (the field's value) or `INPUT=@FIELD` (the file whose path the field holds). */

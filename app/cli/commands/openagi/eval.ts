@@ -22,10 +22,10 @@ import { SAMPLE_TASK_LINES, taskSample } from '../../../experts/benchmark-sample
 import { type OpenAgiTask, parseTaskFile } from '../../../experts/openagi.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { canonicalJson } from '../../../providers/cassette.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
-import { documentTextOf } from '../../record.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';

@@ -13,7 +13,7 @@ import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { continuedLog } from '../runtime/failure-trail.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
-import { UsageError } from './errors.ts';
+import { RunsError } from './errors.ts';
 import { loadImages } from './record.ts';
 
 /** Everything a continuation needs to be recorded and started. */
@@ -48,7 +48,7 @@ export function continuationRefusal(run: RunRecord, simulate: boolean): string |
   return undefined;
 }
 
-/** Plans the continuation of a failed or cancelled run; throws a UsageError for images the store lacks. */
+/** Plans the continuation of a failed or cancelled run; throws a RunsError for images the store lacks. */
 export function planContinuation(
   store: RunStore,
   run: RunRecord,
@@ -58,7 +58,7 @@ export function planContinuation(
   const blobs = new BlobStore();
   const missing = loadImages(store, blobs, run.inputs);
   if (missing.length)
-    throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
+    throw new RunsError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
   const { kept, sharedUpTo } = continuedLog(store.events(run.id));
   const calls = store.callRecord(run.id);
   const simulated =
