@@ -143,7 +143,7 @@ export function historyMethods(
       // An interrupted run is continued like a failed one here: the studio does not take a
       // run up again under its own id while a terminal might (`society resume` does that).
       const refusal = continuationRefusal(ended, false);
-      if (refusal) throw new ApiError(refusal.replace(/ \(--simulate\)/, ''));
+      if (refusal) throw new ApiError(refusal.message);
       const registry = await ctx.nodeRegistry();
       const compiled = await compileGraph(ended.documentText, registry);
       if (!compiled.ok) throw new ApiError(`run ${ended.id} no longer compiles`, compiled.problems);

@@ -7,7 +7,11 @@ import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
-import { continuationRefusal, planContinuation } from '../../runs/continue.ts';
+import {
+  type ContinuationRefusal,
+  continuationRefusal,
+  planContinuation,
+} from '../../runs/continue.ts';
 import { loadImages } from '../../runs/record.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
@@ -30,6 +34,13 @@ export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
   json?: boolean;
 }
 
+/** What the terminal adds to a refusal: the command or flag that does what was asked. */
+const REFUSAL_HINTS: Record<ContinuationRefusal['reason'], (id: string) => string> = {
+  running: () => '',
+  succeeded: (id) => ` (\`society fork ${id} --at SEQ\` runs it again from a point)`,
+  replay: () => ' (simulated answers: --simulate)',
+};
+
 /** The run to go on with, how, and what it starts from. */
 interface Resumption {
   runId: string;
@@ -45,7 +56,7 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     store.markInterrupted();
     const run = findRun(store, id);
     const refusal = continuationRefusal(run, flags.simulate === true);
-    if (refusal) throw new UsageError(refusal);
+    if (refusal) throw new UsageError(`${refusal.message}${REFUSAL_HINTS[refusal.reason](run.id)}`);
     const compiled = await compileGraph(run.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${run.id}`, compiled.problems);
     if (compiled.machines.compilerVersion !== run.compilerVersion) {
