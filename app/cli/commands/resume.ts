@@ -6,15 +6,13 @@
 import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
-import { Cassette } from '../../providers/cassette.ts';
 import {
   type ContinuationRefusal,
   continuationRefusal,
   planContinuation,
 } from '../../runs/continue.ts';
-import { loadImages } from '../../runs/record.ts';
-import { BlobStore } from '../../runtime/blobs.ts';
-import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
+import { planReopen } from '../../runs/reopen.ts';
+import type { RunOptions } from '../../runtime/engine.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
@@ -99,38 +97,23 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
   }
 }
 
-/** An interrupted run goes on under its own id, from its log as the crash left it. */
+/** An interrupted run goes on under its own id, from its log as the crash left it (app/runs/reopen.ts). */
 function reopen(
   store: RunStore,
   run: RunRecord,
   flags: ResumeFlags,
   plan: Extract<CompileResult, { ok: true }>['plan'],
 ): Resumption {
-  const blobs = new BlobStore();
-  const missing = loadImages(store, blobs, run.inputs);
-  if (missing.length)
-    throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
-  const { humanAnswers } = readRunInputs(flags.input, plan, blobs);
-  const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
-  const logged = store.events(run.id);
+  const reopened = planReopen(store, run, { simulate: flags.simulate === true });
+  const { humanAnswers } = readRunInputs(flags.input, plan, reopened.options.blobs!);
   store.reopenRun(run.id);
   process.stderr.write(
-    `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
+    `society: resuming run ${run.id} after event ${reopened.afterSeq}; ${reopened.answered} answered calls come from its record\n`,
   );
   return {
     runId: run.id,
     prior: [],
-    options: {
-      inputs: run.inputs,
-      humanAnswers,
-      blobs,
-      simulate:
-        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
-      cassette: { cassette: record, mode: 'replay-then-live' },
-      continueFrom: logged,
-      // A resumed fork keeps its edits: its record has no answer for an instance it did not run.
-      ...editsInLog(logged),
-    },
+    options: { ...reopened.options, humanAnswers, simulate: reopened.simulated },
   };
 }
 
