@@ -35,12 +35,8 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  let data: ReturnType<typeof parseExport>;
-  try {
-    data = parseExport(text, path);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  // A file that is not an export is refused as a usage error (exit 2), naming the field.
+  const data = parseExport(text, path);
   const compiled = await compileGraph(data.run.documentText, await loadNodeRegistry());
   if (!compiled.ok) throw problemsExit(path, compiled.problems);
   const blobs = new BlobStore();
