@@ -6,6 +6,9 @@
  * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
  *   import the run store or the providers (they get capabilities through their context); types
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
+ * - the `society` command is a face, not a library: nothing in main/ or app/eval/ imports app/cli/
+ *   (the eval workers, the API and the CLI share what a run leaves through app/runs/), and
+ *   app/runs/ imports neither its users nor main/;
  * - a spec.ts, which the editor loads, reaches no execution-side module of a node type, and
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
  * - app/, main/ and the renderer never compare a node's type to a built-in type's name: what a
@@ -73,6 +76,8 @@ function offending(from: (file: string) => boolean, bad: (target: string) => boo
 }
 
 const isTest = (f: string) => /\.test\.tsx?$/.test(f);
+/** Tests and the harnesses they share beside the code (`*.test-helper.ts`). */
+const isTestSide = (f: string) => isTest(f) || /\.test-helper\.tsx?$/.test(f);
 
 /** Node type folders: the built-in ones, and the end-to-end tests' fixture types. */
 const NODE_FOLDER = /^(nodes|tests\/e2e\/fixture-nodes)\/[^/]+\//;
@@ -93,6 +98,23 @@ describe('import boundaries', () => {
   it('reaches nodes/ from app/ only through the registry (tests aside)', () => {
     const app = (f: string) => f.startsWith('app/') && !isTest(f);
     expect(offending(app, (t) => t.startsWith('nodes/'))).toEqual([]);
+  });
+
+  it('keeps the CLI a face: main/ and app/eval/ import nothing from app/cli/', () => {
+    const users = (f: string) => /^(main|app\/eval)\//.test(f) && !isTestSide(f);
+    expect(offending(users, (t) => t.startsWith('app/cli/'))).toEqual([]);
+    // The guard: the library they share is what they import instead.
+    expect(imports.get('main/api/history.ts')).toContain('app/runs/fork.ts');
+    expect(imports.get('app/eval/job.ts')).toContain('app/runs/record.ts');
+  });
+
+  it('keeps the run-record library below its users: app/runs/ imports no CLI, API or eval runner', () => {
+    const runs = (f: string) => f.startsWith('app/runs/') && !isTestSide(f);
+    const users = (t: string) =>
+      t.startsWith('app/cli/') ||
+      t.startsWith('main/') ||
+      (t.startsWith('app/eval/') && t !== 'app/eval/types.ts');
+    expect(offending(runs, users)).toEqual([]);
   });
 
   it('keeps node types away from the run store and the providers', () => {

@@ -105,6 +105,16 @@ describe('society fork', () => {
     const result = await society(['fork', parentId, '--edit', 'member#9@r2=x', ...common()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/has no node instance "member#9@r2"/);
+    // Out of the run's range, not a number, or no fork point at all: each one line, exit 2.
+    const late = await society(['fork', parentId, '--at', '100000', ...common()]);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toMatch(/^society: the fork point must be an event number from 2 to \d+/);
+    const word = await society(['fork', parentId, '--at', 'start', ...common()]);
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/^society: --at must be an event number/);
+    const nowhere = await society(['fork', parentId, ...common()]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toBe('society: say where to fork: --at SEQ, or --edit INSTANCE=TEXT\n');
   });
 });
 

@@ -227,10 +227,12 @@ describe('society resume of a failed run', () => {
         new Set(expected.map((e) => eventIdentity(e)).filter(Boolean)),
       );
 
-      // A succeeded run has nothing to continue.
+      // A succeeded run has nothing to continue; the terminal says which command runs it again.
       const again = await societyHere(['resume', result.runId, '--db', db]);
       expect(again.code).toBe(2);
-      expect(again.stderr).toMatch(/succeeded; there is nothing to continue/);
+      expect(again.stderr).toBe(
+        `society: run ${result.runId} succeeded; there is nothing to continue (\`society fork ${result.runId} --at SEQ\` runs it again from a point)\n`,
+      );
 
       // The listing as JSON: both runs, what each was and cost.
       const listed = await societyHere(['runs', '--db', db, '--json']);

@@ -97,7 +97,7 @@ const DiffUsage = z.object({
   costUsd: z.number(),
 });
 
-/** What changed between two runs (app/cli/runs.ts `diffRuns`, as `society diff` prints it). */
+/** What changed between two runs (app/runs/diff.ts `diffRuns`, as `society diff` prints it). */
 const RunDiff = z.object({
   a: DiffSide,
   b: DiffSide,

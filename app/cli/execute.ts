@@ -8,13 +8,13 @@ import { createInterface } from 'node:readline/promises';
 import type { CompileResult } from '../compiler/index.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { clip } from '../providers/text.ts';
+import { callRecorder, expertRecorder, recordEvents } from '../runs/record.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
 import { createProgress } from './progress.ts';
-import { callRecorder, expertRecorder, recordEvents } from './record.ts';
 import { attachStepper } from './stepper.ts';
 import { terminalText } from './terminal-text.ts';
 

@@ -40,7 +40,10 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; every other parse error is a usage error (2).
       return error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
     }
-    if (error instanceof UsageError) {
+    // The run-record library's refusals are usage errors too; loaded only when something failed,
+    // so start-up reads no more than the program's declarations.
+    const { RunsError } = await import('../runs/errors.ts');
+    if (error instanceof UsageError || error instanceof RunsError) {
       process.stderr.write(`society: ${terminalText(error.message)}\n`);
       return EXIT.invalid;
     }

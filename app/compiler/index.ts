@@ -15,7 +15,7 @@ export interface CompiledGraph {
   doc: GraphDocument;
   /**
    * The document as written, its parameter references kept; `doc` itself when it has none.
-   * What is saved (and, with the values used, what a run records: app/cli/record.ts).
+   * What is saved (and, with the values used, what a run records: app/runs/record.ts).
    */
   source: GraphDocument;
   /** The value each declared parameter took: its default, or what was set. */

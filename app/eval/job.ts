@@ -5,12 +5,13 @@
  * the calls it already made answered from its own record, so none is paid twice.
  */
 import { createHash } from 'node:crypto';
-import { callRecorder, expertRecorder, recordEvents, storeImages } from '../cli/record.ts';
 import { compileGraph } from '../compiler/index.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
+import { callRecorder, expertRecorder, recordEvents, storeImages } from '../runs/record.ts';
+import { planReopen } from '../runs/reopen.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
 import type { RunOptions, RunResult } from '../runtime/run-options.ts';
@@ -122,16 +123,14 @@ export async function executeJob(
   const started = Date.now();
   const resumable = resumeRunId ? store.getRun(resumeRunId) : undefined;
   let runId: string;
-  let cassette: { cassette: Cassette; mode: 'replay' | 'replay-then-live' } | undefined;
-  let continueFrom: ReturnType<RunStore['events']> | undefined;
+  let cassette: RunOptions['cassette'];
+  let continueFrom: RunOptions['continueFrom'];
   if (resumable && resumable.status === 'interrupted') {
     runId = resumable.id;
     // Calls the cut-off run made are answered from its record; the rest are made anew.
-    cassette = {
-      cassette: Cassette.fromJSON(store.callRecord(runId), `run ${runId}`),
-      mode: 'replay-then-live',
-    };
-    continueFrom = store.events(runId);
+    const reopened = planReopen(store, resumable, { blobs });
+    cassette = reopened.options.cassette;
+    continueFrom = reopened.options.continueFrom;
     store.reopenRun(runId);
   } else {
     runId = newRunId();

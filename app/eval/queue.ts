@@ -16,7 +16,7 @@
  */
 import { FlowProducer, type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { parseExport } from '../cli/export.ts';
+import { parseExport } from '../runs/export.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunStore } from '../store/index.ts';
 import type { EvalJob, JobOutcome } from './job.ts';

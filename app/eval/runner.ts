@@ -8,8 +8,8 @@
  * queue (queue.ts). Both hand back a run that is in this store.
  */
 import PQueue from 'p-queue';
-import { loadImages } from '../cli/record.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
+import { loadImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunResult } from '../runtime/run-options.ts';
 import type { RunStore } from '../store/index.ts';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportRun } from '../cli/export.ts';
 import { type NormalizedRequest, requestKey } from '../providers/cassette.ts';
 import { Redactor } from '../providers/secrets.ts';
+import { exportRun } from '../runs/export.ts';
 import {
   dir,
   everyKind,

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportRun } from '../../app/cli/export.ts';
+import { exportRun } from '../../app/runs/export.ts';
 import { societyHere } from '../../tests/support/cli.ts';
 import { call, dir, event, eventsOf, store, withApi } from './handlers.test-helper.ts';
 
@@ -281,7 +281,7 @@ describe('runs.fork, runs.diff and runs.delete', () => {
       call('runs.fork', { runId: parentId, edits: [{ instance: 'member#9@r2', text: 'x' }] }),
     ).rejects.toThrow(`run ${parentId} has no node instance "member#9@r2"`);
     await expect(call('runs.fork', { runId: parentId, at: 100000 })).rejects.toThrow(
-      /^at must be an event number from 2 to \d+/,
+      /^the fork point must be an event number from 2 to \d+/,
     );
 
     const running = await replay({ startPaused: true });

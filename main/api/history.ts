@@ -4,13 +4,14 @@
  * that sends live calls checks the keys, the hosts and the spending threshold first, as Run live
  * does.
  */
-import { continuationRefusal, planContinuation } from '../../app/cli/continue-run.ts';
-import { planFork } from '../../app/cli/fork.ts';
-import { UsageError } from '../../app/cli/inputs.ts';
-import { callRecorder, expertRecorder } from '../../app/cli/record.ts';
-import { diffRuns } from '../../app/cli/runs.ts';
+
 import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
+import { continuationRefusal, planContinuation } from '../../app/runs/continue.ts';
+import { diffRuns } from '../../app/runs/diff.ts';
+import { RunsError } from '../../app/runs/errors.ts';
+import { planFork } from '../../app/runs/fork.ts';
+import { callRecorder, expertRecorder } from '../../app/runs/record.ts';
 import { startRun } from '../../app/runtime/engine.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
@@ -122,7 +123,7 @@ export function historyMethods(
           simulate: simulate === true,
         });
       } catch (error) {
-        if (error instanceof UsageError) throw new ApiError(error.message.replace('--at', 'at'));
+        if (error instanceof RunsError) throw new ApiError(error.message);
         throw error;
       }
       // What the parent's record lacks is sent live: the same checks as Run live.
@@ -142,7 +143,7 @@ export function historyMethods(
       // An interrupted run is continued like a failed one here: the studio does not take a
       // run up again under its own id while a terminal might (`society resume` does that).
       const refusal = continuationRefusal(ended, false);
-      if (refusal) throw new ApiError(refusal.replace(/ \(--simulate\)/, ''));
+      if (refusal) throw new ApiError(refusal.message);
       const registry = await ctx.nodeRegistry();
       const compiled = await compileGraph(ended.documentText, registry);
       if (!compiled.ok) throw new ApiError(`run ${ended.id} no longer compiles`, compiled.problems);
@@ -150,7 +151,7 @@ export function historyMethods(
       try {
         plan = planContinuation(store, ended, compiled, false);
       } catch (error) {
-        if (error instanceof UsageError) throw new ApiError(error.message);
+        if (error instanceof RunsError) throw new ApiError(error.message);
         throw error;
       }
       // What the record lacks is sent: every check runs before the continuation is recorded.

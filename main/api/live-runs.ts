@@ -3,8 +3,8 @@
  * `society run` records one) and its events pushed, redacted, to every listener.
  */
 import type { RunEventPush } from '../../app/api/contract.ts';
-import { recordEvents } from '../../app/cli/record.ts';
 import type { CompiledGraph } from '../../app/compiler/index.ts';
+import { recordEvents } from '../../app/runs/record.ts';
 import type { Run } from '../../app/runtime/engine.ts';
 import type { RunEvent } from '../../app/runtime/events.ts';
 import type { RunStore } from '../../app/store/index.ts';

@@ -6,14 +6,15 @@
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
+
+import { compileGraph } from '../../app/compiler/index.ts';
 import {
   callRecorder,
   documentTextOf,
   expertRecorder,
   sourceTextOf,
   storeImages,
-} from '../../app/cli/record.ts';
-import { compileGraph } from '../../app/compiler/index.ts';
+} from '../../app/runs/record.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { startRun } from '../../app/runtime/engine.ts';

@@ -1,7 +1,7 @@
 /** `society export RUN`: one self-contained JSON file (document, inputs, events, its calls). */
 import { writeFileSync } from 'node:fs';
+import { exportedCalls, exportRun } from '../../runs/export.ts';
 import { UsageError } from '../errors.ts';
-import { exportedCalls, exportRun } from '../export.ts';
 import { KEY_ADVICE, keyShapedIn } from '../key-shaped.ts';
 import { processRedactor } from '../redaction.ts';
 import { findRun, openStore } from '../run-store.ts';

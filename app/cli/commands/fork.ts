@@ -6,12 +6,12 @@
 import { compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { planFork } from '../../runs/fork.ts';
 import { newRunId } from '../../store/index.ts';
 import { splitAssignment } from '../assignment.ts';
 import { problemsExit } from '../document-file.ts';
-import { EXIT } from '../errors.ts';
+import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { planFork } from '../fork.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
@@ -37,6 +37,14 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       edits[instance] = text;
     }
     const at = flags.at === undefined ? undefined : Number(flags.at);
+    if (at !== undefined && !Number.isInteger(at)) {
+      throw new UsageError(
+        `--at must be an event number (see \`society show ${parent.id} --json\`)`,
+      );
+    }
+    if (at === undefined && flags.edit.length === 0) {
+      throw new UsageError('say where to fork: --at SEQ, or --edit INSTANCE=TEXT');
+    }
     const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
     const plan = planFork(store, parent, compiled, {

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../compiler/index.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import { Cassette } from '../../providers/cassette.ts';
+import { parseExport } from '../../runs/export.ts';
+import { storeImages } from '../../runs/record.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { editsInLog } from '../../runtime/engine.ts';
 import { blobHashOf } from '../../schema/blob-refs.ts';
@@ -10,10 +12,8 @@ import { newRunId } from '../../store/index.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
-import { parseExport } from '../export.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
-import { storeImages } from '../record.ts';
 import { openStore } from '../run-store.ts';
 
 export interface ReplayFlags extends DisplayFlags, AllowHostFlags {
@@ -35,12 +35,8 @@ export async function replayCommand(path: string, flags: ReplayFlags): Promise<n
       `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  let data: ReturnType<typeof parseExport>;
-  try {
-    data = parseExport(text, path);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  // A file that is not an export is refused as a usage error (exit 2), naming the field.
+  const data = parseExport(text, path);
   const compiled = await compileGraph(data.run.documentText, await loadNodeRegistry());
   if (!compiled.ok) throw problemsExit(path, compiled.problems);
   const blobs = new BlobStore();

@@ -6,12 +6,15 @@
 import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
-import { Cassette } from '../../providers/cassette.ts';
-import { BlobStore } from '../../runtime/blobs.ts';
-import { editsInLog, type RunOptions } from '../../runtime/engine.ts';
+import {
+  type ContinuationRefusal,
+  continuationRefusal,
+  planContinuation,
+} from '../../runs/continue.ts';
+import { planReopen } from '../../runs/reopen.ts';
+import type { RunOptions } from '../../runtime/engine.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../store/index.ts';
-import { continuationRefusal, planContinuation } from '../continue-run.ts';
 import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
@@ -19,7 +22,6 @@ import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.
 import { readRunInputs } from '../inputs.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
-import { loadImages } from '../record.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
 
 export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
@@ -29,6 +31,13 @@ export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
   provider: string[];
   json?: boolean;
 }
+
+/** What the terminal adds to a refusal: the command or flag that does what was asked. */
+const REFUSAL_HINTS: Record<ContinuationRefusal['reason'], (id: string) => string> = {
+  running: () => '',
+  succeeded: (id) => ` (\`society fork ${id} --at SEQ\` runs it again from a point)`,
+  replay: () => ' (simulated answers: --simulate)',
+};
 
 /** The run to go on with, how, and what it starts from. */
 interface Resumption {
@@ -45,7 +54,7 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     store.markInterrupted();
     const run = findRun(store, id);
     const refusal = continuationRefusal(run, flags.simulate === true);
-    if (refusal) throw new UsageError(refusal);
+    if (refusal) throw new UsageError(`${refusal.message}${REFUSAL_HINTS[refusal.reason](run.id)}`);
     const compiled = await compileGraph(run.documentText, await loadNodeRegistry());
     if (!compiled.ok) throw problemsExit(`run ${run.id}`, compiled.problems);
     if (compiled.machines.compilerVersion !== run.compilerVersion) {
@@ -88,44 +97,29 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
   }
 }
 
-/** An interrupted run goes on under its own id, from its log as the crash left it. */
+/** An interrupted run goes on under its own id, from its log as the crash left it (app/runs/reopen.ts). */
 function reopen(
   store: RunStore,
   run: RunRecord,
   flags: ResumeFlags,
   plan: Extract<CompileResult, { ok: true }>['plan'],
 ): Resumption {
-  const blobs = new BlobStore();
-  const missing = loadImages(store, blobs, run.inputs);
-  if (missing.length)
-    throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
-  const { humanAnswers } = readRunInputs(flags.input, plan, blobs);
-  const record = Cassette.fromJSON(store.callRecord(run.id), `run ${run.id}`);
-  const logged = store.events(run.id);
+  const reopened = planReopen(store, run, { simulate: flags.simulate === true });
+  const { humanAnswers } = readRunInputs(flags.input, plan, reopened.options.blobs!);
   store.reopenRun(run.id);
   process.stderr.write(
-    `society: resuming run ${run.id} after event ${logged.at(-1)?.seq ?? 0}; ${record.size} answered calls come from its record\n`,
+    `society: resuming run ${run.id} after event ${reopened.afterSeq}; ${reopened.answered} answered calls come from its record\n`,
   );
   return {
     runId: run.id,
     prior: [],
-    options: {
-      inputs: run.inputs,
-      humanAnswers,
-      blobs,
-      simulate:
-        flags.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
-      cassette: { cassette: record, mode: 'replay-then-live' },
-      continueFrom: logged,
-      // A resumed fork keeps its edits: its record has no answer for an instance it did not run.
-      ...editsInLog(logged),
-    },
+    options: { ...reopened.options, humanAnswers, simulate: reopened.simulated },
   };
 }
 
 /**
  * A failed or cancelled run stays as it ended; a new run, recorded as its fork at the failure,
- * goes on from its log without the failure (see app/cli/continue-run.ts).
+ * goes on from its log without the failure (see app/runs/continue.ts).
  */
 function continueEnded(
   store: RunStore,

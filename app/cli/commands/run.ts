@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { Cassette, type CassetteMode } from '../../providers/cassette.ts';
+import { documentTextOf, sourceTextOf, storeImages } from '../../runs/record.ts';
 import { BlobStore } from '../../runtime/blobs.ts';
 import { newRunId } from '../../store/index.ts';
 import { splitAssignment } from '../assignment.ts';
@@ -14,7 +15,6 @@ import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { cassetteModeOf, refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
-import { documentTextOf, sourceTextOf, storeImages } from '../record.ts';
 import { processRedactor } from '../redaction.ts';
 import { openStore, storedOverrides } from '../run-store.ts';
 import { parseBreakpoint } from '../stepper.ts';

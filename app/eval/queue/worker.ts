@@ -15,9 +15,9 @@
 import { hostname } from 'node:os';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { exportRun } from '../../cli/export.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import type { ProfileOverride } from '../../providers/profiles.ts';
+import { exportRun } from '../../runs/export.ts';
 import type { RunStore } from '../../store/index.ts';
 import { type EvalJob, executeJob } from '../job.ts';
 import {

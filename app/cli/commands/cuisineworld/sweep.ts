@@ -7,7 +7,6 @@
  * store and the sweep is an eval (scorer `cos`), so `society evals` lists it, `society
  * eval-show` prints it again, and the same command resumes it.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
@@ -18,13 +17,15 @@ import {
   TAU_ALPHAS,
 } from '../../../environments/cos.ts';
 import { environmentKind } from '../../../environments/registry.ts';
+import { evalIdentity } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalItemRecord, VariantSpec } from '../../../eval/types.ts';
 import type { EpisodeSettings } from '../../../node-sdk/define.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
-import { canonicalJson } from '../../../providers/cassette.ts';
+import { canonicalJson, sha256Hex } from '../../../providers/canonical.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';
@@ -32,7 +33,6 @@ import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-c
 import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
 import { parseProviders } from '../../provider-flags.ts';
-import { documentTextOf } from '../../record.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
@@ -240,7 +240,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     // Each episode's document is its own run: one whose budget cannot last is refused now.
     checkBudgets([{ plan: compiled.plan }], DEFAULT_PRICES, flags);
     const text = documentTextOf(compiled);
-    const hash = createHash('sha256').update(text).digest('hex');
+    const hash = sha256Hex(text);
     hashes.push(hash);
     plan.push({
       job: {
@@ -259,7 +259,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
       output: 'metrics',
     });
   }
-  const evalId = createHash('sha256').update(canonicalJson(evalKey)).digest('hex').slice(0, 16);
+  const evalId = evalIdentity(evalKey);
   for (const planned of plan) planned.job.evalId = evalId;
   const variant: VariantSpec = {
     name: ablations.name,
@@ -270,9 +270,9 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
   const config: EvalConfig = {
     name: `CuisineWorld sweep · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`}`,
     document: file ?? 'a two-node graph built from --controller',
-    documentHash: createHash('sha256').update(hashes.join('\n')).digest('hex'),
+    documentHash: sha256Hex(hashes.join('\n')),
     data: `levels ${levels.join(',')} × agents ${agentCounts.join(',')} × α ${alphas.join(',')} × ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps`,
-    dataHash: createHash('sha256').update(canonicalJson(cells)).digest('hex'),
+    dataHash: sha256Hex(canonicalJson(cells)),
     map: [],
     output: 'metrics',
     scorer: { name: 'cos' },

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
+import { evalIdOf } from '../../../eval/identity.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { failureVerdict } from '../../../eval/score-text.ts';
 import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
@@ -26,7 +27,6 @@ import { terminalText } from '../../terminal-text.ts';
 import {
   checkFields,
   checkMappings,
-  evalIdOf,
   type PreparedVariant,
   parseMappings,
   parseVariant,

@@ -1,9 +1,10 @@
 /**
  * From `society eval` flags to jobs: each variant's document compiled with its options, each
  * dataset row turned into run inputs (`--map`, the document's examples for the rest), and the
- * eval's identity, which derives from all of that so the same command resumes the same eval.
+ * eval's identity (app/eval/identity.ts), which derives from all of that so the same command
+ * resumes the same eval.
  */
-import { createHash } from 'node:crypto';
+
 import { readFileSync } from 'node:fs';
 import type { CompiledGraph } from '../../../compiler/index.ts';
 import type { DataRow, Dataset } from '../../../eval/dataset.ts';
@@ -11,10 +12,11 @@ import { datasetFile } from '../../../eval/dataset-files.ts';
 import { type EvalJob, jobBlobs, jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textOf } from '../../../eval/scorers.ts';
-import type { EvalConfig, ScorerSpec, VariantSpec } from '../../../eval/types.ts';
+import type { ScorerSpec, VariantSpec } from '../../../eval/types.ts';
 import { runFields } from '../../../node-sdk/run-fields.ts';
-import { canonicalJson } from '../../../providers/cassette.ts';
+import { sha256Hex } from '../../../providers/canonical.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { isPrototypeName, prototypeNameMessage } from '../../../schema/names.ts';
 import { splitAssignment } from '../../assignment.ts';
@@ -23,7 +25,6 @@ import { compileFile, problemsExit } from '../../document-file.ts';
 import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import { parseProviders } from '../../provider-flags.ts';
-import { documentTextOf } from '../../record.ts';
 import { applyModelOverrides } from '../run.ts';
 
 /** `INPUT=FIELD` (the field's value) or `INPUT=@FIELD` (the file whose path the field holds). */
@@ -124,7 +125,7 @@ export async function prepareVariants(
       spec,
       compiled,
       documentText,
-      documentHash: createHash('sha256').update(documentText).digest('hex'),
+      documentHash: sha256Hex(documentText),
       providerOverrides: { ...parseProviders([...providers]), ...parseProviders(spec.provider) },
     });
   }
@@ -169,23 +170,6 @@ export function checkFields(
     throw new UsageError(
       `--expect ${given.expect}: the dataset's rows have no field "${given.expect}"${known}`,
     );
-}
-
-/** The eval's id: the same documents, data and options give the same id. */
-export function evalIdOf(config: EvalConfig, variants: readonly PreparedVariant[]): string {
-  const identity = {
-    documents: variants.map((v) => v.documentHash),
-    data: config.dataHash,
-    map: config.map,
-    expect: config.expect ?? null,
-    output: config.output ?? null,
-    scorer: config.scorer,
-    variants: config.variants,
-    limit: config.limit ?? null,
-    mode: config.mode,
-    cassette: config.cassette ?? null,
-  };
-  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
 }
 
 /** What building an item's inputs needs. */

@@ -9,6 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { evalIdOf } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
@@ -22,7 +23,7 @@ import { completeRunInputs, fillExamples } from '../../inputs.ts';
 import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
 
 /** The template this command runs unless `--document` names another. */
 export const IROLLAN_TEMPLATE = fileURLToPath(

@@ -20,6 +20,7 @@ import {
   readDataset,
 } from '../../../eval/dataset.ts';
 import { DatasetPathError, datasetFile } from '../../../eval/dataset-files.ts';
+import { evalIdOf } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
@@ -32,7 +33,7 @@ import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '
 import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { evalIdOf, type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
 
 /** The VQA template this command runs unless `--document` names another. */
 export const VQA_TEMPLATE = fileURLToPath(

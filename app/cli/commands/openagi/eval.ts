@@ -4,10 +4,10 @@
  * item's score. The table is OpenAGI's Table 1 for one planner: the CLIP, BERT and ViT scores
  * (each over the categories the paper scores with it) and their average.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileGraph } from '../../../compiler/index.ts';
+import { evalIdentity } from '../../../eval/identity.ts';
 import { jobBlobs, jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
@@ -21,11 +21,11 @@ import {
 import { SAMPLE_TASK_LINES, taskSample } from '../../../experts/benchmark-samples.ts';
 import { type OpenAgiTask, parseTaskFile } from '../../../experts/openagi.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
-import { canonicalJson } from '../../../providers/cassette.ts';
+import { canonicalJson, sha256Hex } from '../../../providers/canonical.ts';
+import { documentTextOf } from '../../../runs/record.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
-import { documentTextOf } from '../../record.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
@@ -111,11 +111,9 @@ export async function openAgiEvalCommand(
         `task ${task.id} made an invalid graph: ${compiled.problems.map(formatProblem).join('; ')}`,
       );
     const text = documentTextOf(compiled);
-    graphs.push({ task, text, hash: createHash('sha256').update(text).digest('hex') });
+    graphs.push({ task, text, hash: sha256Hex(text) });
   }
-  const documentHash = createHash('sha256')
-    .update(graphs.map((g) => g.hash).join('\n'))
-    .digest('hex');
+  const documentHash = sha256Hex(graphs.map((g) => g.hash).join('\n'));
   const plan: PlannedJob[] = [];
   for (const [item, { task, text, hash }] of graphs.entries()) {
     const blobs = new BlobStore();
@@ -141,9 +139,7 @@ export async function openAgiEvalCommand(
     });
   }
   // The samples are data: a changed sample is another eval.
-  const dataHash = createHash('sha256')
-    .update(canonicalJson(plan.map((p) => p.job.inputs)))
-    .digest('hex');
+  const dataHash = sha256Hex(canonicalJson(plan.map((p) => p.job.inputs)));
   const config: EvalConfig = {
     name: `OpenAGI Table 1 · ${planner}`,
     document: `${graphs.length} task graph${graphs.length === 1 ? '' : 's'} (society openagi build)`,
@@ -157,10 +153,7 @@ export async function openAgiEvalCommand(
     ...(limit !== undefined ? { limit } : {}),
     mode,
   };
-  const evalId = createHash('sha256')
-    .update(canonicalJson({ documentHash, dataHash, variant, limit: limit ?? null, mode }))
-    .digest('hex')
-    .slice(0, 16);
+  const evalId = evalIdentity({ documentHash, dataHash, variant, limit: limit ?? null, mode });
 
   for (const planned of plan) planned.job.evalId = evalId;
   const categoryOf = new Map(graphs.map((g, item) => [item, g.task.category]));

@@ -8,9 +8,12 @@ import type { CassetteFile } from '../providers/cassette.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunRecord, RunStore } from '../store/index.ts';
+import { RunsError } from './errors.ts';
 
+/** The `format` an export file names itself with. */
 export const EXPORT_FORMAT = 'society-run';
 
+/** A run as one file: what `society export` writes, `society replay` and a store's import read. */
 export interface RunExport {
   format: typeof EXPORT_FORMAT;
   version: 1;
@@ -30,6 +33,7 @@ export interface RunExport {
   ratings?: RatingRecord[];
 }
 
+/** Gathers run `run` from the store into one export: its record, events, calls, images and ratings. */
 export function exportRun(store: RunStore, run: RunRecord): RunExport {
   const events = store.events(run.id);
   const calls = store.callRecord(run.id);
@@ -116,18 +120,18 @@ const ExportSchema = z.looseObject({
   blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })),
 });
 
-/** Reads an export, or explains in one line why it is not one. */
+/** Reads an export, or explains in one line why it is not one (a RunsError). */
 export function parseExport(text: string, source: string): RunExport {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
+    throw new RunsError(`${source} is not JSON: ${(error as Error).message}`);
   }
   const result = ExportSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new Error(
+    throw new RunsError(
       `${source} is not a run export (${issue.path.join('.') || 'file'}: ${issue.message})`,
     );
   }

@@ -13,7 +13,7 @@ import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { continuedLog } from '../runtime/failure-trail.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
-import { UsageError } from './errors.ts';
+import { RunsError } from './errors.ts';
 import { loadImages } from './record.ts';
 
 /** Everything a continuation needs to be recorded and started. */
@@ -33,22 +33,42 @@ export interface ContinuationPlan {
   answered: number;
 }
 
+/** Why a run cannot be continued: what the caller may offer instead depends on it. */
+export interface ContinuationRefusal {
+  /** Still going; succeeded (a fork runs it again from a point); a replay, whose new calls must be simulated. */
+  reason: 'running' | 'succeeded' | 'replay';
+  /** One line for the person who asked. */
+  message: string;
+}
+
 /**
  * Why run `run` cannot be continued, or undefined when it can: it is still going, it
  * succeeded, or it replayed a cassette (which never calls a provider) and new calls were not
  * asked to be simulated.
  */
-export function continuationRefusal(run: RunRecord, simulate: boolean): string | undefined {
+export function continuationRefusal(
+  run: RunRecord,
+  simulate: boolean,
+): ContinuationRefusal | undefined {
   if (run.status === 'running')
-    return `run ${run.id} is still running in another process; wait for it or stop it first`;
+    return {
+      reason: 'running',
+      message: `run ${run.id} is still running in another process; wait for it or stop it first`,
+    };
   if (run.status === 'succeeded')
-    return `run ${run.id} succeeded; there is nothing to continue (\`society fork ${run.id} --at SEQ\` runs it again from a point)`;
+    return {
+      reason: 'succeeded',
+      message: `run ${run.id} succeeded; there is nothing to continue`,
+    };
   if (run.mode === 'replay' && !simulate)
-    return `run ${run.id} replayed a cassette, which never calls a provider; continue it with simulated answers (--simulate), or start a live run`;
+    return {
+      reason: 'replay',
+      message: `run ${run.id} replayed a cassette, which never calls a provider; continue it with simulated answers, or start a live run`,
+    };
   return undefined;
 }
 
-/** Plans the continuation of a failed or cancelled run; throws a UsageError for images the store lacks. */
+/** Plans the continuation of a failed or cancelled run; throws a RunsError for images the store lacks. */
 export function planContinuation(
   store: RunStore,
   run: RunRecord,
@@ -58,7 +78,7 @@ export function planContinuation(
   const blobs = new BlobStore();
   const missing = loadImages(store, blobs, run.inputs);
   if (missing.length)
-    throw new UsageError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
+    throw new RunsError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
   const { kept, sharedUpTo } = continuedLog(store.events(run.id));
   const calls = store.callRecord(run.id);
   const simulated =

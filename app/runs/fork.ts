@@ -10,7 +10,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { NewRun, RunRecord, RunStore } from '../store/index.ts';
-import { UsageError } from './errors.ts';
+import { RunsError } from './errors.ts';
 import { loadImages } from './record.ts';
 
 /** Where to fork and what to change: texts by node instance id, e.g. `member#1@r2`. */
@@ -46,7 +46,7 @@ export interface ForkPlan {
 }
 
 /**
- * Checks a fork request against the parent's log and plans the fork. Throws a UsageError naming
+ * Checks a fork request against the parent's log and plans the fork. Throws a RunsError naming
  * what is wrong: an instance the run does not have, a fork point out of range or after an
  * edited instance started, or images the store lacks.
  */
@@ -63,7 +63,7 @@ export function planFork(
   for (const [instance, text] of Object.entries(request.edits)) {
     if (startedAt(instance) === undefined) {
       const known = [...new Set(events.flatMap((e) => (e.type === 'message' ? [e.from] : [])))];
-      throw new UsageError(
+      throw new RunsError(
         `run ${parent.id} has no node instance "${instance}" (messages came from: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})`,
       );
     }
@@ -71,7 +71,7 @@ export function planFork(
     // (a planner: its outputs are an answer and a plan) has nothing the edit could replace.
     const finished = events.find((e) => e.type === 'node.finished' && e.instance === instance);
     if (finished?.type === 'node.finished' && !('text' in finished.outputs)) {
-      throw new UsageError(
+      throw new RunsError(
         `${instance} has no text output to edit (its outputs: ${Object.keys(finished.outputs).join(', ') || 'none'})`,
       );
     }
@@ -82,26 +82,26 @@ export function planFork(
     at = request.at;
     const last = events.at(-1)?.seq ?? 0;
     if (!Number.isInteger(at) || at < 2 || at > last + 1) {
-      throw new UsageError(
-        `--at must be an event number from 2 to ${last + 1} (see \`society show ${parent.id} --json\`)`,
+      throw new RunsError(
+        `the fork point must be an event number from 2 to ${last + 1} (run ${parent.id} has ${last} events)`,
       );
     }
   } else if (Object.keys(overrides).length > 0) {
     at = Math.min(...Object.keys(overrides).map((i) => startedAt(i)!));
   } else {
-    throw new UsageError('say where to fork: --at SEQ, or --edit INSTANCE=TEXT');
+    throw new RunsError('say where to fork: an event number, or an edit');
   }
   for (const instance of Object.keys(overrides)) {
     const started = startedAt(instance)!;
     if (started < at)
-      throw new UsageError(
+      throw new RunsError(
         `${instance} started at event ${started}, before the fork point ${at}; fork earlier to edit it`,
       );
   }
   const blobs = new BlobStore();
   const missing = loadImages(store, blobs, parent.inputs);
   if (missing.length)
-    throw new UsageError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
+    throw new RunsError(`run ${parent.id}: the store lacks the image for ${missing.join(', ')}`);
   const kept = events.filter((e) => e.seq < at && e.type !== 'run.finished');
   // The parent's own edits before the fork point stand (a fork of a fork, of a debugged run):
   // its record has no answer for an instance it did not run.
