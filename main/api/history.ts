@@ -13,29 +13,18 @@ import { RunsError } from '../../app/runs/errors.ts';
 import { planFork } from '../../app/runs/fork.ts';
 import { callRecorder, expertRecorder } from '../../app/runs/record.ts';
 import { startRun } from '../../app/runtime/engine.ts';
-import { newRunId, type RunRecord, type RunStore } from '../../app/store/index.ts';
+import { newRunId } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
-import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
+import type { ApiContext, ApiMethods } from './context.ts';
 import { ApiError } from './errors.ts';
 import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { checkLiveSpend } from './spending.ts';
+import { storedRun } from './stored-run.ts';
 
 /** What a fork or a continuation starts from: its record, options and what it keeps. */
 type RecordPlan = ReturnType<typeof planFork> | ReturnType<typeof planContinuation>;
-
-/** A stored run by id or unique prefix; a refusal the page can show otherwise. */
-export function storedRun(store: RunStore, runId: string): RunRecord {
-  let run: RunRecord | undefined;
-  try {
-    run = store.getRun(runId);
-  } catch (error) {
-    throw new ApiError(messageOf(error));
-  }
-  if (!run) throw new ApiError(`there is no run "${runId}"`);
-  return run;
-}
 
 /** The `runs.*` methods. */
 export function historyMethods(

@@ -10,7 +10,7 @@ import { originsMessage, parseOrigin, plannedOrigins } from '../../app/runtime/o
 import { allowedOrigins, allowOrigin, revokeOrigin } from '../../app/store/allowed-hosts.ts';
 import type { ApiContext, ApiMethods } from './context.ts';
 import { ApiError } from './errors.ts';
-import { storedRun } from './history.ts';
+import { storedRun } from './stored-run.ts';
 
 /** Throws the refusal (reason `hosts`) when `plan`'s nodes would contact an origin not allowed. */
 export function refuseUnallowedHosts(ctx: Pick<ApiContext, 'store'>, plan: GraphPlan): void {

@@ -8,7 +8,7 @@ import type { Rubric } from '../../app/eval/rubrics.ts';
 import { scoreProblem } from '../../app/eval/rubrics.ts';
 import type { ApiContext, ApiMethods } from './context.ts';
 import { ApiError } from './errors.ts';
-import { storedRun } from './history.ts';
+import { storedRun } from './stored-run.ts';
 
 /** The `ratings.*` methods. */
 export function ratingMethods(ctx: ApiContext): ApiMethods<'ratings.list' | 'ratings.put'> {

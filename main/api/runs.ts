@@ -23,13 +23,13 @@ import { toBreakpoints } from './breakpoints.ts';
 import { checkStudioBudget } from './budget.ts';
 import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
-import { storedRun } from './history.ts';
 import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { replayCassette } from './replay-check.ts';
 import { readPageInputs } from './run-inputs.ts';
 import { checkLiveSpend } from './spending.ts';
+import { storedRun } from './stored-run.ts';
 import type { TemplateShelf } from './templates.ts';
 
 /** The `run.*` methods. */

@@ -18,8 +18,8 @@ import { type EstimateTotals, estimateRun, LIKELY_ANSWER_SHARE } from '../../app
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { type ApiContext, type ApiMethods, IMAGE_TOKENS, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
-import { storedRun } from './history.ts';
 import { readPageInputs } from './run-inputs.ts';
+import { storedRun } from './stored-run.ts';
 
 /** The store setting that holds the live-run threshold. */
 const LIVE_RUNS_SETTING = 'editor.liveRuns';
