@@ -47,6 +47,24 @@ describe('society nodes', () => {
     expect(unknown.stderr).toMatch(/^society: no node type "oracle" \(types: agent, /);
   });
 
+  it('says beside a field that applies in one mode which mode that is', async () => {
+    const router = await societyHere(['nodes', 'router']);
+    expect(router.code).toBe(0);
+    expect(router.stdout).toMatch(
+      / {2}field rules +list<object> +default \[\] +\(when mode is rules\)\n/,
+    );
+    expect(router.stdout).toMatch(
+      / {2}field unclear +fail\|else +default "fail" +\(when mode is model\)\n/,
+    );
+    expect(router.stdout).toMatch(/ {2}field outputs +list<string> +default \["yes"\]\n/);
+    const json = await societyHere(['nodes', 'planner', '--json']);
+    const [planner] = JSON.parse(json.stdout) as NodeTypeInfo[];
+    expect(planner!.fields.find((f) => f.name === 'retries')).toMatchObject({
+      showWhen: { field: 'behaviour', is: 'retry' },
+    });
+    expect(planner!.fields.find((f) => f.name === 'mode')).not.toHaveProperty('showWhen');
+  });
+
   it("is what the README's node-type table says", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const start = START.exec(readme);

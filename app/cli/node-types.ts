@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { baseData } from '../node-sdk/common.ts';
 import type { NodeSpec, PortSpec } from '../node-sdk/define.ts';
+import { type ShowWhen, showWhenHints } from '../node-sdk/show-when.ts';
 
 /** One port of a node type. */
 export interface PortInfo {
@@ -28,6 +29,8 @@ export interface FieldInfo {
   default?: unknown;
   /** Every node type takes it (label, replicate, stage). */
   shared?: boolean;
+  /** When the field applies, by other fields' values (its `showWhen` hint). */
+  showWhen?: ShowWhen;
 }
 
 export interface NodeTypeInfo {
@@ -88,6 +91,7 @@ function newNodePorts(spec: NodeSpec<unknown>): PortInfo[] {
 function describeFields(schema: z.ZodType): FieldInfo[] {
   if (!(schema instanceof z.ZodObject)) return [];
   const fields: FieldInfo[] = [];
+  const hints = showWhenHints(schema);
   for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     let current = field;
     let optional = false;
@@ -110,6 +114,7 @@ function describeFields(schema: z.ZodType): FieldInfo[] {
       required: !optional && !hasDefault,
       ...(hasDefault ? { default: defaultValue } : {}),
       ...(SHARED_FIELDS.includes(name) ? { shared: true } : {}),
+      ...(hints.has(name) ? { showWhen: hints.get(name) } : {}),
     });
   }
   return fields;

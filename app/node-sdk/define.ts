@@ -16,6 +16,7 @@ import type { CallEstimateContext, EstimateContext, EstimatedCall } from './esti
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
+import type { ShowWhen } from './show-when.ts';
 import type { VoteTally } from './tally.ts';
 
 export interface PortSpec {
@@ -324,6 +325,13 @@ export interface FieldEditorMeta {
   lines?: number;
   /** Shown in the empty field. */
   placeholder?: string;
+  /**
+   * When the field applies, by the values of other fields of its object (./show-when.ts):
+   * `{ field: 'mode', is: 'model' }`, `{ field: 'kind', in: ['a', 'b'] }`, or a list that must
+   * all hold. The inspector leaves a field out while its condition fails (its value is kept),
+   * and `society nodes` prints the condition beside it. Data only; the registry checks it.
+   */
+  showWhen?: ShowWhen;
 }
 
 declare module 'zod' {

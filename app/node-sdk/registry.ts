@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { NodeExecutor, NodeSpec } from './define.ts';
 import type { LoopRuntime } from './loop.ts';
+import { showWhenProblems } from './show-when.ts';
 
 /** What a node type's execute.ts exports. */
 interface ExecuteModule {
@@ -50,6 +51,8 @@ async function discover(dir: string): Promise<NodeRegistry> {
         `nodes/${folder}/spec.ts declares type "${mod.spec.type}"; it must equal the folder name`,
       );
     }
+    const problems = showWhenProblems(mod.spec.data);
+    if (problems.length) throw new Error(`nodes/${folder}/spec.ts: ${problems.join('; ')}`);
     specs.set(folder, mod.spec);
   }
   const modules = new Map<string, Promise<ExecuteModule>>();

@@ -23,13 +23,29 @@ export const expertData = z.strictObject({
    */
   backend: z.enum(['huggingface', 'local', 'vision-chat']).default('huggingface'),
   /** A Hub model id; defaults to the catalogue's. */
-  model: z.string().min(1).optional().meta({ editor: 'expert-model' }),
+  model: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ editor: 'expert-model', showWhen: { field: 'backend', is: 'huggingface' } }),
   /** The provider profile that reaches Hugging Face (its token and endpoint). */
-  provider: z.string().min(1).default('hf-inference'),
+  provider: z
+    .string()
+    .min(1)
+    .default('hf-inference')
+    .meta({ showWhen: { field: 'backend', is: 'huggingface' } }),
   /** For `vision-chat`: a model profile name from the document's `models`. */
-  visionModel: z.string().min(1).optional().meta({ editor: 'model-profile' }),
+  visionModel: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ editor: 'model-profile', showWhen: { field: 'backend', is: 'vision-chat' } }),
   /** For `vision-chat` captioning: what to ask the model. */
-  instruction: z.string().min(1).default('Describe this picture in one sentence.'),
+  instruction: z
+    .string()
+    .min(1)
+    .default('Describe this picture in one sentence.')
+    .meta({ showWhen: { field: 'backend', is: 'vision-chat' } }),
   /** Task parameters passed to the backend unchanged (merged over the catalogue's). */
   parameters: z.record(z.string(), z.unknown()).optional(),
 });

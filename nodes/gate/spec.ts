@@ -14,14 +14,24 @@ export const gateData = z.strictObject({
    */
   chance: z.enum(['resources', 'fixed']).default('resources'),
   /** The chance of passing when `chance` is `fixed`. */
-  probability: z.number().min(0).max(1).default(0.5),
+  probability: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .meta({ showWhen: { field: 'chance', is: 'fixed' } }),
   /**
    * Whose resources decide, when `resources` arrives as a table by name (`{"AY": 3, …}`): a
    * template, so each replica reads its own (`{{ agent }}`).
    */
   key: z.string().max(200).default('').meta({ editor: 'code', language: 'liquid', lines: 1 }),
   /** S for a key the table does not hold yet (ITCMA-S: every agent starts with 1). */
-  initial: z.number().min(-1000).max(1000).default(1),
+  initial: z
+    .number()
+    .min(-1000)
+    .max(1000)
+    .default(1)
+    .meta({ showWhen: { field: 'chance', is: 'resources' } }),
 });
 export type GateData = z.infer<typeof gateData>;
 

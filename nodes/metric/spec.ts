@@ -42,23 +42,32 @@ export function metricModel(data: { kind: MetricKind; model?: string }): string 
   return data.kind === 'recall-at-k' ? undefined : (data.model ?? DEFAULT_METRIC_MODELS[data.kind]);
 }
 
+/** The fields only the kinds that ask an embedding model use. */
+const EMBEDDING_ONLY = {
+  showWhen: { field: 'kind', in: METRIC_KINDS.filter((k) => k !== 'recall-at-k') },
+};
+const RECALL_ONLY = { showWhen: { field: 'kind', is: 'recall-at-k' } };
+
 export const metricData = z.strictObject({
   ...baseData,
   kind: z.enum(METRIC_KINDS).default('text-similarity'),
   /** A Hub model id for the embeddings; defaults by kind (DEFAULT_METRIC_MODELS). */
-  model: z.string().min(1).optional(),
+  model: z.string().min(1).optional().meta(EMBEDDING_ONLY),
   /** The provider profile that reaches Hugging Face (its token and endpoint). */
-  provider: z.string().min(1).default('hf-inference'),
+  provider: z.string().min(1).default('hf-inference').meta(EMBEDDING_ONLY),
   /**
    * Text similarity with per-token vectors: keep the first and last vectors, which models with
    * [CLS]/[SEP]-style markers spend on those markers. BERTScore leaves them out, as we do by
    * default.
    */
-  keepSpecialTokens: z.boolean().default(false),
+  keepSpecialTokens: z
+    .boolean()
+    .default(false)
+    .meta({ showWhen: { field: 'kind', is: 'text-similarity' } }),
   /** Recall at k: how many of the first predictions count (the paper reports 1, 3 and 5). */
-  k: z.number().int().min(1).max(1000).default(5),
+  k: z.number().int().min(1).max(1000).default(5).meta(RECALL_ONLY),
   /** Recall at k: seconds the window is widened by on each side, τ (the paper: 1 and 10). */
-  tolerance: z.number().min(0).max(86_400).default(1),
+  tolerance: z.number().min(0).max(86_400).default(1).meta(RECALL_ONLY),
 });
 export type MetricData = z.infer<typeof metricData>;
 

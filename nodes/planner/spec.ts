@@ -34,52 +34,119 @@ export const plannerData = z.strictObject({
    */
   model: z.string().min(1).optional().meta({ editor: 'model-profile' }),
   /** The task; when absent it comes from the `task` input. */
-  task: z.string().min(1).optional(),
+  task: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** The values the plan starts from: each becomes an input port and a plan input. */
   inputs: z
     .array(portSchema)
     .min(1)
-    .default([{ name: 'image', modality: 'image' }]),
+    .default([{ name: 'image', modality: 'image' }])
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** The modality of the answer. */
-  output: modalitySchema.default('text'),
+  output: modalitySchema.default('text').meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** Catalogue ids the plan may use (default: OpenAGI's 15 modules). */
-  experts: z.array(z.string().min(1)).min(1).optional(),
-  prompt: z.enum(PLANNER_PROMPTS).default('descriptions'),
+  experts: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  prompt: z
+    .enum(PLANNER_PROMPTS)
+    .default('descriptions')
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** Plans asked for in all, the first included, before the node fails. */
-  maxAttempts: z.number().int().min(1).max(10).default(3),
+  maxAttempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(3)
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** Data every expert of the plan gets (for example a `provider` for a custom endpoint). */
-  expert: z.record(z.string(), z.unknown()).optional(),
+  expert: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** Run modules that have a local operation (upscale, denoise, deblur) locally. */
-  preferLocal: z.boolean().default(false),
+  preferLocal: z
+    .boolean()
+    .default(false)
+    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
   /** Per call; when absent, the model profile's (planning: 300). */
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   // ---- dispatch mode ----
   /** Who picks the commands: a model, or the greedy rules (no model, no cost). */
-  controller: z.enum(['model', 'greedy']).default('model'),
+  controller: z
+    .enum(['model', 'greedy'])
+    .default('model')
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /**
    * On refused commands: `feedback` plays the step anyway and tells the model next step (as
    * the paper does); `retry` asks again with the feedback before committing the step.
    */
-  behaviour: z.enum(['feedback', 'retry']).default('feedback'),
+  behaviour: z
+    .enum(['feedback', 'retry'])
+    .default('feedback')
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Extra attempts per step under `retry`. */
-  retries: z.number().int().min(0).max(10).default(2),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .meta({ showWhen: { field: 'behaviour', is: 'retry' } }),
   /** Put the last step's feedback into the prompt (off: the no-feedback ablation). */
-  feedback: z.boolean().default(true),
+  feedback: z
+    .boolean()
+    .default(true)
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Include the environment's hints (off: the no-hints ablation). */
-  hints: z.boolean().default(true),
+  hints: z
+    .boolean()
+    .default(true)
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Worked demonstrations in the prompt, and steps in each. */
-  demos: z.number().int().min(0).max(5).default(1),
-  demoSteps: z.number().int().min(1).max(30).default(6),
+  demos: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(1)
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
+  demoSteps: z
+    .number()
+    .int()
+    .min(1)
+    .max(30)
+    .default(6)
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Agents in each demonstration; absent: as many as the kitchen has (Table 9 varies it). */
-  demoAgents: z.number().int().min(1).max(8).optional(),
+  demoAgents: z
+    .number()
+    .int()
+    .min(1)
+    .max(8)
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Earlier steps kept in the prompt. */
-  history: z.number().int().min(0).max(20).default(2),
+  history: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(2)
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
   /** Agents a person plays: their commands are asked of the person each step. */
   seats: z
     .array(z.string().regex(/^agent(0|[1-9]\d*)$/, 'an agent id such as agent1'))
     .refine((seats) => new Set(seats).size === seats.length, 'each seat once')
-    .default([]),
+    .default([])
+    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
 });
 export type PlannerData = z.infer<typeof plannerData>;
 

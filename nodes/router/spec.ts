@@ -25,20 +25,45 @@ export const routerData = z.strictObject({
   rules: z
     .array(z.strictObject({ output: z.string(), when: z.unknown() }))
     .max(64)
-    .default([]),
+    .default([])
+    .meta({ showWhen: { field: 'mode', is: 'rules' } }),
   /** In `model` mode: a profile name from the document's `models`. */
-  model: z.string().optional().meta({ editor: 'model-profile' }),
+  model: z
+    .string()
+    .optional()
+    .meta({ editor: 'model-profile', showWhen: { field: 'mode', is: 'model' } }),
   /** In `model` mode: the question, with `{{ value }}` and `{{ labels }}`. */
-  prompt: z.string().default(DEFAULT_PROMPT).meta({ editor: 'code', language: 'liquid', lines: 4 }),
+  prompt: z
+    .string()
+    .default(DEFAULT_PROMPT)
+    .meta({
+      editor: 'code',
+      language: 'liquid',
+      lines: 4,
+      showWhen: { field: 'mode', is: 'model' },
+    }),
   /** In `model` mode, an answer that names no label: fail the node, or take `else`. */
-  unclear: z.enum(['fail', 'else']).default('fail'),
+  unclear: z
+    .enum(['fail', 'else'])
+    .default('fail')
+    .meta({ showWhen: { field: 'mode', is: 'model' } }),
   /**
    * How often each branch is expected to be taken (any scale; `else` may be named), for the
    * likely estimate. Absent: every branch alike.
    */
   odds: z.record(z.string(), z.number().min(0).max(1e6)).optional(),
-  maxTokens: z.number().int().positive().optional(),
-  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'model' } }),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'model' } }),
 });
 export type RouterData = z.infer<typeof routerData>;
 

@@ -12,13 +12,31 @@ export const summarizeData = z.strictObject({
   ...baseData,
   mode: z.enum(['model', 'concatenate']).default('model'),
   /** Required in `model` mode: a profile name from the document's `models`. */
-  model: z.string().optional().meta({ editor: 'model-profile' }),
+  model: z
+    .string()
+    .optional()
+    .meta({ editor: 'model-profile', showWhen: { field: 'mode', is: 'model' } }),
   instructions: z
     .string()
     .default(DEFAULT_INSTRUCTIONS)
-    .meta({ editor: 'code', language: 'liquid', lines: 3 }),
-  maxTokens: z.number().int().positive().optional(),
-  temperature: z.number().min(0).max(2).optional(),
+    .meta({
+      editor: 'code',
+      language: 'liquid',
+      lines: 3,
+      showWhen: { field: 'mode', is: 'model' },
+    }),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'model' } }),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .optional()
+    .meta({ showWhen: { field: 'mode', is: 'model' } }),
   separator: z.string().default('\n'),
 });
 export type SummarizeData = z.infer<typeof summarizeData>;

@@ -21,6 +21,7 @@ import {
   getIn,
   modalityChoices,
   setIn,
+  shownFields,
 } from '../model/schemaForm.ts';
 import { updateNodeData, useEditor } from '../store.ts';
 import { LinesField, ReplicateField, replicateAsLines } from './ListFields.tsx';
@@ -63,10 +64,17 @@ export function NodeForm({ node }: { node: FlowNode }) {
     : parsed.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
   const problemsAt = (path: readonly string[]) =>
     problems.filter((p) => p.path.join('.') === path.join('.')).map((p) => p.message);
+  // What decides which fields show: the data with defaults, a parameter-bound value as bound
+  // (which a run may set either way, so it hides nothing).
+  const values = { ...parsed.data, ...paramBound(node.data) };
+  const shown = shownFields(fields, values);
+  // A hidden field's problems still show, in the list below the form.
   const shownPaths = new Set(
-    fields.flatMap((f) => [
+    shown.flatMap((f) => [
       f.path.join('.'),
-      ...(f.field.kind === 'object' ? f.field.fields.map((c) => c.path.join('.')) : []),
+      ...(f.field.kind === 'object'
+        ? shownFields(f.field.fields, getIn(parsed.data, f.path)).map((c) => c.path.join('.'))
+        : []),
     ]),
   );
   const other = problems.filter((p) => !shownPaths.has(p.path.join('.')));
@@ -99,7 +107,7 @@ export function NodeForm({ node }: { node: FlowNode }) {
           ))}
       </datalist>
       {Section && parsed.ok ? <Section id={node.id} data={parsed.data} /> : null}
-      {fields.map((f) => (
+      {shown.map((f) => (
         <Field
           key={f.name}
           desc={f}
@@ -122,6 +130,11 @@ export function NodeForm({ node }: { node: FlowNode }) {
       ) : null}
     </div>
   );
+}
+
+/** The fields of `data` bound to a template parameter, as they are (`{ "$param": NAME }`). */
+function paramBound(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([, v]) => isParamRef(v)));
 }
 
 interface FieldProps {
@@ -153,7 +166,7 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
     return (
       <fieldset className="field-group">
         <legend>{name}</legend>
-        {field.fields.map((child) => (
+        {shownFields(field.fields, getIn(parsed, path)).map((child) => (
           <Field
             key={child.name}
             desc={child}

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { spec as inputSpec } from '../../nodes/input/spec.ts';
-import { describeFields, modalityChoices } from './schemaForm.ts';
+import { spec as plannerSpec } from '../../nodes/planner/spec.ts';
+import { spec as routerSpec } from '../../nodes/router/spec.ts';
+import { describeFields, modalityChoices, shownFields } from './schemaForm.ts';
 
 describe('the inspector form read from a schema', () => {
   const schema = z.strictObject({
@@ -49,5 +51,40 @@ describe('a modality field', () => {
     expect(choices).toEqual(expect.arrayContaining(['text', 'image', 'audio', 'list<text>']));
     expect(choices).not.toContain('list<list<text>>');
     expect(modalityChoices('list<list<text>>').at(-1)).toBe('list<list<text>>');
+  });
+});
+
+describe('the fields a form shows for the data it has', () => {
+  const names = (fields: { name: string }[]) => fields.map((f) => f.name);
+
+  it('shows a router’s rules in rules mode and its model’s fields in model mode', () => {
+    const fields = describeFields(routerSpec.data);
+    const rules = names(shownFields(fields, routerSpec.data.parse({})));
+    expect(rules).toContain('rules');
+    expect(rules).not.toContain('prompt');
+    expect(rules).not.toContain('model');
+    const model = names(shownFields(fields, routerSpec.data.parse({ mode: 'model' })));
+    expect(model).toEqual(expect.arrayContaining(['model', 'prompt', 'unclear']));
+    expect(model).not.toContain('rules');
+    // What every mode uses stays.
+    for (const shown of [rules, model]) expect(shown).toContain('outputs');
+  });
+
+  it('shows a planner only its own mode’s fields, and retries only when it retries', () => {
+    const fields = describeFields(plannerSpec.data);
+    const plan = names(shownFields(fields, plannerSpec.data.parse({})));
+    expect(plan).toEqual(expect.arrayContaining(['experts', 'maxAttempts', 'model']));
+    expect(plan).not.toContain('seats');
+    expect(plan).not.toContain('retries');
+    const dispatch = plannerSpec.data.parse({ mode: 'dispatch' });
+    expect(names(shownFields(fields, dispatch))).not.toContain('experts');
+    expect(names(shownFields(fields, dispatch))).not.toContain('retries');
+    expect(names(shownFields(fields, { ...dispatch, behaviour: 'retry' }))).toContain('retries');
+  });
+
+  it('shows the fields of a mode bound to a parameter, which a run may set either way', () => {
+    const fields = describeFields(routerSpec.data);
+    const shown = names(shownFields(fields, { mode: { $param: 'how' } }));
+    expect(shown).toEqual(expect.arrayContaining(['rules', 'model', 'prompt']));
   });
 });

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { FieldEditorMeta } from '../../app/node-sdk/define.ts';
+import { hiddenFields, type ShowWhen } from '../../app/node-sdk/show-when.ts';
 import { ReplicateSchema } from '../../app/schema/document.ts';
 import { isModality, SCALAR_MODALITIES } from '../../app/schema/modality.ts';
 
@@ -43,12 +44,31 @@ export function describeFields(schema: z.ZodType, prefix: string[] = []): FieldD
     .filter((f) => f.meta.editor !== 'hidden');
 }
 
+/**
+ * The fields of one object the form shows for its current values (defaults filled in): those
+ * whose `showWhen` holds. A field left out keeps its value in the document; switching back
+ * shows it again as it was.
+ */
+export function shownFields(fields: readonly FieldDesc[], values: unknown): FieldDesc[] {
+  const hints = new Map<string, ShowWhen>();
+  for (const f of fields) if (f.meta.showWhen) hints.set(f.name, f.meta.showWhen);
+  if (hints.size === 0) return [...fields];
+  const siblings =
+    values && typeof values === 'object' && !Array.isArray(values)
+      ? (values as Record<string, unknown>)
+      : {};
+  const hidden = hiddenFields(hints, siblings);
+  return fields.filter((f) => !hidden.has(f.name));
+}
+
 function editorMeta(schema: z.ZodType): FieldEditorMeta {
   const meta = schema.meta();
   if (!meta) return {};
-  const { editor, language, lines, placeholder } = meta;
+  const { editor, language, lines, placeholder, showWhen } = meta;
   return Object.fromEntries(
-    Object.entries({ editor, language, lines, placeholder }).filter(([, v]) => v !== undefined),
+    Object.entries({ editor, language, lines, placeholder, showWhen }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
 }
 

@@ -1,5 +1,6 @@
 /** `society nodes [TYPE]`: every node type with its ports and fields, as text, JSON or Markdown. */
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { describeShowWhen } from '../../node-sdk/show-when.ts';
 import { UsageError } from '../errors.ts';
 import {
   describeNodeType,
@@ -85,10 +86,21 @@ export function nodesText(types: NodeTypeInfo[]): string {
     }
     const own = t.fields.filter((field) => !field.shared);
     const typeWidth = Math.max(0, ...own.map((f) => f.type.length));
-    for (const f of own)
+    // Conditions line up after the defaults, unless a long default (a prompt) would push them
+    // off the screen.
+    const defaultWidth = Math.max(
+      0,
+      ...own.map((f) => defaultText(f).length).filter((width) => width <= 40),
+    );
+    for (const f of own) {
+      const line = `  field ${f.name.padEnd(nameWidth)}  ${f.type.padEnd(typeWidth)}  ${defaultText(f)}`;
+      // A field that applies in one mode says which, as the inspector shows it only then.
       lines.push(
-        `  field ${f.name.padEnd(nameWidth)}  ${f.type.padEnd(typeWidth)}  ${defaultText(f)}`,
+        f.showWhen
+          ? `${line.padEnd(line.length - defaultText(f).length + defaultWidth)}  (${describeShowWhen(f.showWhen)})`
+          : line,
       );
+    }
     lines.push('');
   }
   lines.push(`Every type also takes ${SHARED_FIELDS.join(', ')}.`);
