@@ -3,6 +3,9 @@
  * conditions are evaluated here for the inspector and `society nodes`, and checked here for the
  * registry, which refuses a node type whose hints name no field or a value it cannot hold.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadNodeRegistry } from './registry.ts';
@@ -125,5 +128,35 @@ describe('the hints of a data schema', () => {
     const planner = showWhenHints(registry.get('planner')!.data);
     expect(planner.get('experts')).toEqual({ field: 'mode', is: 'plan' });
     expect(planner.get('seats')).toEqual({ field: 'mode', is: 'dispatch' });
+  });
+});
+
+describe('the registry', () => {
+  it('refuses a node type whose showWhen names no field, saying which', async () => {
+    // Inside the checkout, so the spec finds zod as a node type's folder does.
+    const parent = fileURLToPath(new URL('../../test-results/', import.meta.url));
+    mkdirSync(parent, { recursive: true });
+    const dir = mkdtempSync(join(parent, 'show-when-'));
+    try {
+      mkdirSync(join(dir, 'moody'));
+      writeFileSync(
+        join(dir, 'moody', 'spec.ts'),
+        `import { z } from 'zod';
+export const spec = {
+  type: 'moody',
+  data: z.strictObject({
+    mode: z.enum(['a', 'b']).default('a'),
+    x: z.string().optional().meta({ showWhen: { field: 'mood', is: 'a' } }),
+  }),
+  ports: () => ({ inputs: [], outputs: [] }),
+};
+`,
+      );
+      await expect(loadNodeRegistry(dir)).rejects.toThrow(
+        'nodes/moody/spec.ts: field "x": showWhen names no field of its object ("mood")',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
