@@ -94,7 +94,9 @@ export type RunTab =
   | 'events'
   | 'problems'
   | 'runs'
-  | 'diff';
+  | 'diff'
+  /** A node type's own tab (its `run-view.tsx`), by type. */
+  | `report:${string}`;
 
 export interface EditorState {
   meta: DocMeta;

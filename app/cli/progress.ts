@@ -58,6 +58,8 @@ class PlainProgress implements ProgressView {
         return `${e.from}${e.to.length ? ` → ${e.to.join(', ')}` : ''}: ${clip(e.text, 160)}`;
       case 'vote':
         return `${e.instance}: vote (${e.tally.rule}) winner ${e.tally.winner === null ? 'none' : `"${e.tally.winner}"`} from ${e.tally.totals.valid}/${e.tally.totals.ballots} valid ballots`;
+      case 'report':
+        return `${e.instance}: ${e.kind} ${clip(JSON.stringify(e.data) ?? '', 160)}`;
       case 'model.retry':
         return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
       case 'node.failed':

@@ -116,6 +116,8 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
       out.push(`${e.instance} failed: ${e.error}`);
     } else if (e.type === 'node.skipped') {
       out.push(`${e.instance} skipped: ${e.from} not taken (${e.reason})`);
+    } else if (e.type === 'report') {
+      out.push(`${e.instance} reported ${e.kind}: ${display(e.data)}`);
     }
   }
   out.push('', ...usageBreakdown(events));

@@ -44,6 +44,7 @@ const EVENT_TYPES: RunEventType[] = [
   'round.started',
   'round.finished',
   'vote',
+  'report',
   'human.request',
   'human.response',
   'paused',

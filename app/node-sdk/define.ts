@@ -236,6 +236,15 @@ export interface NodeSpec<D = unknown> {
    * odds (equal odds without them).
    */
   branching?(data: D): { outputs: string[]; odds?: Record<string, number> };
+
+  // ---- What the node reports for its own run view ------------------------------------------
+
+  /**
+   * The kinds of report the node makes (`NodeContext.report`), each with the schema its data
+   * must fit: `{ flip: z.object({ side: z.enum(['heads', 'tails']) }) }`. The run checks each
+   * report against it before logging a `report` event; the folder's `run-view.tsx` shows them.
+   */
+  reports?: Readonly<Record<string, z.ZodType>>;
 }
 
 /**
@@ -484,6 +493,12 @@ export interface NodeContext<D = unknown> {
   message(text: string): Promise<void>;
   /** Publishes a vote with every ballot. */
   vote(tally: VoteTally): void;
+  /**
+   * Reports something for the node type's own run view (a `report` event): `kind` must be one
+   * its spec declares in `reports`, and `data` must fit that kind's schema, or the node fails
+   * saying which. The data is logged as the schema parsed it, keys scrubbed like any event.
+   */
+  report(kind: string, data: unknown): void;
   /**
    * Reports one point of a keyed series (a `series` event): each agent's resources at step `x`,
    * say. The run's analytics chart every series by name (`society show --series`, the editor's

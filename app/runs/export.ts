@@ -92,6 +92,13 @@ const EditedMessage = z.looseObject({
   text: z.string(),
 });
 
+/** A node's report: whose it is and its kind; the data is the node type's to read. */
+const Report = z.looseObject({
+  node: z.string().min(1),
+  instance: z.string().min(1),
+  kind: z.string().min(1),
+});
+
 const EventSchema = z
   .looseObject({ type: z.string(), seq: z.number() })
   .superRefine((event, ctx) => {
@@ -100,7 +107,9 @@ const EventSchema = z
         ? GivenOutputs
         : event.type === 'message' && 'edited' in event
           ? EditedMessage
-          : undefined;
+          : event.type === 'report'
+            ? Report
+            : undefined;
     const result = schema?.safeParse(event);
     for (const issue of result?.error?.issues ?? [])
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });

@@ -118,6 +118,8 @@ export function eventIdentity(e: RunEventBody): string | undefined {
       return `${e.type}|${e.instance}|${e.kind}|${e.from}|${e.to}|${e.x ?? ''}`;
     case 'participants':
       return `${e.type}|${e.instance}`;
+    case 'report':
+      return `${e.type}|${e.instance}|${e.kind}`;
     case 'round.started':
     case 'round.finished':
       return `${e.type}|${e.loop}|${e.round}`;

@@ -243,6 +243,19 @@ export type RunEventBody =
   | ({ type: 'interaction'; node: string; instance: string } & Interaction)
   | { type: 'participants'; node: string; instance: string; names: string[] }
   | {
+      /**
+       * What a node reports for its own run view (`NodeContext.report`): `kind` is one of the
+       * kinds its spec declares (`NodeSpec.reports`), `data` what that kind's schema parsed.
+       * The core names no kind; the node type's run view (`run-view.tsx`) shows them.
+       */
+      type: 'report';
+      node: string;
+      instance: string;
+      kind: string;
+      data: unknown;
+      round?: number;
+    }
+  | {
       type: 'human.request';
       node: string;
       instance: string;
@@ -321,6 +334,7 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   series: true,
   interaction: true,
   participants: true,
+  report: true,
   'human.request': true,
   'human.response': true,
   paused: true,

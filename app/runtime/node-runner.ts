@@ -28,6 +28,7 @@ import type { EventLog } from './event-log.ts';
 import { resolveInputs, skipCause } from './inputs.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
+import { parseReport } from './reports.ts';
 import type { RunOptions } from './run-options.ts';
 import { renderNodeTemplate } from './template-pool.ts';
 import { errorMessage, previewValues } from './values.ts';
@@ -294,6 +295,15 @@ export class NodeRunner {
         log.emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
       message: (proposed) => this.#message(node, context, call, proposed),
       vote: (tally) => log.emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
+      report: (kind, data) =>
+        log.emit({
+          type: 'report',
+          node: node.id,
+          instance: call.instance,
+          kind,
+          data: parseReport(node.spec, kind, data),
+          ...(call.round !== undefined ? { round: call.round } : {}),
+        }),
       series: (point) =>
         log.emit({
           type: 'series',

@@ -474,3 +474,26 @@ describe('plans a planner runs', () => {
     expect(view.nodes.answer?.skipped).toBeUndefined();
   });
 });
+
+describe("nodes' reports", () => {
+  it('are kept in order with the type of the node that reported, for that type’s own tab', () => {
+    const view = applyEvents(startingRun(['coin', 'answer']), [
+      ev('run.started', 0, { graph: 'g', inputs: {}, mode: 'simulated' }),
+      ev('node.started', 1, { node: 'coin', instance: 'coin', nodeType: 'coin', inputs: {} }),
+      ev('report', 2, { node: 'coin', instance: 'coin', kind: 'flip', data: { side: 'tails' } }),
+      ev('node.finished', 3, { node: 'coin', instance: 'coin', outputs: {}, durationMs: 1 }),
+    ]);
+    expect(view.reports).toEqual([
+      {
+        seq: expect.any(Number),
+        node: 'coin',
+        instance: 'coin',
+        nodeType: 'coin',
+        kind: 'flip',
+        data: { side: 'tails' },
+      },
+    ]);
+    // A run without reports has none, so no node type's tab shows.
+    expect(applyEvents(idleRun(), [ev('run.started', 0, { mode: 'live' })]).reports).toEqual([]);
+  });
+});

@@ -185,6 +185,24 @@ export interface RunView {
    * (app/analytics/reduce.ts) into its heat map and charts.
    */
   analytics: AnalyticsEvent[];
+  /**
+   * What nodes reported for their own run views (`report` events), in order, each with the
+   * type of the node that reported it: a node type's run-panel tab shows its own.
+   */
+  reports: ReportView[];
+}
+
+/** A node's report, as its node type's run view reads it. */
+export interface ReportView {
+  seq: number;
+  node: string;
+  instance: string;
+  /** The reporting node's type (from its start), whose run view shows the report. */
+  nodeType: string;
+  kind: string;
+  /** As the node type's schema for `kind` parsed it when the node reported it. */
+  data: unknown;
+  round?: number;
 }
 
 /** An event the Analytics tab reads. */
@@ -211,6 +229,7 @@ export function idleRun(): RunView {
     plans: [],
     episodes: [],
     analytics: [],
+    reports: [],
   };
 }
 

@@ -178,6 +178,24 @@ export function foldEvent(view: RunView, e: RunEvent): void {
     case 'participants':
       view.analytics = [...view.analytics, e];
       return;
+    case 'report': {
+      // Only a started node reports, so its start says which node type's view shows it.
+      const nodeType = view.instances[e.instance]?.nodeType;
+      if (nodeType === undefined) return;
+      view.reports = [
+        ...view.reports,
+        {
+          seq: e.seq,
+          node: e.node,
+          instance: e.instance,
+          nodeType,
+          kind: e.kind,
+          data: e.data,
+          ...(e.round !== undefined ? { round: e.round } : {}),
+        },
+      ];
+      return;
+    }
     case 'human.request':
       view.human = [...view.human, { node: e.node, name: e.name, prompt: e.prompt }];
       return;

@@ -1,6 +1,7 @@
 /**
  * The run panel: the run bar (status, breakpoints) over one tab at a time, each tab its own
- * component in this folder, with the paused run's controls in a pane beside the tabs.
+ * component in this folder or a node type's own (its `run-view.tsx`, shown only when the run
+ * has its reports), with the paused run's controls in a pane beside the tabs.
  */
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
@@ -17,12 +18,14 @@ import { PausedPane } from './PausedPane.tsx';
 import { Plans } from './Plans.tsx';
 import { Problems } from './Problems.tsx';
 import { RunBar } from './RunBar.tsx';
+import { reportingTypes, runViewOf } from './runViews.ts';
 import { Timeline } from './Timeline.tsx';
 import { Transcript } from './Transcript.tsx';
 import { UsagePanel } from './UsagePanel.tsx';
 import { Votes } from './Votes.tsx';
 import './run.css';
 
+/** The panel's own tabs; node types' tabs go after Analytics. */
 const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'inputs', label: 'Inputs' },
   { id: 'transcript', label: 'Transcript' },
@@ -52,18 +55,31 @@ export function RunPanel() {
       problems: s.problems?.length ?? 0,
     })),
   );
+  const reports = useEditor((s) => s.run.reports);
+  const nodeTypes = reportingTypes(reports);
+  const nodeTabs = nodeTypes.map((type) => ({
+    id: `report:${type}` as const,
+    label: runViewOf(type)?.title ?? type,
+    count: reports.filter((r) => r.nodeType === type).length,
+  }));
+  const at = TABS.findIndex((t) => t.id === 'analytics') + 1;
+  const tabs = [...TABS.slice(0, at), ...nodeTabs, ...TABS.slice(at)];
+  const shownType = tab.startsWith('report:') ? tab.slice('report:'.length) : undefined;
+  const ShownView = shownType === undefined ? undefined : runViewOf(shownType)?.component;
   const badge = (id: RunTab) =>
-    id === 'transcript'
-      ? counts.messages
-      : id === 'votes'
-        ? counts.votes
-        : id === 'plans'
-          ? counts.plans
-          : id === 'episodes'
-            ? counts.episodes
-            : id === 'problems'
-              ? counts.problems
-              : 0;
+    id.startsWith('report:')
+      ? (nodeTabs.find((t) => t.id === id)?.count ?? 0)
+      : id === 'transcript'
+        ? counts.messages
+        : id === 'votes'
+          ? counts.votes
+          : id === 'plans'
+            ? counts.plans
+            : id === 'episodes'
+              ? counts.episodes
+              : id === 'problems'
+                ? counts.problems
+                : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -72,22 +88,22 @@ export function RunPanel() {
         <div className="run-tabs">
           <div className="tabs" role="tablist">
             {/* Analytics shows only for runs whose nodes report series or interactions. */}
-            {TABS.filter(
-              (t) => t.id !== 'analytics' || counts.analytics > 0 || tab === 'analytics',
-            ).map((t) => (
-              <button
-                key={t.id}
-                type="button"
-                role="tab"
-                aria-selected={tab === t.id}
-                className={tab === t.id ? 'active' : ''}
-                data-testid={`run-tab-${t.id}`}
-                onClick={() => useEditor.setState({ runTab: t.id })}
-              >
-                {t.label}
-                {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
-              </button>
-            ))}
+            {tabs
+              .filter((t) => t.id !== 'analytics' || counts.analytics > 0 || tab === 'analytics')
+              .map((t) => (
+                <button
+                  key={t.id}
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === t.id}
+                  className={tab === t.id ? 'active' : ''}
+                  data-testid={`run-tab-${t.id}`}
+                  onClick={() => useEditor.setState({ runTab: t.id })}
+                >
+                  {t.label}
+                  {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
+                </button>
+              ))}
           </div>
           <div className="run-body">
             <ForkForm />
@@ -105,6 +121,9 @@ export function RunPanel() {
             {tab === 'problems' ? <Problems /> : null}
             {tab === 'runs' ? <History /> : null}
             {tab === 'diff' ? <DiffView /> : null}
+            {ShownView && shownType ? (
+              <ShownView reports={reports.filter((r) => r.nodeType === shownType)} />
+            ) : null}
           </div>
         </div>
         <PausedPane />

@@ -3,7 +3,8 @@
  * yes, no tie), so its router does not take the `tie` branch and the judge never starts. The
  * canvas shows the judge as skipped with why, the machine view marks its task skipped, and no
  * call of it is recorded. The coin fixture (a node type that is its folder alone) does the same
- * for the side its seeded toss did not show.
+ * for the side its seeded toss did not show, and lists its toss in a run-panel tab of its own
+ * ("Coin", its run-view.tsx), which a run without a coin does not have.
  */
 import { describe, expect, it } from 'vitest';
 import { registryWithFixtures } from './fixture-nodes.ts';
@@ -73,6 +74,8 @@ describe.skipIf(!HAVE_CHROMIUM)('a branch not taken in the studio', () => {
     expect(await page.getByTestId('node-route').getAttribute('data-state')).toBe('done');
     expect(await page.getByTestId('node-decision').getAttribute('data-state')).toBe('done');
     await expect.poll(() => page.getByTestId('run-usage').textContent()).toMatch(/^2 calls · /);
+    // No coin reported in this run: no node type's tab of its own.
+    expect(await page.locator('[data-testid^="run-tab-report:"]').count()).toBe(0);
     await s.screenshot('branch-skipped-canvas');
 
     await page.getByTestId('tb-machine').click();
@@ -102,6 +105,13 @@ describe.skipIf(!HAVE_CHROMIUM)('a branch not taken in the studio', () => {
       `coin.${other}: the coin showed ${shown}`,
     );
     await expect.poll(() => page.getByTestId('run-usage').textContent()).toMatch(/^1 calls? · /);
+    // The coin's own tab lists its toss: the side that ran.
+    const coinTab = page.getByTestId('run-tab-report:coin');
+    expect(await coinTab.textContent()).toBe('Coin1');
+    await coinTab.click();
+    const flip = page.getByTestId('coin-flip-coin');
+    expect(await flip.locator('td').nth(1).textContent()).toBe(shown);
+    await s.screenshot('coin-run-view');
     // The machine view, still open from the test before, is redrawn for this document.
     const skippedBox = page.locator(
       `[data-testid^="machine-highlight-"][data-testid$="/#${other}"]`,

@@ -1,7 +1,8 @@
 /**
  * The coin fixture in the CLI: `society run` (in this process) with the fixture node types
  * beside the built-in ones, against a local OpenAI-compatible server that counts requests by
- * who sent them. The untaken side's agent sends none, whichever side the seed shows.
+ * who sent them. The untaken side's agent sends none, whichever side the seed shows; the toss
+ * is the run's `report` event of kind `flip`, which `society show` prints.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,9 +79,10 @@ function coinToss(seed: number): string {
   return file;
 }
 
+const db = join(dir, 'runs.db');
+
 async function toss(seed: number) {
   const before = stub.requests.length;
-  const db = join(dir, 'runs.db');
   const result = await societyHere([
     'run',
     coinToss(seed),
@@ -114,5 +116,25 @@ describe('the coin fixture node type', () => {
     }
     // The same seed shows the same side.
     expect((await toss(1)).asked).toEqual(first.asked);
+  });
+});
+
+describe("the coin's report", () => {
+  it('is a flip event in society show --json, naming the side its agent was asked for', async () => {
+    const { out, asked, stderr } = await toss(2);
+    const shown = await societyHere(['show', out.runId, '--json', '--db', db]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const reports = JSON.parse(shown.stdout).events.filter(
+      (e: { type: string }) => e.type === 'report',
+    );
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ node: 'coin', instance: 'coin', kind: 'flip' });
+    expect(reports[0].data.side).toBe(asked[0]);
+    expect(reports[0].data.draw).toBeGreaterThanOrEqual(0);
+    expect(reports[0].data.draw).toBeLessThan(1);
+    // The terminal says it as the run goes and when the run is shown.
+    expect(stderr).toContain(`coin: flip {"side":"${asked[0]}"`);
+    const text = await societyHere(['show', out.runId, '--db', db]);
+    expect(text.stdout).toContain(`coin reported flip: {"side":"${asked[0]}","draw":`);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A node type that exists only for the tests: it tosses a coin from the run's seeded random
  * source and hands its input down `heads` or `tails`; the other branch is not taken, so what
- * depends only on it is skipped (never started, no model call). Everything it has lives in this
+ * depends only on it is skipped (never started, no model call). It reports each toss (a `flip`),
+ * which its run view (run-view.tsx) lists in a "Coin" tab. Everything it has lives in this
  * folder.
  */
 import { z } from 'zod';
@@ -16,6 +17,13 @@ export const coinData = z.strictObject({
   heads: z.number().min(0).max(1).default(0.5),
 });
 export type CoinData = z.infer<typeof coinData>;
+
+/** What one toss reports: the side shown and the draw (0 to 1) that showed it. */
+export const flipReport = z.strictObject({
+  side: z.enum(SIDES),
+  draw: z.number().min(0).max(1),
+});
+export type FlipReport = z.infer<typeof flipReport>;
 
 export const spec = defineNode({
   type: 'coin',
@@ -38,5 +46,6 @@ export const spec = defineNode({
     outputs: [...SIDES],
     odds: { heads: data.heads, tails: 1 - data.heads },
   }),
+  reports: { flip: flipReport },
   summary: (data) => `heads ${Math.round(data.heads * 100)}% · tails`,
 });
