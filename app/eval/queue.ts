@@ -17,6 +17,7 @@
 import { FlowProducer, type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { parseExport } from '../runs/export.ts';
+import { loadImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunStore } from '../store/index.ts';
 import type { EvalJob, JobOutcome } from './job.ts';
@@ -224,29 +225,42 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       awaited.add(id);
       let result!: JobResult;
       let text: string | undefined;
+      let importedBefore = false;
       try {
         for (let tries = 0; ; tries++) {
           result = parseJobResult(await resultOf(job), options.secret);
           text = await exportOf(result);
           if (text !== undefined || tries === 3) break;
+          // No export, but this store already holds the run: a coordinator stopped after
+          // importing it and before recording the item. It is not run again.
+          importedBefore = endedRunIn(store, result.runId);
+          if (importedBefore) break;
           // Finished, but its export went with a Redis restart: run it again.
           await jobsQueue.remove(id).catch(() => {});
         }
       } finally {
         awaited.delete(id);
       }
-      if (text === undefined) throw new Error('the run came back without its export');
-      const data = parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
-      store.importRun(data);
+      if (text === undefined && !importedBefore)
+        throw new Error('the run came back without its export');
+      const blobs = new BlobStore();
+      if (text !== undefined) {
+        const data = parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
+        store.importRun(data);
+        for (const blob of Object.values(data.blobs))
+          blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+      }
       // Imported (in one transaction, idempotent): only now may the export go.
       await redis.del(result.exportKey);
       imported.add(id);
       byWorker.set(result.worker, (byWorker.get(result.worker) ?? 0) + 1);
-      runOptions.onStart?.(data.run.id);
-      const run = store.getRun(data.run.id)!;
-      const blobs = new BlobStore();
-      for (const blob of Object.values(data.blobs))
-        blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+      runOptions.onStart?.(result.runId);
+      const run = store.getRun(result.runId)!;
+      if (importedBefore) {
+        // Its files are in the store already.
+        loadImages(store, blobs, run.inputs);
+        loadImages(store, blobs, run.outputs ?? {});
+      }
       return {
         runId: run.id,
         result: {
@@ -342,4 +356,10 @@ export function jobsToQueue(
       return !run || run.status === 'running' || run.status === 'interrupted';
     })
     .map((planned) => planned.job);
+}
+
+/** True when `store` holds run `runId` as it ended (imported whole, never half). */
+function endedRunIn(store: RunStore, runId: string): boolean {
+  const run = store.getRun(runId);
+  return run !== undefined && run.status !== 'running' && run.status !== 'interrupted';
 }
