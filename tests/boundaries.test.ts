@@ -117,6 +117,13 @@ describe('import boundaries', () => {
     expect(offending(runs, users)).toEqual([]);
   });
 
+  it('keeps the node SDK below the engine: app/node-sdk/ imports nothing from app/runtime/', () => {
+    const sdk = (f: string) => f.startsWith('app/node-sdk/') && !isTestSide(f);
+    expect(offending(sdk, (t) => t.startsWith('app/runtime/'))).toEqual([]);
+    // The guard: the shapes nodes report are the SDK's own, and the engine's events take them.
+    expect(imports.get('app/runtime/events.ts')).toContain('app/node-sdk/reported.ts');
+  });
+
   it('keeps node types away from the run store and the providers', () => {
     const node = (f: string) => inNodeFolder(f) && !isTest(f);
     const bad = (t: string) =>

@@ -8,6 +8,10 @@
  * every rejection comes back as feedback text a model can read.
  */
 
+import type { Rejection } from '../node-sdk/reported.ts';
+
+export type { Rejection };
+
 /** How an environment is set up for an episode. */
 export interface ResetOptions {
   /** The level (or map) id, e.g. `level_3`. */
@@ -20,20 +24,6 @@ export interface ResetOptions {
   maxSteps?: number;
   /** Environment-specific settings (CuisineWorld: `alpha`, the order-frequency factor). */
   options?: Record<string, unknown>;
-}
-
-/** One command that a validation stage refused, and why, in words for the model. */
-export interface Rejection {
-  /** The command as given (or the raw fragment, for a syntax error). */
-  command: string;
-  /** Which agent it was for, when that could be read. */
-  agent?: string;
-  /** The stage that refused it. */
-  stage: 'syntax' | 'vocabulary' | 'assignment' | 'precondition';
-  /** A short machine-readable reason, for counting (`unknown-verb`, `not-at-location`…). */
-  reason: string;
-  /** The feedback sentence shown to the model. */
-  message: string;
 }
 
 /** What validating a list of commands found, without changing the world. */

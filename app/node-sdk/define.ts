@@ -7,7 +7,6 @@
 import type { z } from 'zod';
 import type { ExpertTask } from '../experts/types.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
-import type { EnvironmentStepReport, Interaction, SeriesPoint } from '../runtime/events.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
@@ -16,6 +15,7 @@ import type { CallEstimateContext, EstimateContext, EstimatedCall } from './esti
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
+import type { EnvironmentStepReport, Interaction, SeriesPoint } from './reported.ts';
 import type { ShowWhen } from './show-when.ts';
 import type { VoteTally } from './tally.ts';
 

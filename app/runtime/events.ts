@@ -4,64 +4,12 @@
  * never their bytes.
  */
 
-import type { Rejection } from '../environments/types.ts';
+import type { EnvironmentStepReport, Interaction, SeriesPoint } from '../node-sdk/reported.ts';
 import type { VoteTally } from '../node-sdk/tally.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 
-/** What happened in one step of an environment episode. */
-export interface EnvironmentStepReport {
-  /** The step that was played (0-based). */
-  step: number;
-  /** The commands given, in order, and who gave each (`model`, `person`, `rules`). */
-  commands: Array<{ command: string; by: string }>;
-  /** What validation refused. */
-  rejections: Rejection[];
-  feedback: string[];
-  completed: string[];
-  failed: string[];
-  /** The state after the step, as the environment shows it to the editor. */
-  state: Record<string, unknown>;
-  /** Attempts before the commands were committed (retry-before-commit), 1 otherwise. */
-  attempts: number;
-  /** What was refused in the attempts that were not committed (retry-before-commit). */
-  retried?: Rejection[];
-  done: boolean;
-  /** True once any of the episode's commands came from made-up (simulated) answers. */
-  simulated: boolean;
-}
-
-/**
- * One point of a node's keyed series at step `x`: the values it reports now, by key (an agent's
- * resources, by agent). Values are numbers, or strings for a category (an area's topic); null
- * says the key has no value at this step. Points of one `name` from any node make one series.
- */
-export interface SeriesPoint {
-  /** The series, e.g. `resources`; the same name from several points (or nodes) is one series. */
-  name: string;
-  /** Where the point lies on the horizontal axis: the step, the round. */
-  x: number;
-  values: Record<string, number | string | null>;
-  /** What charts call the series (default: its name). */
-  label?: string;
-  /** The values' unit, shown beside them. */
-  unit?: string;
-}
-
-/**
- * One participant acting on another: `from` chats to `to`. Reduced into an initiator ×
- * receiver heat map per `kind`.
- */
-export interface Interaction {
-  from: string;
-  to: string;
-  /** What kind of interaction it is (`chat`); heat maps count one kind at a time. */
-  kind: string;
-  /** The step it happened at. */
-  x?: number;
-  /** What was said or done, for a tooltip or an export. */
-  text?: string;
-}
+export type { EnvironmentStepReport, Interaction, SeriesPoint } from '../node-sdk/reported.ts';
 
 export interface Usage {
   calls: number;
