@@ -113,7 +113,7 @@ export class Redactor {
 
   /** Whether `text` holds any known key, or a piece of one FRAGMENT_LENGTH characters long. */
   finds(text: string): boolean {
-    return this.#forms.some((form) => text.includes(form)) || this.pieces(text).length > 0;
+    return this.#forms.some((form) => text.includes(form)) || this.pieces(text, true).length > 0;
   }
 
   /**
@@ -149,10 +149,11 @@ export class Redactor {
   }
 
   /**
-   * The stretches of `text` made of key pieces, merged, in order: every FRAGMENT_LENGTH run is
-   * looked up by a rolling hash (one pass, no string per position), and checked on a hit.
+   * The stretches of `text` made of key pieces, merged, in order (only the first found, with
+   * `firstOnly`): every FRAGMENT_LENGTH run is looked up by a rolling hash (one pass, no string
+   * per position), and checked on a hit.
    */
-  pieces(text: string): Array<[number, number]> {
+  pieces(text: string, firstOnly = false): Array<[number, number]> {
     const spans: Array<[number, number]> = [];
     if (this.#fragments.size === 0 || text.length < FRAGMENT_LENGTH) return spans;
     let hash = hashRun(text, 0);
@@ -164,6 +165,8 @@ export class Redactor {
         const last = spans.at(-1);
         if (last && last[1] >= i) last[1] = i + FRAGMENT_LENGTH;
         else spans.push([i, i + FRAGMENT_LENGTH]);
+        // Whether there is one is all `finds` asks, on every event: no need to read on.
+        if (firstOnly) return spans;
       }
       if (i + FRAGMENT_LENGTH >= text.length) break;
       hash = rollHash(hash, text.charCodeAt(i), text.charCodeAt(i + FRAGMENT_LENGTH));
