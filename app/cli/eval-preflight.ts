@@ -4,7 +4,7 @@
  * string of failed items.
  */
 import { readFileSync } from 'node:fs';
-import { compileGraph } from '../compiler/index.ts';
+import { compileGraph, type GraphPlan } from '../compiler/index.ts';
 import { modelScorerDocument } from '../eval/graph-scorer.ts';
 import type { EvalJob } from '../eval/job.ts';
 import { MODEL_SCORERS } from '../eval/scorers.ts';
@@ -17,6 +17,29 @@ import { EXIT, Exit } from './errors.ts';
 import { refuseOrigins } from './hosts.ts';
 import { refusalLines } from './preflight.ts';
 
+/** Compiles an eval's documents for its checks, each distinct one once. */
+export type EvalCompiler = (document: unknown) => Promise<GraphPlan | undefined>;
+
+/**
+ * The compiler the checks of one eval share: the node registry loaded once, each distinct
+ * document compiled once. A document that does not compile gives undefined: its own runs fail
+ * with its own problems.
+ */
+export function evalCompiler(): EvalCompiler {
+  const plans = new Map<string, Promise<GraphPlan | undefined>>();
+  return (document) => {
+    const key = typeof document === 'string' ? document : JSON.stringify(document);
+    let plan = plans.get(key);
+    if (!plan) {
+      plan = loadNodeRegistry()
+        .then((registry) => compileGraph(document, registry))
+        .then((compiled) => (compiled.ok ? compiled.plan : undefined));
+      plans.set(key, plan);
+    }
+    return plan;
+  };
+}
+
 /**
  * The preflight of an eval run in this process: every distinct document its live jobs run
  * (each variant's, with its provider redirects) and the scorer's own document (a model scorer's
@@ -28,8 +51,8 @@ export async function refuseMissingEvalKeys(args: {
   scorer: ScorerSpec;
   mode: EvalConfig['mode'];
   stored: Record<string, ProfileOverride>;
+  compile: EvalCompiler;
 }): Promise<void> {
-  const registry = await loadNodeRegistry();
   const checks: Preflight[] = [];
   const seen = new Set<string>();
   const check = async (
@@ -40,10 +63,8 @@ export async function refuseMissingEvalKeys(args: {
     const key = JSON.stringify([document, overrides, simulate]);
     if (seen.has(key)) return;
     seen.add(key);
-    const compiled = await compileGraph(document, registry);
-    // A document that does not compile fails its own runs, with its own problems.
-    if (compiled.ok)
-      checks.push(preflight(compiled.plan, { providerOverrides: overrides, simulate }));
+    const plan = await args.compile(document);
+    if (plan) checks.push(preflight(plan, { providerOverrides: overrides, simulate }));
   };
   for (const { job } of args.jobs) {
     if (job.mode !== 'live') continue;
@@ -62,13 +83,13 @@ export async function refuseMissingEvalKeys(args: {
 export async function refuseUnallowedEvalHosts(
   jobs: readonly { job: EvalJob }[],
   allowed: readonly string[],
+  compile: EvalCompiler,
 ): Promise<void> {
-  const registry = await loadNodeRegistry();
   const refused = new Map<string, OriginNeed>();
   for (const text of new Set(jobs.map(({ job }) => job.documentText))) {
-    const compiled = await compileGraph(text, registry);
-    if (!compiled.ok) continue; // its own runs fail with its own problems
-    for (const need of unallowedOrigins(compiled.plan, allowed)) {
+    const plan = await compile(text);
+    if (!plan) continue;
+    for (const need of unallowedOrigins(plan, allowed)) {
       const had = refused.get(need.origin);
       if (!had) refused.set(need.origin, { ...need, nodes: [...need.nodes] });
       else for (const n of need.nodes) if (!had.nodes.includes(n)) had.nodes.push(n);

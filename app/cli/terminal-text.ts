@@ -40,7 +40,8 @@ const C1 = /[\u0080-\u009f]/g;
  * character removed, except line breaks and tabs. Call before adding colours.
  */
 export function terminalText(text: string): string {
-  return text.replace(CONTROL, (match) => (match === '\n' || match === '\t' ? match : ''));
+  // CONTROL leaves line breaks and tabs out, so they stay.
+  return text.replace(CONTROL, '');
 }
 
 /**
@@ -52,11 +53,9 @@ export function guardedText(text: string, tty: boolean): string {
   // JSON.stringify leaves C1 controls raw; written as `\u009b` they stay valid JSON (the same
   // string once parsed) and are plain text to a terminal. Text printed as text has none left.
   const flat = text.replace(C1, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return flat.replace(CONTROL, (match) => {
-    if (match === '\n' || match === '\t') return match;
-    if (tty && (match === '\r' || OWN_CSI.test(match))) return match;
-    return '';
-  });
+  return flat.replace(CONTROL, (match) =>
+    tty && (match === '\r' || OWN_CSI.test(match)) ? match : '',
+  );
 }
 
 type Write = NodeJS.WriteStream['write'];

@@ -81,11 +81,8 @@ export function planContinuation(
     throw new RunsError(`run ${run.id}: the store lacks the image for ${missing.join(', ')}`);
   const { kept, sharedUpTo } = continuedLog(store.events(run.id));
   const calls = store.callRecord(run.id);
-  const simulated =
-    simulate ||
-    run.mode === 'simulated' ||
-    run.mode === 'replay-then-simulated' ||
-    run.mode === 'replay';
+  // A replay never called a provider: what it lacks is simulated (continuationRefusal asks).
+  const simulated = answersSimulated(run, simulate) || run.mode === 'replay';
   return {
     kept,
     record: {
@@ -111,4 +108,12 @@ export function planContinuation(
       0,
     ),
   };
+}
+
+/**
+ * Whether the new calls of a run taken up again (resumed or continued) go to the simulator:
+ * asked for, or the run itself answered with the simulator.
+ */
+export function answersSimulated(run: Pick<RunRecord, 'mode'>, simulate: boolean): boolean {
+  return simulate || run.mode === 'simulated' || run.mode === 'replay-then-simulated';
 }

@@ -8,6 +8,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import { editsInLog, type RunOptions } from '../runtime/engine.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunRecord, RunStore } from '../store/index.ts';
+import { answersSimulated } from './continue.ts';
 import { RunsError } from './errors.ts';
 import { loadImages } from './record.ts';
 
@@ -55,7 +56,6 @@ export function planReopen(
     },
     afterSeq: logged.at(-1)?.seq ?? 0,
     answered: record.size,
-    simulated:
-      options.simulate === true || run.mode === 'simulated' || run.mode === 'replay-then-simulated',
+    simulated: answersSimulated(run, options.simulate === true),
   };
 }

@@ -7,6 +7,7 @@ import { type CompileResult, compileGraph } from '../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../costs/prices.ts';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
 import {
+  answersSimulated,
   type ContinuationRefusal,
   continuationRefusal,
   planContinuation,
@@ -70,11 +71,10 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     // reopened or recorded (a simulated run, or one continued with --simulate, needs none).
     refuseMissingKeys(compiled.plan, {
       providerOverrides: shared.providerOverrides,
+      // As the plan below decides: a continued replay's new calls are simulated too.
       simulate:
-        flags.simulate === true ||
-        run.mode === 'simulated' ||
-        run.mode === 'replay-then-simulated' ||
-        run.mode === 'replay',
+        answersSimulated(run, flags.simulate === true) ||
+        (run.status !== 'interrupted' && run.mode === 'replay'),
       cassetteMode: 'replay-then-live',
     });
     const allowedOrigins = runOrigins(store, flags);

@@ -58,6 +58,8 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const store = openStore(flags.db ?? join(scratch!, 'runs.db'));
   const { startEvalWorker } = await import('../../eval/queue/worker.ts');
   try {
+    // The worker's own profiles: its store's, and those it was started with.
+    const providerOverrides = { ...storedOverrides(store), ...given };
     let worker: Awaited<ReturnType<typeof startEvalWorker>>;
     try {
       worker = await startEvalWorker({
@@ -65,7 +67,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
         redis,
         concurrency,
         store,
-        providerOverrides: { ...storedOverrides(store), ...given },
+        providerOverrides,
         secret,
         rates,
         log: (line) => process.stdout.write(`${line}\n`),
@@ -76,7 +78,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     }
     const { lockMs, stalledCheckMs } = queueTimings();
     const limits = Object.entries(rates).map(([p, r]) => `${p} ${formatRate(r)}`);
-    const profiles = Object.keys({ ...storedOverrides(store), ...given });
+    const profiles = Object.keys(providerOverrides);
     process.stderr.write(
       `worker ${worker.name}: taking eval jobs from ${address.shown}, ${concurrency} at a time${limits.length ? ` · rate ${limits.join(', ')}` : ''}${profiles.length ? ` · own profiles ${profiles.join(', ')}` : ''} · a stopped worker's job is taken over within ${Math.round((lockMs + stalledCheckMs) / 1000)} s · Ctrl-C stops\n`,
     );

@@ -20,7 +20,11 @@ import type {
 import type { RunStore } from '../../../store/index.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
-import { refuseMissingEvalKeys, refuseUnallowedEvalHosts } from '../../eval-preflight.ts';
+import {
+  evalCompiler,
+  refuseMissingEvalKeys,
+  refuseUnallowedEvalHosts,
+} from '../../eval-preflight.ts';
 import { runOrigins } from '../../hosts.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
@@ -250,23 +254,26 @@ export async function runPlannedEval(args: {
   const store = openStore(flags.db);
   let executor: Executor | undefined;
   try {
+    const stored = storedOverrides(store);
+    const compile = evalCompiler();
     // Keys are checked where the runs happen: here, unless workers elsewhere run them.
     if (flags.queue === undefined)
       await refuseMissingEvalKeys({
         jobs: plan,
         scorer: config.scorer,
         mode: config.mode,
-        stored: storedOverrides(store),
+        stored,
+        compile,
       });
     // So are the hosts its documents contact: here against this store's (and --allow-host), on
     // workers theirs.
     const allowed = runOrigins(store, flags);
-    if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowed);
+    if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowed, compile);
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
-        : localExecutor(store, args.concurrency, storedOverrides(store), allowed);
+        : localExecutor(store, args.concurrency, stored, allowed);
     // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
     const record = store.openEval({
       id: evalId,
