@@ -34,6 +34,15 @@ export interface NodePorts {
   outputs: PortSpec[];
 }
 
+/**
+ * What a node's ports may read beyond its data: the ports of the document's library graphs
+ * (a graph's input nodes are inputs, its output nodes outputs), for a node that stands for one.
+ */
+export interface PortsContext {
+  /** The ports of the library graph `name`; undefined when the document has none by that name. */
+  subgraphPorts(name: string): NodePorts | undefined;
+}
+
 /** A problem the spec found in a node's data, with a path relative to `data`. */
 export interface DataProblem {
   path: PropertyKey[];
@@ -51,8 +60,18 @@ export interface NodeSpec<D = unknown> {
   data: z.ZodType<D>;
   /** Containers hold other nodes (their `parentId`): a mindstorm loop or a plain group. */
   container?: 'loop' | 'group';
-  /** Ports can depend on data (an agent's prompt slots become its inputs). */
-  ports(data: D): NodePorts;
+  /**
+   * Ports can depend on data (an agent's prompt slots become its inputs) and, for a node that
+   * stands for a library graph, on that graph (`context`, given wherever the document is known).
+   */
+  ports(data: D, context?: PortsContext): NodePorts;
+  /**
+   * The library graph (`GraphDocument.graphs`) this node stands for: a sub-society by
+   * reference. Before analysis the graph's nodes are copied in its place as the members of a
+   * group container (ids `<node>/<member>`), so it runs as a child machine, replicates and
+   * nests like a group, and the estimate, the debugger and the record see into it.
+   */
+  subgraph?(data: D): string | undefined;
   /** Model profile names the node will call, for validation and the export manifest. */
   models?(data: D): string[];
   /**

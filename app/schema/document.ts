@@ -120,6 +120,67 @@ export const RunSettingsSchema = z.looseObject({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
+/**
+ * A graph of the document's own library (a sub-society): nodes and edges like the document's,
+ * run wherever a node names it (`NodeSpec.subgraph`), its input and output nodes becoming that
+ * node's ports. Everything it needs is in the document: nothing is read from another file.
+ */
+export const LibraryGraphSchema = z
+  .looseObject({
+    description: z.string().optional(),
+    nodes: z.array(NodeSchema),
+    edges: z.array(EdgeSchema),
+    /**
+     * Where the graph was copied from ("insert a document as a sub-society"): that document's
+     * name and the hash of its content then, so the editor can offer "update from source".
+     */
+    source: z.looseObject({ name: z.string(), hash: z.string() }).optional(),
+  })
+  .superRefine((graph, ctx) => uniqueIds(graph, ctx));
+export type LibraryGraph = z.infer<typeof LibraryGraphSchema>;
+
+/** Node ids and edge ids are unique within one graph. */
+function uniqueIds(
+  graph: { nodes: GraphNode[]; edges: GraphEdge[] },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const seen = new Map<string, number>();
+  graph.nodes.forEach((node, i) => {
+    const first = seen.get(node.id);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes', i, 'id'],
+        message: `duplicate node id "${node.id}" (also nodes[${first}])`,
+      });
+    } else seen.set(node.id, i);
+  });
+  const edgeIds = new Set<string>();
+  graph.edges.forEach((edge, i) => {
+    if (edgeIds.has(edge.id)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['edges', i, 'id'],
+        message: `duplicate edge id "${edge.id}"`,
+      });
+    }
+    edgeIds.add(edge.id);
+  });
+}
+
+/** Checked here rather than as a record's key schema, whose failure says only "Invalid key". */
+function namedKeys(what: string) {
+  return (record: Record<string, unknown>, ctx: z.core.$RefinementCtx): void => {
+    for (const name of Object.keys(record)) {
+      const checked = identifier.safeParse(name);
+      if (!checked.success) {
+        const why = checked.error.issues[0]?.message ?? 'not a valid name';
+        ctx.addIssue({ code: 'custom', path: [name], message: `${what} "${name}": ${why}` });
+      }
+    }
+  };
+}
+
 export const DocumentSchema = z
   .looseObject({
     version: z.literal(DOCUMENT_VERSION),
@@ -127,21 +188,7 @@ export const DocumentSchema = z
     description: z.string().optional(),
     models: z
       .record(z.string(), ModelProfileSchema)
-      .superRefine((models, ctx) => {
-        // Checked here rather than as the record's key schema, whose failure says only
-        // "Invalid key in record".
-        for (const name of Object.keys(models)) {
-          const checked = identifier.safeParse(name);
-          if (!checked.success) {
-            const why = checked.error.issues[0]?.message ?? 'not a valid name';
-            ctx.addIssue({
-              code: 'custom',
-              path: [name],
-              message: `model profile "${name}": ${why}`,
-            });
-          }
-        }
-      })
+      .superRefine(namedKeys('model profile'))
       .optional(),
     settings: RunSettingsSchema.optional(),
     /**
@@ -151,31 +198,10 @@ export const DocumentSchema = z
     params: ParamsSchema.optional(),
     nodes: z.array(NodeSchema),
     edges: z.array(EdgeSchema),
+    /** The document's library of sub-societies by name (see `LibraryGraphSchema`). */
+    graphs: z.record(z.string(), LibraryGraphSchema).superRefine(namedKeys('graph')).optional(),
   })
-  .superRefine((doc, ctx) => {
-    const seen = new Map<string, number>();
-    doc.nodes.forEach((node, i) => {
-      const first = seen.get(node.id);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['nodes', i, 'id'],
-          message: `duplicate node id "${node.id}" (also nodes[${first}])`,
-        });
-      } else seen.set(node.id, i);
-    });
-    const edgeIds = new Set<string>();
-    doc.edges.forEach((edge, i) => {
-      if (edgeIds.has(edge.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['edges', i, 'id'],
-          message: `duplicate edge id "${edge.id}"`,
-        });
-      }
-      edgeIds.add(edge.id);
-    });
-  });
+  .superRefine((doc, ctx) => uniqueIds(doc, ctx));
 export type GraphDocument = z.infer<typeof DocumentSchema>;
 
 export { isModality };
