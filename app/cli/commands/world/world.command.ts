@@ -3,10 +3,10 @@
  * arguments, options and help; the code is imported only when a command runs.
  */
 import type { Command } from 'commander';
-import type { ShowWorldFlags } from './commands/world/show.ts';
+import type { ShowWorldFlags } from './show.ts';
 
 /** Adds `society world check` and `society world show` to the program. */
-export function addWorldCommands(program: Command): void {
+export function register(program: Command): void {
   const world = program
     .command('world')
     .description('text worlds (areas, furniture, items, agents): check a world file, show a world');
@@ -14,9 +14,7 @@ export function addWorldCommands(program: Command): void {
     .command('check')
     .description('check a world file; exit 0 with a summary, 2 with one line per problem')
     .argument('<file>', 'a *.world.json file (docs/textworld.md)')
-    .action(async (file: string) =>
-      (await import('./commands/world/check.ts')).checkWorldCommand(file),
-    );
+    .action(async (file: string) => (await import('./check.ts')).checkWorldCommand(file));
   world
     .command('show')
     .description("print each agent's observation and the actions it can take at the start")
@@ -24,6 +22,6 @@ export function addWorldCommands(program: Command): void {
     .option('--agent <ID>', 'only this agent')
     .option('--json', 'print JSON: per agent, its observation as data and as text, and its actions')
     .action(async (name: string, flags: ShowWorldFlags) =>
-      (await import('./commands/world/show.ts')).showWorldCommand(name, flags),
+      (await import('./show.ts')).showWorldCommand(name, flags),
     );
 }

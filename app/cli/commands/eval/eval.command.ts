@@ -1,49 +1,16 @@
 /**
  * `society eval`, `society evals`, `society eval-show`, `society rate` and `society ratings`: their
- * arguments, options and help.
+ * arguments, options and help; their code loads only when one runs.
  */
 import type { Command } from 'commander';
-import { SIMULATED_LABEL } from '../schema/simulated.ts';
-import { budgetOptions } from './budget-options.ts';
-import type { EvalFlags } from './commands/eval/eval.ts';
-import type { RateFlags } from './commands/eval/rate.ts';
-import type { WorkerFlags } from './commands/worker.ts';
+import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
+import { budgetOptions } from '../../budget-options.ts';
+import { collect, evalRunOptions } from '../../options.ts';
+import type { EvalFlags } from './eval.ts';
+import type { RateFlags } from './rate.ts';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-/**
- * The options every command that stores an eval shares (society eval and the papers' tables):
- * the report page, workers through a queue, and the hosts its runs in this process may contact.
- */
-export function evalRunOptions(command: Command): Command {
-  return command
-    .option(
-      '--report <FILE.html>',
-      'also write the eval as one self-contained HTML page (table, charts, worst items with run ids)',
-    )
-    .option(
-      '--queue <URL>',
-      'run the jobs on workers (society worker) through Redis at redis://[USER:PASSWORD@]HOST:PORT[/DB] (rediss:// for TLS); their runs come back into this store. Needs SOCIETY_QUEUE_SECRET or --queue-secret-file',
-    )
-    .option(
-      '--queue-secret-file <FILE>',
-      'with --queue: the file holding the secret shared with the workers (default: SOCIETY_QUEUE_SECRET); jobs are signed with it',
-    )
-    .option(
-      '--rate <PROVIDER=N/UNIT>',
-      'with --queue: at most N live calls to PROVIDER per s, min or h across all workers, e.g. openai=60/min; repeatable',
-      collect,
-      [],
-    )
-    .option(
-      '--allow-host <ORIGIN>',
-      "let this eval's runs contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable; not with --queue: workers allow their own)",
-      collect,
-      [],
-    );
-}
-
-export function addEvalCommands(program: Command): void {
+/** Adds `society eval`, `evals`, `eval-show`, `rate` and `ratings` to the program. */
+export function register(program: Command): void {
   const evalCommand = program
     .command('eval')
     .description(
@@ -101,7 +68,7 @@ export function addEvalCommands(program: Command): void {
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');
   evalRunOptions(budgetOptions(evalCommand)).action(async (file: string, flags: EvalFlags) => {
-    process.exitCode = await (await import('./commands/eval/eval.ts')).evalCommand(file, flags);
+    process.exitCode = await (await import('./eval.ts')).evalCommand(file, flags);
   });
 
   program
@@ -111,7 +78,7 @@ export function addEvalCommands(program: Command): void {
     .option('--json', 'print the tables as a JSON array')
     .option('--db <FILE>', 'the run store')
     .action(async (flags: { limit?: string; json?: boolean; db?: string }) =>
-      (await import('./commands/eval/show.ts')).evalsCommand(flags),
+      (await import('./show.ts')).evalsCommand(flags),
     );
 
   program
@@ -126,7 +93,7 @@ export function addEvalCommands(program: Command): void {
       async (
         id: string,
         flags: { items?: boolean; json?: boolean; db?: string; report?: string },
-      ) => (await import('./commands/eval/show.ts')).evalShowCommand(id, flags),
+      ) => (await import('./show.ts')).evalShowCommand(id, flags),
     );
 
   program
@@ -151,7 +118,7 @@ export function addEvalCommands(program: Command): void {
     .option('--json', "print the run's ratings as JSON")
     .option('--db <FILE>', 'the run store')
     .action(async (run: string, flags: RateFlags) =>
-      (await import('./commands/eval/rate.ts')).rateCommand(run, flags),
+      (await import('./rate.ts')).rateCommand(run, flags),
     );
 
   program
@@ -161,46 +128,6 @@ export function addEvalCommands(program: Command): void {
     .option('--json', 'print the rubric and every rating as JSON')
     .option('--db <FILE>', 'the run store')
     .action(async (id: string, flags: { json?: boolean; db?: string }) =>
-      (await import('./commands/eval/rate.ts')).ratingsCommand(id, flags),
+      (await import('./rate.ts')).ratingsCommand(id, flags),
     );
-
-  program
-    .command('worker')
-    .description(
-      'run eval jobs queued by society eval --queue, until stopped; each finished run goes back to the eval',
-    )
-    .requiredOption(
-      '--queue <URL>',
-      'the Redis server the evals use: redis://[USER:PASSWORD@]HOST:PORT[/DB] (rediss:// for TLS)',
-    )
-    .option(
-      '--queue-secret-file <FILE>',
-      'the file holding the secret shared with the coordinator (default: SOCIETY_QUEUE_SECRET); jobs not signed with it are refused',
-    )
-    .option(
-      '--provider <NAME=URL>',
-      'a provider profile of this worker: NAME=URL[,key=ENV_VAR][,kind=huggingface], as the eval gave it; jobs name profiles, never URLs (repeatable)',
-      collect,
-      [],
-    )
-    .option('--concurrency <K>', 'jobs at once in this process (default: 4)')
-    .option(
-      '--rate <PROVIDER=N/UNIT>',
-      "at most N live calls to PROVIDER per s, min or h, counted across all workers in Redis (the eval's own --rate applies too; the stricter wins); repeatable",
-      collect,
-      [],
-    )
-    .option('--db <FILE>', "keep this worker's runs in this store too (default: a temporary one)")
-    .addHelpText(
-      'after',
-      `
-A worker needs what the eval's document needs: its providers reachable and their keys in the
-environment, and the queue's secret. It takes no URL or key variable from a job: a job names
-provider profiles, which must be this worker's own (society providers --add, or --provider). A worker killed mid-job (even kill -9) stops renewing its lock on the job; another
-worker takes the job over within 15 s (a 10 s lock plus a stalled-job check every 5 s) and runs
-it again. Ctrl-C or SIGTERM lets running jobs finish; a second one stops at once.`,
-    )
-    .action(async (flags: WorkerFlags) => {
-      process.exitCode = await (await import('./commands/worker.ts')).workerCommand(flags);
-    });
 }

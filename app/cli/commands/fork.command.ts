@@ -1,0 +1,26 @@
+/** `society fork`: its arguments, options and help; its code loads only when it runs. */
+import type { Command } from 'commander';
+import { collect, executionOptions } from '../options.ts';
+import type { ForkFlags } from './fork.ts';
+
+/** Adds `society fork` to the program. */
+export function register(program: Command): void {
+  executionOptions(program.command('fork'))
+    .description(
+      'run again from a point of an earlier run, optionally with an edited message; unchanged calls come from its record',
+    )
+    .argument('<run>', 'a run id or a unique prefix of one')
+    .option(
+      '--edit <INSTANCE=TEXT>',
+      'what a node instance says instead, e.g. "member#1@r2=It is a square"',
+      collect,
+      [],
+    )
+    .option(
+      '--at <SEQ>',
+      "keep the parent's events before this one (default: where the first edited instance started)",
+    )
+    .action(async (id: string, flags: ForkFlags) => {
+      process.exitCode = await (await import('./fork.ts')).forkCommand(id, flags);
+    });
+}

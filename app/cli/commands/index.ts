@@ -1,0 +1,56 @@
+/**
+ * Every `society` command, in the order `society --help` lists them. Each is declared beside its
+ * code by a `*.command.ts` module (arguments, options, help, and an action that imports the code
+ * only when the command runs), so adding a command is its folder plus one line here.
+ */
+import type { Command } from 'commander';
+import { register as cuisineworld } from './cuisineworld/cuisineworld.command.ts';
+import { register as diff } from './diff.command.ts';
+import { register as evals } from './eval/eval.command.ts';
+import { register as exportRun } from './export.command.ts';
+import { register as fork } from './fork.command.ts';
+import { register as hosts } from './hosts.command.ts';
+import { register as inspect } from './inspect.command.ts';
+import { register as itcma } from './itcma/itcma.command.ts';
+import { register as nlsom } from './nlsom/nlsom.command.ts';
+import { register as nodes } from './nodes.command.ts';
+import { register as openagi } from './openagi/openagi.command.ts';
+import { register as params } from './params.command.ts';
+import { register as prices } from './prices.command.ts';
+import { register as providers } from './providers.command.ts';
+import { register as replay } from './replay.command.ts';
+import { register as resume } from './resume.command.ts';
+import { register as run } from './run.command.ts';
+import { register as runs } from './runs.command.ts';
+import { register as show } from './show.command.ts';
+import { register as validate } from './validate.command.ts';
+import { register as worker } from './worker.command.ts';
+import { register as world } from './world/world.command.ts';
+
+/** Adds a command (and its subcommands) to the program. */
+export type RegisterCommand = (program: Command) => void;
+
+export const COMMANDS: readonly RegisterCommand[] = [
+  validate,
+  params,
+  nodes,
+  inspect,
+  run,
+  resume,
+  fork,
+  diff,
+  prices,
+  providers,
+  hosts,
+  runs,
+  exportRun,
+  replay,
+  show,
+  evals,
+  worker,
+  openagi,
+  cuisineworld,
+  nlsom,
+  itcma,
+  world,
+];
