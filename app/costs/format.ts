@@ -1,5 +1,6 @@
 /** The estimate as a small aligned table with its totals, as `society estimate` prints it. */
 import type { EstimateTotals, NodeEstimate, RunEstimate } from './estimate.ts';
+import { usd } from './money.ts';
 
 /**
  * A small aligned table, one row per node and model, and the totals, e.g.
@@ -85,12 +86,4 @@ function percent(odds: number): string {
 function roughly(n: number): number {
   const step = n >= 1000 ? 100 : 10;
   return Math.round(n / step) * step;
-}
-
-/** Dollars and cents from $1 up, two significant digits below: `$0.0031`, `$0.000026`. */
-function usd(n: number): string {
-  if (n === 0) return '$0';
-  if (n >= 1) return `$${n.toFixed(2)}`;
-  if (n < 0.000001) return '<$0.000001';
-  return `$${Number(n.toPrecision(2)).toString()}`;
 }

@@ -137,15 +137,7 @@ export class Redactor {
 
   /** `text` with every piece of a key FRAGMENT_LENGTH characters or longer replaced. */
   fragments(text: string): string {
-    const spans = this.pieces(text);
-    if (spans.length === 0) return text;
-    let out = '';
-    let at = 0;
-    for (const [start, end] of spans) {
-      out += text.slice(at, start) + REDACTED;
-      at = end;
-    }
-    return out + text.slice(at);
+    return masked(text, this.pieces(text));
   }
 
   /**
@@ -250,6 +242,18 @@ function rollHash(hash: number, leaving: number, entering: number): number {
   return (Math.imul(hash - Math.imul(leaving, LEAVING_WEIGHT), 31) + entering) | 0;
 }
 
+/** `text` with each span that lies within it replaced by the mask (spans in order, apart). */
+function masked(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end > text.length) break;
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return at === 0 && out === '' ? text : out + text.slice(at);
+}
+
 /** See `Redactor.stream`. */
 export class StreamRedactor {
   readonly #redactor: Redactor;
@@ -264,13 +268,16 @@ export class StreamRedactor {
     // Pieces of keys are masked only in what is passed on: the held tail may yet become a whole
     // key, which must be replaced whole.
     const text = this.#redactor.wholeKeys(this.#pending + piece);
-    let hold = this.#heldTail(text);
-    // A piece of a key that reaches the end may go on in the next piece: held from its start,
-    // so it is masked whole rather than passed on a character at a time.
-    const last = this.#redactor.pieces(text).at(-1);
-    if (last && last[1] === text.length) hold = Math.max(hold, text.length - last[0]);
-    this.#pending = text.slice(text.length - hold);
-    return this.#redactor.fragments(text.slice(0, text.length - hold));
+    // The text is scanned for pieces once: the same spans decide what is held and what is masked.
+    const spans = this.#redactor.pieces(text);
+    let cut = text.length - this.#heldTail(text);
+    // A piece of a key that the cut would split (one reaching the end may go on in the next
+    // piece) is held from its start, so it is masked whole rather than a part at a time.
+    for (const [start, end] of spans) if (start < cut && end > cut) cut = start;
+    const last = spans.at(-1);
+    if (last && last[1] === text.length) cut = Math.min(cut, last[0]);
+    this.#pending = text.slice(cut);
+    return masked(text.slice(0, cut), spans);
   }
 
   /** The text still held back, once the stream has ended. */

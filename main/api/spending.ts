@@ -36,11 +36,10 @@ export function liveEstimate(
   compiled: CompiledGraph,
   inputs: Record<string, unknown>,
 ): ApiResult<'run.estimate'> {
-  const prices = ctx.prices();
-  const base = { inputs, imageTokens: IMAGE_TOKENS };
-  const worst = estimateRun(compiled.plan, prices, base);
-  const likely = estimateRun(compiled.plan, prices, {
-    ...base,
+  const worst = worstCase(ctx, compiled, inputs);
+  const likely = estimateRun(compiled.plan, ctx.prices(), {
+    inputs,
+    imageTokens: IMAGE_TOKENS,
     answerShare: LIKELY_ANSWER_SHARE,
     weighBranches: true,
   });
@@ -53,6 +52,11 @@ export function liveEstimate(
     askAboveUsd,
     ask: worst.costUsd > askAboveUsd,
   };
+}
+
+/** What the threshold is judged by: every branch taken, every retry, every answer at its cap. */
+function worstCase(ctx: ApiContext, compiled: CompiledGraph, inputs: Record<string, unknown>) {
+  return estimateRun(compiled.plan, ctx.prices(), { inputs, imageTokens: IMAGE_TOKENS });
 }
 
 function figures(totals: EstimateTotals) {
@@ -79,12 +83,14 @@ export function checkLiveSpend(
   what = 'this live run',
 ): void {
   if (confirmed) return;
-  const estimate = liveEstimate(ctx, compiled, inputs);
-  if (!estimate.ask) return;
-  const { worstCase } = estimate;
+  // Only the worst case decides: the likely estimate, a second pass over the plan, is not made.
+  const { askAboveUsd } = liveRunSettings(ctx);
+  const totals = worstCase(ctx, compiled, inputs);
+  if (!(totals.costUsd > askAboveUsd)) return;
+  const worst = figures(totals);
   const bound = what === 'this live run' ? '' : " (the whole run's estimate: an upper bound)";
   throw new ApiError(
-    `${what} may cost up to $${worstCase.costUsd.toFixed(4)}${bound} (${worstCase.calls} calls, ${worstCase.tokens} tokens), above the $${estimate.askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
+    `${what} may cost up to $${worst.costUsd.toFixed(4)}${bound} (${worst.calls} calls, ${worst.tokens} tokens), above the $${askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
     undefined,
     'spend',
   );

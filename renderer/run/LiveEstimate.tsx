@@ -1,6 +1,6 @@
 import type { ApiResult } from '../../app/api/contract.ts';
+import { usd } from '../../app/costs/money.ts';
 import { Modal } from '../files/Modals.tsx';
-import { usd } from '../model/money.ts';
 import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
 

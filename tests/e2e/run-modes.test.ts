@@ -14,7 +14,7 @@ import { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
 import { DEFAULT_LIMITS } from '../../app/schema/limits.ts';
-import { usd } from '../../renderer/model/money.ts';
+import { usd } from '../../app/costs/money.ts';
 import { type StubOpenAI, startStubOpenAI } from '../support/stub-openai.ts';
 import { HAVE_CHROMIUM, studioForSuite, VQA_QUESTION } from './support.ts';
 

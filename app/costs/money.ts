@@ -1,6 +1,6 @@
 /**
- * Dollars as `society run --estimate` prints them (app/costs/format.ts): cents from $1 up, two
- * significant digits below (`$0.013`, `$0.0019`).
+ * Dollars as estimates print them, in the terminal and in the studio alike: cents from $1 up,
+ * two significant digits below (`$0.013`, `$0.0019`). Pure, so the page imports it too.
  */
 export function usd(n: number): string {
   if (n === 0) return '$0';
