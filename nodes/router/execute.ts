@@ -5,12 +5,14 @@ import { branches, ELSE, type RouterData } from './spec.ts';
 export const execute: NodeExecutor<RouterData> = async (ctx) => {
   const data = ctx.data;
   const value = ctx.inputs.value;
+  // What the choice reads besides the value: the run's other values wired to `reads` ports.
+  const read = Object.fromEntries(Object.keys(data.reads).map((n) => [n, ctx.inputs[n]]));
   let chosen: string;
   let why: string;
   if (data.mode === 'rules') {
     const index = await ctx.compute(
       firstMatch,
-      { rules: data.rules, data: { ...ctx.bindings, value } },
+      { rules: data.rules, data: { ...ctx.bindings, ...read, value } },
       'its rules',
     );
     chosen = index === -1 ? ELSE : data.rules[index]!.output;
@@ -19,7 +21,7 @@ export const execute: NodeExecutor<RouterData> = async (ctx) => {
     const labels = data.outputs;
     const prompt = await ctx.renderTemplate(
       data.prompt,
-      { ...ctx.bindings, value, labels },
+      { ...ctx.bindings, ...read, value, labels },
       'prompt',
     );
     const result = await ctx.callModel({

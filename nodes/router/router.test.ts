@@ -107,6 +107,41 @@ describe('router', () => {
     expect(Object.keys(none.outputs)).toEqual(['other']);
   });
 
+  it('by rules: reads other values of the run through its reads ports', async () => {
+    const doc = graph(
+      [
+        input('q'),
+        input('tier'),
+        node('route', 'router', {
+          outputs: ['priority'],
+          reads: { tier: 'text' },
+          rules: [{ output: 'priority', when: { '==': [{ var: 'tier' }, 'gold'] } }],
+        }),
+        output('priority'),
+        output('other'),
+      ],
+      [
+        edge('q.value', 'route.value'),
+        edge('tier.value', 'route.tier'),
+        edge('route.priority', 'priority.value'),
+        edge('route.else', 'other.value'),
+      ],
+    );
+    const gold = await run(doc, { inputs: { q: 'help', tier: 'gold' } });
+    expect(gold.outputs).toEqual({ priority: 'help' });
+    const basic = await run(doc, { inputs: { q: 'help', tier: 'basic' } });
+    expect(basic.outputs).toEqual({ other: 'help' });
+    const unwired = await problems({
+      ...doc,
+      edges: doc.edges.filter((e) => e.id !== doc.edges[1]!.id),
+    });
+    expect(unwired.map((p) => p.message).join('\n')).toMatch(/tier/);
+    const reserved = await problems(byModel({ mode: 'rules', reads: { value: 'text' } }));
+    expect(reserved.map((p) => p.message)).toContain(
+      '"value" is the router\'s own name for what it routes: pick another',
+    );
+  });
+
   it('refuses rules naming an unknown branch or operator', async () => {
     const found = await problems(
       byModel({

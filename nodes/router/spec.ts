@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseData, templateProblems } from '../../app/node-sdk/common.ts';
+import { baseData, modalitySchema, templateProblems } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode } from '../../app/node-sdk/define.ts';
 import { ruleProblems } from '../../app/node-sdk/rules.ts';
 import { identifier } from '../../app/schema/document.ts';
@@ -19,8 +19,14 @@ export const routerData = z.strictObject({
   /** `rules`: the first rule whose condition holds; `model`: a model picks a label. */
   mode: z.enum(['rules', 'model']).default('rules'),
   /**
-   * In `rules` mode, in order: the first whose `when` (JsonLogic over `{ value, …bindings }`)
-   * is truthy chooses its `output`; none does: `else`.
+   * Other values of the run the choice reads, by name: each is an input port of the given
+   * modality, and its value is a variable of the rules and of the prompt (`{ "var": "tally" }`,
+   * `{{ tally }}`). What is routed is still `value` alone.
+   */
+  reads: z.record(identifier, modalitySchema).default({}),
+  /**
+   * In `rules` mode, in order: the first whose `when` (JsonLogic over `{ value, …reads,
+   * …bindings }`) is truthy chooses its `output`; none does: `else`.
    */
   rules: z
     .array(z.strictObject({ output: z.string(), when: z.unknown() }))
@@ -67,6 +73,9 @@ export const routerData = z.strictObject({
 });
 export type RouterData = z.infer<typeof routerData>;
 
+/** Names the rules and the prompt already give a meaning to. */
+const RESERVED = ['value', 'labels'];
+
 /** Every branch in port order: the labels, then `else`. */
 export function branches(data: RouterData): string[] {
   return [...data.outputs, ELSE];
@@ -84,7 +93,15 @@ export const spec = defineNode({
     'Sends its input down one named branch, chosen by JsonLogic rules (first match wins, else) or by a model; the nodes on the other branches are skipped.',
   data: routerData,
   ports: (data) => ({
-    inputs: [{ name: 'value', modality: 'any', required: true, description: 'what is routed' }],
+    inputs: [
+      { name: 'value', modality: 'any', required: true, description: 'what is routed' },
+      ...Object.entries(data.reads).map(([name, modality]) => ({
+        name,
+        modality,
+        required: true,
+        description: 'a value the choice reads',
+      })),
+    ],
     outputs: branches(data).map((name) => ({
       name,
       modality: 'any' as const,
@@ -107,6 +124,13 @@ export const spec = defineNode({
       else if (labels.has(label))
         problems.push({ path: ['outputs', i], message: `"${label}" is listed twice` });
       labels.add(label);
+    }
+    for (const name of Object.keys(data.reads)) {
+      if (RESERVED.includes(name))
+        problems.push({
+          path: ['reads', name],
+          message: `"${name}" is the router's own name for ${name === 'value' ? 'what it routes' : 'its branches'}: pick another`,
+        });
     }
     for (const [i, rule] of data.rules.entries()) {
       if (rule.output !== ELSE && !labels.has(rule.output)) {
