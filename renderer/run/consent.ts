@@ -14,6 +14,7 @@
 import type { ApiResult } from '../../app/api/contract.ts';
 import { ApiError } from '../api.ts';
 import { type NoticeAction, notify, useEditor } from '../store.ts';
+import { withHostsConsent } from './hosts-consent.ts';
 
 type Estimate = ApiResult<'run.estimate'>;
 
@@ -51,6 +52,33 @@ export async function withSpendConsent<T>(
     });
   });
   return agreed ? call(true) : null;
+}
+
+/** What the person is asked about before a run (or a fork, a retry) starts. */
+export interface StartChecks {
+  /** The live estimate shown when the run costs more than the threshold. */
+  estimate: () => Promise<Estimate>;
+  /** The origins the run contacts, asked about when some are not allowed. */
+  hosts: () => Promise<ApiResult<'run.hosts'>>;
+  /** See `withSpendConsent`: the run sends only what a stored run's record lacks. */
+  upperBound?: string;
+}
+
+/**
+ * Starts something that may be refused for its hosts and then for its cost: asks about the
+ * hosts first (`withHostsConsent`), then about the money (`withSpendConsent`), making the call
+ * again after each yes. Null when the person says no to either.
+ */
+export function withStartConsent<T>(
+  call: (costConfirmed: boolean) => Promise<T>,
+  checks: StartChecks,
+  asking?: (waiting: boolean) => void,
+): Promise<T | null> {
+  return withHostsConsent(
+    () => withSpendConsent(call, checks.estimate, checks.upperBound),
+    checks.hosts,
+    asking,
+  );
 }
 
 /** Opens Settings on its Keys part. */

@@ -10,9 +10,14 @@ import { collectParams } from '../model/params.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
-import { askBeyondCassette, refusalNotice, withSpendConsent } from './consent.ts';
+import {
+  askBeyondCassette,
+  refusalNotice,
+  type StartChecks,
+  withSpendConsent,
+  withStartConsent,
+} from './consent.ts';
 import { useDebug } from './debugState.ts';
-import { withHostsConsent } from './hosts-consent.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -144,16 +149,17 @@ export async function startRun(
     api().call('run.hosts', { document: request.document, params: request.params ?? {} });
   await launch(
     (asking) =>
-      withHostsConsent(
-        () =>
-          withSpendConsent(start, () =>
+      withStartConsent(
+        start,
+        {
+          estimate: () =>
             api().call('run.estimate', {
               document: request.document,
               inputs: request.inputs ?? {},
               params: request.params ?? {},
             }),
-          ),
-        hosts,
+          hosts,
+        },
         asking,
       ),
     what,
@@ -441,6 +447,14 @@ export async function overrideHeldOutput(
   return done;
 }
 
+/** What is asked before a stored run is run again: its own estimate and its own origins. */
+function storedRunChecks(runId: string): StartChecks {
+  return {
+    estimate: () => api().call('runs.estimate', { runId }),
+    hosts: () => api().call('runs.hosts', { runId }),
+  };
+}
+
 /** Forks a stored run with edits of what instances said; the fork runs live in the panel. */
 export async function forkRun(
   runId: string,
@@ -462,14 +476,9 @@ export async function forkRun(
   // A live fork sends what the parent's record lacks: asked first above the threshold.
   return launch(
     (asking) =>
-      withHostsConsent(
-        () =>
-          withSpendConsent(
-            (confirmed) => api().call('runs.fork', params(confirmed)),
-            () => api().call('runs.estimate', { runId }),
-            'This live fork',
-          ),
-        () => api().call('runs.hosts', { runId }),
+      withStartConsent(
+        (confirmed) => api().call('runs.fork', params(confirmed)),
+        { ...storedRunChecks(runId), upperBound: 'This live fork' },
         asking,
       ),
     'Fork',
@@ -488,15 +497,10 @@ export async function continueRun(runId: string): Promise<string | null> {
   }
   let answered = 0;
   const continued = await launch(async (asking) => {
-    const result = await withHostsConsent(
-      () =>
-        withSpendConsent(
-          (costConfirmed) =>
-            api().call('runs.continue', { runId, costConfirmed, breakpoints: breakpointList() }),
-          () => api().call('runs.estimate', { runId }),
-          'This retry',
-        ),
-      () => api().call('runs.hosts', { runId }),
+    const result = await withStartConsent(
+      (costConfirmed) =>
+        api().call('runs.continue', { runId, costConfirmed, breakpoints: breakpointList() }),
+      { ...storedRunChecks(runId), upperBound: 'This retry' },
       asking,
     );
     answered = result?.answered ?? 0;
