@@ -19,7 +19,8 @@
  * The script imports only what the engine had before its core was opened (documents, compiler,
  * registry, startRun), so it can capture an older commit's requests when copied there.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillExamples } from '../app/cli/inputs.ts';
@@ -246,14 +247,26 @@ export function goldenText(capture: WireCapture, commit: string): string {
   return `${JSON.stringify({ capturedAt: commit, ...capture }, null, 1)}\n`;
 }
 
+/** The checkout's commit, short, for `capturedAt`; marked when files differ from it. */
+function currentCommit(): string {
+  try {
+    const run = (args: string[]) =>
+      execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = run(['status', '--porcelain', '--', 'app', 'nodes', 'templates']) !== '';
+    return `${run(['rev-parse', '--short', 'HEAD'])}${dirty ? ' with changes' : ''}`;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
 async function cli(argv: string[]): Promise<number> {
   let out = GOLDEN_DIR;
-  let commit = 'working tree';
+  let commit: string | undefined;
   const wanted: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--out') out = path.resolve(argv[++i] ?? '');
-    else if (arg === '--commit') commit = argv[++i] ?? commit;
+    else if (arg === '--commit') commit = argv[++i];
     else wanted.push(arg);
   }
   const all = templateNames();
@@ -273,10 +286,19 @@ async function cli(argv: string[]): Promise<number> {
       process.stderr.write(`${base}: ${capture.status}: ${capture.error} (not written)\n`);
       continue;
     }
-    writeFileSync(goldenPath(base, out), goldenText(capture, commit));
-    process.stderr.write(
-      `${base}: ${calls} requests (${capture.requests.length} distinct) in ${Date.now() - started} ms\n`,
-    );
+    const file = goldenPath(base, out);
+    const old = existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as WireCapture)
+      : undefined;
+    const same = old && canonicalJson(old.requests) === canonicalJson(capture.requests);
+    const counted = `${calls} requests (${capture.requests.length} distinct) in ${Date.now() - started} ms`;
+    // An unchanged list keeps its file, and so the commit it was first captured at.
+    if (same && commit === undefined) {
+      process.stderr.write(`${base}: ${counted}, as ${path.relative(ROOT, file)} says\n`);
+      continue;
+    }
+    writeFileSync(file, goldenText(capture, commit ?? currentCommit()));
+    process.stderr.write(`${base}: ${counted} → ${path.relative(ROOT, file)}\n`);
   }
   return failed > 0 ? 1 : 0;
 }
