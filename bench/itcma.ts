@@ -84,7 +84,7 @@ export async function benchItcma(options: ItcmaOptions = {}): Promise<ItcmaResul
       wallMs,
       calls: result.usage.calls,
       events: run.events.length,
-      chats: run.events.filter((e) => e.type === 'interaction').length,
+      chats: run.events.filter((e) => e.type === 'report' && e.kind === 'interaction').length,
     };
   };
   const cold = await once();

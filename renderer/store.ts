@@ -84,10 +84,8 @@ export type RunTab =
   | 'inputs'
   | 'transcript'
   | 'context'
-  | 'votes'
   | 'plans'
   | 'episodes'
-  | 'analytics'
   | 'timeline'
   | 'usage'
   | 'outputs'
@@ -95,7 +93,7 @@ export type RunTab =
   | 'problems'
   | 'runs'
   | 'diff'
-  /** A node type's own tab (its `run-view.tsx`), by type. */
+  /** A run view's tab (a node type's `run-view.tsx`, or the shared analytics), by its key. */
   | `report:${string}`;
 
 export interface EditorState {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../app/runtime/engine.ts';
-import { eventsOf, run } from './support/graphs.ts';
+import { run, talliesOf } from './support/graphs.ts';
 import { type StubHf, startStubHuggingFace } from './support/stub-hf.ts';
 import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
 
@@ -172,7 +172,7 @@ describe('the Artist–Critic society over HTTP', () => {
   });
 
   it('counts the 50 ballots by plurality and hands the winner to the painter', () => {
-    const votes = eventsOf(result.events as never, 'vote');
+    const votes = talliesOf(result.events as never);
     expect(votes).toHaveLength(1);
     const tally = votes[0]!.tally;
     expect(tally.totals).toEqual({ ballots: 50, valid: 50 });

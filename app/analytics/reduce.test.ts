@@ -3,13 +3,11 @@ import type { RunEventBody } from '../runtime/events.ts';
 import { listenersOnly, runAnalytics, silentAgents, strongestPair } from './reduce.ts';
 
 const chat = (from: string, to: string, x?: number, kind = 'chat'): RunEventBody => ({
-  type: 'interaction',
+  type: 'report',
   node: 'world',
   instance: 'world@r1',
-  from,
-  to,
-  kind,
-  ...(x === undefined ? {} : { x }),
+  kind: 'interaction',
+  data: { from, to, kind, ...(x === undefined ? {} : { x }) },
 });
 const point = (
   name: string,
@@ -17,13 +15,11 @@ const point = (
   values: Record<string, number | string | null>,
   extra: { label?: string; unit?: string } = {},
 ): RunEventBody => ({
-  type: 'series',
+  type: 'report',
   node: 'state',
   instance: 'state@r1',
-  name,
-  x,
-  values,
-  ...extra,
+  kind: 'series',
+  data: { name, x, values, ...extra },
 });
 
 describe('runAnalytics', () => {

@@ -1,12 +1,13 @@
 /**
- * A run's analytics, reduced from its `series` and `interaction` events: an initiator ×
+ * A run's analytics, reduced from the `series`, `interaction` and `participants` reports its
+ * nodes made (any node's, by kind: app/node-sdk/reported.ts): an initiator ×
  * receiver heat map of one kind of interaction, and every series by name. Pure and cheap, so
  * the CLI, the exports and the editor (which imports this file alone) fold the same way.
  *
  * Order is stable and independent of timing: agents and series keys are sorted by name, with
  * numbers in names compared as numbers (`agent2` before `agent10`); series by name; points by x.
  */
-import type { Interaction, RunEventBody, SeriesPoint } from '../runtime/events.ts';
+import { analyticsReportOf, type Interaction, type SeriesPoint } from '../node-sdk/reported.ts';
 
 /** What the heat map counts when no kind is asked for, if the run has any. */
 export const DEFAULT_KIND = 'chat';
@@ -51,13 +52,6 @@ export function byName(a: string, b: string): number {
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-type AnalyticsEvent = Extract<RunEventBody, { type: 'series' | 'interaction' | 'participants' }>;
-
-/** True for the events the analytics read. */
-export function isAnalyticsEvent(event: { type: string }): event is AnalyticsEvent {
-  return event.type === 'series' || event.type === 'interaction' || event.type === 'participants';
-}
-
 /**
  * The analytics of a run's events (any others are ignored). The heat map counts `kind`; by
  * default `chat` when the run has chats, else the first kind it has.
@@ -70,10 +64,10 @@ export function runAnalytics(
   const points: SeriesPoint[] = [];
   const named: string[] = [];
   for (const event of events) {
-    if (!isAnalyticsEvent(event)) continue;
-    if (event.type === 'interaction') interactions.push(event);
-    else if (event.type === 'participants') named.push(...event.names);
-    else points.push(event);
+    const report = analyticsReportOf(event);
+    if (report?.kind === 'interaction') interactions.push(report.data);
+    else if (report?.kind === 'participants') named.push(...report.data);
+    else if (report?.kind === 'series') points.push(report.data);
   }
   const kinds = [...new Set(interactions.map((i) => i.kind))].sort(byName);
   const kind =

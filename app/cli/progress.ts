@@ -5,6 +5,8 @@
  */
 import { createLogUpdate } from 'log-update';
 import pc from 'picocolors';
+import { analyticsReportOf } from '../node-sdk/reported.ts';
+import { tallyOf } from '../node-sdk/tally.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -56,10 +58,15 @@ class PlainProgress implements ProgressView {
         return e.stop ? `${e.loop}: stopping after round ${e.round}: ${e.stop}` : undefined;
       case 'message':
         return `${e.from}${e.to.length ? ` → ${e.to.join(', ')}` : ''}: ${clip(e.text, 160)}`;
-      case 'vote':
-        return `${e.instance}: vote (${e.tally.rule}) winner ${e.tally.winner === null ? 'none' : `"${e.tally.winner}"`} from ${e.tally.totals.valid}/${e.tally.totals.ballots} valid ballots`;
-      case 'report':
+      case 'report': {
+        const tally = tallyOf(e);
+        if (tally)
+          return `${e.instance}: vote (${tally.rule}) winner ${tally.winner === null ? 'none' : `"${tally.winner}"`} from ${tally.totals.valid}/${tally.totals.ballots} valid ballots`;
+        // Series points and interactions come by the hundred: the Analytics tab and
+        // `society show --series/--heatmap` show them, not a line each here.
+        if (analyticsReportOf(e)) return undefined;
         return `${e.instance}: ${e.kind} ${clip(JSON.stringify(e.data) ?? '', 160)}`;
+      }
       case 'model.retry':
         return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
       case 'node.failed':

@@ -1,4 +1,7 @@
 /** `society runs`, `society show` and `society diff`: the run store as the terminal shows it. */
+
+import { analyticsReportOf } from '../node-sdk/reported.ts';
+import { tallyOf } from '../node-sdk/tally.ts';
 import { diffRuns, type MessageDiff } from '../runs/diff.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord, RunSummary } from '../store/index.ts';
@@ -100,8 +103,9 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
         out.push('', `— ${section} —`);
       }
       out.push(`${e.from}${e.to.length ? ` → ${e.to.join(', ')}` : ''}: ${e.text}`);
-    } else if (e.type === 'vote') {
-      const t = e.tally;
+    } else if (e.type === 'report' && tallyOf(e)) {
+      // A vote's tally (whichever node held it) reads as the vote it was, ballot by ballot.
+      const t = tallyOf(e)!;
       const counts = t.ranking.map((c) => `${c} ${t.counts[c]}`).join(', ');
       const ballots = t.ballots.map(
         (b) => `${b.voter}: ${b.valid ? b.choices.join(' > ') : `invalid (${b.reason ?? '?'})`}`,
@@ -116,7 +120,8 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
       out.push(`${e.instance} failed: ${e.error}`);
     } else if (e.type === 'node.skipped') {
       out.push(`${e.instance} skipped: ${e.from} not taken (${e.reason})`);
-    } else if (e.type === 'report') {
+    } else if (e.type === 'report' && !analyticsReportOf(e)) {
+      // Series points and interactions are for `society show --series/--heatmap`.
       out.push(`${e.instance} reported ${e.kind}: ${display(e.data)}`);
     }
   }

@@ -43,7 +43,6 @@ const EVENT_TYPES: RunEventType[] = [
   'message',
   'round.started',
   'round.finished',
-  'vote',
   'report',
   'human.request',
   'human.response',

@@ -15,9 +15,8 @@ import type { CallEstimateContext, EstimateContext, EstimatedCall } from './esti
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
-import type { EnvironmentStepReport, Interaction, SeriesPoint } from './reported.ts';
+import type { EnvironmentStepReport } from './reported.ts';
 import type { ShowWhen } from './show-when.ts';
-import type { VoteTally } from './tally.ts';
 
 export interface PortSpec {
   name: string;
@@ -510,31 +509,12 @@ export interface NodeContext<D = unknown> {
   ): Promise<Record<string, unknown>>;
   /** Sends a message to the node's downstream recipients; may pause at a breakpoint first. */
   message(text: string): Promise<void>;
-  /** Publishes a vote with every ballot. */
-  vote(tally: VoteTally): void;
   /**
    * Reports something for the node type's own run view (a `report` event): `kind` must be one
    * its spec declares in `reports`, and `data` must fit that kind's schema, or the node fails
    * saying which. The data is logged as the schema parsed it, keys scrubbed like any event.
    */
   report(kind: string, data: unknown): void;
-  /**
-   * Reports one point of a keyed series (a `series` event): each agent's resources at step `x`,
-   * say. The run's analytics chart every series by name (`society show --series`, the editor's
-   * Analytics tab). Throws on a point no chart could draw (no name, `x` not a finite number).
-   */
-  series(point: SeriesPoint): void;
-  /**
-   * Reports that one participant acted on another (an `interaction` event): `from` chatted to
-   * `to` at step `x`. The run's analytics count them into an initiator × receiver heat map per
-   * kind (`society show --heatmap`).
-   */
-  interaction(interaction: Interaction): void;
-  /**
-   * Names everyone who can take part in interactions (a `participants` event), so the heat map
-   * gives a row and a column to those who never interact: in a society, the isolated ones.
-   */
-  participants(names: string[]): void;
   /**
    * Asks a person; resolves with their answer. An answer given ahead under `name` answers it,
    * else one given under `fallback` (a person asked every round, `scene@r2`, takes a `scene`

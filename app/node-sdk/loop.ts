@@ -13,7 +13,6 @@
 import type { Stage } from '../schema/document.ts';
 import type { LoopView, NodeOutputs, TranscriptEntry } from './define.ts';
 import type { EstimatePlan, LoopEffect } from './estimate.ts';
-import type { VoteTally } from './tally.ts';
 
 /**
  * A node's outputs by port, plus `$instances`: who produced them (one per replica), and for a
@@ -121,8 +120,11 @@ export interface LoopStepContext<D = unknown> {
   ): Promise<{ outputs: NodeOutputs; instance: string }>;
   /** Renders one of a node's templates with its inputs as they are now (a leader's question). */
   render(node: string, template: string, field: string): Promise<string>;
-  /** Publishes a vote the loop held (a `vote` event under the loop's key). */
-  vote(tally: VoteTally): void;
+  /**
+   * Reports something under the loop's key (a `report` event, a vote the loop held, say): like
+   * `NodeContext.report`, `kind` must be one the loop's spec declares in `reports`.
+   */
+  report(kind: string, data: unknown): void;
 }
 
 /** What a step changes: the rounds' values, values of nodes inside, things kept for outputs. */

@@ -1,7 +1,11 @@
 /**
- * The shape of a vote's result: plain JSON, carried by the run's `vote` event, stored and shown
- * as is. Counting lives with the vote node (nodes/vote/tally.ts); these are only its types.
+ * The shape of a vote's result: plain JSON, reported as a `tally` report (`ctx.report('tally',
+ * tally)`) by whatever node holds a vote (the vote node, a mindstorm's democracy), stored and
+ * shown as is. Counting lives with the vote node (nodes/vote/tally.ts); these are its types and
+ * schema, shared by the nodes that report tallies and by what reads them (the transcript, run
+ * diff, the Votes tab).
  */
+import { z } from 'zod';
 
 /** How ballots are turned into a winner. */
 export type VoteRule = 'plurality' | 'majority' | 'borda' | 'approval';
@@ -67,4 +71,53 @@ export interface VoteTally {
   /** Present for rule `'majority'`. */
   majority?: MajorityOutcome;
   totals: { ballots: number; valid: number };
+}
+
+const ballotReading = z.object({
+  voter: z.string(),
+  value: z.unknown(),
+  choices: z.array(z.string()),
+  valid: z.boolean(),
+  reason: z.string().optional(),
+  unmatched: z.array(z.string()).optional(),
+});
+
+/** A `tally` report: a vote's full result. */
+export const voteTallySchema = z.object({
+  rule: z.enum(['plurality', 'majority', 'borda', 'approval']),
+  candidates: z.array(z.string()),
+  ballots: z.array(ballotReading),
+  counts: z.record(z.string(), z.number()),
+  ranking: z.array(z.string()),
+  winner: z.string().nullable(),
+  reason: z.string(),
+  tied: z.array(z.string()),
+  tieBreak: z
+    .object({ rule: z.enum(['first', 'random', 'chair']), chosen: z.string(), reason: z.string() })
+    .optional(),
+  majority: z
+    .object({
+      needed: z.number(),
+      reached: z.boolean(),
+      fallback: z.enum(['plurality', 'none']).nullable(),
+    })
+    .optional(),
+  totals: z.object({ ballots: z.number(), valid: z.number() }),
+}) satisfies z.ZodType<VoteTally>;
+
+/** The report kind a tally goes by, for a spec to spread into its `reports`. */
+export const tallyReports = { tally: voteTallySchema } as const;
+
+/**
+ * The tally a `report` event carries, or undefined for any other event (or a `tally` report
+ * that is not a vote's result).
+ */
+export function tallyOf(event: {
+  type: string;
+  kind?: unknown;
+  data?: unknown;
+}): VoteTally | undefined {
+  if (event.type !== 'report' || event.kind !== 'tally') return undefined;
+  const parsed = voteTallySchema.safeParse(event.data);
+  return parsed.success ? (parsed.data as VoteTally) : undefined;
 }

@@ -2,6 +2,7 @@
  * What changed between two runs, as data: outputs, each sender's last message, votes and usage.
  * `society diff` prints it; the studio's run comparison shows it.
  */
+import { tallyOf } from '../node-sdk/tally.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord } from '../store/index.ts';
 
@@ -117,11 +118,12 @@ export function diffRuns(
 
   const polls = (events: RunEvent[]) =>
     new Map(
-      events.flatMap((e) =>
-        e.type === 'vote'
-          ? [[e.instance, { winner: e.tally.winner, counts: { ...e.tally.counts } }] as const]
-          : [],
-      ),
+      events.flatMap((e) => {
+        const tally = e.type === 'report' ? tallyOf(e) : undefined;
+        return e.type === 'report' && tally
+          ? [[e.instance, { winner: tally.winner, counts: { ...tally.counts } }] as const]
+          : [];
+      }),
     );
   const va = polls(aEvents);
   const vb = polls(bEvents);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RatingRecord } from '../eval/types.ts';
 import type { CassetteFile } from '../providers/cassette.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import { upgradeEvent } from '../runtime/legacy-events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunRecord, RunStore } from '../store/index.ts';
 import { RunsError } from './errors.ts';
@@ -144,5 +145,7 @@ export function parseExport(text: string, source: string): RunExport {
       `${source} is not a run export (${issue.path.join('.') || 'file'}: ${issue.message})`,
     );
   }
-  return result.data as unknown as RunExport;
+  const parsed = result.data as unknown as RunExport;
+  // Exports written before votes and analytics were reports hold them as events of their own.
+  return { ...parsed, events: parsed.events.map(upgradeEvent) };
 }

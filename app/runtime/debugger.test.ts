@@ -216,11 +216,11 @@ describe('breakpoints on events and messages, and editing a held message', () =>
     const r = await start(doc, {
       providerFor: fake.providerFor,
       inputs: { q: '?' },
-      breakpoints: [{ event: 'vote' }],
+      breakpoints: [{ event: 'report' }],
     });
     const paused = await nextEvent(r, 'paused');
     expect(paused.type === 'paused' && paused.at).toMatchObject({ kind: 'node', node: 'after' });
-    expect(eventsOf(r.events, 'vote')).toHaveLength(1);
+    expect(eventsOf(r.events, 'report')).toHaveLength(1);
     expect(fake.calls).toHaveLength(3); // the node after the vote has not been called
     r.resume();
     expect((await r.result).status).toBe('succeeded');

@@ -11,6 +11,7 @@ import {
   output,
   run,
   start,
+  talliesOf,
   until,
 } from '../../tests/support/graphs.ts';
 
@@ -158,7 +159,7 @@ describe('replication', () => {
       'As a poet: Paint?',
     ]);
     expect(outputs.ballots).toEqual(['poet says yes', 'chef says yes', 'pilot says yes']);
-    const [vote] = eventsOf(events, 'vote');
+    const [vote] = talliesOf(events);
     expect(vote?.tally.ballots.map((b) => b.voter)).toEqual(['critic#0', 'critic#1', 'critic#2']);
     expect(
       eventsOf(events, 'node.started')

@@ -5,6 +5,7 @@
  */
 import type { Redactor } from '../providers/secrets.ts';
 import type { RunEvent, RunEventBody } from './events.ts';
+import { upgradeEvent } from './legacy-events.ts';
 
 type Listener = (event: RunEvent) => void;
 
@@ -38,7 +39,8 @@ export class EventLog {
   /** Takes an earlier log as this run's beginning. */
   adopt(events: RunEvent[]): void {
     const seen = new Map<string, number>();
-    for (const event of events) {
+    // A log older builds wrote may hold votes and series as events of their own.
+    for (const event of events.map(upgradeEvent)) {
       if (event.type === 'run.finished') continue;
       this.events.push({ ...event, runId: this.#runId });
       this.#seq = Math.max(this.#seq, event.seq);
@@ -88,7 +90,6 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'node.finished':
     case 'node.failed':
     case 'node.skipped':
-    case 'vote':
     case 'human.request':
     case 'human.response':
       return `${e.type}|${e.instance}`;
@@ -110,14 +111,8 @@ export function eventIdentity(e: RunEventBody): string | undefined {
       return `${e.type}|${e.instance}|${e.step}`;
     case 'message':
       return `${e.type}|${e.from}`;
-    // A node reports the same points and interactions again when it runs again on a resume:
-    // by instance, name or pair and step (the n-th such one, see `occurrence`).
-    case 'series':
-      return `${e.type}|${e.instance}|${e.name}|${e.x}`;
-    case 'interaction':
-      return `${e.type}|${e.instance}|${e.kind}|${e.from}|${e.to}|${e.x ?? ''}`;
-    case 'participants':
-      return `${e.type}|${e.instance}`;
+    // A node reports the same things again when it runs again on a resume: by instance and
+    // kind (the n-th such one, see `occurrence`).
     case 'report':
       return `${e.type}|${e.instance}|${e.kind}`;
     case 'round.started':

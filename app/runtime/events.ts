@@ -4,8 +4,7 @@
  * never their bytes.
  */
 
-import type { EnvironmentStepReport, Interaction, SeriesPoint } from '../node-sdk/reported.ts';
-import type { VoteTally } from '../node-sdk/tally.ts';
+import type { EnvironmentStepReport } from '../node-sdk/reported.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 
@@ -186,10 +185,6 @@ export type RunEventBody =
     }
   | { type: 'round.started'; loop: string; round: number; maxRounds: number }
   | { type: 'round.finished'; loop: string; round: number; stop?: string }
-  | { type: 'vote'; node: string; instance: string; tally: VoteTally }
-  | ({ type: 'series'; node: string; instance: string } & SeriesPoint)
-  | ({ type: 'interaction'; node: string; instance: string } & Interaction)
-  | { type: 'participants'; node: string; instance: string; names: string[] }
   | {
       /**
        * What a node reports for its own run view (`NodeContext.report`): `kind` is one of the
@@ -278,10 +273,6 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   message: true,
   'round.started': true,
   'round.finished': true,
-  vote: true,
-  series: true,
-  interaction: true,
-  participants: true,
   report: true,
   'human.request': true,
   'human.response': true,

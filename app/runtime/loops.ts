@@ -4,6 +4,7 @@
  * machine's actions to the container's run-time part (`LoopRuntime`, loaded through the
  * registry): round events, stop conditions, what a node inside sees, steps, outputs.
  */
+
 import { ancestors, type GraphPlan, type PlannedNode } from '../compiler/analyze.ts';
 import type { LoopView, NodeOutputs, TranscriptEntry } from '../node-sdk/define.ts';
 import type {
@@ -20,6 +21,7 @@ import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';
 import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
 import type { NodeValues, ScopeContext } from './machine-runtime.ts';
+import { parseReport } from './reports.ts';
 import { errorMessage } from './values.ts';
 
 /** What loop steps need of the node runner: running a node inside, rendering a template. */
@@ -241,7 +243,7 @@ export class Loops {
     signal: AbortSignal,
     runner: LoopRunner,
   ): Promise<LoopStepResult> {
-    const { data, runtime } = this.#of(loop, context);
+    const { node, data, runtime } = this.#of(loop, context);
     const perform = runtime.steps?.[step];
     if (!perform) throw new Error(`loop "${loop}" has no step "${step}"`);
     const nodes = this.#planOf(context).nodes;
@@ -289,7 +291,14 @@ export class Loops {
             throw isAbortError(error) ? error : new Error(`node "${id}": ${errorMessage(error)}`);
           });
       },
-      vote: (tally) => this.#emit({ type: 'vote', node: loop, instance: key, tally }),
+      report: (kind, data) =>
+        this.#emit({
+          type: 'report',
+          node: loop,
+          instance: key,
+          kind,
+          data: parseReport(node.spec, kind, data),
+        }),
     };
     return perform(ctx);
   }

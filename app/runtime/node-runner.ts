@@ -4,7 +4,6 @@
  * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
  * fork's or the debugger's override stands in for the executor.
  */
-import { parseInteraction, parseParticipants, parseSeriesPoint } from '../analytics/points.ts';
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import {
   isNotTaken,
@@ -294,7 +293,6 @@ export class NodeRunner {
       reportStep: (report) =>
         log.emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
       message: (proposed) => this.#message(node, context, call, proposed),
-      vote: (tally) => log.emit({ type: 'vote', node: node.id, instance: call.instance, tally }),
       report: (kind, data) =>
         log.emit({
           type: 'report',
@@ -303,27 +301,6 @@ export class NodeRunner {
           kind,
           data: parseReport(node.spec, kind, data),
           ...(call.round !== undefined ? { round: call.round } : {}),
-        }),
-      series: (point) =>
-        log.emit({
-          type: 'series',
-          node: node.id,
-          instance: call.instance,
-          ...parseSeriesPoint(point),
-        }),
-      interaction: (interaction) =>
-        log.emit({
-          type: 'interaction',
-          node: node.id,
-          instance: call.instance,
-          ...parseInteraction(interaction),
-        }),
-      participants: (names) =>
-        log.emit({
-          type: 'participants',
-          node: node.id,
-          instance: call.instance,
-          names: parseParticipants(names),
         }),
       askHuman: (request) => this.#askHuman(node, call.instance, request),
       ...(answerShape ? { answerShape } : {}),

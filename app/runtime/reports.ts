@@ -19,7 +19,11 @@ export function parseReport(spec: Pick<NodeSpec, 'reports'>, kind: string, data:
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const where = issue.path.length ? issue.path.map(String).join('.') : 'its data';
-    throw new Error(`its "${kind}" report does not fit its spec: ${where}: ${issue.message}`);
+    const what =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+        : issue.message;
+    throw new Error(`its "${kind}" report does not fit its spec: ${where}: ${what}`);
   }
   return result.data;
 }

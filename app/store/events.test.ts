@@ -31,10 +31,9 @@ describe('events', () => {
     expect(read.map((e) => Object.keys(e))).toEqual(events.map((e) => Object.keys(e)));
     expect(s.lastSeq(run.id)).toBe(events.length);
     expect(s.events(run.id, { fromSeq: 3, toSeq: 5 }).map((e) => e.seq)).toEqual([3, 4, 5]);
-    expect(s.events(run.id, { types: ['model.response', 'vote'] }).map((e) => e.type)).toEqual([
-      'model.response',
-      'vote',
-    ]);
+    expect(
+      s.events(run.id, { types: ['model.response', 'human.request'] }).map((e) => e.type),
+    ).toEqual(['model.response', 'human.request']);
     expect(s.lastSeq('nope')).toBe(0);
   });
 
@@ -47,6 +46,35 @@ describe('events', () => {
     event.text = 'after';
     writer.close();
     expect(s.events(run.id)[0]).toMatchObject({ text: 'before' });
+  });
+
+  it('reads a vote and a series point older builds stored as events of their own as reports', () => {
+    const s = store();
+    const run = newRun(s);
+    const writer = s.eventWriter(run.id);
+    const tally = { rule: 'plurality', winner: 'tea', counts: { tea: 2 } };
+    const old = [
+      { type: 'vote', runId: run.id, seq: 1, time: 1, node: 'v', instance: 'v#1', tally },
+      {
+        ...{ type: 'series', runId: run.id, seq: 2, time: 2, node: 'w', instance: 'w@r1' },
+        ...{ name: 'mood', x: 1, values: { ann: 0.5 }, unit: 'pad' },
+      },
+      delta(run.id, 3),
+    ] as unknown as RunEvent[];
+    for (const event of old) writer.push(event);
+    writer.close();
+    const expected = [
+      { type: 'report', seq: 1, node: 'v', instance: 'v#1', kind: 'tally', data: tally },
+      {
+        ...{ type: 'report', seq: 2, node: 'w', instance: 'w@r1', kind: 'series' },
+        data: { name: 'mood', x: 1, values: { ann: 0.5 }, unit: 'pad' },
+      },
+    ];
+    expect(s.events(run.id).slice(0, 2)).toEqual(
+      expected.map((e) => expect.objectContaining({ ...e, runId: run.id })),
+    );
+    // Asking for reports finds them under their old types too.
+    expect(s.events(run.id, { types: ['report'] }).map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('refuses a duplicate seq, loudly, and never overwrites', () => {

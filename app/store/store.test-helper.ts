@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
-import type { VoteTally } from '../node-sdk/tally.ts';
 import type { RunEvent, RunEventBody } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { openRunStore, type RunStore } from './store.ts';
@@ -146,28 +145,30 @@ export const everyKind: RunEventBody[] = [
   { type: 'round.started', loop: 'l', round: 1, maxRounds: 3 },
   { type: 'round.finished', loop: 'l', round: 1, stop: 'agreement' },
   {
-    type: 'vote',
+    type: 'report',
     node: 'v',
     instance: 'v#1',
-    tally: { rule: 'plurality', winner: 'tea', counts: { tea: 2 } } as unknown as VoteTally,
+    kind: 'tally',
+    data: { rule: 'plurality', winner: 'tea', counts: { tea: 2 } },
   },
   {
-    type: 'series',
+    type: 'report',
     node: 'w',
     instance: 'w@r1',
-    name: 'resources',
-    x: 1,
-    values: { 'ann 🫖': 2.5, bob: null, yard: 'tea «talk»' },
-    unit: 'coins',
+    kind: 'series',
+    data: {
+      name: 'resources',
+      x: 1,
+      values: { 'ann 🫖': 2.5, bob: null, yard: 'tea «talk»' },
+      unit: 'coins',
+    },
   },
   {
-    type: 'interaction',
+    type: 'report',
     node: 'w',
     instance: 'w@r1',
-    from: 'ann 🫖',
-    to: 'bob',
-    kind: 'chat',
-    x: 1,
+    kind: 'interaction',
+    data: { from: 'ann 🫖', to: 'bob', kind: 'chat', x: 1 },
   },
   { type: 'human.request', node: 'h', instance: 'h#1', name: 'ok', prompt: 'Fine?' },
   { type: 'human.response', node: 'h', instance: 'h#1', name: 'ok', answer: 'yes' },

@@ -52,7 +52,12 @@ export const execute: NodeExecutor<MatrixData> = async (ctx) => {
   for (const id of ids) {
     resources[id] = data.update === 'add' ? tidy(held[id]! + change[id]!) : change[id]!;
   }
-  ctx.series({ name: 'resources', label: 'Resources', x: ctx.loop?.round ?? 1, values: resources });
+  ctx.report('series', {
+    name: 'resources',
+    label: 'Resources',
+    x: ctx.loop?.round ?? 1,
+    values: resources,
+  });
   await ctx.message(
     `${simulatedPrefix(result.simulated)}ranking ${ranking.join(' > ')}; resources ` +
       ids.map((id) => `${id}:${resources[id]}`).join(', '),

@@ -7,6 +7,7 @@ import {
   templateProblems,
 } from '../../app/node-sdk/common.ts';
 import { defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
+import { analyticsReports } from '../../app/node-sdk/reported.ts';
 
 /**
  * Our wording of the matrix's request (ITCMA-S, §4.2: a model ranks the agents by their goals
@@ -69,6 +70,7 @@ export const spec = defineNode({
   description:
     'A model ranks the agents; Eq. 19 of ITCMA-S turns the ranking into resources (upper half gain s_max…s_min, lower half lose).',
   data: matrixData,
+  reports: analyticsReports,
   ports(data) {
     const inputs: PortSpec[] = [
       {

@@ -144,7 +144,7 @@ async function vote(ctx: LoopStepContext<MindstormData>) {
     }
   }
   const tally = tallyVotes(ballots, { rule: 'plurality', tieBreak: data.tieBreak, seed: ctx.seed });
-  ctx.vote(tally);
+  ctx.report('tally', tally);
   // The tally names candidates in a normalised form ("a" for "(a)"). The verdict is the first
   // ballot for the winner as its member answered it, as the leader's own answer would have
   // been (simulated label included), so what reads it sees the same shape under monarchy

@@ -10,6 +10,7 @@ import {
   output,
   problems,
   run,
+  talliesOf,
 } from '../../tests/support/graphs.ts';
 
 const inStorm = { parentId: 'storm' };
@@ -315,7 +316,7 @@ describe('mindstorm rights', () => {
     const { events, outputs } = await go(society({ maxRounds: 2 }), fake);
     expect(fake.calls).toHaveLength(2 + 6 + 1);
     for (const c of fake.callsMentioning('MEMBER')) expect(c.user).not.toContain('previous round');
-    expect(eventsOf(events, 'vote')).toEqual([]);
+    expect(talliesOf(events)).toEqual([]);
     expect(outputs.verdict).toBe('(b)');
   });
 
@@ -393,7 +394,7 @@ describe('mindstorm rights', () => {
     const ballotCalls = fake.calls.filter((c) => c.user.startsWith('LEADER'));
     expect(ballotCalls.map((c) => c.system).sort()).toEqual(['ann', 'bob', 'cy']);
     expect(fake.calls).toHaveLength(1 + 3 + 3);
-    const [vote] = eventsOf(events, 'vote');
+    const [vote] = talliesOf(events);
     expect(vote?.node).toBe('storm');
     expect(vote?.tally.ballots.map((b) => [b.voter, b.value])).toEqual([
       ['member#0@decide:ballot', '(a)'],
@@ -419,7 +420,7 @@ describe('mindstorm rights', () => {
     const users = fake.calls.map((c) => c.user);
     expect(users.filter((u) => u.includes('Context from the previous round'))).toHaveLength(3);
     expect(users.filter((u) => u.includes('You may keep your answer'))).toHaveLength(6);
-    expect(eventsOf(events, 'vote')).toHaveLength(1);
+    expect(talliesOf(events)).toHaveLength(1);
     expect(outputs.verdict).toBe('(b)');
     // organizer ×2, members ×6, revisions ×6, ballots ×3; the leader is never called.
     expect(fake.calls).toHaveLength(17);

@@ -1,5 +1,6 @@
 import { templateProblems } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
+import { tallyReports } from '../../app/node-sdk/tally.ts';
 import { mindstormGraphProblems } from './checks.ts';
 import { mindstormEffect, mindstormOutputTokens } from './estimate.ts';
 import { effectiveRights, mindstormData } from './rights.ts';
@@ -25,6 +26,8 @@ export const spec = defineNode({
     'A loop of rounds among the nodes inside it, ending at max rounds or a condition; monarchy or democracy with NLSOM rights.',
   container: 'loop',
   data: mindstormData,
+  // A democracy's vote, shown with every other vote of the run (nodes/vote/run-view.tsx).
+  reports: tallyReports,
   ports: () => ({
     inputs: [],
     outputs: [

@@ -15,7 +15,7 @@ export const execute: NodeExecutor<StateData> = async (ctx) => {
   );
   for (const variable of data.variables) {
     if (!variable.chart) continue;
-    ctx.series({
+    ctx.report('series', {
       name: variable.name,
       ...(variable.description ? { label: variable.description.slice(0, 100) } : {}),
       x: step,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode } from '../../app/node-sdk/define.ts';
+import { analyticsReports } from '../../app/node-sdk/reported.ts';
 import { ruleProblems } from '../../app/node-sdk/rules.ts';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
@@ -48,6 +49,7 @@ export const spec = defineNode({
   description:
     'Numbers kept per key (per agent) across rounds, changed by declarative rules (JsonLogic, no code): PAD emotion and driver.',
   data: stateData,
+  reports: analyticsReports,
   ports: () => ({
     inputs: [
       {

@@ -16,6 +16,6 @@ export const execute: NodeExecutor<VoteData> = async (ctx) => {
     candidates,
     seed: `${ctx.instanceId}:${Math.floor(ctx.random() * 2 ** 32)}`,
   });
-  ctx.vote(tally);
+  ctx.report('tally', tally);
   return { winner: tally.winner ?? '', tally };
 };

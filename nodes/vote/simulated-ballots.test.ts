@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   agent,
   edge,
-  eventsOf,
   graph,
   input,
   node,
   output,
   run,
+  talliesOf,
 } from '../../tests/support/graphs.ts';
 
 const STYLES = [
@@ -89,7 +89,7 @@ describe('simulated ballots', () => {
       inputs: { brief: 'a lighthouse in a storm', names: ARTISTS },
     });
     expect(status).toBe('succeeded');
-    const [vote] = eventsOf(events, 'vote');
+    const [vote] = talliesOf(events);
     expect(vote?.tally.totals).toEqual({ ballots: 50, valid: 50 });
     expect(ARTISTS).toContain(outputs.winner);
     // Every ballot still says it was made up.
@@ -103,7 +103,7 @@ describe('simulated ballots', () => {
         simulate: true,
         inputs: { brief: 'a lighthouse', names: ARTISTS },
       });
-      const [vote] = eventsOf(events, 'vote');
+      const [vote] = talliesOf(events);
       expect(vote?.tally.totals).toEqual({ ballots: 50, valid: 50 });
       const lengths = vote!.tally.ballots.map((b) => b.choices.length);
       if (rule === 'borda') expect(lengths.every((n) => n === 26)).toBe(true);

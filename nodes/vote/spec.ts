@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
+import { tallyReports } from '../../app/node-sdk/tally.ts';
 
 export const voteData = z.strictObject({
   ...baseData,
@@ -40,6 +41,8 @@ export const spec = defineNode({
       : [],
 
   summary: (data) => `${data.rule}, ties: ${data.tieBreak}`,
+  // The full tally, for the Votes tab (run-view.tsx), the transcript and run diff.
+  reports: tallyReports,
 
   // With a fixed list, a simulated voter names a candidate (ranks them all for Borda, names a
   // few for approval), so a simulated vote counts ballots instead of refusing them.

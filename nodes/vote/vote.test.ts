@@ -3,13 +3,13 @@ import { FakeProvider } from '../../tests/support/fake-provider.ts';
 import {
   agent,
   edge,
-  eventsOf,
   graph,
   input,
   node,
   output,
   problems,
   run,
+  talliesOf,
 } from '../../tests/support/graphs.ts';
 
 const VOTERS = ['v1', 'v2', 'v3', 'v4', 'v5'];
@@ -58,7 +58,7 @@ describe('vote node', () => {
       ['v4', 'Dali', ['Dali']],
       ['v5', 'Monet.', ['Monet']],
     ]);
-    const [vote] = eventsOf(events, 'vote');
+    const [vote] = talliesOf(events);
     expect(vote).toMatchObject({ node: 'vote', tally: { winner: 'Monet' } });
   });
 

@@ -75,7 +75,7 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
       };
     }
     for (const chat of played.interactions) {
-      ctx.interaction({
+      ctx.report('interaction', {
         from: chat.from,
         to: chat.to,
         kind: 'chat',
@@ -96,14 +96,14 @@ export const execute: NodeExecutor<WorldData> = async (ctx) => {
   // The run's charts: who there is (so those who never chat still get a heat-map row), where
   // everyone is and the mood of every area, at the step about to be played.
   const at = world.stepsPlayed();
-  ctx.participants(agents);
-  ctx.series({
+  ctx.report('participants', agents);
+  ctx.report('series', {
     name: 'place',
     label: 'Where each agent is',
     x: at,
     values: Object.fromEntries(agents.map((a) => [a, world.whereIs(a) ?? null])),
   });
-  ctx.series({
+  ctx.report('series', {
     name: 'topic',
     label: 'Topic per area (-1 sour … 1 warm)',
     x: at,

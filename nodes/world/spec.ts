@@ -4,6 +4,7 @@ import { loadWorld } from '../../app/environments/textworld/load.ts';
 import { TURN_ORDERS } from '../../app/environments/textworld/state.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode } from '../../app/node-sdk/define.ts';
+import { analyticsReports } from '../../app/node-sdk/reported.ts';
 import { firstShowing } from './showing.ts';
 import { simulatedAction } from './simulated.ts';
 
@@ -37,6 +38,7 @@ export const spec = defineNode({
   description:
     "A text world (areas, furniture, items, agents) played one step per round: carries out the agents' actions in turn, then shows each agent what it sees and can do.",
   data: worldData,
+  reports: analyticsReports,
   ports: () => ({
     inputs: [
       {

@@ -176,7 +176,10 @@ describe('run events', () => {
     expect(run.messages).toHaveLength(1);
     run = applyEvents(run, [
       { type: 'resumed', seq: 7 },
-      { type: 'vote', seq: 8, node: 'b', instance: 'b', tally: { counts: { x: 2 }, winner: 'x' } },
+      {
+        ...{ type: 'report', seq: 8, node: 'b', instance: 'b', kind: 'tally' },
+        data: { counts: { x: 2 }, winner: 'x' },
+      },
       {
         type: 'run.finished',
         seq: 9,
@@ -187,7 +190,7 @@ describe('run events', () => {
     ]);
     expect(run.nodes.b?.state).toBe('waiting');
     expect(run.status).toBe('succeeded');
-    expect(run.tallies[0]?.tally.winner).toBe('x');
+    expect(run.reports[0]).toMatchObject({ kind: 'tally', data: { winner: 'x' } });
     expect(run.outputs).toEqual({ answer: 'x' });
   });
 });

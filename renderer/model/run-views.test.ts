@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRunDiff } from '../../app/api/contract.ts';
+import { ballotLines, tallyBars, tallyOutcome } from '../../nodes/vote/chart-model.ts';
 import { contextOptions, preferredInstance } from './context.ts';
 import { diffCounts, diffSections, showValue } from './diff.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from './run.ts';
-import { ballotLines, tallyBars, tallyOutcome } from './tally.ts';
 import { compressedScale, formatDuration, MIN_BAR, timelineLayout } from './timeline.ts';
 import { roundOf, usageByNode, usageByRound } from './usage.ts';
 

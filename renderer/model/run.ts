@@ -32,38 +32,6 @@ export type Checkpoint = EventOf<'paused'>['at'];
 /** A message as the transcript lists it. */
 export type TranscriptMessage = Omit<EventOf<'message'>, 'type' | 'runId' | 'time'>;
 
-/**
- * A tally as the charts read it: any part may be missing (a run stored by an older build), and
- * names are plain strings. A `vote` event's tally must fit it: runEvents.ts keeps it as one.
- */
-export interface TallyLike {
-  rule?: string;
-  candidates?: string[];
-  counts?: Record<string, number>;
-  ranking?: string[];
-  winner?: string | null;
-  reason?: string;
-  totals?: { ballots: number; valid: number };
-  ballots?: Array<{
-    voter: string;
-    value: unknown;
-    choices?: string[];
-    valid?: boolean;
-    reason?: string;
-  }>;
-  /** Candidates tied at the top before any tie-break. */
-  tied?: string[];
-  /** How a tie at the top was broken. */
-  tieBreak?: { rule?: string; chosen?: string; reason?: string };
-}
-
-export interface TallyView {
-  seq: number;
-  node: string;
-  instance: string;
-  tally: TallyLike;
-}
-
 export interface NodeRun {
   state: NodeRunState;
   /** Instances running now (replicas run side by side). */
@@ -152,7 +120,6 @@ export interface RunView {
   mode?: string;
   nodes: Record<string, NodeRun>;
   messages: TranscriptMessage[];
-  tallies: TallyView[];
   outputs: Record<string, unknown> | null;
   usage: { calls: number; tokens: number; costUsd: number };
   paused?: { reason: string; at: Checkpoint };
@@ -181,13 +148,8 @@ export interface RunView {
   /** Environment episodes dispatchers played, by instance. */
   episodes: EpisodeView[];
   /**
-   * The series points and interactions nodes reported, in order: the Analytics tab reduces them
-   * (app/analytics/reduce.ts) into its heat map and charts.
-   */
-  analytics: AnalyticsEvent[];
-  /**
-   * What nodes reported for their own run views (`report` events), in order, each with the
-   * type of the node that reported it: a node type's run-panel tab shows its own.
+   * What nodes reported for the run views (`report` events: votes' tallies, series points,
+   * a node type's own kinds), in order, each with the type of the node that reported it.
    */
   reports: ReportView[];
 }
@@ -197,16 +159,13 @@ export interface ReportView {
   seq: number;
   node: string;
   instance: string;
-  /** The reporting node's type (from its start), whose run view shows the report. */
+  /** The reporting node's type (from its start; empty when the page missed it). */
   nodeType: string;
   kind: string;
   /** As the node type's schema for `kind` parsed it when the node reported it. */
   data: unknown;
   round?: number;
 }
-
-/** An event the Analytics tab reads. */
-export type AnalyticsEvent = EventOf<'series' | 'interaction' | 'participants'>;
 
 const LOG_LIMIT = 500;
 
@@ -216,7 +175,6 @@ export function idleRun(): RunView {
     status: 'idle',
     nodes: {},
     messages: [],
-    tallies: [],
     outputs: null,
     usage: { calls: 0, tokens: 0, costUsd: 0 },
     human: [],
@@ -228,7 +186,6 @@ export function idleRun(): RunView {
     live: {},
     plans: [],
     episodes: [],
-    analytics: [],
     reports: [],
   };
 }

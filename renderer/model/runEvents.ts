@@ -167,21 +167,14 @@ export function foldEvent(view: RunView, e: RunEvent): void {
         r.loop === e.loop && r.round === e.round && r.end === undefined ? { ...r, end: e.time } : r,
       );
       return;
-    case 'vote':
-      view.tallies = [
-        ...view.tallies,
-        { seq: e.seq, node: e.node, instance: e.instance ?? '', tally: e.tally },
-      ];
-      return;
-    case 'series':
-    case 'interaction':
-    case 'participants':
-      view.analytics = [...view.analytics, e];
-      return;
     case 'report': {
-      // Only a started node reports, so its start says which node type's view shows it.
-      const nodeType = view.instances[e.instance]?.nodeType;
-      if (nodeType === undefined) return;
+      // A started node reports, so its start says which node type's view shows it; a loop's
+      // report (a mindstorm's vote) is under its entry's key, known by the loop's node id. Views
+      // keyed by kind (votes, analytics) read it whatever its type.
+      const nodeType =
+        view.instances[e.instance]?.nodeType ??
+        Object.values(view.instances).find((i) => i.node === e.node)?.nodeType ??
+        '';
       view.reports = [
         ...view.reports,
         {

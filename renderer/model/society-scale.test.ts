@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ART_STYLES, artistCriticDocument, PROFESSIONS } from '../../bench/editor-artist-critic.ts';
+import { chartedBars, tallyBars } from '../../nodes/vote/chart-model.ts';
 import { run } from '../../tests/support/graphs.ts';
 import { collapsedView, drawnEdges, drawnNodes, membersOf } from './collapse.ts';
 import { COLLAPSE_FROM } from './collapse-rule.ts';
@@ -13,7 +14,6 @@ import { registryTypes } from './registry.test-helper.ts';
 import { specOf } from './registry.ts';
 import { applyEvents, startingRun } from './run.ts';
 import { describeFields } from './schemaForm.ts';
-import { chartedBars, tallyBars } from './tally.ts';
 import {
   copiesOf,
   copyLabel,

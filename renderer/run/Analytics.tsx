@@ -1,6 +1,6 @@
 /**
- * The run's analytics, reduced from the series points and interactions its nodes reported
- * (app/analytics/reduce.ts, the same reduction `society show --heatmap` prints): the heat map of
+ * The run's analytics, reduced from the `series`, `interaction` and `participants` reports its
+ * nodes made, whichever nodes they are (app/analytics/reduce.ts, the same reduction `society show --heatmap` prints): the heat map of
  * who interacted with whom, then one chart per series — lines per key for numbers, a step-by-key
  * table for categories (an area's topic). Every heat-map cell says its pair and count in its
  * title, so the grid reads without colour too.
@@ -27,8 +27,9 @@ import {
 } from '../../app/analytics/reduce.ts';
 import { heatColour, lightText } from '../../app/analytics/scale.ts';
 import { number } from '../../app/analytics/text.ts';
+import { analyticsReports } from '../../app/node-sdk/reported.ts';
 import { plural } from '../model/plural.ts';
-import { useEditor } from '../store.ts';
+import type { NodeRunView, NodeRunViewProps } from './runViews.ts';
 import './run.css';
 
 /** Line colours (Tableau 10), one per key in key order, repeating past ten. */
@@ -47,11 +48,17 @@ const LINE_COLOURS = [
 const AXIS = { fill: '#8b94a5', fontSize: 11 };
 
 /** The Analytics tab: the heat map, then every series. */
-export function Analytics() {
-  const events = useEditor((s) => s.run.analytics);
+function Analytics({ reports }: NodeRunViewProps) {
   const [kind, setKind] = useState<string | undefined>(undefined);
-  const analytics = useMemo(() => runAnalytics(events, kind ? { kind } : {}), [events, kind]);
-  if (events.length === 0)
+  const analytics = useMemo(
+    () =>
+      runAnalytics(
+        reports.map((r) => ({ type: 'report', kind: r.kind, data: r.data })),
+        kind ? { kind } : {},
+      ),
+    [reports, kind],
+  );
+  if (reports.length === 0)
     return <p className="muted">This run reports no series or interactions.</p>;
   const { heatmap, kinds, series } = analytics;
   return (
@@ -276,3 +283,10 @@ function categoryColours(series: Series): Map<string, string> {
   }
   return colours;
 }
+
+/** The shared analytics view, keyed by the analytics report kinds (renderer/run/runViews.ts). */
+export const analyticsView: NodeRunView = {
+  title: 'Analytics',
+  kinds: Object.keys(analyticsReports),
+  component: Analytics,
+};

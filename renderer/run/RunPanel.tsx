@@ -1,11 +1,11 @@
 /**
  * The run panel: the run bar (status, breakpoints) over one tab at a time, each tab its own
- * component in this folder or a node type's own (its `run-view.tsx`, shown only when the run
- * has its reports), with the paused run's controls in a pane beside the tabs.
+ * component in this folder or a run view of what nodes reported (a node type's `run-view.tsx`,
+ * the Votes tab among them, or the shared Analytics view: runViews.ts), shown only when the run
+ * has its reports, with the paused run's controls in a pane beside the tabs.
  */
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
-import { Analytics } from './Analytics.tsx';
 import { ContextViewer } from './ContextViewer.tsx';
 import { DiffView } from './DiffView.tsx';
 import { Episodes } from './Episodes.tsx';
@@ -18,22 +18,19 @@ import { PausedPane } from './PausedPane.tsx';
 import { Plans } from './Plans.tsx';
 import { Problems } from './Problems.tsx';
 import { RunBar } from './RunBar.tsx';
-import { reportingTypes, runViewOf } from './runViews.ts';
+import { reportingViews, reportsFor, runViewOf } from './runViews.ts';
 import { Timeline } from './Timeline.tsx';
 import { Transcript } from './Transcript.tsx';
 import { UsagePanel } from './UsagePanel.tsx';
-import { Votes } from './Votes.tsx';
 import './run.css';
 
-/** The panel's own tabs; node types' tabs go after Analytics. */
+/** The panel's own tabs; the run views' tabs go after Episodes. */
 const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'inputs', label: 'Inputs' },
   { id: 'transcript', label: 'Transcript' },
   { id: 'context', label: 'Context' },
-  { id: 'votes', label: 'Votes' },
   { id: 'plans', label: 'Plans' },
   { id: 'episodes', label: 'Episodes' },
-  { id: 'analytics', label: 'Analytics' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
@@ -48,38 +45,34 @@ export function RunPanel() {
   const counts = useEditor(
     useShallow((s) => ({
       messages: s.run.messages.length,
-      votes: s.run.tallies.length,
       plans: s.run.plans.length,
       episodes: s.run.episodes.length,
-      analytics: s.run.analytics.length,
       problems: s.problems?.length ?? 0,
     })),
   );
   const reports = useEditor((s) => s.run.reports);
-  const nodeTypes = reportingTypes(reports);
-  const nodeTabs = nodeTypes.map((type) => ({
-    id: `report:${type}` as const,
-    label: runViewOf(type)?.title ?? type,
-    count: reports.filter((r) => r.nodeType === type).length,
+  const viewTabs = reportingViews(reports).map((key) => ({
+    id: `report:${key}` as const,
+    label: runViewOf(key)?.title ?? key,
+    // Analytics come by the hundred: its tab carries no count.
+    count: key === 'analytics' ? 0 : reportsFor(key, reports).length,
   }));
-  const at = TABS.findIndex((t) => t.id === 'analytics') + 1;
-  const tabs = [...TABS.slice(0, at), ...nodeTabs, ...TABS.slice(at)];
-  const shownType = tab.startsWith('report:') ? tab.slice('report:'.length) : undefined;
-  const ShownView = shownType === undefined ? undefined : runViewOf(shownType)?.component;
+  const at = TABS.findIndex((t) => t.id === 'episodes') + 1;
+  const tabs = [...TABS.slice(0, at), ...viewTabs, ...TABS.slice(at)];
+  const shownKey = tab.startsWith('report:') ? tab.slice('report:'.length) : undefined;
+  const ShownView = shownKey === undefined ? undefined : runViewOf(shownKey)?.component;
   const badge = (id: RunTab) =>
     id.startsWith('report:')
-      ? (nodeTabs.find((t) => t.id === id)?.count ?? 0)
+      ? (viewTabs.find((t) => t.id === id)?.count ?? 0)
       : id === 'transcript'
         ? counts.messages
-        : id === 'votes'
-          ? counts.votes
-          : id === 'plans'
-            ? counts.plans
-            : id === 'episodes'
-              ? counts.episodes
-              : id === 'problems'
-                ? counts.problems
-                : 0;
+        : id === 'plans'
+          ? counts.plans
+          : id === 'episodes'
+            ? counts.episodes
+            : id === 'problems'
+              ? counts.problems
+              : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -87,33 +80,28 @@ export function RunPanel() {
       <div className="run-split">
         <div className="run-tabs">
           <div className="tabs" role="tablist">
-            {/* Analytics shows only for runs whose nodes report series or interactions. */}
-            {tabs
-              .filter((t) => t.id !== 'analytics' || counts.analytics > 0 || tab === 'analytics')
-              .map((t) => (
-                <button
-                  key={t.id}
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === t.id}
-                  className={tab === t.id ? 'active' : ''}
-                  data-testid={`run-tab-${t.id}`}
-                  onClick={() => useEditor.setState({ runTab: t.id })}
-                >
-                  {t.label}
-                  {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
-                </button>
-              ))}
+            {tabs.map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                aria-selected={tab === t.id}
+                className={tab === t.id ? 'active' : ''}
+                data-testid={`run-tab-${t.id}`}
+                onClick={() => useEditor.setState({ runTab: t.id })}
+              >
+                {t.label}
+                {badge(t.id) ? <span className="count">{badge(t.id)}</span> : null}
+              </button>
+            ))}
           </div>
           <div className="run-body">
             <ForkForm />
             {tab === 'inputs' ? <InputsForm /> : null}
             {tab === 'transcript' ? <Transcript /> : null}
             {tab === 'context' ? <ContextViewer /> : null}
-            {tab === 'votes' ? <Votes /> : null}
             {tab === 'plans' ? <Plans /> : null}
             {tab === 'episodes' ? <Episodes /> : null}
-            {tab === 'analytics' ? <Analytics /> : null}
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}
             {tab === 'outputs' ? <Outputs /> : null}
@@ -121,9 +109,7 @@ export function RunPanel() {
             {tab === 'problems' ? <Problems /> : null}
             {tab === 'runs' ? <History /> : null}
             {tab === 'diff' ? <DiffView /> : null}
-            {ShownView && shownType ? (
-              <ShownView reports={reports.filter((r) => r.nodeType === shownType)} />
-            ) : null}
+            {ShownView && shownKey ? <ShownView reports={reportsFor(shownKey, reports)} /> : null}
           </div>
         </div>
         <PausedPane />

@@ -1,13 +1,18 @@
 /**
- * Node types may show what they report (`NodeContext.report`) in a run-panel tab of their own:
- * an optional `nodes/<type>/run-view.tsx` exporting `runView` (a `NodeRunView`) is found at
- * build time, like the specs and `view.tsx`, so a node type adds its tab by adding a file to
- * its folder. The tab shows only for a run in which nodes of that type reported something.
+ * Run-panel tabs for what nodes report (`NodeContext.report`). A node type may ship one in its
+ * folder: an optional `nodes/<type>/run-view.tsx` exporting `runView` (a `NodeRunView`) is
+ * found at build time, like the specs and `view.tsx`, so a node type adds its tab by adding a
+ * file to its folder. A view shows its own node type's reports, or, when it names `kinds`, the
+ * reports of those kinds from any node: the Votes tab (nodes/vote) shows every `tally`, a
+ * mindstorm's too. The shared analytics vocabulary (app/node-sdk/reported.ts), which no one node
+ * type owns, has its view here, keyed by its kinds in the same way. A tab shows only for a run
+ * that has reports for it.
  */
 import type { ComponentType } from 'react';
 import type { ReportView } from '../model/run.ts';
+import { analyticsView } from './Analytics.tsx';
 
-/** What a node type's run view is given: the run's reports by nodes of that type, in order. */
+/** What a run view is given: the run's reports it shows, in order. */
 export interface NodeRunViewProps {
   reports: readonly ReportView[];
 }
@@ -16,6 +21,11 @@ export interface NodeRunViewProps {
 export interface NodeRunView {
   /** The tab's label. */
   title: string;
+  /**
+   * The report kinds the view shows, from any node (a vocabulary several node types share).
+   * Without it, the view shows every report by nodes of its own type.
+   */
+  kinds?: readonly string[];
   component: ComponentType<NodeRunViewProps>;
 }
 
@@ -24,24 +34,38 @@ const modules = import.meta.glob<{ runView?: NodeRunView }>('@nodes/*/run-view.t
   eager: true,
 });
 
-const RUN_VIEWS: ReadonlyMap<string, NodeRunView> = new Map(
-  Object.entries(modules)
+/** The views by key: a node type's folder name, or `analytics` for the shared one. */
+const RUN_VIEWS: ReadonlyMap<string, NodeRunView> = new Map([
+  ...Object.entries(modules)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([path, mod]) => {
       const folder = /([^/]+)\/run-view\.tsx$/.exec(path)?.[1];
       return folder && mod.runView ? [[folder, mod.runView] as const] : [];
     }),
-);
+  ['analytics', analyticsView] as const,
+]);
 
-/** The run view a node type ships, if it ships one. */
-export function runViewOf(type: string): NodeRunView | undefined {
-  return RUN_VIEWS.get(type);
+/** The run view under `key` (a node type, or `analytics`), if there is one. */
+export function runViewOf(key: string): NodeRunView | undefined {
+  return RUN_VIEWS.get(key);
+}
+
+/** The reports the view under `key` shows. */
+export function reportsFor(key: string, reports: readonly ReportView[]): ReportView[] {
+  const kinds = RUN_VIEWS.get(key)?.kinds;
+  return reports.filter((r) => (kinds ? kinds.includes(r.kind) : r.nodeType === key));
 }
 
 /**
- * The node types with a run view whose nodes reported in this run, in the order each first
- * reported: the run panel's node tabs.
+ * The keys of the views that have reports in this run, in the order each first got one: the
+ * run panel's report tabs.
  */
-export function reportingTypes(reports: readonly ReportView[]): string[] {
-  return [...new Set(reports.map((r) => r.nodeType))].filter((type) => RUN_VIEWS.has(type));
+export function reportingViews(reports: readonly ReportView[]): string[] {
+  const keys = new Set<string>();
+  for (const r of reports) {
+    for (const [key, view] of RUN_VIEWS) {
+      if (view.kinds ? view.kinds.includes(r.kind) : r.nodeType === key) keys.add(key);
+    }
+  }
+  return [...keys];
 }

@@ -45,7 +45,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Analytics tab', () => {
     const s = studio();
     const { page } = s;
     // A document with no run yet: no Analytics tab.
-    expect(await page.getByTestId('run-tab-analytics').count()).toBe(0);
+    expect(await page.getByTestId('run-tab-report:analytics').count()).toBe(0);
     writeFileSync(path.join(s.workspace, 'village.society.json'), JSON.stringify(VILLAGE));
     await page.getByTestId('tb-open').click();
     await page.getByTestId('file-village.society.json').click();
@@ -55,7 +55,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Analytics tab', () => {
       .poll(() => page.getByTestId('run-status').textContent(), WAIT)
       .toMatch(/succeeded/i);
 
-    await page.getByTestId('run-tab-analytics').click();
+    await page.getByTestId('run-tab-report:analytics').click();
     const heatmap = page.getByTestId('analytics-heatmap');
     await heatmap.waitFor(WAIT);
     expect(await heatmap.locator('tbody th').allTextContents()).toEqual([

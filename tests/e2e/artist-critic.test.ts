@@ -63,7 +63,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Artist–Critic from the gallery', () => {
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 60_000 })
       .toMatch(/succeeded/i);
-    await page.getByTestId('run-tab-votes').click();
+    await page.getByTestId('run-tab-report:vote').click();
     expect(await page.getByTestId('tally-ballots-toggle').textContent()).toBe('50 ballots');
     const ticks = page.getByTestId('tally-tick');
     expect(await ticks.count()).toBeGreaterThan(1);

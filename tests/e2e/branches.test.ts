@@ -74,8 +74,9 @@ describe.skipIf(!HAVE_CHROMIUM)('a branch not taken in the studio', () => {
     expect(await page.getByTestId('node-route').getAttribute('data-state')).toBe('done');
     expect(await page.getByTestId('node-decision').getAttribute('data-state')).toBe('done');
     await expect.poll(() => page.getByTestId('run-usage').textContent()).toMatch(/^2 calls · /);
-    // No coin reported in this run: no node type's tab of its own.
-    expect(await page.locator('[data-testid^="run-tab-report:"]').count()).toBe(0);
+    // No coin reported in this run: no Coin tab; the voters' tally has its Votes tab.
+    expect(await page.getByTestId('run-tab-report:coin').count()).toBe(0);
+    expect(await page.getByTestId('run-tab-report:vote').textContent()).toBe('Votes1');
     await s.screenshot('branch-skipped-canvas');
 
     await page.getByTestId('tb-machine').click();

@@ -54,7 +54,7 @@ describe.skipIf(!HAVE_CHROMIUM)('building a society from an empty canvas', () =>
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 20_000 })
       .toMatch(/succeeded/i);
-    await page.getByTestId('run-tab-votes').click();
+    await page.getByTestId('run-tab-report:vote').click();
     const winner = (await page.getByTestId('tally-winner').first().textContent()) ?? '';
     expect(winner).toMatch(/\b[abc]\b/);
     // Three ballots were counted, one per agent.

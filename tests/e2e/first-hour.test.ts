@@ -344,7 +344,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the first hour in the studio', () => {
       await page.getByTestId('run-tab-transcript').click();
       await seen(() => messages.count()).toBe(3);
       for (const text of await messages.allTextContents()) expect(text).toContain('[simulated]');
-      await page.getByTestId('run-tab-votes').click();
+      await page.getByTestId('run-tab-report:vote').click();
       const tally = page.getByTestId('tally');
       expect(await tally.locator('h3').textContent()).toContain('3/3 valid ballots');
       // Every candidate's label is on the chart, whole.

@@ -31,7 +31,7 @@ describe.skipIf(!HAVE_CHROMIUM)('ITCMA-S in the studio', () => {
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 20_000 })
       .toMatch(/succeeded/i);
 
-    await page.getByTestId('run-tab-analytics').click();
+    await page.getByTestId('run-tab-report:analytics').click();
     const heatmap = page.getByTestId('analytics-heatmap');
     await heatmap.waitFor(WAIT);
     // Every agent has a row, whether it chatted or not.

@@ -89,7 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
 
     // Long ballots stay on one line each on the chart, whole in their tooltip; the winner is
     // written out whole, its quotation closed.
-    await page.getByTestId('run-tab-votes').click();
+    await page.getByTestId('run-tab-report:vote').click();
     const ticks = page.getByTestId('tally-tick');
     await expect.poll(() => ticks.count()).toBeGreaterThan(0);
     for (const tick of await ticks.all()) {

@@ -106,7 +106,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
 
     // The critics' vote: bars for the styles that got votes, most first, labels on one line
     // each and none over another, the winner starred, the 50 ballots in a list that scrolls.
-    await page.getByTestId('run-tab-votes').click();
+    await page.getByTestId('run-tab-report:vote').click();
     const ticks = await boxesOf(page, 'tally-tick');
     expect(ticks.length).toBeGreaterThan(0);
     expect(ticks.length).toBeLessThanOrEqual(ART_STYLES.length);

@@ -9,6 +9,7 @@
 import { expect } from 'vitest';
 import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
 import { loadNodeRegistry } from '../../app/node-sdk/registry.ts';
+import { tallyOf, type VoteTally } from '../../app/node-sdk/tally.ts';
 import { type Run, type RunOptions, type RunResult, startRun } from '../../app/runtime/engine.ts';
 import type { RunEvent, RunEventType } from '../../app/runtime/events.ts';
 import type {
@@ -125,6 +126,21 @@ export function eventsOf<T extends RunEventType>(
   type: T,
 ): Array<Extract<RunEvent, { type: T }>> {
   return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+}
+
+/** A run's vote tallies (`tally` reports, from any node), in order, each with who held it. */
+export function talliesOf(
+  events: readonly RunEvent[],
+): Array<{ node: string; instance: string; seq: number; tally: VoteTally }> {
+  return eventsOf(events, 'report').flatMap((e) => {
+    const tally = tallyOf(e);
+    return tally ? [{ node: e.node, instance: e.instance, seq: e.seq, tally }] : [];
+  });
+}
+
+/** A run's reports of one kind (from any node), in order. */
+export function reportsOf(events: readonly RunEvent[], kind: string) {
+  return eventsOf(events, 'report').filter((e) => e.kind === kind);
 }
 
 /** Resolves with the first event (past or future) that matches. */

@@ -5,6 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import type { RunEvent, RunEventType } from '../../runtime/events.ts';
+import { LEGACY_REPORT_TYPES, upgradeEvent } from '../../runtime/legacy-events.ts';
 import {
   BufferedEventWriter,
   type EventRow,
@@ -88,9 +89,15 @@ export class EventLog {
     return writer;
   }
 
-  /** A run's events in seq order, exactly as they were pushed. */
+  /**
+   * A run's events in seq order, as they were pushed; events older builds stored under types of
+   * their own (a `vote`) read as the `report` they are now (../../runtime/legacy-events.ts).
+   */
   events(runId: string, query: EventQuery = {}): RunEvent[] {
-    const types = query.types ? JSON.stringify(query.types) : null;
+    const wanted = query.types?.includes('report')
+      ? [...query.types, ...LEGACY_REPORT_TYPES]
+      : query.types;
+    const types = wanted ? JSON.stringify(wanted) : null;
     const bodies = this.#readEvents.all(
       runId,
       query.fromSeq ?? 0,
@@ -98,7 +105,7 @@ export class EventLog {
       types,
       types,
     );
-    return bodies.map((body) => JSON.parse(body) as RunEvent);
+    return bodies.map((body) => upgradeEvent(JSON.parse(body) as RunEvent));
   }
 
   /** The highest stored seq of a run, or 0 when it has no events. */

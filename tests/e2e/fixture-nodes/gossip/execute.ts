@@ -14,9 +14,9 @@ export const execute: NodeExecutor<GossipData> = async (ctx) => {
       const to = pick(agents.filter((a) => a !== from));
       const kind = quiet.includes(from) ? 'wave' : 'chat';
       if (kind === 'chat') chats++;
-      ctx.interaction({ from, to, kind, x, text: `${from} ${kind}s at ${to}` });
+      ctx.report('interaction', { from, to, kind, x, text: `${from} ${kind}s at ${to}` });
     }
-    ctx.series({
+    ctx.report('series', {
       name: 'resources',
       label: 'Resources',
       unit: 'coins',
@@ -24,8 +24,9 @@ export const execute: NodeExecutor<GossipData> = async (ctx) => {
       values: Object.fromEntries(agents.map((a) => [a, Math.round(ctx.random() * 100) / 10])),
     });
     // Mood arrives one agent at a time: points at the same step are one point of the series.
-    for (const a of agents) ctx.series({ name: 'mood', x, values: { [a]: ctx.random() } });
-    ctx.series({
+    for (const a of agents)
+      ctx.report('series', { name: 'mood', x, values: { [a]: ctx.random() } });
+    ctx.report('series', {
       name: 'topic',
       label: 'Topic by area',
       x,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runAnalytics } from '../../../../app/analytics/reduce.ts';
 import { compileGraph } from '../../../../app/compiler/index.ts';
+import { analyticsReportOf } from '../../../../app/node-sdk/reported.ts';
 import { eventIdentity, startRun } from '../../../../app/runtime/engine.ts';
 import type { RunEvent } from '../../../../app/runtime/events.ts';
 import { formatProblem } from '../../../../app/schema/problems.ts';
-import { edge, eventsOf, graph, node, output } from '../../../support/graphs.ts';
+import { edge, graph, node, output, reportsOf } from '../../../support/graphs.ts';
 import { registryWithFixtures } from '../../fixture-nodes.ts';
 
 const registry = await registryWithFixtures();
@@ -32,21 +33,21 @@ async function play(continueFrom?: RunEvent[]) {
   return { ...result, events: run.events };
 }
 
-/** The identities of the analytics events, sorted, repeats kept. */
+/** The analytics reports, each as its identity and data, sorted, repeats kept. */
 const identities = (events: RunEvent[]) =>
   events
-    .filter((e) => e.type === 'series' || e.type === 'interaction')
-    .map((e) => eventIdentity(e))
+    .filter((e) => analyticsReportOf(e))
+    .map((e) => `${eventIdentity(e)} ${JSON.stringify(e.type === 'report' ? e.data : null)}`)
     .sort();
 
 describe('analytics a node reports through its context', () => {
-  it('become series and interaction events the analytics reduce', async () => {
+  it('become series and interaction reports the analytics reduce', async () => {
     const { status, events } = await play();
     expect(status).toBe('succeeded');
     // 3 rounds × 2 steps × 4 agents.
-    const interactions = eventsOf(events, 'interaction');
+    const interactions = reportsOf(events, 'interaction');
     expect(interactions).toHaveLength(24);
-    expect(interactions[0]).toMatchObject({ node: 'village', kind: 'chat', x: 1 });
+    expect(interactions[0]).toMatchObject({ node: 'village', data: { kind: 'chat', x: 1 } });
     expect(interactions[0]!.instance).toMatch(/^village@/);
 
     const { heatmap, kinds, series } = runAnalytics(events);
@@ -76,9 +77,7 @@ describe('analytics a node reports through its context', () => {
   it('are neither lost nor doubled when a run is continued from any cut of its log', async () => {
     const reference = await play();
     const expected = runAnalytics(reference.events);
-    const analyticsAt = reference.events.flatMap((e, i) =>
-      e.type === 'series' || e.type === 'interaction' ? [i] : [],
-    );
+    const analyticsAt = reference.events.flatMap((e, i) => (analyticsReportOf(e) ? [i] : []));
     // Cuts before the first point, in the middle of a round's points, and after the last one.
     const cuts = [analyticsAt[0]!, analyticsAt[5]!, analyticsAt[40]!, analyticsAt.at(-1)! + 1];
     for (const cut of cuts) {
@@ -86,7 +85,7 @@ describe('analytics a node reports through its context', () => {
       expect(resumed.status, `cut ${cut}`).toBe('succeeded');
       // A node may report the same identity twice (mood, one agent at a time): as often as before.
       expect(identities(resumed.events), `cut ${cut}`).toEqual(identities(reference.events));
-      expect(eventsOf(resumed.events, 'interaction'), `cut ${cut}`).toHaveLength(24);
+      expect(reportsOf(resumed.events, 'interaction'), `cut ${cut}`).toHaveLength(24);
       expect(runAnalytics(resumed.events), `cut ${cut}`).toEqual(expected);
     }
   });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { baseData } from '../../../../app/node-sdk/common.ts';
 import { defineNode } from '../../../../app/node-sdk/define.ts';
+import { analyticsReports } from '../../../../app/node-sdk/reported.ts';
 
 export const gossipData = z.strictObject({
   ...baseData,
@@ -28,6 +29,7 @@ export const spec = defineNode({
   group: 'Data',
   description: 'Test fixture: a village whose chats, resources and topics are run analytics.',
   data: gossipData,
+  reports: analyticsReports,
   ports: () => ({ inputs: [], outputs: [{ name: 'text', modality: 'text' }] }),
   callsPerRun: () => 0,
   summary: (data) => `${data.agents.length} agents, ${data.steps} steps`,

@@ -1,8 +1,11 @@
 /**
- * A vote as a chart: a horizontal bar per candidate that got votes (recharts), most first, each
- * with its count, the winner and the candidates tied at the top coloured and the winner starred;
- * candidates without votes named in one line below; the reason and the tie-break spelled out,
- * and every ballot as cast and as read, in a list that scrolls (50 critics' ballots fit).
+ * The Votes tab: every vote of the run as a chart — a horizontal bar per candidate that got
+ * votes (recharts), most first, each with its count, the winner and the candidates tied at the
+ * top coloured and the winner starred; candidates without votes named in one line below; the
+ * reason and the tie-break spelled out, and every ballot as cast and as read, in a list that
+ * scrolls (50 critics' ballots fit). It reads `tally` reports from any node (the vote node's, a
+ * mindstorm democracy's), so it is keyed by that kind rather than by this node type. Found like
+ * the spec (renderer/run/runViews.ts).
  */
 import { memo, useMemo } from 'react';
 import {
@@ -15,13 +18,20 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { plural } from '../model/plural.ts';
-import type { TallyView } from '../model/run.ts';
-import { ballotLines, chartedBars, tallyBars, tallyOutcome } from '../model/tally.ts';
-import { copyLabel } from '../model/transcript-filter.ts';
-import { selectNode } from '../store.ts';
-import { useNodeNames } from './useNodeNames.ts';
-import './run.css';
+import { plural } from '../../renderer/model/plural.ts';
+import { copyLabel } from '../../renderer/model/transcript-filter.ts';
+import { useNodeNames } from '../../renderer/run/useNodeNames.ts';
+import { selectNode } from '../../renderer/store.ts';
+import '../../renderer/run/run.css';
+import type { NodeRunView, NodeRunViewProps } from '../../renderer/run/runViews.ts';
+import {
+  ballotLines,
+  chartedBars,
+  type TallyLike,
+  type TallyView,
+  tallyBars,
+  tallyOutcome,
+} from './chart-model.ts';
 
 const COLORS = { winner: '#4ade80', tied: '#f5b041', other: '#6aa6ff' };
 const ROW_HEIGHT = 26;
@@ -224,4 +234,24 @@ function Unvoted({ names }: { names: string[] }) {
   );
 }
 
-export const TallyChart = memo(TallyChartView);
+const TallyChart = memo(TallyChartView);
+
+function Votes({ reports }: NodeRunViewProps) {
+  // A tally is read as the chart reads one: any part may be missing in a run an older build
+  // stored, and what is there is drawn.
+  const tallies: TallyView[] = reports.flatMap((r) =>
+    r.kind === 'tally' && r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data)
+      ? [{ seq: r.seq, node: r.node, instance: r.instance, tally: r.data as TallyLike }]
+      : [],
+  );
+  if (tallies.length === 0) return <p className="muted">No votes in this run yet.</p>;
+  return (
+    <div className="votes">
+      {tallies.map((t) => (
+        <TallyChart key={t.seq} view={t} />
+      ))}
+    </div>
+  );
+}
+
+export const runView: NodeRunView = { title: 'Votes', kinds: ['tally'], component: Votes };

@@ -2,7 +2,37 @@
  * A vote's tally as the editor charts it: one bar per candidate in ranking order, the winner
  * and the candidates tied at the top marked, how the winner came about, and every ballot as read.
  */
-import type { TallyLike } from './run.ts';
+/**
+ * A tally as the charts read it: any part may be missing (a run stored by an older build), and
+ * names are plain strings. A `tally` report's data is read as one (run-view.tsx).
+ */
+export interface TallyLike {
+  rule?: string;
+  candidates?: string[];
+  counts?: Record<string, number>;
+  ranking?: string[];
+  winner?: string | null;
+  reason?: string;
+  totals?: { ballots: number; valid: number };
+  ballots?: Array<{
+    voter: string;
+    value: unknown;
+    choices?: string[];
+    valid?: boolean;
+    reason?: string;
+  }>;
+  /** Candidates tied at the top before any tie-break. */
+  tied?: string[];
+  /** How a tie at the top was broken. */
+  tieBreak?: { rule?: string; chosen?: string; reason?: string };
+}
+
+export interface TallyView {
+  seq: number;
+  node: string;
+  instance: string;
+  tally: TallyLike;
+}
 
 export interface TallyBar {
   candidate: string;
