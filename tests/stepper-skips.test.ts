@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { attachStepper } from '../app/cli/stepper.ts';
+import { attachStepper, describeBreakpoint, parseBreakpoint } from '../app/cli/stepper.ts';
 import { start } from './support/graphs.ts';
 
 const TIE_JUDGE = JSON.parse(
@@ -37,5 +37,15 @@ describe('society run --step on a branch not taken', () => {
     expect(said).toMatch(/not added: judge was skipped .+ and will not start in this run/);
     expect(said).toContain('skipped: judge');
     expect(said).toContain('breakpoints: node:judge, node:decision, event:node.skipped');
+  });
+});
+
+describe('terminal breakpoints on reports', () => {
+  it('reads report:KIND as a breakpoint on that kind of report alone, and says it back', () => {
+    const b = parseBreakpoint('report:tally');
+    expect(b).toEqual({ event: 'report', report: 'tally' });
+    expect(describeBreakpoint(b)).toBe('report:tally');
+    expect(describeBreakpoint(parseBreakpoint('event:report'))).toBe('event:report');
+    expect(() => parseBreakpoint('report:')).toThrow(/needs a value/);
   });
 });

@@ -23,7 +23,7 @@ const Document = z.record(z.string(), z.unknown());
 const Breakpoint = z.union([
   z.object({ node: z.string() }),
   z.object({ round: z.number().int().min(1), loop: z.string().optional() }),
-  z.object({ event: z.string() }),
+  z.object({ event: z.string(), report: z.string().optional() }),
   z.object({ message: z.object({ from: z.string().optional(), contains: z.string().optional() }) }),
 ]);
 

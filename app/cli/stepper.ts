@@ -12,7 +12,7 @@
  * Under `--replay` an edit changes every request after it, which the cassette cannot answer:
  * `e` and `o` say so at once and ask how the rest is answered — [s]imulated, [l]ive, or
  * [c]ancel the edit — before the edit is made.
- *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE
+ *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE report:KIND
  *                            message:TEXT from:INSTANCE
  *                            A node on a branch not taken never starts: `b node:ID` on one
  *                            already skipped outside a loop is refused with why, and a node
@@ -51,7 +51,10 @@ const EVENT_TYPES: RunEventType[] = [
   'error',
 ];
 
-/** Reads `node:ID`, `round:N`, `event:TYPE`, `message:TEXT` or `from:INSTANCE`. */
+/**
+ * Reads `node:ID`, `round:N`, `event:TYPE`, `report:KIND` (a report of that kind only: a vote's
+ * `tally`, a node's own), `message:TEXT` or `from:INSTANCE`.
+ */
 export function parseBreakpoint(spec: string): Breakpoint {
   const colon = spec.indexOf(':');
   const kind = colon === -1 ? '' : spec.slice(0, colon);
@@ -72,13 +75,15 @@ export function parseBreakpoint(spec: string): Breakpoint {
         throw new UsageError(`event:${value} is not an event kind (${EVENT_TYPES.join(', ')})`);
       }
       return { event: value as RunEventType };
+    case 'report':
+      return { event: 'report', report: value };
     case 'message':
       return { message: { contains: value } };
     case 'from':
       return { message: { from: value } };
     default:
       throw new UsageError(
-        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, message:TEXT or from:INSTANCE`,
+        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, report:KIND, message:TEXT or from:INSTANCE`,
       );
   }
 }
@@ -86,7 +91,7 @@ export function parseBreakpoint(spec: string): Breakpoint {
 export function describeBreakpoint(b: Breakpoint): string {
   if ('node' in b) return `node:${b.node}`;
   if ('round' in b) return `round:${b.round}`;
-  if ('event' in b) return `event:${b.event}`;
+  if ('event' in b) return b.report !== undefined ? `report:${b.report}` : `event:${b.event}`;
   return b.message.from ? `from:${b.message.from}` : `message:${b.message.contains}`;
 }
 

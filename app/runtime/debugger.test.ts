@@ -216,7 +216,7 @@ describe('breakpoints on events and messages, and editing a held message', () =>
     const r = await start(doc, {
       providerFor: fake.providerFor,
       inputs: { q: '?' },
-      breakpoints: [{ event: 'report' }],
+      breakpoints: [{ event: 'report', report: 'tally' }],
     });
     const paused = await nextEvent(r, 'paused');
     expect(paused.type === 'paused' && paused.at).toMatchObject({ kind: 'node', node: 'after' });
@@ -225,6 +225,15 @@ describe('breakpoints on events and messages, and editing a held message', () =>
     r.resume();
     expect((await r.result).status).toBe('succeeded');
     expect(fake.calls).toHaveLength(4);
+
+    // A breakpoint on another kind of report never holds this run.
+    const other = await start(doc, {
+      providerFor: new FakeProvider(() => 'yes').providerFor,
+      inputs: { q: '?' },
+      breakpoints: [{ event: 'report', report: 'flip' }],
+    });
+    expect((await other.result).status).toBe('succeeded');
+    expect(count(other, 'paused')).toBe(0);
   });
 
   it('stops before a message that matches a condition, and delivers the edit', async () => {

@@ -13,7 +13,8 @@ import type { Checkpoint, RunEventType } from './events.ts';
 export type Breakpoint =
   | { node: string }
   | { round: number; loop?: string }
-  | { event: RunEventType }
+  /** After an event of a type; for `report`, only reports of `report`'s kind when it is given. */
+  | { event: RunEventType; report?: string }
   | { message: { from?: string; contains?: string } };
 export type StepKind = 'node' | 'message' | 'round';
 
@@ -56,9 +57,14 @@ export class DebugGate {
     return [...this.#breakpoints];
   }
 
-  /** Whether a breakpoint pauses the run when an event of this type is emitted. */
-  pausesOn(eventType: string): boolean {
-    return this.#breakpoints.some((b) => 'event' in b && b.event === eventType);
+  /** Whether a breakpoint pauses the run when this event is emitted. */
+  pausesOn(event: { type: string; kind?: unknown }): boolean {
+    return this.#breakpoints.some(
+      (b) =>
+        'event' in b &&
+        b.event === event.type &&
+        (b.report === undefined || (event.type === 'report' && event.kind === b.report)),
+    );
   }
 
   pause(): void {

@@ -88,7 +88,7 @@ export class Run {
     // The redactor is kept even with no key known yet: the studio's learns keys entered while a
     // run goes on.
     this.#log = new EventLog(this.id, options.redactor, (event) => {
-      if (this.#gate.pausesOn(event.type)) this.#gate.pause();
+      if (this.#gate.pausesOn(event)) this.#gate.pause();
     });
     const emit = this.#log.emit.bind(this.#log);
     this.#gate = new DebugGate({

@@ -76,7 +76,7 @@ export function register(program: Command): void {
     )
     .option(
       '--break <SPEC>',
-      'stop at node:ID, round:N, event:TYPE, message:TEXT or from:INSTANCE (opens the terminal debugger)',
+      'stop at node:ID, round:N, event:TYPE, report:KIND, message:TEXT or from:INSTANCE (opens the terminal debugger)',
       collect,
       [],
     )
