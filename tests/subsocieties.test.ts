@@ -2,15 +2,18 @@
  * Sub-societies by reference: a library graph laid out in place of the node standing for it,
  * replicated and nested, seen by validation, runs, estimates, the debugger, fork, diff and export.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachStepper } from '../app/cli/stepper.ts';
 import { compileGraph } from '../app/compiler/index.ts';
 import { formatProblem } from '../app/schema/problems.ts';
 import { societyHere } from './support/cli.ts';
-import { edge, input, node, output, registry } from './support/graphs.ts';
-import { subsocietyDocument } from './support/subsociety.ts';
+import { edge, input, node, output, registry, start } from './support/graphs.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+import { PANEL_CALLS, STYLES, subsocietyDocument } from './support/subsociety.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-subsoc-'));
 
@@ -119,5 +122,117 @@ describe('a library graph is laid out in place of the node standing for it', () 
     expect(await problemLines(doc)).toEqual([
       'node "agent1" (graphs.checker.nodes[1].data.role): no parameter "mood" (parameters: tone)',
     ]);
+  });
+});
+
+describe('a run sees into its sub-societies', () => {
+  let stub: StubOpenAI;
+  let db: string;
+  let file: string;
+  beforeAll(async () => {
+    stub = await startStubOpenAI({
+      respond: (body) => ({ text: `said: ${JSON.stringify(body.messages).length}` }),
+    });
+    db = join(dir, 'runs.db');
+    file = save('panel-run.society.json', subsocietyDocument());
+  });
+  afterAll(() => stub.close());
+  const common = () => ['--db', db, '--provider', `openai=${stub.url}`, '-q'];
+  const json = async (args: string[]) => {
+    const out = await societyHere(args);
+    expect(out.code, out.stderr).toBe(0);
+    return JSON.parse(out.stdout);
+  };
+  let runId: string;
+  let outputs: unknown;
+
+  it('sends the inner calls once per copy, and the estimate counts them', async () => {
+    const estimate = await json(['run', file, '--estimate', '--json', ...common()]);
+    const calls = PANEL_CALLS * STYLES.length + 1;
+    expect(estimate.total.calls).toBe(calls);
+    const inner = estimate.nodes.find((n: { id: string }) => n.id === 'judge/check/agent1');
+    expect(inner?.calls).toBe(STYLES.length);
+
+    const before = stub.count();
+    const run = await json(['run', file, '--json', ...common()]);
+    expect(run.status).toBe('succeeded');
+    expect(stub.count() - before).toBe(calls);
+    expect(Object.keys(run.outputs)).toEqual(['answer']);
+    runId = run.runId;
+    outputs = run.outputs;
+    const sent = stub.requests.slice(before).map((r) => JSON.stringify(r.messages));
+    expect(sent.filter((m) => m.includes('In a warm voice'))).toHaveLength(1);
+  });
+
+  it('names inner instances by their place: judge#1/agent1, judge#1/check/agent1', async () => {
+    const shown = await json(['show', runId, '--json', '--db', db]);
+    const instances = new Set(
+      (shown.events as Array<{ type: string; instance?: string }>)
+        .filter((e) => e.type === 'model.response')
+        .map((e) => e.instance),
+    );
+    expect([...instances].sort()).toEqual(
+      [
+        ...STYLES.flatMap((_, i) => [
+          `judge#${i}/agent1`,
+          `judge#${i}/agent2`,
+          `judge#${i}/check/agent1`,
+        ]),
+        'summary',
+      ].sort(),
+    );
+    const text = await societyHere(['show', runId, '--db', db]);
+    expect(text.stdout).toContain('judge#1/check/agent1');
+  });
+
+  it('forks from a message inside the sub-society, and diff sees the inner nodes', async () => {
+    const before = stub.count();
+    const fork = await json([
+      'fork',
+      runId,
+      '--edit',
+      'judge#1/agent2=The bridge is fine.',
+      '--json',
+      ...common(),
+    ]);
+    expect(fork.status).toBe('succeeded');
+    // Only what reads the edit asks again: copy 1's checker and the summary.
+    expect(stub.count() - before).toBe(2);
+    expect(JSON.stringify(stub.requests.at(-2)?.messages)).toContain('The bridge is fine.');
+    const diff = await societyHere(['diff', runId, fork.runId, '--db', db]);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toContain('judge#1/agent2');
+    expect(diff.stdout).toContain('judge#1/check/agent1');
+    expect(diff.stdout).not.toContain('judge#0/agent2');
+  });
+
+  it('exports and imports the run with its document and library intact', async () => {
+    const exported = join(dir, 'panel-run.json');
+    const out = await societyHere(['export', runId, '-o', exported, '--db', db]);
+    expect(out.code, out.stderr).toBe(0);
+    const bundle = JSON.parse(readFileSync(exported, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    expect(bundle.run.documentText).toBe(text);
+    const replayed = await json(['replay', exported, '--json', '--db', db]);
+    expect(replayed.outputs).toEqual(outputs);
+  });
+
+  it('breaks on an inner node in the terminal debugger and prints what it was sent', async () => {
+    const run = await start(subsocietyDocument(), {
+      simulate: true,
+      inputs: { question: 'Is the bridge safe?' },
+      breakpoints: [{ node: 'judge/check/agent1' }],
+    });
+    const out = new PassThrough();
+    let said = '';
+    out.on('data', (d) => {
+      said += d;
+    });
+    attachStepper(run, out, Readable.from(['p\nc\nc\nc\n']));
+    expect((await run.result).status).toBe('succeeded');
+    // Each copy holds there in turn, named by its place.
+    for (const i of [0, 2])
+      expect(said).toContain(`⏸ breakpoint: before node judge#${i}/check/agent1 starts`);
+    expect(said).toContain('breakpoints: node:judge/check/agent1');
   });
 });

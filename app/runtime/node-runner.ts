@@ -4,6 +4,7 @@
  * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
  * fork's or the debugger's override stands in for the executor.
  */
+
 import { parseInteraction, parseParticipants, parseSeriesPoint } from '../analytics/points.ts';
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import {
@@ -26,6 +27,7 @@ import { runComputeTask } from './compute.ts';
 import type { DebugGate } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
 import { resolveInputs, skipCause } from './inputs.ts';
+import { instanceOf } from './instance-id.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
 import { parseReport } from './reports.ts';
@@ -131,7 +133,7 @@ export class NodeRunner {
     const node = graph.plan.nodes.get(id)!;
     const frame = context.loop;
     const round = frame ? context.loops[frame.id]?.round : undefined;
-    const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
+    const base = `${instanceOf(context, id)}${replica === undefined ? '' : `#${replica}`}`;
     const at = frame ? loops.position(node, context, round) : '';
     const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
     const signal = this.#signalWith(actorSignal);
@@ -157,7 +159,7 @@ export class NodeRunner {
       const key = `${loops.key(frame.id, context)}|${round}`;
       let held = this.#roundGates.get(key);
       if (!held) {
-        held = gate.check({ kind: 'round', loop: context.path + frame.id, round });
+        held = gate.check({ kind: 'round', loop: instanceOf(context, frame.id), round });
         this.#roundGates.set(key, held);
       }
       await held;
@@ -396,7 +398,9 @@ export class NodeRunner {
       text,
       simulated: isSimulatedText(text),
       ...(text !== proposed ? { edited: true as const } : {}),
-      ...(frame ? { loop: context.path + frame.id, stage: call.phase?.kind ?? frame.stage } : {}),
+      ...(frame
+        ? { loop: instanceOf(context, frame.id), stage: call.phase?.kind ?? frame.stage }
+        : {}),
       ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
     });
     if (frame && !call.phase) {
