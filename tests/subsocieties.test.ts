@@ -9,6 +9,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachStepper } from '../app/cli/stepper.ts';
 import { compileGraph } from '../app/compiler/index.ts';
+import type { GraphDocument } from '../app/schema/document.ts';
 import { formatProblem } from '../app/schema/problems.ts';
 import { societyHere } from './support/cli.ts';
 import { edge, input, node, output, registry, start } from './support/graphs.ts';
@@ -234,5 +235,48 @@ describe('a run sees into its sub-societies', () => {
     for (const i of [0, 2])
       expect(said).toContain(`⏸ breakpoint: before node judge#${i}/check/agent1 starts`);
     expect(said).toContain('breakpoints: node:judge/check/agent1');
+  });
+});
+
+describe('the Artist–Critic template with its artist as a sub-society', () => {
+  const TEMPLATE = 'templates/nlsom-artist-critic.society.json';
+  const CASSETTE = 'templates/nlsom-artist-critic.cassette.json';
+
+  /** Replays `file` from the template's cassette: the run's result and what it asked. */
+  async function replay(file: string) {
+    const events = join(dir, `${Math.random().toString(36).slice(2)}.ndjson`);
+    const db = join(dir, 'templates.db');
+    const out = await societyHere([
+      ...['run', file, '--replay', CASSETTE, '--json', '-q', '--db', db, '--events', events],
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const requests = readFileSync(events, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.type === 'model.request' || e.type === 'expert.request')
+      .map(({ callId: _c, node: _n, runId: _r, seq: _s, time: _t, ...rest }) => rest);
+    return { result: JSON.parse(out.stdout), requests };
+  }
+
+  it('replays its committed cassette: the same 260 calls, each one recorded, the same outputs', async () => {
+    const doc = JSON.parse(readFileSync(TEMPLATE, 'utf8')) as GraphDocument;
+    expect(doc.nodes.find((n) => n.id === 'artists')?.data.graph).toBe('artist');
+    const cassette = JSON.parse(readFileSync(CASSETTE, 'utf8'));
+    const { result, requests } = await replay(TEMPLATE);
+    expect(result.usage.calls + result.usage.expertCalls).toBe(260);
+    // Every request differs from the others and the replay found each in the cassette, which was
+    // recorded from the society written with a plain group: the same calls on the wire.
+    const distinct = new Set(requests.map((r) => JSON.stringify(r.messages ?? r.inputs)));
+    expect(distinct.size).toBe(260);
+    expect(cassette.entries.length + cassette.experts.length).toBe(260);
+    // Under the same instance ids as before.
+    expect(requests[0].instance).toBe('artists#0/mission@init');
+    expect(
+      requests.filter((r) => /^artists#25\/(mission|questioner|answerer|leader)@/.test(r.instance)),
+    ).toHaveLength(8);
+    expect(result.outputs.proposal).toBe(
+      '[simulated] On balance, gathering more evidence should come first, given "What would change if we".',
+    );
   });
 });
