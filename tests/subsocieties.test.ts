@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachStepper } from '../app/cli/stepper.ts';
 import { compileGraph } from '../app/compiler/index.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
+import { parseDocument } from '../app/schema/parse.ts';
 import { formatProblem } from '../app/schema/problems.ts';
 import { societyHere } from './support/cli.ts';
-import { edge, input, node, output, registry, start } from './support/graphs.ts';
+import { agent, edge, input, node, output, registry, start } from './support/graphs.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 import { PANEL_CALLS, STYLES, subsocietyDocument } from './support/subsociety.ts';
 
@@ -123,6 +124,41 @@ describe('a library graph is laid out in place of the node standing for it', () 
     expect(await problemLines(doc)).toEqual([
       'node "agent1" (graphs.checker.nodes[1].data.role): no parameter "mood" (parameters: tone)',
     ]);
+  });
+});
+
+describe('a library stays as written', () => {
+  it('reads and saves a document with a library byte for byte', async () => {
+    for (const text of [
+      `${JSON.stringify(subsocietyDocument(), null, 2)}\n`,
+      readFileSync('templates/nlsom-artist-critic.society.json', 'utf8'),
+    ]) {
+      const parsed = parseDocument(text, { nodes: registry });
+      if (!parsed.ok) expect.fail(parsed.problems.map(formatProblem).join('\n'));
+      expect(`${JSON.stringify(parsed.doc, null, 2)}\n`).toBe(text);
+    }
+  });
+
+  it('refuses a library that would lay out past the bound, in one line', async () => {
+    // Ten of the next graph in each of five graphs: 10^5 copies of the last one's node.
+    const doc = subsocietyDocument();
+    for (let level = 0; level < 5; level++) {
+      doc.graphs![`l${level}`] = {
+        nodes:
+          level === 4
+            ? [agent('a', 'Hello')]
+            : Array.from({ length: 10 }, (_, i) =>
+                node(`s${i}`, 'society', { graph: `l${level + 1}` }),
+              ),
+        edges: [],
+      };
+    }
+    doc.nodes.push(node('huge', 'society', { graph: 'l0' }));
+    const lines = await problemLines(doc);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^graphs\.l\d\.nodes\[\d\]: the document lays out to more than 10,000 nodes once its sub-societies are copied in/,
+    );
   });
 });
 

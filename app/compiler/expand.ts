@@ -27,8 +27,10 @@ export interface Expansion {
   doc: GraphDocument;
   /** Ids of the nodes that stand for a library graph, now group containers of its copy. */
   containers: ReadonlySet<string>;
-  /** Problems of the wiring itself (a port the graph lacks, an unknown graph, a cycle…). */
+  /** Problems of the wiring itself (a port the graph lacks, an unknown graph…). */
   problems: Problem[];
+  /** False when the layout stopped at the bound: `doc` is then partial, not to be analysed. */
+  complete: boolean;
   /** Analysis problems with their paths moved from the laid-out document into the library. */
   locate(problems: Problem[]): Problem[];
 }
@@ -162,7 +164,7 @@ export function expandSubgraphs(doc: GraphDocument, specs: SpecLookup): Expansio
   const hasReference = (nodes: GraphNode[]) =>
     nodes.some((n) => specs.get(n.type)?.subgraph !== undefined);
   if (!hasReference(doc.nodes)) {
-    return { doc, containers: new Set(), problems: [], locate: (p) => p };
+    return { doc, containers: new Set(), problems: [], complete: true, locate: (p) => p };
   }
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -347,6 +349,7 @@ export function expandSubgraphs(doc: GraphDocument, specs: SpecLookup): Expansio
     doc: expanded,
     containers,
     problems,
+    complete: !tooBig,
     locate: (found) => relocate(found, nodeWhere, edgeWhere),
   };
 }

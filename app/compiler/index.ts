@@ -61,6 +61,7 @@ export async function compileGraph(
   const cycles = referenceCycles(bound.doc, nodes);
   if (cycles.length > 0) return { ok: false, problems: cycles };
   const expansion = expandSubgraphs(bound.doc, nodes);
+  if (!expansion.complete) return { ok: false, problems: expansion.problems };
   const analysis = analyzeGraph(expansion.doc, nodes, values.values, {
     ports: libraryPorts(bound.doc, nodes),
     laidOut: expansion.containers,
