@@ -105,6 +105,14 @@ describe('a library graph is laid out in place of the node standing for it', () 
     ]);
   });
 
+  it('takes no members but its graph’s', async () => {
+    const doc = subsocietyDocument();
+    doc.nodes[2]!.parentId = 'judge';
+    expect(await problemLines(doc)).toContain(
+      'node "summary" (nodes[2].parentId): parent "judge" is a sub-society, whose members come from its graph',
+    );
+  });
+
   it('needs every input of a sub-society connected', async () => {
     const doc = subsocietyDocument();
     doc.edges.splice(0, 1);
