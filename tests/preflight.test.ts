@@ -85,7 +85,7 @@ describe('society run refuses a live run whose keys are not all set', () => {
       .map((l) => l.split(' ')[1]);
     expect(missing).toEqual(['OPENAI_API_KEY', 'HF_TOKEN']);
     expect(result.stderr).toMatch(
-      /OPENAI_API_KEY is not set: provider "openai" with model profiles artist, critic, collector, for nodes mission, questioner, answerer, leader and 2 more$/m,
+      /OPENAI_API_KEY is not set: provider "openai" with model profiles artist, critic, collector, for nodes artists\/mission, artists\/questioner, artists\/answerer, artists\/leader and 2 more$/m,
     );
     expect(stub.count()).toBe(0);
   });
@@ -127,7 +127,9 @@ describe('society run --estimate', () => {
     expect(lines[head]!.lastIndexOf('calls')).toBeGreaterThanOrEqual(worstAt - 2);
     const at = lines.indexOf('providers and keys a live run needs:');
     expect(at).toBeGreaterThan(head);
-    expect(lines[at + 2]).toMatch(/^\s+openai\s+OPENAI_API_KEY\s+set\s+mission, questioner/);
+    expect(lines[at + 2]).toMatch(
+      /^\s+openai\s+OPENAI_API_KEY\s+set\s+artists\/mission, artists\/questioner/,
+    );
     expect(lines[at + 3]).toMatch(/^\s+hf-inference\s+HF_TOKEN\s+not set\s+painter$/);
   });
 

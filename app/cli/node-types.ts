@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { baseData } from '../node-sdk/common.ts';
-import type { NodeSpec, PortSpec } from '../node-sdk/define.ts';
+import type { NodeSpec, PortSpec, PortsContext } from '../node-sdk/define.ts';
 import { type ShowWhen, showWhenHints } from '../node-sdk/show-when.ts';
 
 /** One port of a node type. */
@@ -61,6 +61,8 @@ export function describeNodeType(spec: NodeSpec<unknown>): NodeTypeInfo {
   };
 }
 
+const NO_LIBRARY: PortsContext = { subgraphPorts: () => undefined };
+
 /** The ports of a node of this type as it is dropped: its initial data with defaults filled. */
 function newNodePorts(spec: NodeSpec<unknown>): PortInfo[] {
   const start = spec.initialData?.({
@@ -72,7 +74,8 @@ function newNodePorts(spec: NodeSpec<unknown>): PortInfo[] {
   const parsed = spec.data.safeParse(start ?? {});
   let ports: { inputs: PortSpec[]; outputs: PortSpec[] };
   try {
-    ports = spec.ports((parsed.success ? parsed.data : (start ?? {})) as never);
+    // A dropped node is in no document yet: a node standing for a library graph has no ports.
+    ports = spec.ports((parsed.success ? parsed.data : (start ?? {})) as never, NO_LIBRARY);
   } catch {
     ports = { inputs: [], outputs: [] };
   }

@@ -45,10 +45,10 @@ export function outerSegments(
  */
 export function loopKey(
   nodes: ReadonlyMap<string, PlannedNode>,
-  path: string,
+  instance: string,
   loop: string,
   rounds: Readonly<Record<string, { round: number } | undefined>>,
 ): string {
   const outer = outerSegments(nodes, loop, rounds);
-  return outer.length === 0 ? `${path}${loop}` : `${path}${loop}@${formatPosition(outer)}`;
+  return outer.length === 0 ? instance : `${instance}@${formatPosition(outer)}`;
 }

@@ -19,6 +19,7 @@ import { isAbortError } from '../providers/types.ts';
 import { withParamVars } from '../schema/params.ts';
 import type { RunEventBody } from './events.ts';
 import { resolveInputs } from './inputs.ts';
+import { instanceOf } from './instance-id.ts';
 import { formatPosition, loopKey, outerSegments } from './loop-position.ts';
 import type { NodeValues, ScopeContext } from './machine-runtime.ts';
 import { parseReport } from './reports.ts';
@@ -86,7 +87,7 @@ export class Loops {
 
   /** A loop's transcript and round-checkpoint key: `storm`, or `inner@r2` inside another loop. */
   key(loop: string, context: ScopeContext): string {
-    return loopKey(this.#planOf(context).nodes, context.path, loop, context.loops);
+    return loopKey(this.#planOf(context).nodes, instanceOf(context, loop), loop, context.loops);
   }
 
   /**
@@ -138,7 +139,7 @@ export class Loops {
     const { data, maxRounds } = this.#of(loop, context);
     this.#emit({
       type: 'round.started',
-      loop: context.path + loop,
+      loop: instanceOf(context, loop),
       round,
       maxRounds: maxRounds(data),
     });
@@ -156,7 +157,7 @@ export class Loops {
     );
     this.#emit({
       type: 'round.finished',
-      loop: context.path + loop,
+      loop: instanceOf(context, loop),
       round: state.round,
       ...(stop ? { stop } : {}),
     });
@@ -255,7 +256,7 @@ export class Loops {
       loops: { ...context.loops, [loop]: { ...state, round } },
     });
     const at = (id: string, replica: number | undefined, round: number) =>
-      `${context.path}${id}${replica === undefined ? '' : `#${replica}`}@${this.position(nodes.get(id)!, inRound(round), round)}`;
+      `${instanceOf(context, id)}${replica === undefined ? '' : `#${replica}`}@${this.position(nodes.get(id)!, inRound(round), round)}`;
     const ctx: LoopStepContext<unknown> = {
       data,
       loop,

@@ -5,6 +5,7 @@
  * loop actions, and every `invoke.input` gets the live scope context (the one thing JSON
  * cannot express).
  */
+
 import { type AnyStateMachine, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { ancestors } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
@@ -17,6 +18,7 @@ import {
 import { isNotTaken, type NodeOutputs } from '../node-sdk/define.ts';
 import type { LoopState, LoopStepResult, NodeValues } from '../node-sdk/loop.ts';
 import type { Stage } from '../schema/document.ts';
+import { instanceOf } from './instance-id.ts';
 
 /** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
 const update = <P>(
@@ -49,6 +51,12 @@ export interface ScopeContext {
    * the engine. Absent in the run's own graph.
    */
   graph?: string;
+  /**
+   * The id prefix this scope's instances leave out: `judge/` inside a copy of a replicated
+   * sub-society `judge`, whose members' ids all start with it, so its member `judge/agent1`
+   * runs as `judge#2/agent1` rather than `judge#2/judge/agent1`.
+   */
+  local?: string;
 }
 
 /** What the scheduler reports about a task it asked the engine to run. */
@@ -111,9 +119,11 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     for (const m of input.members) delete values[m];
     const node = plan.nodes.get(input.scope)!;
     let path = parent.path;
+    let local = parent.local;
     let bindings = parent.bindings;
     if (input.replica !== undefined && node.replicate) {
-      path = `${parent.path}${input.scope}#${input.replica}/`;
+      path = `${instanceOf(parent, input.scope)}#${input.replica}/`;
+      local = `${input.scope}/`;
       bindings = {
         ...parent.bindings,
         [node.replicate.as]: node.replicate.items[input.replica],
@@ -127,6 +137,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       replicas: {},
       started: {},
       loops: parent.loops,
+      ...(local ? { local } : {}),
       ...(parent.graph ? { graph: parent.graph } : {}),
       ...(input.stage
         ? { loop: { id: input.scope, stage: input.stage } }
@@ -353,7 +364,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
               ...innerValues(output, done.node),
               [done.node]: isLoop
                 ? (output.values[done.node] ?? {})
-                : { $instances: [context.path + done.node] },
+                : { $instances: [instanceOf(context, done.node)] },
             },
             loops: { ...context.loops, ...output.loops },
           };

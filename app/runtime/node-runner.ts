@@ -25,6 +25,7 @@ import { runComputeTask } from './compute.ts';
 import type { DebugGate } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
 import { resolveInputs, skipCause } from './inputs.ts';
+import { instanceOf } from './instance-id.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
 import { parseReport } from './reports.ts';
@@ -130,7 +131,7 @@ export class NodeRunner {
     const node = graph.plan.nodes.get(id)!;
     const frame = context.loop;
     const round = frame ? context.loops[frame.id]?.round : undefined;
-    const base = `${context.path}${id}${replica === undefined ? '' : `#${replica}`}`;
+    const base = `${instanceOf(context, id)}${replica === undefined ? '' : `#${replica}`}`;
     const at = frame ? loops.position(node, context, round) : '';
     const instance = frame ? `${base}@${at}${phase ? `:${phase.kind}` : ''}` : base;
     const signal = this.#signalWith(actorSignal);
@@ -156,7 +157,7 @@ export class NodeRunner {
       const key = `${loops.key(frame.id, context)}|${round}`;
       let held = this.#roundGates.get(key);
       if (!held) {
-        held = gate.check({ kind: 'round', loop: context.path + frame.id, round });
+        held = gate.check({ kind: 'round', loop: instanceOf(context, frame.id), round });
         this.#roundGates.set(key, held);
       }
       await held;
@@ -373,7 +374,9 @@ export class NodeRunner {
       text,
       simulated: isSimulatedText(text),
       ...(text !== proposed ? { edited: true as const } : {}),
-      ...(frame ? { loop: context.path + frame.id, stage: call.phase?.kind ?? frame.stage } : {}),
+      ...(frame
+        ? { loop: instanceOf(context, frame.id), stage: call.phase?.kind ?? frame.stage }
+        : {}),
       ...(call.round !== undefined && frame?.stage === 'round' ? { round: call.round } : {}),
     });
     if (frame && !call.phase) {

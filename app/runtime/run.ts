@@ -4,6 +4,7 @@
  * settles `result` when it ends, however it ends. The work is done by the modules beside it:
  * the node runner, the calls gateway, the loops, the event log.
  */
+
 import { createActor } from 'xstate';
 import type { PlannedNode } from '../compiler/analyze.ts';
 import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
@@ -20,6 +21,7 @@ import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
 import { EventLog } from './event-log.ts';
 import type { Checkpoint, RunEvent, RunMode, RunStatus, Usage } from './events.ts';
 import { checkRunInputs, collectRunOutputs } from './inputs.ts';
+import { nodeOfInstance } from './instance-id.ts';
 import { Loops } from './loops.ts';
 import {
   buildRunMachine,
@@ -248,11 +250,13 @@ export class Run {
 
   /** The planned node an instance id belongs to, in the run's graph or a plan it runs. */
   #plannedNode(instance: string): PlannedNode | undefined {
-    const cut = instance.lastIndexOf('/');
-    const prefix = cut >= 0 ? instance.slice(0, cut + 1) : '';
+    // The longest child graph's prefix it starts with; ids of sub-society members hold `/` too.
+    let prefix = '';
+    for (const key of this.#children.keys()) {
+      if (instance.startsWith(key) && key.length > prefix.length) prefix = key;
+    }
     const compiled = this.#children.get(prefix)?.compiled ?? this.#compiled;
-    const id = instance.slice(cut + 1).split(/[#@]/)[0]!;
-    return compiled.plan.nodes.get(id);
+    return nodeOfInstance(compiled.plan.nodes, instance.slice(prefix.length));
   }
 
   get paused(): boolean {

@@ -40,6 +40,26 @@ describe('node data versions', () => {
     expect(again).toMatchObject({ ok: true, doc: result.doc, migratedNodes: [] });
   });
 
+  it('brings the library graphs’ nodes up to date too, naming them by their place', () => {
+    const base = doc([{ version: 3, data: { body: 'x', lines: 1 } }]);
+    const result = parseDocument(
+      { ...base, graphs: { notes: { nodes: doc([{ data: { text: 'old' } }]).nodes, edges: [] } } },
+      { nodes: types },
+    );
+    if (!result.ok) expect.fail(result.problems.map(formatProblem).join('\n'));
+    expect(result.doc.graphs?.notes?.nodes[0]).toMatchObject({
+      version: 3,
+      data: { body: 'old', lines: 1 },
+    });
+    const newer = parseDocument(
+      { ...base, graphs: { notes: { nodes: doc([{ version: 9, data: {} }]).nodes, edges: [] } } },
+      { nodes: types },
+    );
+    expect(newer.ok ? [] : newer.problems.map(formatProblem)).toEqual([
+      'node "n0" (graphs.notes.nodes[0].version): its data is version 9, but this build\'s "note" node type reads up to version 3',
+    ]);
+  });
+
   it('leaves data alone without node types, and nodes of types it does not know', () => {
     const input = doc([{ data: { text: 'old' } }, { type: 'mystery', data: { x: 1 } }]);
     const plain = parseDocument(input);

@@ -46,6 +46,23 @@ describe('exporting a document', () => {
     expect(reexported.text).toBe(text);
   });
 
+  it('counts a sub-society’s calls and node types, and keeps its library', async () => {
+    const doc = JSON.parse(
+      readFileSync(
+        new URL('../../templates/nlsom-artist-critic.society.json', import.meta.url),
+        'utf8',
+      ),
+    );
+    const { text, manifest } = await exportDocument(doc, options);
+    expect(manifest.nodeTypes).toEqual(
+      expect.arrayContaining(['mindstorm', 'society', 'transform']),
+    );
+    expect(manifest.inputs.map((i) => i.name)).toEqual(['object']);
+    // 26 artists × 8 calls inside the library graph, 50 critics, the collector, the painter.
+    expect(manifest.estimate?.calls).toBe(260);
+    expect(JSON.parse(text).graphs).toEqual(doc.graphs);
+  });
+
   it('names Hugging Face for expert models, which reach it without a model profile', async () => {
     const restoration = JSON.parse(
       readFileSync(

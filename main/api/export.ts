@@ -102,7 +102,14 @@ export async function exportDocument(
     exportedAt: (options.now ?? new Date()).toISOString(),
     providers,
     models,
-    nodeTypes: [...new Set(doc.nodes.map((n) => n.type))].sort(),
+    // The library's graphs run wherever a node stands for one: their types are needed too.
+    nodeTypes: [
+      ...new Set(
+        [...doc.nodes, ...Object.values(doc.graphs ?? {}).flatMap((g) => g.nodes)].map(
+          (n) => n.type,
+        ),
+      ),
+    ].sort(),
     inputs: doc.nodes.flatMap((n) => {
       const input = runInputOf(options.registry.get(n.type), n.data);
       if (!input) return [];
