@@ -35,8 +35,9 @@ import {
   toDocument,
   uniqueEdgeId,
 } from './model/document.ts';
+import type { Library } from './model/library.ts';
 import { setDocumentParams } from './model/params.ts';
-import { checkConnection } from './model/ports.ts';
+import { checkConnection, setCanvasLibrary } from './model/ports.ts';
 import { idleRun, type RunView } from './model/run.ts';
 import { modelDefaults, profileForNewNode } from './settings/defaults.ts';
 
@@ -44,11 +45,19 @@ const HISTORY_LIMIT = 100;
 
 export type Modal =
   | { kind: 'save'; saveAs: boolean }
-  | { kind: 'open' }
+  /** `pick`: the file chosen is handed on (insert as a sub-society) rather than opened. */
+  | { kind: 'open'; pick?: (name: string) => void; title?: string }
   | { kind: 'gallery' }
   | { kind: 'keys' }
   | { kind: 'settings' }
-  | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void }
+  | {
+      kind: 'confirm';
+      message: string;
+      confirm: string;
+      onConfirm: () => void;
+      /** The dialog's title; "Unsaved changes" when not given. */
+      title?: string;
+    }
   | {
       kind: 'live-estimate';
       estimate: ApiResult<'run.estimate'>;
@@ -102,6 +111,10 @@ export interface EditorState {
   meta: DocMeta;
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** The library graphs opened on the canvas, outermost first (breadcrumbs); empty at the root. */
+  path: Canvas['path'];
+  /** The document's own nodes and edges while a library graph is on the canvas. */
+  root: Canvas['root'];
   /** The workspace file the document was opened from or saved to. */
   fileName: string | null;
   template: TemplateOrigin | null;
@@ -139,6 +152,8 @@ export const useEditor = create<EditorState>()(() => ({
   meta: initial.meta,
   nodes: initial.nodes,
   edges: initial.edges,
+  path: [],
+  root: null,
   fileName: null,
   template: null,
   dirty: false,
@@ -166,7 +181,16 @@ const set = useEditor.setState;
 setDocumentParams(initial.meta.params);
 useEditor.subscribe((state, previous) => {
   if (state.meta.params !== previous.meta.params) setDocumentParams(state.meta.params);
+  if (state.meta.graphs !== previous.meta.graphs) setCanvasLibrary(state.meta.graphs as Library);
 });
+
+/**
+ * The document's own nodes, what a run's inputs and states are read from, even while a library
+ * graph is on the canvas.
+ */
+export function documentNodes(state: EditorState = get()): FlowNode[] {
+  return state.root ? (state.root.nodes as FlowNode[]) : state.nodes;
+}
 
 export function currentDocument(state: EditorState = get()): GraphDocument {
   return toDocument(state);
@@ -232,15 +256,52 @@ export function loadDocument(
   });
 }
 
-/** Puts a remembered document back, keeping sizes React Flow already measured. */
-function restore(doc: GraphDocument): Canvas {
-  const canvas = fromDocument(doc);
+/**
+ * Puts a remembered document back, keeping sizes React Flow already measured and the library
+ * graph that is open (or as much of the way to it as still exists).
+ */
+function restore(doc: GraphDocument, path: Canvas['path'] = get().path): Canvas {
+  const canvas = fromDocument(doc, path);
   const measured = new Map(get().nodes.map((n) => [n.id, n.measured]));
   for (const node of canvas.nodes) {
     const m = measured.get(node.id);
     if (m) node.measured = m;
   }
   return canvas;
+}
+
+/**
+ * Shows a library graph on the canvas (`via`: the society node it was opened from, whose run
+ * statuses its nodes then show), one level in from what is shown now; the document is the same,
+ * so history, dirty state and saving carry on.
+ */
+export function openGraph(graph: string, via?: string): void {
+  const state = get();
+  if (!state.meta.graphs || !Object.hasOwn(state.meta.graphs as object, graph)) {
+    notify('error', `The document has no library graph "${graph}".`);
+    return;
+  }
+  if (state.path.some((step) => step.graph === graph)) {
+    notify('error', `"${graph}" is already open (${state.path.map((s) => s.graph).join(' › ')}).`);
+    return;
+  }
+  const doc = toDocument(state);
+  set({
+    ...fromDocument(doc, [...state.path, { graph, ...(via ? { via } : {}) }]),
+    historyKey: null,
+    epoch: state.epoch + 1,
+  });
+}
+
+/** Goes back out to the first `depth` library graphs of the way in (0: the document's graph). */
+export function closeGraphs(depth: number): void {
+  const state = get();
+  if (depth >= state.path.length) return;
+  set({
+    ...fromDocument(toDocument(state), state.path.slice(0, depth)),
+    historyKey: null,
+    epoch: state.epoch + 1,
+  });
 }
 
 export function undo(): void {

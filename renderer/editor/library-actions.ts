@@ -1,0 +1,198 @@
+/**
+ * The editor's actions on the document's library of graphs: make a sub-society from the
+ * selection, insert another document as one, and update such a copy from its source. Each is one
+ * undo step on the document; nothing is read from another file at run time.
+ */
+import type { GraphDocument } from '../../app/schema/document.ts';
+import { api } from '../api.ts';
+import { readDocument, toDocument } from '../model/document.ts';
+import {
+  extractSubsociety,
+  importedGraphs,
+  type Library,
+  sourceHash,
+  uniqueGraphName,
+} from '../model/library.ts';
+import { retargetSubgraph, specPorts } from '../model/ports.ts';
+import { notify, replaceDocument, useEditor } from '../store.ts';
+
+const get = useEditor.getState;
+const set = useEditor.setState;
+
+/** The library as it is now (the graph on the canvas included). */
+function currentLibrary(): Library | undefined {
+  return toDocument(get()).graphs;
+}
+
+/** A name for a new library graph that is not taken yet. */
+export function suggestedGraphName(stem = 'subsociety'): string {
+  return uniqueGraphName(stem, currentLibrary());
+}
+
+/**
+ * Moves the selected nodes into a new library graph `name` and puts a society node in their
+ * place (see `extractSubsociety`); returns why not, or null when done.
+ */
+export function makeSubsociety(name: string): string | null {
+  const state = get();
+  const selected = new Set(state.nodes.filter((n) => n.selected).map((n) => n.id));
+  if (selected.size === 0) return 'Select the nodes to move into the sub-society first.';
+  const doc = toDocument(state);
+  const library = doc.graphs ?? {};
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
+    return `"${name}" is not a graph name: start with a letter or _, then letters, digits, _ or -.`;
+  }
+  if (Object.hasOwn(library, name)) return `The library already has a graph "${name}".`;
+  const shown = state.path.at(-1)?.graph;
+  const from = shown ? library[shown]! : doc;
+  const result = extractSubsociety(
+    from.nodes,
+    from.edges,
+    selected,
+    name,
+    (node, port) =>
+      specPorts({
+        id: node.id,
+        type: node.type,
+        data: node.data as Record<string, unknown>,
+      }).outputs.find((p) => p.name === port)?.modality ?? 'any',
+  );
+  const graphs: Library = { ...library, [name]: result.graph };
+  const next: GraphDocument = shown
+    ? {
+        ...doc,
+        graphs: {
+          ...graphs,
+          [shown]: { ...library[shown]!, nodes: result.nodes, edges: result.edges },
+        },
+      }
+    : { ...doc, nodes: result.nodes, edges: result.edges, graphs };
+  replaceDocument(next);
+  notify(
+    'info',
+    `Made sub-society "${name}" from ${selected.size} node${selected.size === 1 ? '' : 's'}.`,
+  );
+  return null;
+}
+
+/** Reads a workspace document as a sub-society's source; null (after saying why) when it cannot. */
+async function readSource(name: string): Promise<{ doc: GraphDocument; hash: string } | null> {
+  try {
+    const { text } = await api().call('files.read', { name });
+    const result = readDocument(text);
+    if (!result.ok) {
+      notify(
+        'error',
+        `${name} is not a document the studio can read (${result.problems.length} problems).`,
+      );
+      return null;
+    }
+    return { doc: result.doc, hash: await sourceHash(result.doc) };
+  } catch (error) {
+    notify('error', `Could not read ${name}: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/** Asks for a workspace document and inserts it as a sub-society (copied into the library). */
+export function pickDocumentToInsert(): void {
+  set({
+    modal: {
+      kind: 'open',
+      title: 'Insert a document as a sub-society',
+      pick: (name) => {
+        set({ modal: null });
+        void insertDocument(name);
+      },
+    },
+  });
+}
+
+/**
+ * Copies the workspace document `name` (its graph and its own library, renamed where names
+ * clash) into this document's library with its source name and hash, and adds a society node
+ * running it.
+ */
+export async function insertDocument(name: string): Promise<void> {
+  const source = await readSource(name);
+  if (!source) return;
+  const doc = toDocument(get());
+  const { main, graphs } = importedGraphs(source.doc, doc.graphs, source.hash, retargetSubgraph);
+  const state = get();
+  const shown = state.path.at(-1)?.graph;
+  const library: Library = { ...doc.graphs, ...graphs };
+  const taken = new Set(state.nodes.map((n) => n.id));
+  let id = main;
+  for (let n = 2; taken.has(id); n++) id = `${main}${n}`;
+  const right = Math.max(0, ...state.nodes.map((n) => n.position.x)) + 280;
+  const node = { id, type: 'society', position: { x: right, y: 40 }, data: { graph: main } };
+  const next: GraphDocument = shown
+    ? {
+        ...doc,
+        graphs: {
+          ...library,
+          [shown]: { ...library[shown]!, nodes: [...library[shown]!.nodes, node] },
+        },
+      }
+    : { ...doc, nodes: [...doc.nodes, node], graphs: library };
+  replaceDocument(next);
+  notify('info', `Inserted ${name} as sub-society "${main}".`);
+}
+
+/**
+ * "Update from source": the user picks the source document again; when its content changed
+ * since it was copied, the library graph is replaced after they confirm.
+ */
+export function pickSourceToUpdate(graph: string): void {
+  set({
+    modal: {
+      kind: 'open',
+      title: `Update "${graph}" from its source`,
+      pick: (name) => {
+        set({ modal: null });
+        void updateFromSource(graph, name);
+      },
+    },
+  });
+}
+
+export async function updateFromSource(graph: string, name: string): Promise<void> {
+  const current = currentLibrary()?.[graph];
+  if (!current?.source) {
+    notify('error', `"${graph}" was not inserted from a document.`);
+    return;
+  }
+  const source = await readSource(name);
+  if (!source) return;
+  if (source.doc.name !== current.source.name) {
+    notify(
+      'error',
+      `${name} is "${source.doc.name}", not "${current.source.name}", the source of "${graph}".`,
+    );
+    return;
+  }
+  if (source.hash === current.source.hash) {
+    notify('info', `"${graph}" is up to date with ${name}.`);
+    return;
+  }
+  set({
+    modal: {
+      kind: 'confirm',
+      title: 'Update from source',
+      message: `${name} changed since "${graph}" was copied from it. Replace "${graph}" with its current content? (Undo puts it back.)`,
+      confirm: 'Replace',
+      onConfirm: () => {
+        const doc = toDocument(get());
+        const others = { ...doc.graphs };
+        delete others[graph];
+        const { main, graphs } = importedGraphs(source.doc, others, source.hash, retargetSubgraph);
+        const replaced: Library = { ...doc.graphs };
+        for (const [key, value] of Object.entries(graphs)) {
+          replaced[key === main ? graph : key] = value;
+        }
+        replaceDocument({ ...doc, graphs: replaced });
+        notify('info', `Updated "${graph}" from ${name}.`);
+      },
+    },
+  });
+}
