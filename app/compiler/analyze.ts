@@ -4,7 +4,7 @@
  * problems (each naming a node or a JSON path) or a `GraphPlan` the machine builder and the
  * engine share.
  */
-import type { NodePorts, NodeSpec, PortSpec } from '../node-sdk/define.ts';
+import type { NodePorts, NodeSpec, PortSpec, PortsContext } from '../node-sdk/define.ts';
 import type { GraphNodeView, GraphView } from '../node-sdk/graph-view.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { documentRenderer } from '../node-sdk/template.ts';
@@ -66,6 +66,17 @@ export interface GraphPlan {
 
 export type AnalysisResult = { ok: true; plan: GraphPlan } | { ok: false; problems: Problem[] };
 
+/** What analysis knows beyond the document: its library's ports, and what was laid out. */
+export interface AnalysisContext {
+  /** The ports of the document's library graphs, for nodes that stand for one. */
+  ports?: PortsContext;
+  /**
+   * Nodes whose library graph is already laid out as their members (./expand.ts): their edges
+   * now reach those members, so they have no ports of their own.
+   */
+  laidOut?: ReadonlySet<string>;
+}
+
 /**
  * Analyses a document whose parameter references are already bound (compileGraph binds them);
  * `params` are the values bound, kept for templates (default: the declared defaults).
@@ -74,6 +85,7 @@ export function analyzeGraph(
   doc: GraphDocument,
   registry: NodeRegistry,
   params: Readonly<Record<string, ParamValue>> = paramDefaults(doc.params),
+  context: AnalysisContext = {},
 ): AnalysisResult {
   const problems: Problem[] = [];
   const nodes = new Map<string, PlannedNode>();
@@ -111,7 +123,9 @@ export function analyzeGraph(
       type: node.type,
       spec,
       data,
-      ports: spec.ports(data),
+      ports: context.laidOut?.has(node.id)
+        ? { inputs: [], outputs: [] }
+        : spec.ports(data, context.ports),
       scope: node.parentId ?? ROOT,
       container: spec.container,
       replicate: replicate && { items: replicate.items, as: replicate.as ?? 'item' },
@@ -338,7 +352,8 @@ export function analyzeGraph(
 function containerNames(registry: NodeRegistry): { containers: string; loops: string } {
   const titles = (kind?: 'loop') =>
     [...registry.specs.values()]
-      .filter((s) => (kind ? s.container === kind : s.container))
+      // A node standing for a library graph takes its members from that graph, never a parentId.
+      .filter((s) => !s.subgraph && (kind ? s.container === kind : s.container))
       .map((s) => s.title.toLowerCase())
       .join(' or ');
   return { containers: titles() || 'container', loops: titles('loop') || 'loop' };

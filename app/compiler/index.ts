@@ -5,13 +5,17 @@ import { bindParams, type ParamValue, resolveParams } from '../schema/params.ts'
 import { parseDocument } from '../schema/parse.ts';
 import type { Problem } from '../schema/problems.ts';
 import { analyzeGraph, type GraphPlan } from './analyze.ts';
+import { expandSubgraphs, libraryPorts, referenceCycles } from './expand.ts';
 import { buildMachines, type MachineSet } from './machine.ts';
 
 export * from './analyze.ts';
 export * from './machine.ts';
 
 export interface CompiledGraph {
-  /** The document as analysed: every `{ "$param": NAME }` replaced by the parameter's value. */
+  /**
+   * The document as bound: every `{ "$param": NAME }` replaced by the parameter's value, its
+   * library kept. The plan's `doc` is the one analysed, its sub-societies laid out in place.
+   */
   doc: GraphDocument;
   /**
    * The document as written, its parameter references kept; `doc` itself when it has none.
@@ -52,8 +56,20 @@ export async function compileGraph(
   if (!values.ok) return values;
   const bound = bindParams(parsed.doc, values.values);
   if (!bound.ok) return bound;
-  const analysis = analyzeGraph(bound.doc, nodes, values.values);
-  if (!analysis.ok) return analysis;
+  // Sub-societies are laid out in place first, so the plan, the estimate, the debugger and the
+  // record all see into them; a library that contains itself never is.
+  const cycles = referenceCycles(bound.doc, nodes);
+  if (cycles.length > 0) return { ok: false, problems: cycles };
+  const expansion = expandSubgraphs(bound.doc, nodes);
+  const analysis = analyzeGraph(expansion.doc, nodes, values.values, {
+    ports: libraryPorts(bound.doc, nodes),
+    laidOut: expansion.containers,
+  });
+  const problems = [
+    ...expansion.problems,
+    ...(analysis.ok ? [] : expansion.locate(analysis.problems)),
+  ];
+  if (problems.length > 0 || !analysis.ok) return { ok: false, problems };
   return {
     ok: true,
     doc: bound.doc,

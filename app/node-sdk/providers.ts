@@ -10,12 +10,15 @@ import type { NodeRegistry } from './registry.ts';
 export interface ProviderSource {
   models?: Record<string, { provider: string }> | undefined;
   nodes: ReadonlyArray<{ type: string; data?: unknown }>;
+  /** The document's library: its graphs' nodes run too, wherever a node stands for one. */
+  graphs?: Readonly<Record<string, { nodes: ReadonlyArray<{ type: string; data?: unknown }> }>>;
 }
 
 /** Provider profile names the document uses, sorted, each once. */
 export function documentProviders(doc: ProviderSource, registry: NodeRegistry): string[] {
   const names = new Set(Object.values(doc.models ?? {}).map((m) => m.provider));
-  for (const node of doc.nodes) {
+  const library = Object.values(doc.graphs ?? {}).flatMap((g) => g.nodes);
+  for (const node of [...doc.nodes, ...library]) {
     const spec = registry.get(node.type);
     if (!spec?.providers) continue;
     const data =

@@ -3,9 +3,9 @@
  * `data` (`node.version`, absent = 1), and its type (`nodes/<type>/spec.ts`) carries the current
  * version with the steps up to it, as tldraw versions each shape's props. Reading a document
  * runs the steps for every node behind its type, so the CLI, the studio and the editor all see
- * today's shape; saving then writes the current version.
+ * today's shape; saving then writes the current version. The library's graphs are read alike.
  */
-import type { GraphDocument } from './document.ts';
+import type { GraphDocument, GraphNode } from './document.ts';
 import { formatPath, type Problem } from './problems.ts';
 
 /** What reading a document needs of a node type: a NodeSpec has both. */
@@ -40,13 +40,40 @@ export type NodeMigrationResult =
 export function migrateNodeData(doc: GraphDocument, types: NodeTypes): NodeMigrationResult {
   const problems: Problem[] = [];
   const migrated: NodeMigration[] = [];
-  const nodes = doc.nodes.map((node, index) => {
+  const nodes = migrateNodes(doc.nodes, [], types, problems, migrated);
+  // The library's graphs are documents' nodes too: read in today's shape like the rest.
+  let graphs: GraphDocument['graphs'];
+  for (const [name, graph] of Object.entries(doc.graphs ?? {})) {
+    const upgraded = migrateNodes(graph.nodes, ['graphs', name], types, problems, migrated);
+    if (upgraded === graph.nodes) continue;
+    graphs ??= { ...doc.graphs };
+    graphs[name] = { ...graph, nodes: upgraded };
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  if (migrated.length === 0) return { ok: true, doc, migrated };
+  return { ok: true, doc: { ...doc, nodes, ...(graphs ? { graphs } : {}) }, migrated };
+}
+
+/** `nodes` with each node's data brought up to date; the same array when none changed. */
+function migrateNodes(
+  list: GraphNode[],
+  at: PropertyKey[],
+  types: NodeTypes,
+  problems: Problem[],
+  migrated: NodeMigration[],
+): GraphNode[] {
+  let changed = false;
+  const nodes = list.map((node, index) => {
     const spec = types.get(node.type);
     const current = spec?.version ?? 1;
     const from = node.version ?? 1;
     if (!spec || from === current) return node;
     const problem = (message: string) => {
-      problems.push({ path: formatPath(['nodes', index, 'version']), node: node.id, message });
+      problems.push({
+        path: formatPath([...at, 'nodes', index, 'version']),
+        node: node.id,
+        message,
+      });
       return node;
     };
     if (from > current) {
@@ -70,8 +97,8 @@ export function migrateNodeData(doc: GraphDocument, types: NodeTypes): NodeMigra
       }
     }
     migrated.push({ node: node.id, type: node.type, from, to: current });
+    changed = true;
     return { ...node, data, version: current };
   });
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, doc: migrated.length > 0 ? { ...doc, nodes } : doc, migrated };
+  return changed ? nodes : list;
 }

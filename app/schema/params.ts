@@ -332,44 +332,61 @@ export function resolveParams(
   return problems.length ? { ok: false, problems } : { ok: true, values };
 }
 
+type BindableNodes = ReadonlyArray<{ id: string; data: Record<string, unknown> }>;
+
 interface BindableDocument {
   params?: Params;
-  nodes: ReadonlyArray<{ id: string; data: Record<string, unknown> }>;
+  nodes: BindableNodes;
+  /** The document's library: its graphs' nodes are bound too (`graphs.NAME.nodes[i]…`). */
+  graphs?: Readonly<Record<string, { nodes: BindableNodes }>>;
 }
 
 /**
- * The document with every `{ "$param": NAME }` inside a node's `data` (at any depth) replaced
- * by `values[NAME]`. Nodes without a reference are kept as they are (the same objects), so a
- * document with no reference comes back unchanged, as the same object. A reference to a name
- * `values` lacks is a problem naming the node and the JSON path.
+ * The document with every `{ "$param": NAME }` inside a node's `data` (at any depth), in the
+ * document's own nodes and its library graphs', replaced by `values[NAME]`. Nodes without a
+ * reference are kept as they are (the same objects), so a document with no reference comes back
+ * unchanged, as the same object. A reference to a name `values` lacks is a problem naming the
+ * node and the JSON path.
  */
 export function bindParams<D extends BindableDocument>(
   doc: D,
   values: Readonly<Record<string, ParamValue>>,
 ): { ok: true; doc: D } | { ok: false; problems: Problem[] } {
   const problems: Problem[] = [];
-  let nodes: D['nodes'] | undefined;
-  doc.nodes.forEach((node, index) => {
-    const where = ['nodes', index, 'data'];
-    const data = bindValue(node.data, where, (ref, path) => {
-      if (Object.hasOwn(values, ref.$param)) return values[ref.$param];
-      problems.push({
-        path: formatPath(path),
-        node: node.id,
-        message: `no parameter "${ref.$param}" ${declaredList(doc.params)}`,
+  const bindNodes = <N extends BindableNodes>(list: N, at: PropertyKey[]): N => {
+    let nodes: N | undefined;
+    list.forEach((node, index) => {
+      const where = [...at, 'nodes', index, 'data'];
+      const data = bindValue(node.data, where, (ref, path) => {
+        if (Object.hasOwn(values, ref.$param)) return values[ref.$param];
+        problems.push({
+          path: formatPath(path),
+          node: node.id,
+          message: `no parameter "${ref.$param}" ${declaredList(doc.params)}`,
+        });
+        return ref;
       });
-      return ref;
+      if (data !== node.data) {
+        nodes ??= [...list] as unknown as N;
+        (nodes as unknown as Array<N[number]>)[index] = {
+          ...node,
+          data: data as Record<string, unknown>,
+        };
+      }
     });
-    if (data !== node.data) {
-      nodes ??= [...doc.nodes];
-      (nodes as Array<(typeof doc.nodes)[number]>)[index] = {
-        ...node,
-        data: data as Record<string, unknown>,
-      };
-    }
-  });
+    return nodes ?? list;
+  };
+  const nodes = bindNodes(doc.nodes, []);
+  let graphs: Record<string, { nodes: BindableNodes }> | undefined;
+  for (const [name, graph] of Object.entries(doc.graphs ?? {})) {
+    const bound = bindNodes(graph.nodes, ['graphs', name]);
+    if (bound === graph.nodes) continue;
+    graphs ??= { ...doc.graphs };
+    graphs[name] = { ...graph, nodes: bound };
+  }
   if (problems.length) return { ok: false, problems };
-  return { ok: true, doc: nodes ? { ...doc, nodes } : doc };
+  if (nodes === doc.nodes && !graphs) return { ok: true, doc };
+  return { ok: true, doc: { ...doc, nodes, ...(graphs ? { graphs } : {}) } };
 }
 
 /**

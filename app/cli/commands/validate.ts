@@ -19,7 +19,7 @@ export async function validateCommand(
     const result = await compileFile(file, undefined, flags.set);
     if (result.ok) {
       process.stdout.write(
-        `${file}: valid (${result.plan.nodes.size} nodes, ${result.doc.edges.length} edges)\n`,
+        `${file}: valid (${result.plan.nodes.size} nodes, ${result.plan.doc.edges.length} edges)\n`,
       );
       // A warning leaves the exit code alone: the document is valid, its budget may be short.
       // Inputs count as empty here (their values are a run's): calls do not depend on them.
