@@ -37,7 +37,7 @@ import {
 } from './model/document.ts';
 import type { Library } from './model/library.ts';
 import { setDocumentParams } from './model/params.ts';
-import { checkConnection, setCanvasLibrary } from './model/ports.ts';
+import { checkConnection, retargetSubgraph, setCanvasLibrary, subgraphOf } from './model/ports.ts';
 import { idleRun, type RunView } from './model/run.ts';
 import { modelDefaults, profileForNewNode } from './settings/defaults.ts';
 
@@ -270,40 +270,6 @@ function restore(doc: GraphDocument, path: Canvas['path'] = get().path): Canvas 
   return canvas;
 }
 
-/**
- * Shows a library graph on the canvas (`via`: the society node it was opened from, whose run
- * statuses its nodes then show), one level in from what is shown now; the document is the same,
- * so history, dirty state and saving carry on.
- */
-export function openGraph(graph: string, via?: string): void {
-  const state = get();
-  if (!state.meta.graphs || !Object.hasOwn(state.meta.graphs as object, graph)) {
-    notify('error', `The document has no library graph "${graph}".`);
-    return;
-  }
-  if (state.path.some((step) => step.graph === graph)) {
-    notify('error', `"${graph}" is already open (${state.path.map((s) => s.graph).join(' › ')}).`);
-    return;
-  }
-  const doc = toDocument(state);
-  set({
-    ...fromDocument(doc, [...state.path, { graph, ...(via ? { via } : {}) }]),
-    historyKey: null,
-    epoch: state.epoch + 1,
-  });
-}
-
-/** Goes back out to the first `depth` library graphs of the way in (0: the document's graph). */
-export function closeGraphs(depth: number): void {
-  const state = get();
-  if (depth >= state.path.length) return;
-  set({
-    ...fromDocument(toDocument(state), state.path.slice(0, depth)),
-    historyKey: null,
-    epoch: state.epoch + 1,
-  });
-}
-
 export function undo(): void {
   const state = get();
   const previous = state.past.at(-1);
@@ -441,15 +407,32 @@ export function addNode(
     node.position = { x: position.x - at.x, y: position.y - at.y };
   }
   if (isContainer(type)) Object.assign(node, CONTAINER_SIZE);
+  const library = subsocietyLibrary(node, toDocument(state).graphs);
   change((s) => ({
+    ...(library ? { meta: { ...s.meta, graphs: library.graphs } } : {}),
     nodes: parentsFirst([
       ...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)),
-      node,
+      library ? retargetSubgraph(node, library.rename) : node,
     ]),
     edges: s.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
   }));
   set({ inspectorTab: 'node' });
   return id;
+}
+
+/**
+ * A new sub-society node runs the library's first graph; in a document with no library yet, a new
+ * empty graph under the name the node came with, to open and fill. Undefined for other nodes.
+ */
+function subsocietyLibrary(
+  node: FlowNode,
+  graphs: GraphDocument['graphs'],
+): { graphs: GraphDocument['graphs']; rename: Map<string, string> } | undefined {
+  const named = subgraphOf(node);
+  if (named === undefined || (graphs && Object.hasOwn(graphs, named))) return undefined;
+  const first = Object.keys(graphs ?? {})[0];
+  if (first) return { graphs, rename: new Map([[named, first]]) };
+  return { graphs: { ...graphs, [named]: { nodes: [], edges: [] } }, rename: new Map() };
 }
 
 /** Moves a node into a container (or out to the top level), keeping where it is on screen. */

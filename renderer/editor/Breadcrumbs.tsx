@@ -1,6 +1,11 @@
 import { type FormEvent, useState } from 'react';
-import { closeGraphs, useEditor } from '../store.ts';
-import { makeSubsociety, pickDocumentToInsert, suggestedGraphName } from './library-actions.ts';
+import { useEditor } from '../store.ts';
+import {
+  closeGraphs,
+  makeSubsociety,
+  pickDocumentToInsert,
+  suggestedGraphName,
+} from './library-actions.ts';
 
 /**
  * Over the canvas: where in the document's library the canvas is (`Document › artist › …`, each

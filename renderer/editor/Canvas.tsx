@@ -31,7 +31,6 @@ import {
   notify,
   onEdgesChange,
   onNodesChange,
-  openGraph,
   pushHistory,
   reparent,
   useEditor,
@@ -39,6 +38,7 @@ import {
 import { autoLayout } from './autoLayout.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { framePadding, MINIMAP, minimapFits } from './framing.ts';
+import { openGraph } from './library-actions.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';

@@ -5,7 +5,7 @@
  */
 import type { GraphDocument } from '../../app/schema/document.ts';
 import { api } from '../api.ts';
-import { readDocument, toDocument } from '../model/document.ts';
+import { fromDocument, readDocument, toDocument } from '../model/document.ts';
 import {
   extractSubsociety,
   importedGraphs,
@@ -18,6 +18,40 @@ import { notify, replaceDocument, useEditor } from '../store.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
+
+/**
+ * Shows a library graph on the canvas (`via`: the society node it was opened from, whose run
+ * statuses its nodes then show), one level in from what is shown now; the document is the same,
+ * so history, dirty state and saving carry on.
+ */
+export function openGraph(graph: string, via?: string): void {
+  const state = get();
+  if (!state.meta.graphs || !Object.hasOwn(state.meta.graphs as object, graph)) {
+    notify('error', `The document has no library graph "${graph}".`);
+    return;
+  }
+  if (state.path.some((step) => step.graph === graph)) {
+    notify('error', `"${graph}" is already open (${state.path.map((s) => s.graph).join(' › ')}).`);
+    return;
+  }
+  const doc = toDocument(state);
+  set({
+    ...fromDocument(doc, [...state.path, { graph, ...(via ? { via } : {}) }]),
+    historyKey: null,
+    epoch: state.epoch + 1,
+  });
+}
+
+/** Goes back out to the first `depth` library graphs of the way in (0: the document's graph). */
+export function closeGraphs(depth: number): void {
+  const state = get();
+  if (depth >= state.path.length) return;
+  set({
+    ...fromDocument(toDocument(state), state.path.slice(0, depth)),
+    historyKey: null,
+    epoch: state.epoch + 1,
+  });
+}
 
 /** The library as it is now (the graph on the canvas included). */
 function currentLibrary(): Library | undefined {

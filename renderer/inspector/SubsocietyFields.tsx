@@ -1,8 +1,8 @@
-import { pickSourceToUpdate } from '../editor/library-actions.ts';
+import { openGraph, pickSourceToUpdate } from '../editor/library-actions.ts';
 import type { FlowNode } from '../model/document.ts';
 import type { Library } from '../model/library.ts';
 import { subgraphOf } from '../model/ports.ts';
-import { openGraph, updateNodeData, useEditor } from '../store.ts';
+import { updateNodeData, useEditor } from '../store.ts';
 
 /**
  * For a node standing for a library graph (a sub-society): which of the document's graphs it

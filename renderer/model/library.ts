@@ -18,15 +18,16 @@ export type Library = NonNullable<GraphDocument['graphs']>;
 
 /** Spec hooks the library reads, passed in so this module stays free of the registry. */
 export interface LibraryHooks {
-  runInput(node: GraphNode): { name: string; modality: Modality } | undefined;
+  runInput(node: GraphNode): { name: string; modality: Modality; default?: unknown } | undefined;
   runOutput(node: GraphNode): { name: string } | undefined;
   /** The modality a node's output port gives (for what an output node passes on). */
   outputModality(node: GraphNode, port: string): Modality | undefined;
 }
 
 /**
- * The ports of a library graph: each input node is an input (its name and modality), each
- * output node an output (the modality of what feeds it, else any).
+ * The ports of a library graph: each input node is an input (its name and modality, required
+ * unless it has a default), each output node an output (the modality of what feeds it, else
+ * any, so a drawn edge is checked against what the graph really gives).
  */
 export function graphPorts(graph: LibraryGraph, hooks: LibraryHooks): NodePorts {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -34,7 +35,14 @@ export function graphPorts(graph: LibraryGraph, hooks: LibraryHooks): NodePorts 
   const outputs: NodePorts['outputs'] = [];
   for (const node of graph.nodes) {
     const input = hooks.runInput(node);
-    if (input) inputs.push({ name: input.name, modality: input.modality, required: true });
+    if (input) {
+      inputs.push({
+        name: input.name,
+        modality: input.modality,
+        // As the engine reads them (app/compiler/expand.ts): an input with a default may be left open.
+        ...(input.default === undefined ? { required: true } : {}),
+      });
+    }
     const output = hooks.runOutput(node);
     if (output) {
       const feed = graph.edges.find((e) => e.target === node.id);
