@@ -1,4 +1,4 @@
-import { rolledUpRun, runPrefix } from '../model/library.ts';
+import { rolledUpRun, runNodeId, runPrefix } from '../model/library.ts';
 import type { NodeRun } from '../model/run.ts';
 import { NodeStream } from '../run/NodeStream.tsx';
 import { type EditorState, useEditor } from '../store.ts';
@@ -32,12 +32,13 @@ function nodeRun(s: EditorState, id: string): NodeRun | undefined {
 /** The run state of a node while a run is shown: a coloured outline (CSS) and a short label. */
 export function useRunState(id: string) {
   const run = useEditor((s) => nodeRun(s, id));
-  const breakpoint = useEditor((s) => s.breakpoints.nodes.includes(id));
+  const breakpoint = useEditor((s) => s.breakpoints.nodes.includes(runNodeId(s.path, id)));
   return { run, breakpoint };
 }
 
 export function StatusLabel({ id }: { id: string }) {
   const run = useEditor((s) => nodeRun(s, id));
+  const streaming = useEditor((s) => runNodeId(s.path, id));
   if (!run) return null;
   let text: string = run.state;
   if (run.round !== undefined && run.state !== 'done') {
@@ -52,7 +53,7 @@ export function StatusLabel({ id }: { id: string }) {
       >
         {text}
       </span>
-      <NodeStream id={id} />
+      <NodeStream id={streaming} />
     </>
   );
 }

@@ -89,6 +89,11 @@ export function runPrefix(path: readonly LibraryStep[]): string | null {
   return `${path.map((s) => s.via).join('/')}/`;
 }
 
+/** The id a run knows a canvas node by: `panel/voice` for `voice` shown inside `panel`. */
+export function runNodeId(path: readonly LibraryStep[], id: string): string {
+  return `${runPrefix(path) ?? ''}${id}`;
+}
+
 /**
  * A node's state in a run as the canvas shows it: its own, or for a society node the roll-up of
  * its members' (`artists/questioner`…): running while any runs, failed if any failed, skipped

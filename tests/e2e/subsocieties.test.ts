@@ -2,8 +2,10 @@
  * Sub-societies in the studio: a document whose `panel` node runs the library graph `trio` is
  * opened; double-clicking the node shows trio on the canvas with breadcrumbs, a node inside is
  * edited, the breadcrumbs lead back, and saving writes the edit into `graphs.trio`. A selection is
- * made into a new sub-society (its border edges becoming input and output nodes), and a simulated
- * run shows the members' states rolled up onto the society node and, inside it, on each member.
+ * made into a new sub-society (its border edges becoming input and output nodes). A breakpoint
+ * set on a member inside holds a simulated run there (`panel/voice`), and the run shows the
+ * members' states rolled up onto the society node and, inside it, on each member. A workspace
+ * document is inserted as a sub-society and updated once its file changed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -135,10 +137,21 @@ describe.skipIf(!HAVE_CHROMIUM)('sub-societies in the studio', () => {
     expect(studio().pageErrors).toEqual([]);
   });
 
-  it("runs simulated, the society node showing its members' state and each member its own", async () => {
+  it("pauses inside a sub-society, and shows its members' states on its node and inside it", async () => {
     const s = studio();
     const { page } = s;
+    // A breakpoint on a member, set inside the sub-society, holds the run there.
+    await page.getByTestId('node-panel').dblclick();
+    await page.getByTestId('node-voice').click();
+    await page.getByTestId('breakpoint-toggle').check();
+    expect(await page.getByTestId('breakpoint-list').textContent()).toContain('panel/voice');
+    await page.getByTestId('crumb-0').click();
     await page.getByTestId('tb-run-simulated').click();
+    const banner = page.getByTestId('paused-banner');
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toContain('panel/voice');
+    await expect.poll(() => page.getByTestId('status-panel').textContent()).toBe('paused');
+    await page.getByTestId('tb-continue').click();
     await expect
       .poll(() => s.store.listRuns().map((r) => r.status), { timeout: 15_000 })
       .toEqual(['succeeded']);
