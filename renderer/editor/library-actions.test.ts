@@ -9,7 +9,7 @@ import {
   updateNodeData,
   useEditor,
 } from '../store.ts';
-import { closeGraphs, makeSubsociety, openGraph } from './library-actions.ts';
+import { closeGraphs, makeSubsociety, openGraph, revealNode } from './library-actions.ts';
 
 const doc = {
   version: 1,
@@ -78,5 +78,18 @@ describe('editing a library graph in the store', () => {
     const fresh = addNode('society', { x: 0, y: 0 });
     const graph = useEditor.getState().nodes.find((n) => n.id === fresh)?.data.graph as string;
     expect(currentDocument().graphs?.[graph]).toEqual({ nodes: [], edges: [] });
+  });
+});
+
+describe('revealing a node by the id a run gives it', () => {
+  beforeEach(() => loadDocument(doc));
+
+  it('opens the sub-societies on the way and selects the member', () => {
+    revealNode('panel/said');
+    expect(useEditor.getState().path).toEqual([{ graph: 'trio', via: 'panel' }]);
+    expect(useEditor.getState().nodes.find((n) => n.selected)?.id).toBe('said');
+    revealNode('q');
+    expect(useEditor.getState().path).toEqual([]);
+    expect(useEditor.getState().nodes.find((n) => n.selected)?.id).toBe('q');
   });
 });

@@ -13,8 +13,8 @@ import {
   sourceHash,
   uniqueGraphName,
 } from '../model/library.ts';
-import { retargetSubgraph, specPorts } from '../model/ports.ts';
-import { notify, replaceDocument, useEditor } from '../store.ts';
+import { retargetSubgraph, specPorts, subgraphOf } from '../model/ports.ts';
+import { notify, replaceDocument, selectNode, useEditor } from '../store.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -51,6 +51,24 @@ export function closeGraphs(depth: number): void {
     historyKey: null,
     epoch: state.epoch + 1,
   });
+}
+
+/**
+ * Shows a node the run or the backend names by its laid-out id (`panel/voice`, nested
+ * `outer/inner/agent`): the sub-societies on the way are opened from the document's graph, and
+ * the node is selected. A plain id selects the node on the document's graph.
+ */
+export function revealNode(id: string): void {
+  const steps = id.split('/');
+  const last = steps.pop()!;
+  if (steps.length > 0 || get().path.length > 0) closeGraphs(0);
+  for (const via of steps) {
+    const node = get().nodes.find((n) => n.id === via.replace(/#\d+$/, ''));
+    const graph = node && subgraphOf(node);
+    if (!node || !graph) return;
+    openGraph(graph, node.id);
+  }
+  selectNode(last);
 }
 
 /** The library as it is now (the graph on the canvas included). */
