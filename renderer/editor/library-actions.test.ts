@@ -9,7 +9,13 @@ import {
   updateNodeData,
   useEditor,
 } from '../store.ts';
-import { closeGraphs, makeSubsociety, openGraph, revealNode } from './library-actions.ts';
+import {
+  closeGraphs,
+  makeSubsociety,
+  nodeOfRunId,
+  openGraph,
+  revealNode,
+} from './library-actions.ts';
 
 const doc = {
   version: 1,
@@ -91,5 +97,18 @@ describe('revealing a node by the id a run gives it', () => {
     revealNode('q');
     expect(useEditor.getState().path).toEqual([]);
     expect(useEditor.getState().nodes.find((n) => n.selected)?.id).toBe('q');
+  });
+});
+
+describe('finding a node by the id a run gives it', () => {
+  beforeEach(() => loadDocument(doc));
+
+  it('looks through the library wherever the canvas is', () => {
+    expect(nodeOfRunId(useEditor.getState(), 'panel/said')?.data).toEqual({ name: 'said' });
+    openGraph('trio', 'panel');
+    updateNodeData('said', { name: 'verdict' });
+    expect(nodeOfRunId(useEditor.getState(), 'panel/said')?.data).toEqual({ name: 'verdict' });
+    expect(nodeOfRunId(useEditor.getState(), 'q')?.type).toBe('input');
+    expect(nodeOfRunId(useEditor.getState(), 'q/said')).toBeUndefined();
   });
 });

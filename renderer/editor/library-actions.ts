@@ -5,7 +5,7 @@
  */
 import type { GraphDocument } from '../../app/schema/document.ts';
 import { api } from '../api.ts';
-import { fromDocument, readDocument, toDocument } from '../model/document.ts';
+import { type FlowNode, fromDocument, readDocument, toDocument } from '../model/document.ts';
 import {
   extractSubsociety,
   importedGraphs,
@@ -14,7 +14,14 @@ import {
   uniqueGraphName,
 } from '../model/library.ts';
 import { retargetSubgraph, specPorts, subgraphOf } from '../model/ports.ts';
-import { notify, replaceDocument, selectNode, useEditor } from '../store.ts';
+import {
+  documentNodes,
+  type EditorState,
+  notify,
+  replaceDocument,
+  selectNode,
+  useEditor,
+} from '../store.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -69,6 +76,25 @@ export function revealNode(id: string): void {
     openGraph(graph, node.id);
   }
   selectNode(last);
+}
+
+/**
+ * The node a run names by its laid-out id (`panel/voice`: `voice` of the graph `panel` runs),
+ * found through the document's library wherever the canvas is; undefined when there is none.
+ */
+export function nodeOfRunId(state: EditorState, id: string): FlowNode | undefined {
+  const shown = state.path.at(-1)?.graph;
+  const graphNodes = (graph: string): FlowNode[] | undefined =>
+    graph === shown ? state.nodes : (state.meta.graphs?.[graph]?.nodes as FlowNode[] | undefined);
+  let nodes: FlowNode[] | undefined = documentNodes(state);
+  const steps = id.split('/');
+  const last = steps.pop()!;
+  for (const via of steps) {
+    const node: FlowNode | undefined = nodes?.find((n) => n.id === via.replace(/#\d+$/, ''));
+    const graph: string | undefined = node && subgraphOf(node);
+    nodes = graph === undefined ? undefined : graphNodes(graph);
+  }
+  return nodes?.find((n) => n.id === last);
 }
 
 /** The library as it is now (the graph on the canvas included). */
