@@ -80,6 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sub-societies in the studio', () => {
     expect(await page.getByTestId('subsociety-description').textContent()).toBe(
       'One voice on the topic',
     );
+    await s.screenshot('subsociety-inspector');
 
     await page.getByTestId('node-panel').dblclick();
     await page.getByTestId('node-voice').waitFor();
