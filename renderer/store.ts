@@ -35,8 +35,9 @@ import {
   toDocument,
   uniqueEdgeId,
 } from './model/document.ts';
+import type { Library } from './model/library.ts';
 import { setDocumentParams } from './model/params.ts';
-import { checkConnection } from './model/ports.ts';
+import { checkConnection, retargetSubgraph, setCanvasLibrary, subgraphOf } from './model/ports.ts';
 import { idleRun, type RunView } from './model/run.ts';
 import { modelDefaults, profileForNewNode } from './settings/defaults.ts';
 
@@ -44,11 +45,19 @@ const HISTORY_LIMIT = 100;
 
 export type Modal =
   | { kind: 'save'; saveAs: boolean }
-  | { kind: 'open' }
+  /** `pick`: the file chosen is handed on (insert as a sub-society) rather than opened. */
+  | { kind: 'open'; pick?: (name: string) => void; title?: string }
   | { kind: 'gallery' }
   | { kind: 'keys' }
   | { kind: 'settings' }
-  | { kind: 'confirm'; message: string; confirm: string; onConfirm: () => void }
+  | {
+      kind: 'confirm';
+      message: string;
+      confirm: string;
+      onConfirm: () => void;
+      /** The dialog's title; "Unsaved changes" when not given. */
+      title?: string;
+    }
   | {
       kind: 'live-estimate';
       estimate: ApiResult<'run.estimate'>;
@@ -100,6 +109,10 @@ export interface EditorState {
   meta: DocMeta;
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** The library graphs opened on the canvas, outermost first (breadcrumbs); empty at the root. */
+  path: Canvas['path'];
+  /** The document's own nodes and edges while a library graph is on the canvas. */
+  root: Canvas['root'];
   /** The workspace file the document was opened from or saved to. */
   fileName: string | null;
   template: TemplateOrigin | null;
@@ -137,6 +150,8 @@ export const useEditor = create<EditorState>()(() => ({
   meta: initial.meta,
   nodes: initial.nodes,
   edges: initial.edges,
+  path: [],
+  root: null,
   fileName: null,
   template: null,
   dirty: false,
@@ -164,7 +179,16 @@ const set = useEditor.setState;
 setDocumentParams(initial.meta.params);
 useEditor.subscribe((state, previous) => {
   if (state.meta.params !== previous.meta.params) setDocumentParams(state.meta.params);
+  if (state.meta.graphs !== previous.meta.graphs) setCanvasLibrary(state.meta.graphs as Library);
 });
+
+/**
+ * The document's own nodes, what a run's inputs and states are read from, even while a library
+ * graph is on the canvas.
+ */
+export function documentNodes(state: EditorState = get()): FlowNode[] {
+  return state.root ? (state.root.nodes as FlowNode[]) : state.nodes;
+}
 
 export function currentDocument(state: EditorState = get()): GraphDocument {
   return toDocument(state);
@@ -230,9 +254,12 @@ export function loadDocument(
   });
 }
 
-/** Puts a remembered document back, keeping sizes React Flow already measured. */
-function restore(doc: GraphDocument): Canvas {
-  const canvas = fromDocument(doc);
+/**
+ * Puts a remembered document back, keeping sizes React Flow already measured and the library
+ * graph that is open (or as much of the way to it as still exists).
+ */
+function restore(doc: GraphDocument, path: Canvas['path'] = get().path): Canvas {
+  const canvas = fromDocument(doc, path);
   const measured = new Map(get().nodes.map((n) => [n.id, n.measured]));
   for (const node of canvas.nodes) {
     const m = measured.get(node.id);
@@ -378,15 +405,32 @@ export function addNode(
     node.position = { x: position.x - at.x, y: position.y - at.y };
   }
   if (isContainer(type)) Object.assign(node, CONTAINER_SIZE);
+  const library = subsocietyLibrary(node, toDocument(state).graphs);
   change((s) => ({
+    ...(library ? { meta: { ...s.meta, graphs: library.graphs } } : {}),
     nodes: parentsFirst([
       ...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)),
-      node,
+      library ? retargetSubgraph(node, library.rename) : node,
     ]),
     edges: s.edges.map((e) => (e.selected ? { ...e, selected: false } : e)),
   }));
   set({ inspectorTab: 'node' });
   return id;
+}
+
+/**
+ * A new sub-society node runs the library's first graph; in a document with no library yet, a new
+ * empty graph under the name the node came with, to open and fill. Undefined for other nodes.
+ */
+function subsocietyLibrary(
+  node: FlowNode,
+  graphs: GraphDocument['graphs'],
+): { graphs: GraphDocument['graphs']; rename: Map<string, string> } | undefined {
+  const named = subgraphOf(node);
+  if (named === undefined || (graphs && Object.hasOwn(graphs, named))) return undefined;
+  const first = Object.keys(graphs ?? {})[0];
+  if (first) return { graphs, rename: new Map([[named, first]]) };
+  return { graphs: { ...graphs, [named]: { nodes: [], edges: [] } }, rename: new Map() };
 }
 
 /** Moves a node into a container (or out to the top level), keeping where it is on screen. */

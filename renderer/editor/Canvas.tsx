@@ -7,6 +7,7 @@ import {
   type Edge,
   MiniMap,
   type OnNodeDrag,
+  Panel,
   ReactFlow,
   useConnection,
   useReactFlow,
@@ -23,7 +24,7 @@ import {
   nodeSize,
 } from '../model/document.ts';
 import { needsLayout } from '../model/layout.ts';
-import { checkConnection, modalityLook, specPorts } from '../model/ports.ts';
+import { checkConnection, modalityLook, specPorts, subgraphOf } from '../model/ports.ts';
 import {
   addNode,
   connect,
@@ -35,7 +36,9 @@ import {
   useEditor,
 } from '../store.ts';
 import { autoLayout } from './autoLayout.ts';
+import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { framePadding, MINIMAP, minimapFits } from './framing.ts';
+import { openGraph } from './library-actions.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';
@@ -301,6 +304,12 @@ export function Canvas() {
     }
   }, []);
 
+  // A sub-society node opens its library graph on the canvas.
+  const onNodeDoubleClick = useCallback((_event: unknown, node: FlowNode) => {
+    const graph = subgraphOf(node);
+    if (graph) openGraph(graph, node.id);
+  }, []);
+
   return (
     <div className={zoomedOut ? 'canvas zoomed-out' : 'canvas'} data-testid="canvas">
       <ReactFlow<FlowNode, FlowEdge>
@@ -315,6 +324,7 @@ export function Canvas() {
         onDrop={onDrop}
         onNodeDragStart={onNodeDragStart}
         onNodeDragStop={onNodeDragStop}
+        onNodeDoubleClick={onNodeDoubleClick}
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
         // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
@@ -366,6 +376,9 @@ export function Canvas() {
           />
         ) : null}
         <ConnectionBanner />
+        <Panel position="top-left">
+          <Breadcrumbs />
+        </Panel>
       </ReactFlow>
     </div>
   );

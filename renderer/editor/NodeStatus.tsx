@@ -1,15 +1,44 @@
+import { rolledUpRun, runNodeId, runPrefix } from '../model/library.ts';
+import type { NodeRun } from '../model/run.ts';
 import { NodeStream } from '../run/NodeStream.tsx';
-import { useEditor } from '../store.ts';
+import { type EditorState, useEditor } from '../store.ts';
+
+/**
+ * A canvas node's state in the run: its own, found by its id in the run (inside an opened
+ * sub-society, with the `<society>/` prefix the run gives its members), and for a sub-society
+ * node the roll-up of its members'. Cached per run view so selectors return stable objects.
+ */
+const rolled = new WeakMap<object, Map<string, NodeRun | undefined>>();
+function nodeRun(s: EditorState, id: string): NodeRun | undefined {
+  const prefix = runPrefix(s.path);
+  if (prefix === null) return undefined;
+  const full = `${prefix}${id}`;
+  let byId = rolled.get(s.run.nodes);
+  if (!byId) {
+    // The nodes whose members ran (`artists` for `artists/questioner`): their state rolls up.
+    byId = new Map();
+    for (const key of Object.keys(s.run.nodes)) {
+      const parts = key.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const owner = parts.slice(0, i).join('/');
+        if (!byId.has(owner)) byId.set(owner, rolledUpRun(s.run.nodes, owner, true));
+      }
+    }
+    rolled.set(s.run.nodes, byId);
+  }
+  return byId.has(full) ? byId.get(full) : s.run.nodes[full];
+}
 
 /** The run state of a node while a run is shown: a coloured outline (CSS) and a short label. */
 export function useRunState(id: string) {
-  const run = useEditor((s) => s.run.nodes[id]);
-  const breakpoint = useEditor((s) => s.breakpoints.nodes.includes(id));
+  const run = useEditor((s) => nodeRun(s, id));
+  const breakpoint = useEditor((s) => s.breakpoints.nodes.includes(runNodeId(s.path, id)));
   return { run, breakpoint };
 }
 
 export function StatusLabel({ id }: { id: string }) {
-  const run = useEditor((s) => s.run.nodes[id]);
+  const run = useEditor((s) => nodeRun(s, id));
+  const streaming = useEditor((s) => runNodeId(s.path, id));
   if (!run) return null;
   let text: string = run.state;
   if (run.round !== undefined && run.state !== 'done') {
@@ -24,7 +53,7 @@ export function StatusLabel({ id }: { id: string }) {
       >
         {text}
       </span>
-      <NodeStream id={id} />
+      <NodeStream id={streaming} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 /**
- * How the canvas frames a document so that its corner widgets (the zoom controls at the bottom
- * left, the minimap at the bottom right) never cover a node: the fit leaves their corners free,
- * on whichever side costs the drawing less room, and the minimap is left out of canvases too
- * small to spare it.
+ * How the canvas frames a document so that its widgets (the zoom controls at the bottom left,
+ * the minimap at the bottom right, the library bar along the top) never cover a node: the fit
+ * leaves their corners free, on whichever side costs the drawing less room, and the minimap is
+ * left out of canvases too small to spare it.
  */
 import type { FitViewOptions } from '@xyflow/react';
 
@@ -20,6 +20,8 @@ const PANEL_MARGIN = 15;
 const CONTROLS_WIDTH = 28;
 /** Free space kept around the drawing. */
 const GAP = 24;
+/** The height of the library bar (breadcrumbs and sub-society actions) along the top. */
+const LIBRARY_BAR = 32;
 
 /** Whether a canvas this big has room for the minimap beside a readable drawing. */
 export function minimapFits(canvas: Size): boolean {
@@ -33,7 +35,7 @@ export function minimapFits(canvas: Size): boolean {
  */
 export function framePadding(bounds: Size, canvas: Size, minimap: boolean): Padding {
   const left = CONTROLS_WIDTH + PANEL_MARGIN + GAP / 2;
-  const base = { top: GAP, right: GAP, bottom: GAP, left };
+  const base = { top: GAP + LIBRARY_BAR, right: GAP, bottom: GAP, left };
   const px = (p: typeof base): Padding => ({
     top: `${p.top}px`,
     right: `${p.right}px`,

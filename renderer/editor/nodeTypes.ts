@@ -9,5 +9,8 @@ import { SocietyNode } from './SocietyNode.tsx';
  */
 export const nodeTypes: NodeTypes = Object.fromEntries([
   ['default', SocietyNode],
-  ...[...SPECS.values()].map((spec) => [spec.type, spec.container ? ContainerNode : SocietyNode]),
+  ...[...SPECS.values()].map((spec) => [
+    spec.type,
+    spec.container && !spec.subgraph ? ContainerNode : SocietyNode,
+  ]),
 ]);

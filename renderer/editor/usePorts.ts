@@ -47,13 +47,16 @@ export function usePorts(id: string, type: string, data: Record<string, unknown>
   const bound = useEditor(boundNames(id));
   // Data bound to a template parameter reads its default: a new default may change the ports.
   const params = useEditor((s) => s.meta.params);
+  // A sub-society's ports are its library graph's: they change with the library.
+  const graphs = useEditor((s) => s.meta.graphs);
   const ports = useMemo(() => {
     void params;
+    void graphs;
     const own = specPorts({ id, type, data });
     if (!bound) return own;
     const names = new Set(bound.split('\u0000'));
     return { ...own, inputs: own.inputs.filter((p) => !(p.required && names.has(p.name))) };
-  }, [id, type, data, bound, params]);
+  }, [id, type, data, bound, params, graphs]);
   const signature = [...ports.inputs, ...ports.outputs]
     .map((p) => `${p.name}:${p.modality}`)
     .join('|');

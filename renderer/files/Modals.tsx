@@ -110,7 +110,7 @@ function SaveModal({ saveAs }: { saveAs: boolean }) {
   );
 }
 
-function OpenModal() {
+function OpenModal({ pick, title }: { pick?: (name: string) => void; title?: string }) {
   const [files, setFiles] = useState<ReturnType<
     typeof orderForOpening<ApiResult<'files.list'>[number]>
   > | null>(null);
@@ -122,7 +122,7 @@ function OpenModal() {
       .catch((e: Error) => setError(e.message));
   }, []);
   return (
-    <Modal title="Open from the workspace" testId="open-modal">
+    <Modal title={title ?? 'Open from the workspace'} testId="open-modal">
       {error ? <p className="errors">{error}</p> : null}
       {files === null && !error ? <p className="muted">Loading…</p> : null}
       {files?.length === 0 ? (
@@ -133,7 +133,11 @@ function OpenModal() {
       <ul className="file-list">
         {files?.map((f) => (
           <li key={f.name}>
-            <button type="button" data-testid={`file-${f.name}`} onClick={() => openFile(f.name)}>
+            <button
+              type="button"
+              data-testid={`file-${f.name}`}
+              onClick={() => (pick ? pick(f.name) : openFile(f.name))}
+            >
               <span>
                 {f.name}
                 {f.recent ? <span className="badge badge-recent">recent</span> : null}
@@ -203,7 +207,12 @@ export function ModalHost() {
     case 'save':
       return <SaveModal saveAs={modal.saveAs} />;
     case 'open':
-      return <OpenModal />;
+      return (
+        <OpenModal
+          {...(modal.pick ? { pick: modal.pick } : {})}
+          {...(modal.title ? { title: modal.title } : {})}
+        />
+      );
     case 'gallery':
       return <GalleryModal />;
     case 'keys':
@@ -220,7 +229,7 @@ export function ModalHost() {
       );
     case 'confirm':
       return (
-        <Modal title="Unsaved changes" testId="confirm-modal">
+        <Modal title={modal.title ?? 'Unsaved changes'} testId="confirm-modal">
           <p>{modal.message}</p>
           <div className="row end">
             <button type="button" data-testid="confirm-cancel" onClick={close}>

@@ -6,6 +6,7 @@ import { specOf } from '../model/registry.ts';
 import { currentDocument, replaceDocument, replaceNode, updateMeta, useEditor } from '../store.ts';
 import { JsonEditor } from './JsonEditor.tsx';
 import { NodeForm } from './NodeForm.tsx';
+import { SubsocietyFields } from './SubsocietyFields.tsx';
 
 export function Inspector() {
   const tab = useEditor((s) => s.inspectorTab);
@@ -65,6 +66,7 @@ function NodeTab() {
           Inside <code>{node.parentId}</code>
         </p>
       ) : null}
+      <SubsocietyFields node={node} />
       <NodeForm node={node} />
       <NodeJson node={node} />
     </div>
@@ -223,7 +225,12 @@ function WholeDocument() {
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const meta = useEditor((s) => s.meta);
-  const whole = useMemo(() => toDocument({ meta, nodes, edges }), [meta, nodes, edges]);
+  const path = useEditor((s) => s.path);
+  const root = useEditor((s) => s.root);
+  const whole = useMemo(
+    () => toDocument({ meta, nodes, edges, path, root }),
+    [meta, nodes, edges, path, root],
+  );
   return (
     <JsonEditor
       label="The document as it will be saved"

@@ -4,8 +4,14 @@
  * those; every other field, known or not, goes back to the file untouched.
  */
 import type { Edge, Node } from '@xyflow/react';
-import { DOCUMENT_VERSION, type GraphDocument } from '../../app/schema/document.ts';
+import {
+  DOCUMENT_VERSION,
+  type GraphDocument,
+  type GraphEdge,
+  type GraphNode,
+} from '../../app/schema/document.ts';
 import { type ParseResult, parseDocument } from '../../app/schema/parse.ts';
+import type { Library, LibraryStep } from './library.ts';
 import { specPorts } from './ports.ts';
 import { SPECS, specOf } from './registry.ts';
 
@@ -31,6 +37,7 @@ export interface DocMeta {
   models?: GraphDocument['models'];
   settings?: GraphDocument['settings'];
   params?: GraphDocument['params'];
+  graphs?: GraphDocument['graphs'];
   [key: string]: unknown;
 }
 
@@ -94,18 +101,39 @@ const CHILD_ESTIMATE = { width: 230, height: 150 };
 const PADDING = 30;
 const FOOTER = 34;
 
+/**
+ * Whether the canvas draws the type as a container holding other nodes. A node standing for a
+ * library graph (a sub-society) is drawn as one card and opened to edit what it holds.
+ */
 export function isContainer(type: string | undefined): boolean {
-  return specOf(type)?.container !== undefined;
+  const spec = specOf(type);
+  return spec?.container !== undefined && !spec.subgraph;
 }
 
 export interface Canvas {
   meta: DocMeta;
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** The library graphs opened, outermost first; empty when the document's own graph is shown. */
+  path: LibraryStep[];
+  /** The document's own nodes and edges while a library graph is on the canvas. */
+  root: { nodes: GraphNode[]; edges: GraphEdge[] } | null;
 }
 
-export function fromDocument(doc: GraphDocument): Canvas {
-  const { nodes, edges, ...meta } = doc;
+/**
+ * The canvas for a document, showing the library graph at the end of `path` (the longest part
+ * of it whose graphs exist), else the document's own graph.
+ */
+export function fromDocument(doc: GraphDocument, path: readonly LibraryStep[] = []): Canvas {
+  const { nodes: rootNodes, edges: rootEdges, ...meta } = doc;
+  const open: LibraryStep[] = [];
+  for (const step of path) {
+    if (!doc.graphs || !Object.hasOwn(doc.graphs, step.graph)) break;
+    open.push(step);
+  }
+  const shown = open.length ? doc.graphs![open.at(-1)!.graph]! : undefined;
+  const nodes = shown ? shown.nodes : rootNodes;
+  const edges = shown ? shown.edges : rootEdges;
   const flowNodes = parentsFirst(nodes.map((n) => ({ ...n }) as FlowNode));
   for (const node of flowNodes) {
     if (!isContainer(node.type)) continue;
@@ -113,7 +141,13 @@ export function fromDocument(doc: GraphDocument): Canvas {
       Object.assign(node, containerSizeFor(node, flowNodes), { [AUTO_SIZE]: true });
     }
   }
-  return { meta, nodes: flowNodes, edges: edges.map((e) => ({ ...e }) as FlowEdge) };
+  return {
+    meta,
+    nodes: flowNodes,
+    edges: edges.map((e) => ({ ...e }) as FlowEdge),
+    path: open,
+    root: shown ? { nodes: rootNodes, edges: rootEdges } : null,
+  };
 }
 
 /**
@@ -156,7 +190,9 @@ function containerSizeFor(node: FlowNode, nodes: FlowNode[]): { width: number; h
   return { width: Math.round(right + PADDING), height: Math.round(bottom + PADDING + footer) };
 }
 
-export function toDocument(canvas: Canvas): GraphDocument {
+export function toDocument(
+  canvas: Pick<Canvas, 'meta' | 'nodes' | 'edges'> & Partial<Canvas>,
+): GraphDocument {
   const nodes = canvas.nodes.map((node) => {
     const out: Record<string, unknown> = { ...node };
     for (const field of VIEW_NODE_FIELDS) delete out[field];
@@ -179,6 +215,13 @@ export function toDocument(canvas: Canvas): GraphDocument {
     if (out.data === undefined) delete out.data;
     return out;
   });
+  const step = canvas.path?.at(-1);
+  if (step && canvas.root) {
+    // A library graph is on the canvas: it goes back into the library, in its place.
+    const graphs = { ...(canvas.meta.graphs as Library) };
+    graphs[step.graph] = { ...graphs[step.graph], nodes, edges } as Library[string];
+    return { ...canvas.meta, ...canvas.root, graphs } as GraphDocument;
+  }
   // Meta keeps the document's own key order; nodes and edges go where they were (or last).
   return { ...canvas.meta, nodes, edges } as GraphDocument;
 }

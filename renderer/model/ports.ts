@@ -4,7 +4,7 @@
  * backend's validation stays the authority.
  */
 import type { z } from 'zod';
-import type { NodePorts, NodeSpec, PortSpec } from '../../app/node-sdk/define.ts';
+import type { NodePorts, NodeSpec, PortSpec, PortsContext } from '../../app/node-sdk/define.ts';
 import { lenientData } from '../../app/node-sdk/lenient-data.ts';
 import {
   listOf,
@@ -14,6 +14,8 @@ import {
   parseModality,
 } from '../../app/schema/modality.ts';
 import { bindData } from '../../app/schema/params.ts';
+import type { Library } from './library.ts';
+import { libraryContext } from './library.ts';
 import { boundValue, canvasParams } from './params.ts';
 import { specOf } from './registry.ts';
 
@@ -69,16 +71,77 @@ export function parseNodeData(type: string | undefined, data: Record<string, unk
 
 const NO_PORTS: NodePorts = { inputs: [], outputs: [] };
 
+let library: Library | undefined;
+let context: PortsContext = libraryContext(undefined, libraryHooks());
+
+/**
+ * Sets the document's library of graphs (the store calls it when it changes): a society node's
+ * ports are those of the library graph it names.
+ */
+export function setCanvasLibrary(graphs: Library | undefined): void {
+  if (graphs === library) return;
+  library = graphs;
+  context = libraryContext(graphs, libraryHooks());
+}
+
+/** The library the canvas reads society nodes' ports from. */
+export function canvasLibrary(): Library | undefined {
+  return library;
+}
+
+function libraryHooks() {
+  const asNode = (n: { id: string; type?: string; data?: unknown }): NodeLike => ({
+    id: n.id,
+    type: n.type,
+    data: (n.data ?? {}) as Record<string, unknown>,
+  });
+  return {
+    runInput: (n: { id: string; type?: string; data?: unknown }) => specHook(asNode(n), 'runInput'),
+    runOutput: (n: { id: string; type?: string; data?: unknown }) =>
+      specHook(asNode(n), 'runOutput'),
+    outputModality: (n: { id: string; type?: string; data?: unknown }, port: string) =>
+      specPorts(asNode(n)).outputs.find((p) => p.name === port)?.modality,
+  };
+}
+
 /** A node's ports for its current data, as the spec declares them. */
 export function specPorts(node: NodeLike): NodePorts {
   const spec = specOf(node.type);
   if (!spec) return NO_PORTS;
   try {
-    return spec.ports(parseNodeData(node.type, node.data).data);
+    return spec.ports(parseNodeData(node.type, node.data).data, context);
   } catch {
     // A spec may assume valid data; an invalid node simply shows no ports until fixed.
     return NO_PORTS;
   }
+}
+
+/** The library graph a node stands for (a sub-society), by its spec's `subgraph` hook. */
+export function subgraphOf(node: NodeLike): string | undefined {
+  const spec = specOf(node.type);
+  if (!spec?.subgraph) return undefined;
+  try {
+    return spec.subgraph(parseNodeData(node.type, node.data).data);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A node with the library graph it names renamed (`rename`), for a document's graphs copied
+ * under new names; other nodes unchanged.
+ */
+export function retargetSubgraph<N extends NodeLike>(
+  node: N,
+  rename: ReadonlyMap<string, string>,
+): N {
+  const graph = subgraphOf(node);
+  const next = graph === undefined ? undefined : rename.get(graph);
+  // The node's own field that names the graph is the one holding that name.
+  const key = Object.keys(node.data).find((k) => node.data[k] === graph);
+  return next === undefined || key === undefined
+    ? node
+    : { ...node, data: { ...node.data, [key]: next } };
 }
 
 /** Spec hooks that read a node's data alone; the editor calls them through `specHook`. */

@@ -5,6 +5,7 @@
  */
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { nodeOfRunId } from '../editor/library-actions.ts';
 import { specPorts } from '../model/ports.ts';
 import { useEditor } from '../store.ts';
 import { applyHeldEdit, heldMessage, heldNode, overrideHeldOutput } from './controller.ts';
@@ -97,7 +98,8 @@ function HeldMessageEditor({
 }
 
 function HeldOutputEditor({ held }: { held: { instance: string; node: string } }) {
-  const node = useEditor((s) => s.nodes.find((n) => n.id === held.node));
+  // A member of a sub-society (`panel/voice`) is found through the document's library.
+  const node = useEditor((s) => nodeOfRunId(s, held.node));
   const ports = useMemo(
     () => (node ? specPorts({ id: node.id, type: node.type, data: node.data }).outputs : []),
     [node],

@@ -8,7 +8,7 @@ import {
   type RunInputField,
   runInputFields,
 } from '../model/run-inputs.ts';
-import { useEditor } from '../store.ts';
+import { documentNodes, useEditor } from '../store.ts';
 import { ParamsFields } from './ParamsFields.tsx';
 
 /**
@@ -18,7 +18,7 @@ import { ParamsFields } from './ParamsFields.tsx';
  * cassette was recorded with, so Run replays it as it comes).
  */
 export function InputsForm() {
-  const nodes = useEditor((s) => s.nodes);
+  const nodes = useEditor((s) => documentNodes(s));
   const inputs = useMemo(() => runInputFields(nodes), [nodes]);
   const values = useEditor((s) => s.inputValues);
   const setValue = (name: string, value: string) =>

@@ -1,5 +1,6 @@
 import { formatProblem } from '../../app/schema/problems.ts';
-import { selectNode, useEditor } from '../store.ts';
+import { revealNode } from '../editor/library-actions.ts';
+import { useEditor } from '../store.ts';
 
 /** What keeps the document from compiling, each problem naming its node. */
 export function Problems() {
@@ -17,7 +18,7 @@ export function Problems() {
       {problems.map((p) => (
         <li key={`${p.path}:${p.message}`}>
           {p.node ? (
-            <button type="button" className="link" onClick={() => selectNode(p.node!)}>
+            <button type="button" className="link" onClick={() => revealNode(p.node!)}>
               {p.node}
             </button>
           ) : null}{' '}

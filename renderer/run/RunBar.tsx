@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { runNodeId } from '../model/library.ts';
 import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
 import { continueRun, setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
@@ -19,7 +20,8 @@ export function RunBar() {
   );
   const selected = useEditor((s) => {
     const sel = s.nodes.filter((n) => n.selected);
-    return sel.length === 1 ? sel[0]!.id : null;
+    // Inside an opened sub-society, the run knows the node by its laid-out id (`panel/voice`).
+    return sel.length === 1 ? runNodeId(s.path, sel[0]!.id) : null;
   });
   const breakpoints = useEditor((s) => s.breakpoints);
   const [roundText, setRoundText] = useState(breakpoints.round ? String(breakpoints.round) : '');

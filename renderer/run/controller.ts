@@ -9,7 +9,14 @@ import { readDocument } from '../model/document.ts';
 import { collectParams } from '../model/params.ts';
 import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
-import { currentDocument, loadDocument, notify, unlessUnsaved, useEditor } from '../store.ts';
+import {
+  currentDocument,
+  documentNodes,
+  loadDocument,
+  notify,
+  unlessUnsaved,
+  useEditor,
+} from '../store.ts';
 import {
   askBeyondCassette,
   refusalNotice,
@@ -57,7 +64,8 @@ export function watchRuns(): void {
 
 /** The run's inputs from the form, typed by each input node's modality. */
 export function collectInputs(): { inputs: Record<string, unknown>; problems: string[] } {
-  const { nodes, inputValues } = get();
+  const { inputValues } = get();
+  const nodes = documentNodes();
   const inputs: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const field of runInputFields(nodes)) {
@@ -217,7 +225,7 @@ async function launch(
   const before = { run: get().run, runTab: get().runTab };
   const mine = ++launches;
   const starting = () =>
-    set({ run: startingRun(get().nodes.map((n) => n.id)), runTab: 'transcript' });
+    set({ run: startingRun(documentNodes().map((n) => n.id)), runTab: 'transcript' });
   starting();
   // While the person is asked (hosts to allow), nothing is starting: the panel shows what it
   // showed, with no Stop that would stop nothing, until they agree.
@@ -317,7 +325,7 @@ export function setBreakRound(round: number | null): void {
 export async function showStoredRun(runId: string): Promise<boolean> {
   try {
     const { run, events } = await api().call('runs.show', { runId });
-    const view = applyEvents({ ...startingRun(get().nodes.map((n) => n.id)), runId }, events);
+    const view = applyEvents({ ...startingRun(documentNodes().map((n) => n.id)), runId }, events);
     const parent = typeof run.parentRunId === 'string' ? run.parentRunId : undefined;
     if (parent && typeof run.forkSeq === 'number')
       view.forkOf = { runId: parent, seq: run.forkSeq };

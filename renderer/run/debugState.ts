@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { ApiRunDiff } from '../../app/api/contract.ts';
+import { runNodeId } from '../model/library.ts';
 import { type EditorState, useEditor } from '../store.ts';
 
 export interface HeldDraft {
@@ -56,7 +57,8 @@ export function selectedNodeOf(state: EditorState): string | null {
   for (const n of state.nodes) {
     if (!n.selected) continue;
     if (found !== null) return null;
-    found = n.id;
+    // Inside an opened sub-society, the run knows the node by its laid-out id.
+    found = runNodeId(state.path, n.id);
   }
   return found;
 }

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { GraphDocument, GraphEdge, GraphNode } from '../../app/schema/document.ts';
+import { fromDocument, toDocument } from './document.ts';
+import {
+  canonicalJson,
+  extractSubsociety,
+  importedGraphs,
+  rolledUpRun,
+  runPrefix,
+  sourceHash,
+} from './library.ts';
+import {
+  checkConnection,
+  portsOf,
+  retargetSubgraph,
+  setCanvasLibrary,
+  specPorts,
+} from './ports.ts';
+
+const node = (id: string, type: string, data: Record<string, unknown>, x = 0): GraphNode =>
+  ({ id, type, position: { x, y: 0 }, data }) as GraphNode;
+const edge = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
+  ({
+    id: `${source}-${target}-${targetHandle}`,
+    source,
+    sourceHandle,
+    target,
+    targetHandle,
+  }) as GraphEdge;
+
+/** question → a, question → b, a → out, b → vote: a and b are moved into a sub-society. */
+function doc(): GraphDocument {
+  return {
+    version: 1,
+    name: 'Panel',
+    nodes: [
+      node('question', 'input', { name: 'question', modality: 'text' }),
+      node('a', 'agent', { name: 'a', prompt: '{{ topic }}', model: 'default' }, 300),
+      node('b', 'agent', { name: 'b', prompt: '{{ topic }}', model: 'default' }, 300),
+      node('answer', 'output', { name: 'answer' }, 600),
+      node('last', 'output', { name: 'last' }, 600),
+    ],
+    edges: [
+      edge('question', 'value', 'a', 'topic'),
+      edge('question', 'value', 'b', 'topic'),
+      edge('a', 'text', 'answer', 'value'),
+      edge('b', 'text', 'last', 'value'),
+    ],
+    graphs: {
+      trio: {
+        description: 'Three voices',
+        nodes: [
+          node('topic', 'input', { name: 'topic', modality: 'text' }),
+          node('voice', 'agent', { name: 'voice', prompt: '{{ topic }}', model: 'default' }),
+          node('said', 'output', { name: 'said' }),
+        ],
+        edges: [edge('topic', 'value', 'voice', 'topic'), edge('voice', 'text', 'said', 'value')],
+      },
+    },
+  } as GraphDocument;
+}
+
+describe('sub-society ports', () => {
+  it("are the library graph's input and output nodes, and edges are checked against them", () => {
+    const d = doc();
+    setCanvasLibrary(d.graphs);
+    const society = node('panel', 'society', { graph: 'trio' });
+    expect(specPorts(society)).toEqual({
+      inputs: [{ name: 'topic', modality: 'text', required: true }],
+      outputs: [{ name: 'said', modality: 'text' }],
+    });
+    const byId = new Map([...d.nodes, society].map((n) => [n.id, n]));
+    expect(
+      checkConnection(
+        { source: 'question', sourceHandle: 'value', target: 'panel', targetHandle: 'topic' },
+        byId,
+        [],
+      ).ok,
+    ).toBe(true);
+    const wrong = checkConnection(
+      { source: 'question', sourceHandle: 'value', target: 'panel', targetHandle: 'nope' },
+      byId,
+      [],
+    );
+    expect(wrong).toEqual({ ok: false, reason: 'panel has no input "nope"' });
+    expect(portsOf(node('x', 'society', { graph: 'missing' }), byId)).toEqual({
+      inputs: [],
+      outputs: [],
+    });
+    setCanvasLibrary(undefined);
+  });
+});
+
+describe('make sub-society from selection', () => {
+  it('moves the nodes, one input per outside source port, one output per inner source port', () => {
+    const d = doc();
+    const result = extractSubsociety(d.nodes, d.edges, new Set(['a', 'b']), 'pair', () => 'text');
+    expect(result.nodes.map((n) => n.id)).toEqual(['question', 'answer', 'last', 'pair']);
+    expect(result.society).toMatchObject({ id: 'pair', type: 'society', data: { graph: 'pair' } });
+    const inner = result.graph.nodes;
+    // question.value fed both a and b: one input node.
+    expect(inner.filter((n) => n.type === 'input').map((n) => n.data)).toEqual([
+      { name: 'question', modality: 'text' },
+    ]);
+    expect(inner.filter((n) => n.type === 'output').map((n) => n.data)).toEqual([
+      { name: 'a' },
+      { name: 'b' },
+    ]);
+    const wires = (es: GraphEdge[]) =>
+      es.map((e) => `${e.source}.${e.sourceHandle}>${e.target}.${e.targetHandle}`).sort();
+    expect(wires(result.graph.edges)).toEqual([
+      'a.text>out_a.value',
+      'b.text>out_b.value',
+      'in_question.value>a.topic',
+      'in_question.value>b.topic',
+    ]);
+    expect(wires(result.edges)).toEqual([
+      'pair.a>answer.value',
+      'pair.b>last.value',
+      'question.value>pair.question',
+    ]);
+  });
+});
+
+describe('the canvas inside a library graph', () => {
+  it('edits the library graph and saves it in its place; the document graph is kept', () => {
+    const d = doc();
+    const canvas = fromDocument(d, [{ graph: 'trio', via: 'panel' }]);
+    expect(canvas.nodes.map((n) => n.id)).toEqual(['topic', 'voice', 'said']);
+    canvas.nodes = canvas.nodes.map((n) =>
+      n.id === 'voice' ? { ...n, data: { ...n.data, prompt: 'Hi {{ topic }}' } } : n,
+    );
+    const saved = toDocument(canvas);
+    expect(saved.nodes).toEqual(d.nodes);
+    expect(saved.graphs?.trio?.nodes[1]?.data).toMatchObject({ prompt: 'Hi {{ topic }}' });
+    expect(saved.graphs?.trio?.description).toBe('Three voices');
+    // A path whose graph is gone opens as far as it still exists.
+    expect(fromDocument(d, [{ graph: 'gone' }]).path).toEqual([]);
+    expect(runPrefix(canvas.path)).toBe('panel/');
+  });
+});
+
+describe('run statuses of a sub-society', () => {
+  it("roll up its members' states onto its node", () => {
+    const run = (state: 'waiting' | 'running' | 'done' | 'failed' | 'skipped') => ({
+      state,
+      active: state === 'running' ? 1 : 0,
+      finished: state === 'done' ? 1 : 0,
+    });
+    expect(rolledUpRun({ 'p/a': run('done'), 'p/b': run('running') }, 'p', true)?.state).toBe(
+      'running',
+    );
+    expect(rolledUpRun({ 'p/a': run('done'), 'p/b': run('skipped') }, 'p', true)?.state).toBe(
+      'done',
+    );
+    expect(rolledUpRun({ 'p/a': run('skipped') }, 'p', true)?.state).toBe('skipped');
+    expect(
+      rolledUpRun({ 'p/a': run('done'), 'p/b': { ...run('failed'), error: 'boom' } }, 'p', true),
+    ).toMatchObject({ state: 'failed', error: 'boom' });
+    expect(rolledUpRun({ 'p/a': run('done'), 'p/b': run('waiting') }, 'p', true)?.state).toBe(
+      'running',
+    );
+  });
+});
+
+describe('insert a document as a sub-society', () => {
+  it('hashes its canonical content: formatting aside, any change shows', async () => {
+    const d = doc();
+    const hash = await sourceHash(d);
+    expect(hash).toBe(createHash('sha256').update(canonicalJson(d)).digest('hex'));
+    const { edges, ...rest } = d;
+    const reordered = JSON.parse(JSON.stringify({ edges, ...rest }, null, 4)) as GraphDocument;
+    expect(await sourceHash(reordered)).toBe(hash);
+    expect(await sourceHash({ ...d, name: 'Panel 2' })).not.toBe(hash);
+  });
+
+  it('copies its graph and library, renaming what clashes, with its source', () => {
+    const d = doc();
+    const nested = { ...d, nodes: [...d.nodes, node('inner', 'society', { graph: 'trio' })] };
+    const { main, graphs } = importedGraphs(
+      nested,
+      { trio: d.graphs!.trio!, panel: d.graphs!.trio! },
+      'abc',
+      retargetSubgraph,
+    );
+    expect(main).toBe('panel2');
+    expect(Object.keys(graphs).sort()).toEqual(['panel2', 'trio2']);
+    expect(graphs.panel2?.source).toEqual({ name: 'Panel', hash: 'abc' });
+    expect(graphs.panel2?.nodes.find((n) => n.id === 'inner')?.data).toEqual({ graph: 'trio2' });
+  });
+});
