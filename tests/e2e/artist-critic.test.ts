@@ -31,9 +31,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the Artist–Critic from the gallery', () => {
     expect(await page.getByTestId('paused-banner').textContent()).toMatch(/before round 2/);
     await s.screenshot('artist-critic-paused');
 
-    // Open the artists' card and pick one artist's answerer: the Context tab shows what it
-    // was sent, its style in the system message, and what it answered.
-    await page.getByTestId('collapse-artists').click();
+    // Open the artists' sub-society (the library's `artist` graph) and pick one artist's
+    // answerer: the Context tab shows what it was sent, its style in the system message, and
+    // what it answered.
+    await page.getByTestId('node-artists').dblclick();
     await page.getByTestId('node-talk').waitFor();
     // Every card reads its data with the parameters bound: none says its data has problems.
     expect(await page.locator('.invalid').count()).toBe(0);
