@@ -3,6 +3,9 @@
  *
  * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
  *   types only through the registry (app/node-sdk/registry.ts) and the hooks on their specs;
+ * - the core and the node SDK import no domain folder (app/experts, app/environments,
+ *   app/analytics, app/eval): what a run needs of one (expert providers) it is handed;
+ * - the base providers (app/providers) import no image code (app/imageops);
  * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
  *   import the run store or the providers (they get capabilities through their context); types
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
@@ -93,6 +96,21 @@ describe('import boundaries', () => {
   it('keeps the core free of node types: app/runtime, app/compiler and app/costs', () => {
     const core = (f: string) => /^app\/(runtime|compiler|costs)\//.test(f) && !isTest(f);
     expect(offending(core, (t) => t.startsWith('nodes/'))).toEqual([]);
+  });
+
+  it('keeps the core and the node SDK free of domain folders: experts, environments, analytics, eval', () => {
+    const core = (f: string) => /^app\/(runtime|compiler|costs|node-sdk)\//.test(f) && !isTest(f);
+    const domain = (t: string) => /^app\/(experts|environments|analytics|eval)\//.test(t);
+    expect(offending(core, domain)).toEqual([]);
+    // The guard: the expert providers a run is handed come from the experts folder.
+    expect(imports.get('app/cli/execute.ts')).toContain('app/experts/providers.ts');
+  });
+
+  it('keeps image code out of the base providers: app/providers imports nothing from app/imageops', () => {
+    const providers = (f: string) => f.startsWith('app/providers/') && !isTestSide(f);
+    expect(offending(providers, (t) => t.startsWith('app/imageops/'))).toEqual([]);
+    // The guard: the simulated provider's eyes are image code, handed in by the engine.
+    expect(imports.get('app/runtime/calls.ts')).toContain('app/imageops/simulated-vision.ts');
   });
 
   it('reaches nodes/ from app/ only through the registry (tests aside)', () => {

@@ -5,6 +5,7 @@
  */
 import { restoreImage } from '../imageops/degrade.ts';
 import { loadSharp } from '../imageops/sharp.ts';
+import { imageFacts } from '../imageops/simulated-vision.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import { expertKey, sha256Hex } from '../providers/expert-record.ts';
@@ -12,12 +13,12 @@ import {
   type BinaryValue,
   type ExpertOutputValue,
   type ExpertProvider,
+  type ExpertProviders,
   type ExpertRequest,
   type ExpertResult,
   isBinaryValue,
 } from '../providers/expert-types.ts';
 import { type Env, missingKeyMessage } from '../providers/profiles.ts';
-import { imageFacts } from '../providers/simulated-vision.ts';
 import { clip } from '../providers/text.ts';
 import {
   abortError,
@@ -368,3 +369,11 @@ export function localModelFor(module: string): string | undefined {
   const operation = catalogueEntry(module)?.local;
   return operation && localModel(operation);
 }
+
+/** The expert providers a run is handed (`RunOptions.experts`). */
+export const expertProviders: ExpertProviders = {
+  local: () => new LocalExpertProvider(),
+  simulated: () => new SimulatedExpertProvider(),
+  live: (profile, env) => createExpertProvider(profile, env),
+  cassette: (options) => new ExpertCassetteProvider(options),
+};

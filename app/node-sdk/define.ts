@@ -5,7 +5,6 @@
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
 import type { z } from 'zod';
-import type { ExpertTask } from '../experts/types.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -449,7 +448,8 @@ export interface ExpertCall {
   backend: 'huggingface' | 'local';
   /** The provider profile (for the huggingface backend). */
   provider: string;
-  task: ExpertTask;
+  /** The task, as Hugging Face names its pipelines (`image-to-text`); checked when called. */
+  task: string;
   model: string;
   inputs: Record<string, unknown>;
   parameters?: Record<string, unknown>;

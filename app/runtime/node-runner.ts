@@ -4,7 +4,7 @@
  * run's gateway, messages, templates, a person, a child graph), and reports how it ended. A
  * fork's or the debugger's override stands in for the executor.
  */
-import { parseInteraction, parseParticipants, parseSeriesPoint } from '../analytics/points.ts';
+
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import {
   isNotTaken,
@@ -13,6 +13,7 @@ import {
   type NodeOutputs,
   notTaken,
 } from '../node-sdk/define.ts';
+import { parseInteraction, parseParticipants, parseSeriesPoint } from '../node-sdk/points.ts';
 import { seededRandom } from '../node-sdk/random.ts';
 import type { AnswerShape, ChatMessage } from '../providers/types.ts';
 import { isAbortError } from '../providers/types.ts';

@@ -4,7 +4,12 @@ import type { PriceTable } from '../costs/prices.ts';
 import type { NodeOutputs } from '../node-sdk/define.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
-import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
+import type {
+  ExpertProvider,
+  ExpertProviders,
+  ExpertRequest,
+  ExpertResult,
+} from '../providers/expert-types.ts';
 import type { Env, ProfileOverride } from '../providers/profiles.ts';
 import type { RetryPolicy } from '../providers/retry.ts';
 import type { Redactor } from '../providers/secrets.ts';
@@ -59,6 +64,11 @@ export interface RunOptions {
    * emitted again, and new events continue its sequence numbers.
    */
   continueFrom?: RunEvent[];
+  /**
+   * What makes the run's expert providers (app/experts/providers.ts `expertProviders`): the
+   * engine is handed them, so the core holds no expert code.
+   */
+  experts: ExpertProviders;
   /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
   expertProviderFor?: (providerName: string) => ExpertProvider;
   /** Told of every answered expert call, with the exact request: the run's own record. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAnalytics } from '../../../../app/analytics/reduce.ts';
 import { compileGraph } from '../../../../app/compiler/index.ts';
+import { expertProviders } from '../../../../app/experts/providers.ts';
 import { eventIdentity, startRun } from '../../../../app/runtime/engine.ts';
 import type { RunEvent } from '../../../../app/runtime/events.ts';
 import { formatProblem } from '../../../../app/schema/problems.ts';
@@ -24,6 +25,7 @@ async function play(continueFrom?: RunEvent[]) {
   const compiled = await compileGraph(village, registry);
   if (!compiled.ok) expect.fail(compiled.problems.map(formatProblem).join('\n'));
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     simulate: true,
     ...(continueFrom ? { continueFrom } : {}),

@@ -5,7 +5,7 @@
  * a blank chart. A bad point fails the node with one line naming the field.
  */
 import { z } from 'zod';
-import type { Interaction, SeriesPoint } from '../runtime/events.ts';
+import type { Interaction, SeriesPoint } from './reported.ts';
 
 /** Longest name, key, label or unit, in characters; longer ones are refused. */
 const NAME_MAX = 120;
