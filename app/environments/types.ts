@@ -111,6 +111,10 @@ export interface EnvironmentOutcome {
   reward?: number;
   /** True when the episode is over. */
   done: boolean;
+  /** True when the episode ended at its step limit rather than by the world's own end. */
+  truncated?: boolean;
+  /** Anything else the environment said of the step, passed on as it is. */
+  info?: Record<string, unknown>;
 }
 
 /** An episode as plain JSON, for run views and events. */

@@ -92,10 +92,11 @@ function episode(
         ...(wanted.agent ? { agent: wanted.agent } : {}),
       });
       const step = episode.step + 1;
+      const truncated = !answer.done && step >= given.maxSteps;
       now = {
         session: episode.session,
         step,
-        done: answer.done || step >= given.maxSteps,
+        done: answer.done || truncated,
         observation: answer.observation,
         actions: answer.actions ?? [],
         state: answer.state ?? {},
@@ -105,6 +106,8 @@ function episode(
         feedback: [answer.observation],
         ...(answer.reward === undefined ? {} : { reward: answer.reward }),
         done: now.done,
+        ...(truncated ? { truncated } : {}),
+        ...(answer.info ? { info: answer.info } : {}),
       };
     },
     done: () => now?.done ?? false,
