@@ -13,7 +13,6 @@ import {
   type BinaryValue,
   type ExpertOutputValue,
   type ExpertProvider,
-  type ExpertProviders,
   type ExpertRequest,
   type ExpertResult,
   isBinaryValue,
@@ -26,6 +25,7 @@ import {
   ProviderError,
   type ProviderProfile,
 } from '../providers/types.ts';
+import type { ExpertProviders } from '../runtime/run-options.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { catalogueEntry, type LocalOperation } from './catalogue.ts';

@@ -4,9 +4,7 @@
  * simulated provider. Like chat providers, expert providers are dumb transports: the engine owns
  * retries, timeouts, concurrency, events and the call record, so a provider makes one attempt.
  */
-import type { Cassette, CassetteMode } from './cassette.ts';
-import type { Env } from './profiles.ts';
-import type { CallOptions, ProviderProfile } from './types.ts';
+import type { CallOptions } from './types.ts';
 
 /**
  * The tasks an expert can perform, named as Hugging Face names its pipelines, so a model's
@@ -126,24 +124,4 @@ export function isBinaryValue(value: unknown): value is BinaryValue {
 export function expertTask(task: string): ExpertTask {
   if ((EXPERT_TASKS as readonly string[]).includes(task)) return task as ExpertTask;
   throw new Error(`unknown expert task "${task}" (known: ${EXPERT_TASKS.join(', ')})`);
-}
-
-/**
- * What makes the expert providers of a run: local operations, simulated answers, a profile's
- * live service, a cassette in front of one. The engine is handed it (`RunOptions.experts`; the
- * experts folder's `expertProviders`), so the core reaches no expert code of its own.
- */
-export interface ExpertProviders {
-  /** Local operations (no model, no key, no network). */
-  local(): ExpertProvider;
-  /** Made-up answers, labelled as simulated. */
-  simulated(): ExpertProvider;
-  /** The live service a provider profile names; an error when the profile cannot run experts. */
-  live(profile: ProviderProfile, env: Env): ExpertProvider;
-  /** A cassette's recorded answers, with the live provider behind it when it may record. */
-  cassette(options: {
-    cassette: Cassette;
-    mode: CassetteMode;
-    live?: ExpertProvider;
-  }): ExpertProvider;
 }

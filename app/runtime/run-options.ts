@@ -4,16 +4,11 @@ import type { PriceTable } from '../costs/prices.ts';
 import type { NodeOutputs } from '../node-sdk/define.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
-import type {
-  ExpertProvider,
-  ExpertProviders,
-  ExpertRequest,
-  ExpertResult,
-} from '../providers/expert-types.ts';
+import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { Env, ProfileOverride } from '../providers/profiles.ts';
 import type { RetryPolicy } from '../providers/retry.ts';
 import type { Redactor } from '../providers/secrets.ts';
-import type { ChatProvider, ChatRequest, ChatResult } from '../providers/types.ts';
+import type { ChatProvider, ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
 import type { RunEvent, RunStatus, Usage } from './events.ts';
@@ -112,4 +107,24 @@ export interface RunResult {
   error?: string;
   /** True if any answer in the run was made up by the simulated provider. */
   simulated: boolean;
+}
+
+/**
+ * What makes the expert providers of a run: local operations, simulated answers, a profile's
+ * live service, a cassette in front of one. The engine is handed it (`RunOptions.experts`; the
+ * experts folder's `expertProviders`), so the core reaches no expert code of its own.
+ */
+export interface ExpertProviders {
+  /** Local operations (no model, no key, no network). */
+  local(): ExpertProvider;
+  /** Made-up answers, labelled as simulated. */
+  simulated(): ExpertProvider;
+  /** The live service a provider profile names; an error when the profile cannot run experts. */
+  live(profile: ProviderProfile, env: Env): ExpertProvider;
+  /** A cassette's recorded answers, with the live provider behind it when it may record. */
+  cassette(options: {
+    cassette: Cassette;
+    mode: CassetteMode;
+    live?: ExpertProvider;
+  }): ExpertProvider;
 }
