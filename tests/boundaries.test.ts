@@ -16,6 +16,7 @@
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
  * - app/, main/ and the renderer never compare a node's type to a built-in type's name: what a
  *   type means to them (run inputs, answers, pasted ids, badges) its spec says;
+ * - NLSOM's rights and structures are words of the mindstorm's folder, not of the core or the SDK;
  * - no code file is longer than 600 lines, data tables excepted.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -248,6 +249,21 @@ describe('node types named', () => {
       .filter((f) => /^(app|main|renderer)\//.test(f) && !isTest(f))
       .flatMap((f) => namedTypes(f, readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
+  });
+});
+
+describe('paper words', () => {
+  it("keeps NLSOM's rights and structures out of the core and the node SDK: the mindstorm owns them", () => {
+    const core = (f: string) => /^app\/(runtime|compiler|costs|node-sdk)\//.test(f) && !isTest(f);
+    const words = /\b(rtk|rtc|rte|monarchy|democracy|peers)\b/i;
+    const found = files.filter(core).flatMap((f) =>
+      readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (words.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+    // The guard: the words are where they belong.
+    expect(readFileSync(join(ROOT, 'nodes/mindstorm/rights.ts'), 'utf8')).toMatch(words);
   });
 });
 
