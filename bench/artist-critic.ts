@@ -19,12 +19,14 @@
  *
  * Prints the figures; never asserts.
  */
+
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
@@ -215,6 +217,7 @@ async function runOnce(
     const cpu0 = process.cpuUsage();
     const t0 = epochNow();
     const run = startRun(compiled, {
+      experts: expertProviders,
       registry,
       inputs: { object: 'a lighthouse on a rocky coast at dawn' },
       providerOverrides: {

@@ -12,8 +12,10 @@
  * alternating; the probes show how run time grows with N. Prints figures only; never asserts on
  * times.
  */
+
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import type { ChatRequest } from '../app/providers/types.ts';
 import { startRun } from '../app/runtime/engine.ts';
@@ -170,6 +172,7 @@ async function timeOursRun(
   let lastAgentFinish = Number.NaN;
   const t0 = performance.now();
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     inputs: { q: QUESTION },
     providerFor: () => provider,

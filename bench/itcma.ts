@@ -13,6 +13,7 @@
  * store to a temporary directory (start-up, the store and printing included). Prints the
  * figures; never asserts.
  */
+
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { promisify } from 'node:util';
 import { compileGraph } from '../app/compiler/index.ts';
 import { estimateRun } from '../app/costs/estimate.ts';
 import { DEFAULT_PRICES } from '../app/costs/prices.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { isMain, machineLine, median, ms } from './support.ts';
@@ -75,7 +77,12 @@ export async function benchItcma(options: ItcmaOptions = {}): Promise<ItcmaResul
   let peakHeapUsed = 0;
   const once = async (): Promise<ItcmaRun> => {
     const begin = performance.now();
-    const run = await startRun(compiled, { registry, inputs: {}, simulate: true });
+    const run = await startRun(compiled, {
+      experts: expertProviders,
+      registry,
+      inputs: {},
+      simulate: true,
+    });
     const result = await run.result;
     const wallMs = performance.now() - begin;
     peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed);

@@ -13,7 +13,9 @@
  *
  * Prints the wall time, the stub's peak concurrency and the ideal figures; never asserts.
  */
+
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { epochNow, type StubPlacement, startParallelStub } from './parallel-stub.ts';
@@ -120,6 +122,7 @@ async function runOnce(
   try {
     const t0 = epochNow();
     const run = startRun(compiled, {
+      experts: expertProviders,
       registry,
       inputs: { q: 'Should the society adopt plan A or plan B?' },
       providerOverrides: { stub: { kind: 'openai-compatible', baseUrl: stub.url } },

@@ -4,11 +4,13 @@
  * replaying. `npm run cassettes` records every template's cassette with it, and a test replays
  * every template with it, so the two cannot drift apart.
  */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillExamples } from '../app/cli/inputs.ts';
 import { compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry } from '../app/node-sdk/registry.ts';
 import type { Cassette } from '../app/providers/cassette.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
@@ -61,6 +63,7 @@ export async function runTemplate(
   const given = { inputs: {}, humanAnswers: {} };
   fillExamples(given, compiled.plan, blobs);
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     inputs: given.inputs,
     blobs,

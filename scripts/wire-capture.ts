@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillExamples } from '../app/cli/inputs.ts';
 import { compileGraph } from '../app/compiler/index.ts';
-import { ExpertCassetteProvider } from '../app/experts/providers.ts';
+import { ExpertCassetteProvider, expertProviders } from '../app/experts/providers.ts';
 import { loadNodeRegistry } from '../app/node-sdk/registry.ts';
 import { canonicalJson, sha256Hex } from '../app/providers/canonical.ts';
 import { Cassette, type NormalizedRequest, requestKey } from '../app/providers/cassette.ts';
@@ -202,6 +202,7 @@ export async function captureTemplate(base: string, dir = TEMPLATES): Promise<Wi
       providerOverrides: overrides,
       providerFor,
       env: {},
+      experts: expertProviders,
       expertProviderFor: () => experts,
       retry: { attempts: 1 },
       onExpertCall: ({ request }) => {

@@ -3,11 +3,13 @@
  * whose node reports chats and figures through its context) is played in this process, stored
  * through the store's API, then shown and exported by the real command.
  */
+
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { openRunStore } from '../app/store/store.ts';
 import { registryWithFixtures } from './e2e/fixture-nodes.ts';
@@ -24,7 +26,7 @@ async function storedRun(doc: ReturnType<typeof graph>): Promise<string> {
   const registry = await registryWithFixtures();
   const compiled = await compileGraph(doc, registry);
   if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-  const run = startRun(compiled, { registry, simulate: true });
+  const run = startRun(compiled, { experts: expertProviders, registry, simulate: true });
   const result = await run.result;
   const store = openRunStore(db);
   try {

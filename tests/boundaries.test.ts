@@ -3,6 +3,9 @@
  *
  * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
  *   types only through the registry (app/node-sdk/registry.ts) and the hooks on their specs;
+ * - the core and the node SDK import no domain folder (app/experts, app/environments,
+ *   app/analytics, app/eval): what a run needs of one (expert providers) it is handed;
+ * - the base providers (app/providers) import no image code (app/imageops);
  * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
  *   import the run store or the providers (they get capabilities through their context); types
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
@@ -13,6 +16,7 @@
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
  * - app/, main/ and the renderer never compare a node's type to a built-in type's name: what a
  *   type means to them (run inputs, answers, pasted ids, badges) its spec says;
+ * - NLSOM's rights and structures are words of the mindstorm's folder, not of the core or the SDK;
  * - no code file is longer than 600 lines, data tables excepted.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -93,6 +97,21 @@ describe('import boundaries', () => {
   it('keeps the core free of node types: app/runtime, app/compiler and app/costs', () => {
     const core = (f: string) => /^app\/(runtime|compiler|costs)\//.test(f) && !isTest(f);
     expect(offending(core, (t) => t.startsWith('nodes/'))).toEqual([]);
+  });
+
+  it('keeps the core and the node SDK free of domain folders: experts, environments, analytics, eval', () => {
+    const core = (f: string) => /^app\/(runtime|compiler|costs|node-sdk)\//.test(f) && !isTest(f);
+    const domain = (t: string) => /^app\/(experts|environments|analytics|eval)\//.test(t);
+    expect(offending(core, domain)).toEqual([]);
+    // The guard: the expert providers a run is handed come from the experts folder.
+    expect(imports.get('app/cli/execute.ts')).toContain('app/experts/providers.ts');
+  });
+
+  it('keeps image code out of the base providers: app/providers imports nothing from app/imageops', () => {
+    const providers = (f: string) => f.startsWith('app/providers/') && !isTestSide(f);
+    expect(offending(providers, (t) => t.startsWith('app/imageops/'))).toEqual([]);
+    // The guard: the simulated provider's eyes are image code, handed in by the engine.
+    expect(imports.get('app/runtime/calls.ts')).toContain('app/imageops/simulated-vision.ts');
   });
 
   it('reaches nodes/ from app/ only through the registry (tests aside)', () => {
@@ -232,6 +251,21 @@ describe('node types named', () => {
       .filter((f) => /^(app|main|renderer)\//.test(f) && !isTest(f))
       .flatMap((f) => namedTypes(f, readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
+  });
+});
+
+describe('paper words', () => {
+  it("keeps NLSOM's rights and structures out of the core and the node SDK: the mindstorm owns them", () => {
+    const core = (f: string) => /^app\/(runtime|compiler|costs|node-sdk)\//.test(f) && !isTest(f);
+    const words = /\b(rtk|rtc|rte|monarchy|democracy|peers)\b/i;
+    const found = files.filter(core).flatMap((f) =>
+      readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (words.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+    // The guard: the words are where they belong.
+    expect(readFileSync(join(ROOT, 'nodes/mindstorm/rights.ts'), 'utf8')).toMatch(words);
   });
 });
 

@@ -5,6 +5,7 @@
  * (`imagePromptTokens` is left out). CuisineWorld episodes are cut to 12 steps in both, to keep
  * the test quick: the estimate reads the episode length from the same document.
  */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateReport } from '../app/cli/commands/estimate.ts';
@@ -12,6 +13,7 @@ import { fillExamples } from '../app/cli/inputs.ts';
 import type { GraphPlan } from '../app/compiler/analyze.ts';
 import { estimateRun, LIKELY_ANSWER_SHARE } from '../app/costs/estimate.ts';
 import { DEFAULT_PRICES } from '../app/costs/prices.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { compile, registry } from './support/graphs.ts';
@@ -89,6 +91,7 @@ describe('--estimate against a simulated run of every template', () => {
       const inputs = inputsFor(file, blobs, compiled.plan);
       let estimate = estimateReport(compiled.plan, DEFAULT_PRICES, inputs);
       const run = await startRun(compiled, {
+        experts: expertProviders,
         registry,
         inputs,
         blobs,

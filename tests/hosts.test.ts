@@ -4,6 +4,7 @@
  * a strict replay, resume, an eval's job as a worker runs it). A real listener counts every HTTP
  * request and WebSocket upgrade that arrives; the refusals are asserted by that count, 0.
  */
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileGraph } from '../app/compiler/index.ts';
 import { executeJob } from '../app/eval/job.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { defineNode, type NodeExecutor } from '../app/node-sdk/define.ts';
 import type { NodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
@@ -238,7 +240,11 @@ describe('a graph made at run time', () => {
     const compiled = await compileGraph(doc, own);
     if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
     // The document itself contacts nothing, so the check before the run lets it start.
-    const run = startRun(compiled, { registry: own, allowedOrigins: [server.ws] });
+    const run = startRun(compiled, {
+      experts: expertProviders,
+      registry: own,
+      allowedOrigins: [server.ws],
+    });
     const result = await run.result;
     expect(result.status).toBe('failed');
     expect(result.error).toContain(
@@ -248,8 +254,11 @@ describe('a graph made at run time', () => {
     expect(server.reached).toBe(0);
 
     // Allowed, the same graph reaches it.
-    const allowed = await startRun(compiled, { registry: own, allowedOrigins: [server.http] })
-      .result;
+    const allowed = await startRun(compiled, {
+      experts: expertProviders,
+      registry: own,
+      allowedOrigins: [server.http],
+    }).result;
     expect(allowed.status).toBe('succeeded');
     expect(server.reached).toBe(1);
   });

@@ -3,9 +3,11 @@
  * retrieval debates, run with their example inputs against local servers speaking the OpenAI
  * and Hugging Face protocols: the calls each protocol makes are counted on the wire.
  */
+
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillExamples } from '../app/cli/inputs.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { type RunResult, startRun } from '../app/runtime/engine.ts';
 import { compile, registry } from './support/graphs.ts';
@@ -76,6 +78,7 @@ async function runTemplate(base: string): Promise<TemplateRun> {
   const chatBefore = openai.count();
   const hfBefore = hfStub.requests.length;
   const result = await startRun(compiled, {
+    experts: expertProviders,
     registry,
     blobs,
     inputs: given.inputs,
@@ -225,6 +228,7 @@ describe('the "w. exec." step of the retrieval debate', () => {
       ],
     };
     const result = await startRun(await compile(graph), {
+      experts: expertProviders,
       registry,
       inputs: { ranked: '-5, 60, 60.4, 300, nonsense', duration: '210' },
     }).result;

@@ -4,10 +4,12 @@
  * document's `settings.limits` apply, and the process keeps answering while a slow template
  * renders.
  */
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expertProviders } from '../app/experts/providers.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import type { RunSettings } from '../app/schema/document.ts';
 import {
@@ -65,7 +67,12 @@ async function runWith(id: 't' | 'a', template: string) {
   const compiled = await compile(society());
   const data = compiled.plan.nodes.get(id)!.data;
   data[id === 't' ? 'template' : 'prompt'] = `{{ q }} ${template}`;
-  const r = startRun(compiled, { registry, simulate: true, inputs: { q: 'hello' } });
+  const r = startRun(compiled, {
+    experts: expertProviders,
+    registry,
+    simulate: true,
+    inputs: { q: 'hello' },
+  });
   const result = await r.result;
   return { ...result, events: r.events };
 }
@@ -121,7 +128,12 @@ describe('pathological templates in a run', () => {
     it(`fails the node on ${what}, in one line, and stores nothing large`, async () => {
       const compiled = await compile(society());
       compiled.plan.nodes.get('t')!.data.template = template;
-      const r = startRun(compiled, { registry, simulate: true, inputs: { q: 'hello' } });
+      const r = startRun(compiled, {
+        experts: expertProviders,
+        registry,
+        simulate: true,
+        inputs: { q: 'hello' },
+      });
       const result = await r.result;
       expect(result.status).toBe('failed');
       expect(result.error).toBe(`node "t": its template ${message}`);
@@ -166,7 +178,12 @@ describe('a slow template', () => {
     );
     compiled.plan.nodes.get('t')!.data.template =
       '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}';
-    const r = startRun(compiled, { registry, simulate: true, inputs: { q: 'x' } });
+    const r = startRun(compiled, {
+      experts: expertProviders,
+      registry,
+      simulate: true,
+      inputs: { q: 'x' },
+    });
     await nextEvent(r, 'node.started', (e) => e.node === 't');
     // The template now renders for seconds; a timer set now still fires first.
     const first = await Promise.race([

@@ -4,9 +4,11 @@
  * OpenAI-protocol server: monarchy 3 + 4R + 2, with the rights to know and change 7R + 5,
  * democracy 7R + 7; and Table 2's member count.
  */
+
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileGraph } from '../app/compiler/index.ts';
+import { expertProviders } from '../app/experts/providers.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { registry, talliesOf } from './support/graphs.ts';
@@ -43,6 +45,7 @@ async function runWith(params: Record<string, unknown>) {
   if (!compiled.ok) throw new Error(compiled.problems[0]?.message);
   const blobs = new BlobStore();
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     blobs,
     inputs: { question: QUESTION, image: blobs.putImage(PNG, 'image/png') },

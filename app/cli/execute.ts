@@ -3,9 +3,11 @@
  * the store record, the terminal debugger, questions to a person and Ctrl-C; then the result as
  * text or JSON.
  */
+
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { CompileResult } from '../compiler/index.ts';
+import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { clip } from '../providers/text.ts';
 import { callRecorder, expertRecorder, recordEvents } from '../runs/record.ts';
@@ -46,7 +48,7 @@ export async function executeRun(
   compiled: Extract<CompileResult, { ok: true }>,
   store: RunStore,
   flags: DisplayFlags,
-  options: Omit<RunOptions, 'registry'> & { runId: string },
+  options: Omit<RunOptions, 'registry' | 'experts'> & { runId: string },
   prior: RunEvent[] = [],
 ): Promise<{ result: RunResult; mode: RunMode; calls: CallSources }> {
   const debugging = options.startPaused === true || (options.breakpoints?.length ?? 0) > 0;
@@ -56,6 +58,7 @@ export async function executeRun(
     : createProgress(process.stderr, { live: process.stderr.isTTY === true && !debugging });
   const events = flags.events ? openEvents(flags.events) : undefined;
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry: await loadNodeRegistry(),
     ...options,
     redactor: store.redactor,

@@ -2,8 +2,8 @@
  * A worst-case estimate of a run's model calls, tokens and cost, made from the compiled plan
  * before any call. The call count never under-counts: every replica of every model-calling
  * node runs in every round of every loop it sits in (stop conditions are ignored, so a loop
- * runs its `maxRounds`), plus the calls a loop adds to its members (a mindstorm's revisions and
- * ballots) and those a refused answer brings (a plan's repairs, a step's retries: rows marked
+ * runs its `maxRounds`), plus the calls a loop adds to its members (turns outside their rounds)
+ * and those a refused answer brings (a plan's repairs, a step's retries: rows marked
  * `retry`, left out of `firstAttempts`). Expert model calls are counted apart, with no tokens.
  * Token counts are upper-ish estimates at about four characters a token:
  *
@@ -66,14 +66,14 @@ export interface EstimateOptions {
  */
 export const LIKELY_ANSWER_SHARE = 0.5;
 
-/** The calls of one node on one model; calls a loop adds (revisions, ballots) have their own rows. */
+/** The calls of one node on one model; calls a loop adds to its members have their own rows. */
 export interface NodeEstimate {
   node: string;
   /** The node's type. */
   type: string;
   /** The model id from the node's profile (a profile name when the profile is missing). */
   model: string;
-  /** Set on calls outside the node's own turns: a member's `revise` or `ballot`, a `retry`. */
+  /** Set on calls outside the node's own turns: a loop's turn for a member, a `retry`. */
   phase?: string;
   /** Calls made only when an earlier answer was refused: in the worst case only. */
   retry?: true;

@@ -1,13 +1,19 @@
 /**
- * Environments: simulated worlds a society acts in, step by step (MindAgent's CuisineWorld is
- * the first). An environment is deterministic for a seed, speaks a small command language, and
- * shows its state twice: as text for prompts and as structure for the editor.
+ * Environments: worlds a society acts in, step by step (CuisineWorld, the text worlds, a
+ * simulator outside the product). Every one meets one contract, `EnvironmentEpisode`: start,
+ * observe, act, step, done, report (and save, to carry an episode from one round to the next),
+ * so an environment is a folder registered in ./registry.ts and a node drives any of them by
+ * kind without naming it.
+ *
+ * A local environment is deterministic for a seed and shows its state twice: as text for
+ * prompts and as structure for the editor.
  *
  * Commands are plain strings in the environment's grammar (`goto_agent0_storage0`), so a
  * planner's output, a person's answer and a baseline's choice all go through one door, and
  * every rejection comes back as feedback text a model can read.
  */
 
+import type { z } from 'zod';
 import type { Rejection } from '../node-sdk/reported.ts';
 
 export type { Rejection };
@@ -83,4 +89,92 @@ export interface Environment {
   metrics(): EpisodeMetrics;
   /** An independent copy (for look-ahead). */
   clone(): Environment;
+}
+
+// ---- the contract every environment meets ---------------------------------------------------
+
+/** What an agent (or the whole society) is shown at a moment of an episode. */
+export interface EnvironmentView {
+  /** The world as text, for a prompt: one agent's view when an agent was named. */
+  text: string;
+  /** The actions on offer, when the environment lists them. */
+  actions?: string[];
+}
+
+/** What one step of an episode did. */
+export interface EnvironmentOutcome {
+  /** Steps played, this one included. */
+  step: number;
+  /** Sentences for the next prompt: what happened, what was refused and why. */
+  feedback: string[];
+  /** The step's reward, when the environment gives one. */
+  reward?: number;
+  /** True when the episode is over. */
+  done: boolean;
+  /** True when the episode ended at its step limit rather than by the world's own end. */
+  truncated?: boolean;
+  /** Anything else the environment said of the step, passed on as it is. */
+  info?: Record<string, unknown>;
+}
+
+/** An episode as plain JSON, for run views and events. */
+export interface EnvironmentReport {
+  kind: string;
+  /** Steps played so far. */
+  step: number;
+  done: boolean;
+  /** The environment's own state as it shows it to the editor. */
+  state: Record<string, unknown>;
+}
+
+/**
+ * One episode of an environment, driven step by step. Every environment meets this contract:
+ * a node starts it, reads what an agent sees, queues the agents' actions, plays them as one
+ * step, asks whether the episode is over and reports it, and never needs to know which
+ * environment it drives.
+ */
+export interface EnvironmentEpisode {
+  /** The environment's kind, as the registry names it (`cuisineworld`). */
+  readonly kind: string;
+  /** Starts the episode (a reset): the world before the first step. */
+  start(): Promise<EnvironmentView>;
+  /** What `agent` sees now; the whole world when no agent is named. */
+  observe(agent?: string): EnvironmentView;
+  /** Queues an agent's action for the next step; an agent acting again replaces its action. */
+  act(agent: string, action: string): void;
+  /** Plays the queued actions as one step. */
+  step(): Promise<EnvironmentOutcome>;
+  /** True once the episode is over (the world said so, or its step limit was reached). */
+  done(): boolean;
+  report(): EnvironmentReport;
+  /**
+   * Where the episode stands, as plain JSON for `EnvironmentType.resume` (a node's output
+   * between rounds): never its settings, so nothing secret in them (a URL's token) is stored.
+   */
+  save(): unknown;
+  /** Lets go of what the episode holds (an outside simulator's connection). */
+  close(): void;
+}
+
+/** What an episode may reach of the run that drives it. */
+export interface EnvironmentContext {
+  /** The run's signal: cancelling the run abandons a request in flight. */
+  signal?: AbortSignal;
+  /** The origins the user allowed; an environment outside the product reaches only these. */
+  allowedOrigins?: ReadonlySet<string>;
+}
+
+/** An environment as the registry holds it: its settings and how an episode opens. */
+export interface EnvironmentType<S = unknown> {
+  readonly kind: string;
+  readonly title: string;
+  /** The settings an episode opens with, checked at the door (a node's data, a file). */
+  readonly settings: z.ZodType<S>;
+  /** A new episode, not started yet. */
+  open(settings: S, context: EnvironmentContext): EnvironmentEpisode;
+  /**
+   * The episode opened with `settings` that `save` gave, to go on with it; a value that is not
+   * one fails in one line.
+   */
+  resume(settings: S, saved: unknown, context: EnvironmentContext): EnvironmentEpisode;
 }

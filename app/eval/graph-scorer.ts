@@ -4,8 +4,10 @@
  * a one-metric-node document of the metric node's matching kind. Each score is a run of that
  * document (not stored: the scored run is what the debugger opens), simulated when the eval is.
  */
+
 import { readFileSync } from 'node:fs';
 import { type CompiledGraph, compileGraph } from '../compiler/index.ts';
+import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
@@ -95,6 +97,7 @@ export async function graphScorer(
     async score(prediction, reference, context) {
       const blobs = context.blobs ?? new BlobStore();
       const run = startRun(compiled, {
+        experts: expertProviders,
         registry,
         inputs: { prediction, reference },
         blobs,

@@ -4,9 +4,11 @@
  * run in a store; a job whose earlier run was cut off (a kill, a crash) resumes that run, with
  * the calls it already made answered from its own record, so none is paid twice.
  */
+
 import { createHash } from 'node:crypto';
 import { compileGraph } from '../compiler/index.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
+import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
@@ -157,6 +159,7 @@ export async function executeJob(
   }
   if (resumeRunId === runId) options.onStart?.(runId);
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     runId,
     inputs: job.inputs,

@@ -5,6 +5,7 @@
  */
 import { restoreImage } from '../imageops/degrade.ts';
 import { loadSharp } from '../imageops/sharp.ts';
+import { imageFacts } from '../imageops/simulated-vision.ts';
 import { checkRecordedAnswer } from '../providers/answer-guard.ts';
 import type { Cassette, CassetteMode } from '../providers/cassette.ts';
 import { expertKey, sha256Hex } from '../providers/expert-record.ts';
@@ -17,7 +18,6 @@ import {
   isBinaryValue,
 } from '../providers/expert-types.ts';
 import { type Env, missingKeyMessage } from '../providers/profiles.ts';
-import { imageFacts } from '../providers/simulated-vision.ts';
 import { clip } from '../providers/text.ts';
 import {
   abortError,
@@ -25,6 +25,7 @@ import {
   ProviderError,
   type ProviderProfile,
 } from '../providers/types.ts';
+import type { ExpertProviders } from '../runtime/run-options.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { catalogueEntry, type LocalOperation } from './catalogue.ts';
@@ -368,3 +369,11 @@ export function localModelFor(module: string): string | undefined {
   const operation = catalogueEntry(module)?.local;
   return operation && localModel(operation);
 }
+
+/** The expert providers a run is handed (`RunOptions.experts`). */
+export const expertProviders: ExpertProviders = {
+  local: () => new LocalExpertProvider(),
+  simulated: () => new SimulatedExpertProvider(),
+  live: (profile, env) => createExpertProvider(profile, env),
+  cassette: (options) => new ExpertCassetteProvider(options),
+};

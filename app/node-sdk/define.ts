@@ -5,7 +5,6 @@
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
 import type { z } from 'zod';
-import type { ExpertTask } from '../experts/types.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -226,7 +225,7 @@ export interface NodeSpec<D = unknown> {
 
   /**
    * What the node asks of the values arriving at its input `port`, when it knows (a vote with
-   * a fixed candidate list asks its ballots to name one). The engine hands it to the nodes that
+   * a fixed candidate list asks for one of them). The engine hands it to the nodes that
    * feed the port (`NodeContext.answerShape`), so their simulated answers take that shape.
    * Real models never see it.
    */
@@ -386,9 +385,16 @@ export function formatTranscript(entries: TranscriptEntry[]): string {
 }
 
 /**
- * What a node inside a loop container can see of the loop. The first fields are every loop's;
- * the optional ones are what a loop with NLSOM structure and rights (a mindstorm) adds, so
- * another loop type says nothing it has no meaning for.
+ * A turn a loop asks of a node outside its usual one (a revision, a vote among members). `kind`
+ * names the turn: it is the stage the turn's events show and ends its instance id
+ * (`member#1@r2:<kind>`); the rest is the loop type's own, declared and read in its folder.
+ */
+export type LoopPhase = { kind: string } & Record<string, unknown>;
+
+/**
+ * What a node inside a loop container can see of the loop. The named fields are every loop's;
+ * a loop type adds what only it has meaning for (its own view, declared in its folder: see
+ * `LoopRuntime.view`), which a node's templates read as `loop.<name>` like the rest.
  */
 export interface LoopView {
   id: string;
@@ -397,30 +403,21 @@ export interface LoopView {
   stage: string;
   /** Every message sent inside the loop so far, oldest first. */
   transcript: TranscriptEntry[];
-  structure?: 'monarchy' | 'democracy';
-  rights?: { rtk: boolean; rtc: boolean; rte: boolean };
-  /** True when this node is one of the loop's members (subordinates that can hold rights). */
-  member?: boolean;
-  /**
-   * Right to know: what the members answered in the previous round, and the inputs they were
-   * answering. Present from round 2 on when RTK is granted to this member.
-   */
-  peers?: { inputs: Record<string, unknown>; answers: Array<{ from: string; text: string }> };
-  /** Set when the engine asks a member to act outside its usual prompt (RTC and RTE). */
-  phase?:
-    | { kind: 'revise'; question: string; options: string[] }
-    | { kind: 'ballot'; prompt: string };
+  /** Set when the loop asks the node for a turn outside its usual prompt. */
+  phase?: LoopPhase;
   /**
    * Words that end the loop when this node says them (its container's stop conditions on the
    * node), so a simulated run can say one and end as a real one would.
    */
   stopKeywords?: string[];
   /**
-   * The loop's own words for this turn, when it has any (a right's wording): a template the
-   * node renders with `vars` (plus `prompt`, its own prompt as rendered, on a usual turn) and
-   * sends instead of its prompt. `field` names the template in a failure.
+   * The loop's own words for this turn, when it has any: a template the node renders with
+   * `vars` (plus `prompt`, its own prompt as rendered, on a usual turn) and sends instead of its
+   * prompt. `field` names the template in a failure.
    */
   wording?: { template: string; vars: Record<string, unknown>; field: string };
+  /** What the loop type adds for the nodes inside. */
+  readonly [own: string]: unknown;
 }
 
 export interface ModelCall {
@@ -437,7 +434,7 @@ export interface ModelCall {
    */
   responseFormat?: Record<string, unknown>;
   /**
-   * The shape of answer the node needs (JSON, one of its options, a ballot, commands), so a
+   * The shape of answer the node needs (JSON, one of its options, a candidate's name, commands), so a
    * simulated run answers in it. Only the simulated provider reads it; it changes nothing a
    * model is sent and no cassette key.
    */
@@ -450,7 +447,8 @@ export interface ExpertCall {
   backend: 'huggingface' | 'local';
   /** The provider profile (for the huggingface backend). */
   provider: string;
-  task: ExpertTask;
+  /** The task, as Hugging Face names its pipelines (`image-to-text`); checked when called. */
+  task: string;
   model: string;
   inputs: Record<string, unknown>;
   parameters?: Record<string, unknown>;

@@ -14,8 +14,8 @@ export interface EstimatePoint {
 /** One model call of one copy of a node. */
 export interface EstimatedCall {
   /**
-   * Set on calls made outside the node's own turns: a member's `revise` or `ballot`, a
-   * planner's `repair`, a dispatcher's `retry`.
+   * Set on calls made outside the node's own turns, named by what makes them: a turn a loop
+   * asks of a member (its phase's kind), a repair or a retry of a refused answer.
    */
   phase?: string;
   promptTokens: number;

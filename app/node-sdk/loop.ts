@@ -11,7 +11,7 @@
  *   the loop, and the loop's outputs. Steps reach nodes only through `LoopStepContext`.
  */
 import type { Stage } from '../schema/document.ts';
-import type { LoopView, NodeOutputs, TranscriptEntry } from './define.ts';
+import type { LoopPhase, LoopView, NodeOutputs, TranscriptEntry } from './define.ts';
 import type { EstimatePlan, LoopEffect } from './estimate.ts';
 
 /**
@@ -87,8 +87,18 @@ export interface LoopSpec<D> {
 
 // ---- run time ----------------------------------------------------------------------------
 
-/** What a node is asked to do outside its usual turn (a revision, a ballot). */
-export type LoopPhase = NonNullable<LoopView['phase']>;
+export type { LoopPhase };
+
+/**
+ * What a loop type's `view` tells a node inside, besides what the core fills in (round, stage,
+ * transcript, phase): the words that end the loop, the loop's wording of the turn, and the
+ * loop's own fields (`Own`, declared in its folder).
+ */
+export type LoopOwnView<Own extends object = Record<string, unknown>> = Pick<
+  LoopView,
+  'stopKeywords' | 'wording'
+> &
+  Own;
 
 /** The core's offer to a loop step: running nodes inside, the transcript, the loop's state. */
 export interface LoopStepContext<D = unknown> {
@@ -171,9 +181,7 @@ export interface LoopRuntime<D = unknown> {
     usage: LoopUsage,
   ): string | undefined;
   /** What a node inside sees of the loop besides its round, stage, transcript and phase. */
-  view(
-    ctx: LoopViewContext<D>,
-  ): Omit<LoopView, 'id' | 'round' | 'maxRounds' | 'stage' | 'transcript' | 'phase'>;
+  view(ctx: LoopViewContext<D>): LoopOwnView;
   /** Steps the loop's states invoke by name (`runStep`). */
   steps?: Record<string, (ctx: LoopStepContext<D>) => Promise<LoopStepResult>>;
   /** The loop's outputs when an entry ends (`transcript` is that entry's). */

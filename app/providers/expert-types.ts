@@ -119,3 +119,9 @@ export function isBinaryValue(value: unknown): value is BinaryValue {
     typeof (value as BinaryValue).mime === 'string'
   );
 }
+
+/** A task name as a node asked for it, checked against the tasks an expert can perform. */
+export function expertTask(task: string): ExpertTask {
+  if ((EXPERT_TASKS as readonly string[]).includes(task)) return task as ExpertTask;
+  throw new Error(`unknown expert task "${task}" (known: ${EXPERT_TASKS.join(', ')})`);
+}

@@ -6,7 +6,7 @@
  */
 import { OpenAICompatibleProvider } from './openai.ts';
 import { type Env, missingKeyMessage } from './profiles.ts';
-import { SimulatedProvider } from './simulated.ts';
+import { SimulatedProvider, type SimulatedProviderOptions } from './simulated.ts';
 import type {
   CallOptions,
   ChatProvider,
@@ -38,9 +38,17 @@ export class MissingKeyProvider implements ChatProvider {
   }
 }
 
-/** Make the ChatProvider for a profile, reading its key (if it names one) from `env`. */
-export function createChatProvider(profile: ProviderProfile, env: Env = process.env): ChatProvider {
-  if (profile.kind === 'simulated') return new SimulatedProvider({ id: profile.name });
+/**
+ * Make the ChatProvider for a profile, reading its key (if it names one) from `env`; a
+ * simulated profile's provider sees pictures with `simulated.see`.
+ */
+export function createChatProvider(
+  profile: ProviderProfile,
+  env: Env = process.env,
+  simulated: Pick<SimulatedProviderOptions, 'see'> = {},
+): ChatProvider {
+  if (profile.kind === 'simulated')
+    return new SimulatedProvider({ id: profile.name, ...simulated });
   if (profile.kind === 'huggingface') {
     throw new Error(
       `provider "${profile.name}" serves expert models, not chat; use an openai-compatible provider (such as "huggingface") for chat models`,

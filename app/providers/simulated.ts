@@ -19,7 +19,6 @@ import {
   likeExample,
   offeredOptions,
 } from './simulated-shapes.ts';
-import { imageFacts } from './simulated-vision.ts';
 import {
   chunkWords,
   estimatePromptTokens,
@@ -245,16 +244,24 @@ export interface SimulatedProviderOptions {
   id?: string;
   /** Pretend thinking time before answering; abortable. */
   latencyMs?: number;
+  /**
+   * What it can honestly say of the picture a request shows (facts measured from its pixels,
+   * app/imageops/simulated-vision.ts `imageFacts`), handed in so providers hold no image code.
+   * Without it, a picture adds nothing to the answer.
+   */
+  see?: (request: ChatRequest, maxPixels?: number) => Promise<string | undefined>;
 }
 
 /** A ChatProvider that answers deterministically without any server. */
 export class SimulatedProvider implements ChatProvider {
   readonly id: string;
   readonly #latencyMs: number;
+  readonly #see: SimulatedProviderOptions['see'];
 
   constructor(options: SimulatedProviderOptions = {}) {
     this.id = options.id ?? 'simulated';
     this.#latencyMs = options.latencyMs ?? 0;
+    this.#see = options.see;
   }
 
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
@@ -263,7 +270,7 @@ export class SimulatedProvider implements ChatProvider {
     if (this.#latencyMs > 0) await abortableSleep(this.#latencyMs, signal);
     const seen = options.answerShape
       ? undefined
-      : await imageFacts(request, options.maxImagePixels);
+      : await this.#see?.(request, options.maxImagePixels);
     const text = simulateText(request, options.answerShape, seen);
     if (request.stream && options.onDelta) {
       for (const fragment of chunkWords(text)) options.onDelta(fragment);

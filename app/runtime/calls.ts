@@ -6,18 +6,14 @@
  * `callModel` and `callExpert` on its context.
  */
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from '../costs/prices.ts';
-import {
-  createExpertProvider,
-  ExpertCassetteProvider,
-  LocalExpertProvider,
-  SimulatedExpertProvider,
-} from '../experts/providers.ts';
 import { checkImagePixels } from '../imageops/header.ts';
+import { imageFacts } from '../imageops/simulated-vision.ts';
 import type { ExpertAnswer, ExpertCall, ModelCall } from '../node-sdk/define.ts';
 import { CassetteProvider } from '../providers/cassette.ts';
 import {
   type ExpertProvider,
   type ExpertRequest,
+  expertTask,
   isBinaryValue,
 } from '../providers/expert-types.ts';
 import { resolveProviderProfile } from '../providers/profiles.ts';
@@ -160,9 +156,9 @@ export class CallsGateway {
       simulate ? 'simulated' : providerName,
       () =>
         simulate
-          ? new SimulatedProvider({ id: 'simulated' })
+          ? new SimulatedProvider({ id: 'simulated', see: imageFacts })
           : (this.#options.providerFor?.(providerName) ??
-            createChatProvider(this.#profile(providerName), this.#env)),
+            createChatProvider(this.#profile(providerName), this.#env, { see: imageFacts })),
       ({ cassette, mode }, live) =>
         new CassetteProvider({ cassette, mode, ...(live ? { live } : {}) }),
     );
@@ -180,15 +176,15 @@ export class CallsGateway {
       this.#experts,
       this.#expertName(backend, providerName),
       () => {
-        if (backend === 'local') return new LocalExpertProvider();
-        if (this.#options.simulate) return new SimulatedExpertProvider();
+        if (backend === 'local') return this.#options.experts.local();
+        if (this.#options.simulate) return this.#options.experts.simulated();
         return (
           this.#options.expertProviderFor?.(providerName) ??
-          createExpertProvider(this.#profile(providerName), this.#env)
+          this.#options.experts.live(this.#profile(providerName), this.#env)
         );
       },
       ({ cassette, mode }, live) =>
-        new ExpertCassetteProvider({ cassette, mode, ...(live ? { live } : {}) }),
+        this.#options.experts.cassette({ cassette, mode, ...(live ? { live } : {}) }),
     );
   }
 
@@ -347,7 +343,7 @@ export class CallsGateway {
       } else inputs[name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
     const request: ExpertRequest = {
-      task: call.task,
+      task: expertTask(call.task),
       model: call.model,
       inputs,
       ...(call.parameters && Object.keys(call.parameters).length > 0

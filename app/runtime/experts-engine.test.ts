@@ -2,8 +2,10 @@
  * The engine around expert calls and plans: budgets, breakpoints and edits inside a plan,
  * labels arriving at text ports, and embeddings kept out of events.
  */
+
 import { describe, expect, it } from 'vitest';
 import { compile, edge, graph, input, node, output, registry } from '../../tests/support/graphs.ts';
+import { expertProviders } from '../experts/providers.ts';
 import type { ExpertProvider } from '../experts/types.ts';
 import { BlobStore } from './blobs.ts';
 import { previewValues, startRun } from './engine.ts';
@@ -54,6 +56,7 @@ describe('expert calls in the engine', () => {
     const doc = { ...translationPlan, settings: { budget: { maxCalls: 1 } } };
     const fake = echo();
     const run = startRun(await compile(doc), {
+      experts: expertProviders,
       registry,
       inputs: { text: 'A [MASK] bear.' },
       expertProviderFor: fake.providerFor,
@@ -69,6 +72,7 @@ describe('expert calls in the engine', () => {
   it("stops at a breakpoint on the document's own node, not at the plan's node of the same id", async () => {
     const fake = echo();
     const run = startRun(await compile(translationPlan), {
+      experts: expertProviders,
       registry,
       inputs: { text: 'A [MASK] bear.' },
       expertProviderFor: fake.providerFor,
@@ -90,6 +94,7 @@ describe('expert calls in the engine', () => {
 
   it("refuses to edit a planner's report, which is not its output", async () => {
     const run = startRun(await compile(translationPlan), {
+      experts: expertProviders,
       registry,
       inputs: { text: 'A [MASK] bear.' },
       expertProviderFor: echo().providerFor,
@@ -127,6 +132,7 @@ describe('expert calls in the engine', () => {
     const blobs = new BlobStore();
     const photo = blobs.putImage(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'image/png');
     const run = startRun(await compile(doc), {
+      experts: expertProviders,
       registry,
       inputs: { photo },
       blobs,

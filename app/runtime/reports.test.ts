@@ -3,10 +3,12 @@
  * becomes one `report` event holding the data as the schema parsed it, keys scrubbed like any
  * event. What its spec does not declare, or data that does not fit, fails the node in one line.
  */
+
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { edge, eventsOf, graph, node, output, registry } from '../../tests/support/graphs.ts';
 import { compileGraph } from '../compiler/index.ts';
+import { expertProviders } from '../experts/providers.ts';
 import { defineNode, type NodeExecutor } from '../node-sdk/define.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
 import { Redactor } from '../providers/secrets.ts';
@@ -47,7 +49,7 @@ const doc = graph([node('t', 'teller'), output('answer')], [edge('t.text', 'answ
 async function run(own: NodeRegistry, options: Partial<RunOptions> = {}) {
   const compiled = await compileGraph(doc, own);
   if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join('; '));
-  const r = startRun(compiled, { ...options, registry: own });
+  const r = startRun(compiled, { experts: expertProviders, ...options, registry: own });
   return { ...(await r.result), events: r.events };
 }
 

@@ -3,8 +3,10 @@
  * the same outputs, asks each expert only what the record does not answer, and keeps each of
  * the plan's events exactly once.
  */
+
 import { describe, expect, it } from 'vitest';
 import { compile, edge, graph, input, node, output, registry } from '../../tests/support/graphs.ts';
+import { expertProviders } from '../experts/providers.ts';
 import type { ExpertProvider, ExpertRequest } from '../experts/types.ts';
 import { Cassette } from '../providers/cassette.ts';
 import { eventIdentity, type RunOptions, startRun } from './engine.ts';
@@ -54,6 +56,7 @@ async function runOnce(options: Partial<RunOptions>, record?: Map<string, unknow
   const compiled = await compile(society);
   const fake = experts();
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     inputs,
     expertProviderFor: fake.providerFor,

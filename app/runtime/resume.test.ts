@@ -10,6 +10,7 @@ import {
   output,
   registry,
 } from '../../tests/support/graphs.ts';
+import { expertProviders } from '../experts/providers.ts';
 import { Cassette } from '../providers/cassette.ts';
 import { eventIdentity, type RunOptions, startRun } from './engine.ts';
 import type { RunEvent } from './events.ts';
@@ -64,6 +65,7 @@ async function runRecorded(
   const compiled = await compile(society);
   const fake = new FakeProvider(script);
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     inputs,
     providerFor: fake.providerFor,
@@ -129,6 +131,7 @@ describe('continuing a run from its log', () => {
     );
     const compiled = await compile(doc);
     const first = startRun(compiled, {
+      experts: expertProviders,
       registry,
       inputs: { topic: 'tea' },
       humanAnswers: { opinion: 'lovely' },
@@ -136,6 +139,7 @@ describe('continuing a run from its log', () => {
     await first.result;
     const cut = first.events.findIndex((e) => e.type === 'human.response') + 1;
     const resumed = startRun(compiled, {
+      experts: expertProviders,
       registry,
       inputs: { topic: 'tea' },
       continueFrom: first.events.slice(0, cut),

@@ -8,7 +8,7 @@ import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/e
 import type { Env, ProfileOverride } from '../providers/profiles.ts';
 import type { RetryPolicy } from '../providers/retry.ts';
 import type { Redactor } from '../providers/secrets.ts';
-import type { ChatProvider, ChatRequest, ChatResult } from '../providers/types.ts';
+import type { ChatProvider, ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
 import type { RunEvent, RunStatus, Usage } from './events.ts';
@@ -59,6 +59,11 @@ export interface RunOptions {
    * emitted again, and new events continue its sequence numbers.
    */
   continueFrom?: RunEvent[];
+  /**
+   * What makes the run's expert providers (app/experts/providers.ts `expertProviders`): the
+   * engine is handed them, so the core holds no expert code.
+   */
+  experts: ExpertProviders;
   /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
   expertProviderFor?: (providerName: string) => ExpertProvider;
   /** Told of every answered expert call, with the exact request: the run's own record. */
@@ -102,4 +107,24 @@ export interface RunResult {
   error?: string;
   /** True if any answer in the run was made up by the simulated provider. */
   simulated: boolean;
+}
+
+/**
+ * What makes the expert providers of a run: local operations, simulated answers, a profile's
+ * live service, a cassette in front of one. The engine is handed it (`RunOptions.experts`; the
+ * experts folder's `expertProviders`), so the core reaches no expert code of its own.
+ */
+export interface ExpertProviders {
+  /** Local operations (no model, no key, no network). */
+  local(): ExpertProvider;
+  /** Made-up answers, labelled as simulated. */
+  simulated(): ExpertProvider;
+  /** The live service a provider profile names; an error when the profile cannot run experts. */
+  live(profile: ProviderProfile, env: Env): ExpertProvider;
+  /** A cassette's recorded answers, with the live provider behind it when it may record. */
+  cassette(options: {
+    cassette: Cassette;
+    mode: CassetteMode;
+    live?: ExpertProvider;
+  }): ExpertProvider;
 }

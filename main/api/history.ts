@@ -6,6 +6,7 @@
  */
 
 import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
+import { expertProviders } from '../../app/experts/providers.ts';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { continuationRefusal, planContinuation } from '../../app/runs/continue.ts';
 import { diffRuns } from '../../app/runs/diff.ts';
@@ -62,6 +63,7 @@ export function historyMethods(
     store.markInterrupted();
     store.createRun({ id, ...plan.record });
     const run = startRun(compiled, {
+      experts: expertProviders,
       registry: how.registry,
       runId: id,
       ...plan.options,

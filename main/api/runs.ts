@@ -8,6 +8,7 @@
  */
 
 import { compileGraph } from '../../app/compiler/index.ts';
+import { expertProviders } from '../../app/experts/providers.ts';
 import {
   callRecorder,
   documentTextOf,
@@ -93,6 +94,7 @@ export function runMethods(
       store.saveGraph(compiled.source, sourceTextOf(compiled));
 
       const run = startRun(compiled, {
+        experts: expertProviders,
         registry,
         runId,
         inputs,

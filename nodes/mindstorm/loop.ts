@@ -6,6 +6,7 @@
  */
 import { formatTranscript } from '../../app/node-sdk/define.ts';
 import type {
+  LoopOwnView,
   LoopRuntime,
   LoopStepContext,
   LoopUsage,
@@ -14,7 +15,13 @@ import type {
 import { parseAnswer } from '../agent/parse.ts';
 import type { AgentData } from '../agent/spec.ts';
 import { tallyVotes, type VoteTally } from '../vote/tally.ts';
-import { effectiveRights, type MindstormData, type StopCondition } from './rights.ts';
+import {
+  effectiveRights,
+  type MindstormData,
+  MindstormPhase,
+  type MindstormView,
+  type StopCondition,
+} from './rights.ts';
 
 export const mindstormLoop: LoopRuntime<MindstormData> = {
   stopReason(data, current, previous, usage) {
@@ -25,13 +32,15 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
     return undefined;
   },
 
-  view({ data, node, stage, state, phase, replicated, inputsAnswered }) {
+  view({ data, node, stage, state, phase: asked, replicated, inputsAnswered }) {
+    // Only the mindstorm's own steps ask for a turn outside the rounds (see `revise`, `vote`).
+    const phase = asked && MindstormPhase.parse(asked);
     const rights = effectiveRights(data);
     const member = data.members.includes(node);
     const stopKeywords = data.until.flatMap((c) =>
       c.kind === 'keyword' && c.node === node ? [c.keyword] : [],
     );
-    const view = {
+    const view: LoopOwnView<MindstormView> = {
       structure: data.structure,
       rights,
       member,
@@ -98,12 +107,11 @@ async function revise(ctx: LoopStepContext<MindstormData>) {
       for (let i = 0; i < (count ?? 1); i++) {
         const replica = count === undefined ? undefined : i;
         const question = textOf(ctx.inputsAnswered(m, replica, r));
-        const { outputs } = await ctx.run(
-          m,
-          replica,
-          { round: r },
-          { kind: 'revise', question, options },
-        );
+        const { outputs } = await ctx.run(m, replica, { round: r }, {
+          kind: 'revise',
+          question,
+          options,
+        } satisfies MindstormPhase);
         const text = resolveOption(String(outputs.text), options);
         revised.push(text);
         const from = ctx.instance(m, replica, r);
@@ -129,12 +137,10 @@ async function vote(ctx: LoopStepContext<MindstormData>) {
     const count = ctx.replicas(m);
     for (let i = 0; i < (count ?? 1); i++) {
       const replica = count === undefined ? undefined : i;
-      const { outputs, instance } = await ctx.run(
-        m,
-        replica,
-        { stage: 'decide' },
-        { kind: 'ballot', prompt },
-      );
+      const { outputs, instance } = await ctx.run(m, replica, { stage: 'decide' }, {
+        kind: 'ballot',
+        prompt,
+      } satisfies MindstormPhase);
       const read = parseAnswer(String(outputs.text), leaderData.parse);
       answers.push(read);
       ballots.push({

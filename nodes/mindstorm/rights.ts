@@ -54,3 +54,26 @@ export type MindstormData = z.infer<typeof mindstormData>;
 export function effectiveRights(data: MindstormData): MindstormData['rights'] {
   return data.structure === 'democracy' ? { rtk: true, rtc: true, rte: true } : data.rights;
 }
+
+/**
+ * A member's turn outside its rounds: a revision of a round's answer (right to change) or a
+ * ballot on the leader's question (right to execute). The kind is the turn's stage in events.
+ */
+export const MindstormPhase = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('revise'), question: z.string(), options: z.array(z.string()) }),
+  z.object({ kind: z.literal('ballot'), prompt: z.string() }),
+]);
+export type MindstormPhase = z.infer<typeof MindstormPhase>;
+
+/** What a mindstorm adds to the loop a node inside sees (its templates read `loop.rights`…). */
+export type MindstormView = {
+  structure: MindstormData['structure'];
+  rights: MindstormData['rights'];
+  /** True when this node is one of the loop's members (subordinates that can hold rights). */
+  member: boolean;
+  /**
+   * Right to know: what the members answered in the previous round, and the inputs they were
+   * answering. Present from round 2 on when RTK is granted to this member.
+   */
+  peers?: { inputs: Record<string, unknown>; answers: Array<{ from: string; text: string }> };
+};

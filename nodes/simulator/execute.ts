@@ -1,9 +1,21 @@
-import { simulatorClient } from '../../app/environments/external/client.ts';
+import { z } from 'zod';
+import { openEnvironment, resumeEnvironment } from '../../app/environments/episodes.ts';
 import { oneLine } from '../../app/environments/external/transport.ts';
+import type { EnvironmentEpisode } from '../../app/environments/types.ts';
 import type { NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
 import { SIMULATED_PREFIX } from '../../app/schema/simulated.ts';
 import { type Episode, episodeOutputs, episodeValue, readAction } from './episode.ts';
 import type { SimulatorData } from './spec.ts';
+
+/** The environment this node drives, through the contract every environment meets. */
+const ENVIRONMENT = 'external';
+
+/** What the outside simulator's report says of where the episode stands. */
+const standing = z.object({
+  url: z.string(),
+  session: z.string(),
+  state: z.record(z.string(), z.unknown()),
+});
 
 /**
  * One round of an episode. Without an episode to continue (round 1, or outside a loop) the node
@@ -23,63 +35,68 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
   }
   const agent = typeof ctx.inputs.agent === 'string' && ctx.inputs.agent ? ctx.inputs.agent : '';
 
-  const client = simulatorClient(url, {
-    timeoutMs,
-    signal: ctx.signal,
-    allowedOrigins: ctx.allowedOrigins,
-  });
+  const settings = { url, seed, maxSteps, timeoutMs, options };
+  const context = { signal: ctx.signal, allowedOrigins: ctx.allowedOrigins };
+  const environment = previous
+    ? resumeEnvironment(ENVIRONMENT, settings, { episode: previous }, context)
+    : openEnvironment(ENVIRONMENT, settings, context);
   try {
     let episode = previous;
     if (!episode) {
-      const start = await client.reset({
-        seed,
-        ...(Object.keys(options).length > 0 ? { options } : {}),
-      });
-      episode = {
-        url: client.shownUrl,
-        session: start.session,
-        step: 0,
-        done: start.done,
+      await environment.start();
+      episode = shown(environment, {
         truncated: false,
-        observation: start.observation,
-        actions: start.actions ?? [],
         reward: 0,
         totalReward: 0,
-        state: start.state ?? {},
         simulated: false,
-      };
+      });
       await ctx.message(`reset (seed ${seed}): ${shortly(episode.observation)}`);
     }
     // Read after a reset, so an option letter names one of the actions it just offered.
     const wanted = readAction(ctx.inputs.action, episode.actions);
     if (!wanted || episode.done) return episodeOutputs(episode);
 
-    const answer = await client.step({
-      session: episode.session,
-      action: wanted.action,
-      step: episode.step + 1,
-      ...(agent ? { agent } : {}),
-    });
-    const step = episode.step + 1;
-    const truncated = !answer.done && step >= maxSteps;
-    const played: Episode = {
-      ...episode,
-      step,
-      done: answer.done || truncated,
-      truncated,
-      observation: answer.observation,
-      actions: answer.actions ?? [],
-      reward: answer.reward ?? 0,
-      totalReward: episode.totalReward + (answer.reward ?? 0),
-      state: answer.state ?? {},
+    environment.act(agent, wanted.action);
+    const outcome = await environment.step();
+    const played = shown(environment, {
+      truncated: outcome.truncated === true,
+      reward: outcome.reward ?? 0,
+      totalReward: episode.totalReward + (outcome.reward ?? 0),
       simulated: episode.simulated || wanted.simulated,
-    };
-    await report(ctx, played, wanted.action, agent, answer.info);
+    });
+    await report(ctx, played, wanted.action, agent, outcome.info);
     return episodeOutputs(played);
   } finally {
-    client.close();
+    environment.close();
   }
 };
+
+/**
+ * The episode as the environment now shows it (where it stands, what it offers) with what this
+ * node keeps of it, in the order of the episode's fields: a loop's `unchanged` condition and a
+ * run's stored outputs compare the value as written.
+ */
+function shown(
+  environment: EnvironmentEpisode,
+  kept: Pick<Episode, 'truncated' | 'reward' | 'totalReward' | 'simulated'>,
+): Episode {
+  const report = environment.report();
+  const { url, session, state } = standing.parse(report.state);
+  const view = environment.observe();
+  return {
+    url,
+    session,
+    step: report.step,
+    done: report.done,
+    truncated: kept.truncated,
+    observation: view.text,
+    actions: view.actions ?? [],
+    reward: kept.reward,
+    totalReward: kept.totalReward,
+    state,
+    simulated: kept.simulated,
+  };
+}
 
 /** The episode arriving at the `episode` input, checked; none in round 1 or outside a loop. */
 function carried(ctx: NodeContext<SimulatorData>): Episode | undefined {

@@ -6,8 +6,10 @@
  *     [edge('q.value', 'a.q'), edge('a.text', 'answer.value')],
  *   );
  */
+
 import { expect } from 'vitest';
 import { type CompiledGraph, compileGraph } from '../../app/compiler/index.ts';
+import { expertProviders } from '../../app/experts/providers.ts';
 import { loadNodeRegistry } from '../../app/node-sdk/registry.ts';
 import { tallyOf, type VoteTally } from '../../app/node-sdk/tally.ts';
 import { type Run, type RunOptions, type RunResult, startRun } from '../../app/runtime/engine.ts';
@@ -107,7 +109,7 @@ export async function problems(doc: unknown): Promise<Problem[]> {
 
 /** Compiles and starts a run; `options.registry` defaults to the built-in node types. */
 export async function start(doc: unknown, options: Partial<RunOptions> = {}): Promise<Run> {
-  return startRun(await compile(doc), { registry, ...options });
+  return startRun(await compile(doc), { registry, experts: expertProviders, ...options });
 }
 
 /** Compiles, runs to the end and returns the result and every event. */

@@ -43,7 +43,7 @@ const REFUSAL_HINTS: Record<ContinuationRefusal['reason'], (id: string) => strin
 /** The run to go on with, how, and what it starts from. */
 interface Resumption {
   runId: string;
-  options: Omit<RunOptions, 'registry' | 'runId'>;
+  options: Omit<RunOptions, 'registry' | 'runId' | 'experts'>;
   /** Events written to the store before the run's own (a continuation's kept log). */
   prior: RunEvent[];
 }

@@ -7,6 +7,7 @@
  * Only live calls are counted: answers from a cassette or a run's own record cost nothing.
  */
 import type { Redis } from 'ioredis';
+import { imageFacts } from '../../imageops/simulated-vision.ts';
 import { type ProfileOverride, resolveProviderProfile } from '../../providers/profiles.ts';
 import { createChatProvider } from '../../providers/registry.ts';
 import { abortError, type ChatProvider } from '../../providers/types.ts';
@@ -125,7 +126,13 @@ export function rateLimitedProviders(
   overrides: Readonly<Record<string, ProfileOverride>>,
 ): (providerName: string) => ChatProvider {
   return (providerName) => {
-    const inner = createChatProvider(resolveProviderProfile(providerName, { overrides }));
+    const inner = createChatProvider(
+      resolveProviderProfile(providerName, { overrides }),
+      process.env,
+      {
+        see: imageFacts,
+      },
+    );
     const limit = rates[providerName];
     if (!limit) return inner;
     return {

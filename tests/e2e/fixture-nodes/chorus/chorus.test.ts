@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGraph } from '../../../../app/compiler/index.ts';
 import { estimateRun } from '../../../../app/costs/estimate.ts';
+import { expertProviders } from '../../../../app/experts/providers.ts';
 import { startRun } from '../../../../app/runtime/engine.ts';
 import { formatProblem } from '../../../../app/schema/problems.ts';
 import { agent, edge, eventsOf, graph, input, node, output } from '../../../support/graphs.ts';
@@ -33,7 +34,12 @@ function chorus(data: Record<string, unknown>, version?: number) {
 async function runChorus(doc: unknown) {
   const compiled = await compileGraph(doc, registry);
   if (!compiled.ok) expect.fail(compiled.problems.map(formatProblem).join('\n'));
-  const run = startRun(compiled, { registry, simulate: true, inputs: { topic: 'rain' } });
+  const run = startRun(compiled, {
+    experts: expertProviders,
+    registry,
+    simulate: true,
+    inputs: { topic: 'rain' },
+  });
   const result = await run.result;
   return { ...result, events: run.events };
 }

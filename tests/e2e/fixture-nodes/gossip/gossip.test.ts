@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAnalytics } from '../../../../app/analytics/reduce.ts';
 import { compileGraph } from '../../../../app/compiler/index.ts';
+import { expertProviders } from '../../../../app/experts/providers.ts';
 import { analyticsReportOf } from '../../../../app/node-sdk/reported.ts';
 import { eventIdentity, startRun } from '../../../../app/runtime/engine.ts';
 import type { RunEvent } from '../../../../app/runtime/events.ts';
@@ -25,6 +26,7 @@ async function play(continueFrom?: RunEvent[]) {
   const compiled = await compileGraph(village, registry);
   if (!compiled.ok) expect.fail(compiled.problems.map(formatProblem).join('\n'));
   const run = startRun(compiled, {
+    experts: expertProviders,
     registry,
     simulate: true,
     ...(continueFrom ? { continueFrom } : {}),

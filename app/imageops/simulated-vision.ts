@@ -4,11 +4,11 @@
  * asked about a red circle then talks about red, and its choices follow.
  */
 import { createHash } from 'node:crypto';
-import { readImageHeader } from '../imageops/header.ts';
-import { loadSharp } from '../imageops/sharp.ts';
+import type { ChatRequest } from '../providers/types.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { readDataUrl } from '../schema/mime.ts';
-import type { ChatRequest } from './types.ts';
+import { readImageHeader } from './header.ts';
+import { loadSharp } from './sharp.ts';
 
 /** Hue ranges (degrees) and their names, in order around the wheel. */
 const HUES: ReadonlyArray<[number, string]> = [

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { SimulatedProvider } from './simulated.ts';
-import type { ChatRequest } from './types.ts';
+import { SimulatedProvider } from '../providers/simulated.ts';
+import type { ChatRequest } from '../providers/types.ts';
+import { imageFacts } from './simulated-vision.ts';
 
 /** A picture of a `fill` circle on a `ground` square, as a PNG data URL. */
 async function circle(fill: string, ground: string): Promise<string> {
@@ -26,7 +27,7 @@ const call = () => ({ signal: AbortSignal.timeout(10_000) });
 
 describe('a simulated vision model', () => {
   it('says what it measured of the picture, labelled, and nothing made up about it', async () => {
-    const provider = new SimulatedProvider();
+    const provider = new SimulatedProvider({ see: imageFacts });
     const red = await provider.chat(look(await circle('#d22', '#9cf')), call());
     expect(red.text).toBe(
       '[simulated] Measured from the picture: mostly red, the background aside; 80×60 pixels.',
@@ -36,7 +37,7 @@ describe('a simulated vision model', () => {
   });
 
   it('still picks an option when asked for a letter, by what the prompt says', async () => {
-    const result = await new SimulatedProvider().chat(
+    const result = await new SimulatedProvider({ see: imageFacts }).chat(
       look(
         await circle('#d22', '#9cf'),
         'Notes: it is red. Which? (a) a blue square (b) a red circle. Answer with its letter.',
