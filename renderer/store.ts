@@ -86,7 +86,6 @@ export type RunTab =
   | 'context'
   | 'votes'
   | 'plans'
-  | 'episodes'
   | 'analytics'
   | 'timeline'
   | 'usage'

@@ -8,7 +8,7 @@
  * every rejection comes back as feedback text a model can read.
  */
 
-import type { Rejection } from '../node-sdk/reported.ts';
+import type { Rejection } from './step-report.ts';
 
 export type { Rejection };
 

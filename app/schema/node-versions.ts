@@ -14,6 +14,18 @@ export interface NodeDataVersioning {
   version?: number;
   /** Steps by the version they start from: `{ 1: (data) => … }` turns version 1 into 2. */
   migrations?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>>;
+  /**
+   * For a type split in two: stored data of this type that now belongs to another type (or
+   * holds fields this type no longer has), as the type and data it becomes; `undefined` when
+   * the data is this type's as it is. Runs before the data versions, on the data as stored.
+   */
+  retype?(data: Readonly<Record<string, unknown>>): Retyped | undefined;
+}
+
+/** What `retype` turns a node into: its type (perhaps the same one) and its data. */
+export interface Retyped {
+  type: string;
+  data: Record<string, unknown>;
 }
 
 /** Node types by name (a node registry, or the editor's map of specs). */
@@ -27,6 +39,8 @@ export interface NodeMigration {
   type: string;
   from: number;
   to: number;
+  /** The type it had when stored, when it became another (`retype`). */
+  was?: string;
 }
 
 export type NodeMigrationResult =
@@ -40,11 +54,17 @@ export type NodeMigrationResult =
 export function migrateNodeData(doc: GraphDocument, types: NodeTypes): NodeMigrationResult {
   const problems: Problem[] = [];
   const migrated: NodeMigration[] = [];
-  const nodes = doc.nodes.map((node, index) => {
+  const nodes = doc.nodes.map((stored, index) => {
+    const retyped = retype(stored, types);
+    const node = retyped?.node ?? stored;
     const spec = types.get(node.type);
     const current = spec?.version ?? 1;
     const from = node.version ?? 1;
-    if (!spec || from === current) return node;
+    if (!spec || from === current) {
+      if (retyped)
+        migrated.push({ node: node.id, type: node.type, from, to: from, ...retyped.was });
+      return node;
+    }
     const problem = (message: string) => {
       problems.push({ path: formatPath(['nodes', index, 'version']), node: node.id, message });
       return node;
@@ -69,9 +89,22 @@ export function migrateNodeData(doc: GraphDocument, types: NodeTypes): NodeMigra
         return problem(`migrating its data from version ${v} to ${v + 1} failed: ${reason}`);
       }
     }
-    migrated.push({ node: node.id, type: node.type, from, to: current });
+    migrated.push({ node: node.id, type: node.type, from, to: current, ...retyped?.was });
     return { ...node, data, version: current };
   });
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, doc: migrated.length > 0 ? { ...doc, nodes } : doc, migrated };
+}
+
+/**
+ * The node as its stored type's `retype` says it is now, or undefined when it says nothing
+ * (or names a type this build does not know, which analysis then reports as it stands).
+ */
+function retype(node: GraphDocument['nodes'][number], types: NodeTypes) {
+  const result = types.get(node.type)?.retype?.(node.data);
+  if (!result || (result.type !== node.type && !types.get(result.type))) return undefined;
+  return {
+    node: { ...node, type: result.type, data: result.data },
+    was: result.type === node.type ? {} : { was: node.type },
+  };
 }

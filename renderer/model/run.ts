@@ -4,12 +4,7 @@
  * bundles no runtime); `applyEvents` is where pushed JSON becomes typed events, and
  * runEvents.ts folds each one with an exhaustive switch.
  */
-import {
-  type EnvironmentStepReport,
-  RUN_EVENT_TYPES,
-  type RunEvent,
-  type RunEventType,
-} from '../../app/runtime/events.ts';
+import { RUN_EVENT_TYPES, type RunEvent, type RunEventType } from '../../app/runtime/events.ts';
 import type { GraphDocument } from '../../app/schema/document.ts';
 import type { MissingKey } from './keyAdvice.ts';
 import { foldEvent } from './runEvents.ts';
@@ -129,23 +124,6 @@ export interface PlanView {
   outputs?: Record<string, unknown>;
 }
 
-/** One step of an environment episode, as the Episode tab lists it. */
-export type EpisodeStepView = Pick<
-  EnvironmentStepReport,
-  'step' | 'commands' | 'rejections' | 'completed' | 'failed'
->;
-
-/** An episode a dispatcher plays: its steps and the world as the last step left it. */
-export interface EpisodeView {
-  node: string;
-  instance: string;
-  steps: EpisodeStepView[];
-  state: Record<string, unknown>;
-  done: boolean;
-  /** Some of its commands came from made-up (simulated) answers. */
-  simulated: boolean;
-}
-
 export interface RunView {
   runId: string | null;
   status: RunStatus;
@@ -178,8 +156,6 @@ export interface RunView {
   forkOf?: { runId: string; seq: number };
   /** Graphs nodes ran as their children (planners' plans), in the order they started. */
   plans: PlanView[];
-  /** Environment episodes dispatchers played, by instance. */
-  episodes: EpisodeView[];
   /**
    * The series points and interactions nodes reported, in order: the Analytics tab reduces them
    * (app/analytics/reduce.ts) into its heat map and charts.
@@ -227,7 +203,6 @@ export function idleRun(): RunView {
     pauses: [],
     live: {},
     plans: [],
-    episodes: [],
     analytics: [],
     reports: [],
   };

@@ -8,7 +8,6 @@ import { type RunTab, useEditor } from '../store.ts';
 import { Analytics } from './Analytics.tsx';
 import { ContextViewer } from './ContextViewer.tsx';
 import { DiffView } from './DiffView.tsx';
-import { Episodes } from './Episodes.tsx';
 import { EventLog } from './EventLog.tsx';
 import { ForkForm, History } from './History.tsx';
 import { InputsForm } from './InputsForm.tsx';
@@ -32,7 +31,6 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'context', label: 'Context' },
   { id: 'votes', label: 'Votes' },
   { id: 'plans', label: 'Plans' },
-  { id: 'episodes', label: 'Episodes' },
   { id: 'analytics', label: 'Analytics' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
@@ -50,7 +48,6 @@ export function RunPanel() {
       messages: s.run.messages.length,
       votes: s.run.tallies.length,
       plans: s.run.plans.length,
-      episodes: s.run.episodes.length,
       analytics: s.run.analytics.length,
       problems: s.problems?.length ?? 0,
     })),
@@ -75,11 +72,9 @@ export function RunPanel() {
           ? counts.votes
           : id === 'plans'
             ? counts.plans
-            : id === 'episodes'
-              ? counts.episodes
-              : id === 'problems'
-                ? counts.problems
-                : 0;
+            : id === 'problems'
+              ? counts.problems
+              : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -112,7 +107,6 @@ export function RunPanel() {
             {tab === 'context' ? <ContextViewer /> : null}
             {tab === 'votes' ? <Votes /> : null}
             {tab === 'plans' ? <Plans /> : null}
-            {tab === 'episodes' ? <Episodes /> : null}
             {tab === 'analytics' ? <Analytics /> : null}
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}

@@ -5,6 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import type { RunEvent, RunEventType } from '../../runtime/events.ts';
+import { storedTypes, upgradeStoredEvent } from '../legacy-events.ts';
 import {
   BufferedEventWriter,
   type EventRow,
@@ -90,7 +91,7 @@ export class EventLog {
 
   /** A run's events in seq order, exactly as they were pushed. */
   events(runId: string, query: EventQuery = {}): RunEvent[] {
-    const types = query.types ? JSON.stringify(query.types) : null;
+    const types = query.types ? JSON.stringify(storedTypes(query.types)) : null;
     const bodies = this.#readEvents.all(
       runId,
       query.fromSeq ?? 0,
@@ -98,7 +99,7 @@ export class EventLog {
       types,
       types,
     );
-    return bodies.map((body) => JSON.parse(body) as RunEvent);
+    return bodies.map((body) => upgradeStoredEvent(JSON.parse(body)));
   }
 
   /** The highest stored seq of a run, or 0 when it has no events. */
