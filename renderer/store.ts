@@ -85,7 +85,6 @@ export type RunTab =
   | 'transcript'
   | 'context'
   | 'votes'
-  | 'plans'
   | 'analytics'
   | 'timeline'
   | 'usage'

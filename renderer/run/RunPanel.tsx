@@ -14,7 +14,6 @@ import { InputsForm } from './InputsForm.tsx';
 import { Outputs } from './Outputs.tsx';
 import { PanelResizer } from './PanelResizer.tsx';
 import { PausedPane } from './PausedPane.tsx';
-import { Plans } from './Plans.tsx';
 import { Problems } from './Problems.tsx';
 import { RunBar } from './RunBar.tsx';
 import { reportingTypes, runViewOf } from './runViews.ts';
@@ -30,7 +29,6 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'transcript', label: 'Transcript' },
   { id: 'context', label: 'Context' },
   { id: 'votes', label: 'Votes' },
-  { id: 'plans', label: 'Plans' },
   { id: 'analytics', label: 'Analytics' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
@@ -47,17 +45,22 @@ export function RunPanel() {
     useShallow((s) => ({
       messages: s.run.messages.length,
       votes: s.run.tallies.length,
-      plans: s.run.plans.length,
       analytics: s.run.analytics.length,
       problems: s.problems?.length ?? 0,
     })),
   );
   const reports = useEditor((s) => s.run.reports);
-  const nodeTypes = reportingTypes(reports);
+  const graphs = useEditor((s) => s.run.plans);
+  // The type of the node that ran each child graph, from its start.
+  const graphTypes = useEditor(
+    useShallow((s) => s.run.plans.map((p) => s.run.instances[p.instance]?.nodeType ?? '')),
+  );
+  const graphsOf = (type: string) => graphs.filter((_, i) => graphTypes[i] === type);
+  const nodeTypes = reportingTypes(reports, graphTypes);
   const nodeTabs = nodeTypes.map((type) => ({
     id: `report:${type}` as const,
     label: runViewOf(type)?.title ?? type,
-    count: reports.filter((r) => r.nodeType === type).length,
+    count: reports.filter((r) => r.nodeType === type).length + graphsOf(type).length,
   }));
   const at = TABS.findIndex((t) => t.id === 'analytics') + 1;
   const tabs = [...TABS.slice(0, at), ...nodeTabs, ...TABS.slice(at)];
@@ -70,11 +73,9 @@ export function RunPanel() {
         ? counts.messages
         : id === 'votes'
           ? counts.votes
-          : id === 'plans'
-            ? counts.plans
-            : id === 'problems'
-              ? counts.problems
-              : 0;
+          : id === 'problems'
+            ? counts.problems
+            : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -106,7 +107,6 @@ export function RunPanel() {
             {tab === 'transcript' ? <Transcript /> : null}
             {tab === 'context' ? <ContextViewer /> : null}
             {tab === 'votes' ? <Votes /> : null}
-            {tab === 'plans' ? <Plans /> : null}
             {tab === 'analytics' ? <Analytics /> : null}
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}
@@ -116,7 +116,10 @@ export function RunPanel() {
             {tab === 'runs' ? <History /> : null}
             {tab === 'diff' ? <DiffView /> : null}
             {ShownView && shownType ? (
-              <ShownView reports={reports.filter((r) => r.nodeType === shownType)} />
+              <ShownView
+                reports={reports.filter((r) => r.nodeType === shownType)}
+                graphs={graphsOf(shownType)}
+              />
             ) : null}
           </div>
         </div>

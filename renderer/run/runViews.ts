@@ -5,11 +5,15 @@
  * its folder. The tab shows only for a run in which nodes of that type reported something.
  */
 import type { ComponentType } from 'react';
-import type { ReportView } from '../model/run.ts';
+import type { PlanView, ReportView } from '../model/run.ts';
 
-/** What a node type's run view is given: the run's reports by nodes of that type, in order. */
+/**
+ * What a node type's run view is given: the run's reports by nodes of that type, and the graphs
+ * they ran as their children (`ctx.runGraph`, a planner's plans), each in order.
+ */
 export interface NodeRunViewProps {
   reports: readonly ReportView[];
+  graphs: readonly PlanView[];
 }
 
 /** What a node type's `run-view.tsx` exports as `runView`. */
@@ -40,8 +44,14 @@ export function runViewOf(type: string): NodeRunView | undefined {
 
 /**
  * The node types with a run view whose nodes reported in this run, in the order each first
- * reported: the run panel's node tabs.
+ * reported, then those whose nodes only ran child graphs (`graphTypes`, the type of each
+ * graph's node): the run panel's node tabs.
  */
-export function reportingTypes(reports: readonly ReportView[]): string[] {
-  return [...new Set(reports.map((r) => r.nodeType))].filter((type) => RUN_VIEWS.has(type));
+export function reportingTypes(
+  reports: readonly ReportView[],
+  graphTypes: readonly string[] = [],
+): string[] {
+  return [...new Set([...reports.map((r) => r.nodeType), ...graphTypes])].filter((type) =>
+    RUN_VIEWS.has(type),
+  );
 }
