@@ -63,7 +63,7 @@ export type LoggedStep = EnvironmentStepReport & { node: string; instance: strin
 /**
  * The environment steps among a run's events, in order: `step` reports that fit the schema.
  * (Runs stored before steps were reports hold `environment.step` events; reading a run turns
- * those into reports, see app/runs/legacy-steps.ts.)
+ * those into reports, see app/store/legacy-events.ts.)
  */
 export function stepsOf(events: readonly StepSource[]): LoggedStep[] {
   return events.flatMap((e) => {

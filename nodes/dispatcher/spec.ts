@@ -49,9 +49,6 @@ export const dispatcherData = z.strictObject({
 });
 export type DispatcherData = z.infer<typeof dispatcherData>;
 
-/** The fields a dispatcher has, for reading a document from before it had a type of its own. */
-export const DISPATCHER_FIELDS: ReadonlySet<string> = new Set(Object.keys(dispatcherData.shape));
-
 /** The prompt ablations a sweep may set on a dispatcher (MindAgent Tables 8 and 9). */
 const ABLATIONS = [
   'feedback',

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
 import { baseData, modalitySchema, nameSchema } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
-import { DISPATCHER_FIELDS } from '../dispatcher/spec.ts';
 import { plannerCalls } from './estimate.ts';
 
 /** A plan's answer tokens when neither the node nor the call says otherwise. */
@@ -49,13 +48,32 @@ export const plannerData = z.strictObject({
 export type PlannerData = z.infer<typeof plannerData>;
 
 /**
- * The fields only one of a planner and a dispatcher has, for reading documents from when one
- * node type did both (`mode`): each keeps its own and leaves the other's behind.
+ * What only one mode used when the planner also dispatched (`mode: "plan" | "dispatch"`): a
+ * document from then keeps its own mode's fields and leaves the other's behind. The old shape,
+ * written out: it does not change when either type gains fields.
  */
-const PLAN_ONLY = new Set(Object.keys(plannerData.shape).filter((k) => !DISPATCHER_FIELDS.has(k)));
-const DISPATCH_ONLY = new Set(
-  [...DISPATCHER_FIELDS].filter((k) => !Object.hasOwn(plannerData.shape, k)),
-);
+const PLAN_ONLY: ReadonlySet<string> = new Set([
+  'task',
+  'inputs',
+  'output',
+  'experts',
+  'prompt',
+  'maxAttempts',
+  'expert',
+  'preferLocal',
+]);
+const DISPATCH_ONLY: ReadonlySet<string> = new Set([
+  'controller',
+  'behaviour',
+  'retries',
+  'feedback',
+  'hints',
+  'demos',
+  'demoSteps',
+  'demoAgents',
+  'history',
+  'seats',
+]);
 
 /** The catalogue ids a planner may use. */
 export function allowedExperts(data: Pick<PlannerData, 'experts'>): string[] {
