@@ -93,8 +93,6 @@ export type RunTab =
   | 'inputs'
   | 'transcript'
   | 'context'
-  | 'plans'
-  | 'episodes'
   | 'timeline'
   | 'usage'
   | 'outputs'

@@ -14,7 +14,7 @@ describe('society run --estimate --json', () => {
     const estimate = JSON.parse(result.stdout);
     expect(estimate.nodes).toHaveLength(1);
     const [dispatcher] = estimate.nodes;
-    expect(dispatcher).toMatchObject({ id: 'dispatcher', type: 'planner', calls: 60 });
+    expect(dispatcher).toMatchObject({ id: 'dispatcher', type: 'dispatcher', calls: 60 });
     // Each step sends the rules, recipes, hints, a demonstration, the state and history.
     expect(dispatcher.promptTokens / dispatcher.calls).toBeGreaterThan(1000);
     expect(dispatcher.costUsd).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepsOf } from '../app/environments/step-report.ts';
 import { society } from './support/cli.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
@@ -50,9 +51,9 @@ function episode(dispatcher: Record<string, unknown> = {}, steps = 6) {
       },
       {
         id: 'dispatcher',
-        type: 'planner',
+        type: 'dispatcher',
         position: { x: 300, y: 0 },
-        data: { mode: 'dispatch', model: 'dispatcher', demos: 0, ...dispatcher },
+        data: { model: 'dispatcher', demos: 0, ...dispatcher },
       },
       { id: 'metrics', type: 'output', position: { x: 600, y: 0 }, data: { name: 'metrics' } },
     ],
@@ -121,17 +122,17 @@ describe('the dispatcher against a model that makes mistakes', () => {
     expect(metrics.steps).toBe(6);
     expect(llm.requests.length - before).toBe(6);
 
-    const steps = readEvents(events).filter((e) => e.type === 'environment.step');
+    const steps = stepsOf(readEvents(events));
     expect(steps.map((s) => s.step)).toEqual([0, 1, 2, 3, 4, 5]);
     const reasons = (n: number) =>
-      steps[n].rejections.map((r: { stage: string; reason: string }) => `${r.stage}:${r.reason}`);
+      steps[n]!.rejections.map((r: { stage: string; reason: string }) => `${r.stage}:${r.reason}`);
     expect(reasons(0)).toEqual([]);
-    expect(steps[0].commands.map((c: { command: string }) => c.command)).toEqual([
+    expect(steps[0]!.commands.map((c: { command: string }) => c.command)).toEqual([
       'goto_agent0_storage0',
       'goto_agent1_storage0',
     ]);
     expect(reasons(1)).toEqual(['vocabulary:unknown-verb']);
-    expect(steps[1].rejections[0].message).toMatch(/fly is not an action/);
+    expect(steps[1]!.rejections[0]!.message).toMatch(/fly is not an action/);
     expect(reasons(2)[0]).toBe('assignment:duplicate-agent');
     expect(reasons(3)).toEqual(['precondition:not-at-location']);
     // The feedback of each step reaches the next prompt.
@@ -146,11 +147,11 @@ describe('the dispatcher against a model that makes mistakes', () => {
     const events = join(dir, 'missing.ndjson');
     const result = await play(episode({}, 3), { events, json: true });
     expect(result.code, result.stderr).toBe(0);
-    const steps = readEvents(events).filter((e) => e.type === 'environment.step');
-    expect(steps[0].rejections.map((r: { reason: string }) => r.reason)).toEqual(['no-commands']);
-    expect(
-      steps[1].rejections.map((r: { agent: string; reason: string }) => `${r.agent}:${r.reason}`),
-    ).toEqual(['agent1:missing-command']);
+    const steps = stepsOf(readEvents(events));
+    expect(steps[0]!.rejections.map((r) => r.reason)).toEqual(['no-commands']);
+    expect(steps[1]!.rejections.map((r) => `${r.agent}:${r.reason}`)).toEqual([
+      'agent1:missing-command',
+    ]);
     expect(JSON.stringify(llm.requests.at(-1)!.messages.at(-1))).toContain('agent1 got no command');
     const metrics = JSON.parse(result.stdout).outputs.metrics;
     expect(metrics.invalid).toMatchObject({ 'no-commands': 1, 'missing-command': 1 });
@@ -176,11 +177,11 @@ describe('the dispatcher against a model that makes mistakes', () => {
     const result = await play(episode({ behaviour: 'retry', retries: 2 }, 1), { events });
     expect(result.code, result.stderr).toBe(0);
     expect(llm.requests.length - before).toBe(2);
-    const [step] = readEvents(events).filter((e) => e.type === 'environment.step');
+    const step = stepsOf(readEvents(events))[0]!;
     expect(step.attempts).toBe(2);
     expect(step.rejections).toEqual([]);
     // The refused first attempt still counts.
-    expect(step.retried.map((r: { reason: string }) => r.reason)).toEqual(['unknown-verb']);
+    expect(step.retried?.map((r) => r.reason)).toEqual(['unknown-verb']);
     expect(JSON.stringify(llm.requests[before + 1].messages.at(-1))).toContain(
       'jump is not an action',
     );
@@ -234,14 +235,14 @@ describe('the greedy baseline and the templates', () => {
       ],
     });
     expect(result.code, result.stderr).toBe(0);
-    const steps = readEvents(events).filter((e) => e.type === 'environment.step');
-    expect(steps[0].commands).toEqual([
+    const steps = stepsOf(readEvents(events));
+    expect(steps[0]!.commands).toEqual([
       { command: 'goto_agent0_storage0', by: 'model' },
       { command: 'goto_agent1_storage0', by: 'person' },
     ]);
     // The model's command for the person's agent was refused, and it was told why.
-    expect(steps[0].rejections.map((r: { reason: string }) => r.reason)).toEqual(['seat-taken']);
-    expect(steps[1].commands).toContainEqual({
+    expect(steps[0]!.rejections.map((r) => r.reason)).toEqual(['seat-taken']);
+    expect(steps[1]!.commands).toContainEqual({
       command: 'get_agent1_flour_storage0',
       by: 'person',
     });
@@ -273,10 +274,7 @@ describe('the greedy baseline and the templates', () => {
     const replay = await play(file, { events: replayed, extra: ['--replay', cassette] });
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stderr).toContain('using 2 answers of a person recorded in the cassette');
-    const steps = (path: string) =>
-      readEvents(path)
-        .filter((e) => e.type === 'environment.step')
-        .map((e) => e.commands);
+    const steps = (path: string) => stepsOf(readEvents(path)).map((e) => e.commands);
     expect(steps(replayed)).toEqual(steps(recorded));
   });
 
@@ -294,13 +292,13 @@ describe('the greedy baseline and the templates', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     const log = readEvents(events);
-    const steps = log.filter((e) => e.type === 'environment.step');
+    const steps = stepsOf(log);
     // The model's command ran although the person named a place the kitchen lacks.
-    expect(steps[0].commands).toEqual([{ command: 'goto_agent0_storage0', by: 'model' }]);
-    expect(
-      steps[0].rejections.map((r: { agent: string; reason: string }) => `${r.agent}:${r.reason}`),
-    ).toEqual(['agent1:unknown-location']);
-    expect(steps[1].rejections.map((r: { reason: string }) => r.reason)).toEqual(['unreadable']);
+    expect(steps[0]!.commands).toEqual([{ command: 'goto_agent0_storage0', by: 'model' }]);
+    expect(steps[0]!.rejections.map((r) => `${r.agent}:${r.reason}`)).toEqual([
+      'agent1:unknown-location',
+    ]);
+    expect(steps[1]!.rejections.map((r) => r.reason)).toEqual(['unreadable']);
     const asked = log.filter((e) => e.type === 'human.request');
     expect(asked[1].prompt).toMatch(/^Last step: goto_agent1_oven0: /);
   });

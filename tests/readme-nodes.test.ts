@@ -57,12 +57,12 @@ describe('society nodes', () => {
       / {2}field unclear +fail\|else +default "fail" +\(when mode is model\)\n/,
     );
     expect(router.stdout).toMatch(/ {2}field outputs +list<string> +default \["yes"\]\n/);
-    const json = await societyHere(['nodes', 'planner', '--json']);
-    const [planner] = JSON.parse(json.stdout) as NodeTypeInfo[];
-    expect(planner!.fields.find((f) => f.name === 'retries')).toMatchObject({
+    const json = await societyHere(['nodes', 'dispatcher', '--json']);
+    const [dispatcher] = JSON.parse(json.stdout) as NodeTypeInfo[];
+    expect(dispatcher!.fields.find((f) => f.name === 'retries')).toMatchObject({
       showWhen: { field: 'behaviour', is: 'retry' },
     });
-    expect(planner!.fields.find((f) => f.name === 'mode')).not.toHaveProperty('showWhen');
+    expect(dispatcher!.fields.find((f) => f.name === 'behaviour')).not.toHaveProperty('showWhen');
   });
 
   it("is what the README's node-type table says", async () => {

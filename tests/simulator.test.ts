@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stepsOf } from '../app/environments/step-report.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
 import { society } from './support/cli.ts';
 import { agent, edge, eventsOf, graph, node, output, problems, run } from './support/graphs.ts';
@@ -184,7 +185,7 @@ describe('the simulator node in a loop', () => {
     const long = await run(walk(server.http, 8), allowed());
     expect(long.status).toBe('succeeded');
     expect(server.steps()).toHaveLength(5);
-    expect(eventsOf(long.events, 'environment.step').map((e) => [e.step, e.done])).toEqual([
+    expect(stepsOf(long.events).map((e) => [e.step, e.done])).toEqual([
       [0, false],
       [1, false],
       [2, false],
@@ -233,7 +234,7 @@ describe('the simulator node in a loop', () => {
     // Round 1 only resets (no opening move); rounds 2 and 3 play the letters chosen.
     expect(server.requests.map((r) => r.type)).toEqual(['reset', 'step', 'step']);
     for (const s of server.steps()) expect(['east', 'west', 'wait']).toContain(s.body.action);
-    const steps = eventsOf(result.events, 'environment.step');
+    const steps = stepsOf(result.events);
     expect(steps.every((s) => s.simulated)).toBe(true);
   });
 

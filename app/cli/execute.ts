@@ -17,6 +17,7 @@ import { blobHashOf } from '../schema/blob-refs.ts';
 import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
 import { createProgress } from './progress.ts';
+import { reportLines } from './report-lines.ts';
 import { attachStepper } from './stepper.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -53,13 +54,17 @@ export async function executeRun(
 ): Promise<{ result: RunResult; mode: RunMode; calls: CallSources }> {
   const debugging = options.startPaused === true || (options.breakpoints?.length ?? 0) > 0;
   // The debugger prompts on the terminal, so progress is plain lines then.
+  const registry = await loadNodeRegistry();
   const progress = flags.quiet
     ? undefined
-    : createProgress(process.stderr, { live: process.stderr.isTTY === true && !debugging });
+    : createProgress(process.stderr, {
+        live: process.stderr.isTTY === true && !debugging,
+        reportLines: reportLines(registry),
+      });
   const events = flags.events ? openEvents(flags.events) : undefined;
   const run = startRun(compiled, {
     experts: expertProviders,
-    registry: await loadNodeRegistry(),
+    registry,
     ...options,
     redactor: store.redactor,
     onModelCall: callRecorder(store, options.runId),

@@ -16,7 +16,7 @@ async function plan(): Promise<GraphPlan> {
     nodes: new Map([
       node('q', 'input', { name: 'question' }),
       node('judge', 'human', { name: 'verdict', prompt: 'Is it right?' }),
-      node('cook', 'planner', { mode: 'dispatch', controller: 'greedy', seats: ['agent1'] }),
+      node('cook', 'dispatcher', { controller: 'greedy', seats: ['agent1'] }),
     ]),
   } as unknown as GraphPlan;
 }

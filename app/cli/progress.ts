@@ -8,6 +8,7 @@ import pc from 'picocolors';
 import { analyticsReportOf } from '../node-sdk/reported.ts';
 import { tallyOf } from '../node-sdk/tally.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import type { ReportLines } from './report-lines.ts';
 import { terminalText } from './terminal-text.ts';
 
 export interface ProgressView {
@@ -21,9 +22,9 @@ export interface ProgressView {
 
 export function createProgress(
   stream: NodeJS.WriteStream,
-  options: { live: boolean },
+  options: { live: boolean; reportLines?: ReportLines },
 ): ProgressView {
-  return options.live ? new LiveProgress(stream) : new PlainProgress(stream);
+  return options.live ? new LiveProgress(stream) : new PlainProgress(stream, options.reportLines);
 }
 
 /** Model or document text on one line of at most `max` characters, its control sequences removed. */
@@ -38,12 +39,15 @@ function seconds(ms: number): string {
 
 class PlainProgress implements ProgressView {
   readonly #out: NodeJS.WriteStream;
+  readonly #reportLines: ReportLines | undefined;
   #start = Date.now();
-  constructor(out: NodeJS.WriteStream) {
+  constructor(out: NodeJS.WriteStream, reportLines?: ReportLines) {
     this.#out = out;
+    this.#reportLines = reportLines;
   }
   onEvent(e: RunEvent): void {
-    const line = this.#line(e);
+    const own = this.#reportLines?.(e);
+    const line = own === null ? undefined : (own ?? this.#line(e));
     // Names, errors and answers in a line come from the document and its models.
     if (line) this.#out.write(`[${seconds(e.time - this.#start)}] ${terminalText(line)}\n`);
   }

@@ -5,6 +5,7 @@ import { tallyOf } from '../node-sdk/tally.ts';
 import { diffRuns, type MessageDiff } from '../runs/diff.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord, RunSummary } from '../store/index.ts';
+import type { ReportLines } from './report-lines.ts';
 import { terminalText } from './terminal-text.ts';
 
 const money = (usd: number | undefined) => (usd === undefined ? 'no price' : `$${usd.toFixed(4)}`);
@@ -73,7 +74,7 @@ export function runListJson(runs: RunSummary[]): RunListEntry[] {
 }
 
 /** The transcript of a run grouped by mindstorm round, with votes and outputs. */
-export function formatRun(run: RunRecord, events: RunEvent[]): string {
+export function formatRun(run: RunRecord, events: RunEvent[], lines?: ReportLines): string {
   const out: string[] = [];
   const calls = events.filter((e) => e.type === 'model.response');
   const tokens = calls.reduce((n, e) => n + e.promptTokens + e.completionTokens, 0);
@@ -92,6 +93,12 @@ export function formatRun(run: RunRecord, events: RunEvent[]): string {
 
   let heading = '';
   for (const e of events) {
+    const own = lines?.(e);
+    if (own === null) continue;
+    if (own !== undefined) {
+      out.push(own);
+      continue;
+    }
     if (e.type === 'message') {
       const section = e.loop
         ? e.stage === 'round'

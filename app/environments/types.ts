@@ -14,7 +14,7 @@
  */
 
 import type { z } from 'zod';
-import type { Rejection } from '../node-sdk/reported.ts';
+import type { Rejection } from './step-report.ts';
 
 export type { Rejection };
 

@@ -9,12 +9,12 @@ import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
+import type { Retyped } from '../schema/node-versions.ts';
 import type { ComputeTask } from './compute.ts';
 import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
-import type { EnvironmentStepReport } from './reported.ts';
 import type { ShowWhen } from './show-when.ts';
 
 export interface PortSpec {
@@ -179,6 +179,14 @@ export interface NodeSpec<D = unknown> {
    * naming the node.
    */
   migrations?: Readonly<Record<number, NodeDataMigration>>;
+  /**
+   * For a type split in two: stored data of this type that belongs to another type now, as the
+   * type and data it becomes (or this type, with the fields it no longer has removed);
+   * `undefined` when the data is this type's as it is. Documents are read through it before
+   * the data versions (app/schema/node-versions.ts), so old documents load, run and save as
+   * the new type.
+   */
+  retype?(data: Readonly<Record<string, unknown>>): Retyped | undefined;
 
   // ---- Hooks the CLI, the API and the editor call instead of knowing node types ---------
   // `society run --input`, the API's run inputs, the export manifest, pasting, the Inputs
@@ -207,18 +215,18 @@ export interface NodeSpec<D = unknown> {
   /** Short labels in a container's header, after its title (a mindstorm's rounds). */
   badges?(data: D): NodeBadge[];
   /**
-   * The episode settings the node holds (an environment's level and agents, a dispatcher's
-   * feedback, hints and demonstrations), so `society cuisineworld sweep` plays any document
-   * over its grid and ablations without knowing its node types. Both take the data as stored
-   * (perhaps holding `$param` references); `apply` changes only the settings it holds and says
-   * which.
+   * The episode settings the node holds (an environment's world, a controller's prompt
+   * ablations), so a sweep plays any document over its grid and ablations without knowing its
+   * node types. The settings' names and types belong to the environment the sweep plays (the
+   * core only passes them on). Both take the data as stored (perhaps holding `$param`
+   * references); `apply` changes only the settings it holds and says which.
    */
   episode?: {
-    read(data: Readonly<Record<string, unknown>>): Partial<EpisodeSettings>;
+    read(data: Readonly<Record<string, unknown>>): Record<string, unknown>;
     apply(
       data: Readonly<Record<string, unknown>>,
-      settings: Partial<EpisodeSettings>,
-    ): { data: Record<string, unknown>; applied: Array<keyof EpisodeSettings> };
+      settings: Readonly<Record<string, unknown>>,
+    ): { data: Record<string, unknown>; applied: string[] };
   };
 
   // ---- Hooks the run calls for simulated answers ------------------------------------------
@@ -262,27 +270,12 @@ export interface NodeSpec<D = unknown> {
    * report against it before logging a `report` event; the folder's `run-view.tsx` shows them.
    */
   reports?: Readonly<Record<string, z.ZodType>>;
-}
-
-/**
- * What a sweep varies per episode (see `NodeSpec.episode`): the world's set-up, and the
- * dispatcher ablations of MindAgent's Tables 8 and 9.
- */
-export interface EpisodeSettings {
-  level: string;
-  agents: number;
-  /** Order frequency (τ1…τ5 are 1, 1.5, 2, 2.5, 3). */
-  alpha: number;
-  seed: string;
-  maxSteps: number;
-  /** Tell the dispatcher why commands were refused (off: Table 8's "without feedback"). */
-  feedback: boolean;
-  /** Give it the environment's hints (off: Table 8's "without inference knowledge"). */
-  hints: boolean;
-  /** Steps in each worked demonstration (Table 8's "2-step demo"). */
-  demoSteps: number;
-  /** Agents in the demonstrations, whatever the kitchen has (Table 9). */
-  demoAgents: number;
+  /**
+   * The line a terminal shows for one of its reports (`society run`, `society show`): `null`
+   * when the node's messages already say it (a step the transcript also tells); absent or
+   * `undefined`: the report's kind and data, clipped.
+   */
+  reportLine?(kind: string, data: unknown): string | null | undefined;
 }
 
 /** An answer a person can give before or during a run (see `NodeSpec.answers`). */
@@ -495,8 +488,6 @@ export interface NodeContext<D = unknown> {
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */
   callExpert(call: ExpertCall): Promise<ExpertAnswer>;
-  /** Logs one step of an environment episode this node drives (an `environment.step` event). */
-  reportStep(report: EnvironmentStepReport): void;
   /**
    * Runs a graph as this instance's child (a planner's plan) with values for its input nodes
    * by name; resolves with its outputs by name. Its nodes' events are the run's own.

@@ -1,6 +1,6 @@
 /**
- * What a node reports through its context for the run's views (an environment's step, a point
- * of a series, an interaction), as plain data. The SDK owns these shapes so that node code and
+ * What a node reports through its context for the run's views (a point of a series, an
+ * interaction), as plain data. The SDK owns these shapes so that node code and
  * the engine's events share them without the SDK reaching up into the engine.
  *
  * Series points, interactions and participants are a vocabulary several node types share (a
@@ -10,42 +10,6 @@
  * from any node.
  */
 import { z } from 'zod';
-
-/** One command that a validation stage refused, and why, in words for the model. */
-export interface Rejection {
-  /** The command as given (or the raw fragment, for a syntax error). */
-  command: string;
-  /** Which agent it was for, when that could be read. */
-  agent?: string;
-  /** The stage that refused it. */
-  stage: 'syntax' | 'vocabulary' | 'assignment' | 'precondition';
-  /** A short machine-readable reason, for counting (`unknown-verb`, `not-at-location`…). */
-  reason: string;
-  /** The feedback sentence shown to the model. */
-  message: string;
-}
-
-/** What happened in one step of an environment episode. */
-export interface EnvironmentStepReport {
-  /** The step that was played (0-based). */
-  step: number;
-  /** The commands given, in order, and who gave each (`model`, `person`, `rules`). */
-  commands: Array<{ command: string; by: string }>;
-  /** What validation refused. */
-  rejections: Rejection[];
-  feedback: string[];
-  completed: string[];
-  failed: string[];
-  /** The state after the step, as the environment shows it to the editor. */
-  state: Record<string, unknown>;
-  /** Attempts before the commands were committed (retry-before-commit), 1 otherwise. */
-  attempts: number;
-  /** What was refused in the attempts that were not committed (retry-before-commit). */
-  retried?: Rejection[];
-  done: boolean;
-  /** True once any of the episode's commands came from made-up (simulated) answers. */
-  simulated: boolean;
-}
 
 /** Longest name, key, label or unit, in characters; longer ones are refused. */
 const NAME_MAX = 120;

@@ -125,9 +125,8 @@ describe('the hints of a data schema', () => {
     const router = showWhenHints(registry.get('router')!.data);
     expect(router.get('rules')).toEqual({ field: 'mode', is: 'rules' });
     expect(router.get('prompt')).toEqual({ field: 'mode', is: 'model' });
-    const planner = showWhenHints(registry.get('planner')!.data);
-    expect(planner.get('experts')).toEqual({ field: 'mode', is: 'plan' });
-    expect(planner.get('seats')).toEqual({ field: 'mode', is: 'dispatch' });
+    const dispatcher = showWhenHints(registry.get('dispatcher')!.data);
+    expect(dispatcher.get('retries')).toEqual({ field: 'behaviour', is: 'retry' });
   });
 });
 

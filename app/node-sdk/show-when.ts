@@ -49,7 +49,7 @@ export function conditionHolds(showWhen: ShowWhen, siblings: Record<string, unkn
 /**
  * The names of the fields of one object that are hidden, given their hints and values: a
  * field whose condition fails, or whose condition reads a field that is itself hidden (a
- * dispatcher's `retries` reads `behaviour`, which is shown only in dispatch mode).
+ * `retries` that reads `behaviour`, itself shown only in one `mode`).
  */
 export function hiddenFields(
   hints: ReadonlyMap<string, ShowWhen>,
@@ -66,7 +66,7 @@ export function hiddenFields(
   return hidden;
 }
 
-/** The condition in words, for a listing: `when mode is dispatch and behaviour is retry`. */
+/** The condition in words, for a listing: `when mode is model and behaviour is retry`. */
 export function describeShowWhen(showWhen: ShowWhen): string {
   const parts = conditionsOf(showWhen).map((c) => {
     const values = allowed(c).map(String);

@@ -107,8 +107,6 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'subgraph.started':
     case 'subgraph.finished':
       return `${e.type}|${e.instance}`;
-    case 'environment.step':
-      return `${e.type}|${e.instance}|${e.step}`;
     case 'message':
       return `${e.type}|${e.from}`;
     // A node reports the same things again when it runs again on a resume: by instance and

@@ -4,11 +4,10 @@
  * never their bytes.
  */
 
-import type { EnvironmentStepReport } from '../node-sdk/reported.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 
-export type { EnvironmentStepReport, Interaction, SeriesPoint } from '../node-sdk/reported.ts';
+export type { Interaction, SeriesPoint } from '../node-sdk/reported.ts';
 
 export interface Usage {
   calls: number;
@@ -146,12 +145,6 @@ export type RunEventBody =
       attempts: number;
     }
   | ({ type: 'expert.error'; callId: string; node: string; error: string } & CallErrorKind)
-  | ({
-      /** One step of an environment episode a node drives (a dispatcher in CuisineWorld). */
-      type: 'environment.step';
-      node: string;
-      instance: string;
-    } & EnvironmentStepReport)
   | {
       /** A node runs a graph of its own (a planner's accepted plan); its nodes follow. */
       type: 'subgraph.started';
@@ -269,7 +262,6 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   'expert.error': true,
   'subgraph.started': true,
   'subgraph.finished': true,
-  'environment.step': true,
   message: true,
   'round.started': true,
   'round.finished': true,

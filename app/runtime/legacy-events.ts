@@ -1,13 +1,19 @@
 /**
- * Runs recorded before votes and analytics became reports stored them as events of their own
- * (`vote`, `series`, `interaction`, `participants`). Whatever reads a stored log (the store, an
+ * Runs recorded before votes, analytics and environment steps became reports stored them as
+ * events of their own (`vote`, `series`, `interaction`, `participants`, `environment.step`). Whatever reads a stored log (the store, an
  * export, a log a resume adopts) takes them through `upgradeEvent`, so every reader sees only
  * today's events: a `report` of the kind the node would report now, with the same data.
  */
 import type { RunEvent } from './events.ts';
 
 /** The event types older builds stored that are `report`s now. */
-export const LEGACY_REPORT_TYPES = ['vote', 'series', 'interaction', 'participants'] as const;
+export const LEGACY_REPORT_TYPES = [
+  'vote',
+  'series',
+  'interaction',
+  'participants',
+  'environment.step',
+] as const;
 
 type Fields = Record<string, unknown>;
 
@@ -20,6 +26,7 @@ const KIND_OF: Record<
   series: { kind: 'series', data: (rest) => ({ ...rest }) },
   interaction: { kind: 'interaction', data: (rest) => ({ ...rest }) },
   participants: { kind: 'participants', data: (rest) => rest.names },
+  'environment.step': { kind: 'step', data: (rest) => ({ ...rest }) },
 };
 
 function isLegacy(type: unknown): type is (typeof LEGACY_REPORT_TYPES)[number] {
@@ -28,7 +35,8 @@ function isLegacy(type: unknown): type is (typeof LEGACY_REPORT_TYPES)[number] {
 
 /**
  * A stored event as today's engine would have written it: a legacy vote, series point,
- * interaction or participants event becomes a `report`; any other event is returned as is.
+ * interaction, participants or environment step event becomes a `report`; any other event is
+ * returned as is.
  */
 export function upgradeEvent<E extends { type: string }>(event: E): E | RunEvent {
   if (!isLegacy(event.type)) return event;

@@ -291,8 +291,6 @@ export class NodeRunner {
       },
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
-      reportStep: (report) =>
-        log.emit({ type: 'environment.step', node: node.id, instance: call.instance, ...report }),
       message: (proposed) => this.#message(node, context, call, proposed),
       report: (kind, data) =>
         log.emit({

@@ -115,3 +115,54 @@ describe('node data versions', () => {
     expect(result.ok ? '' : result.problems[0]?.path).toBe('nodes[0].version');
   });
 });
+
+describe('a node type split in two (retype)', () => {
+  /** "shape" once drew circles too (`kind: "circle"`); circles are a type of their own now. */
+  const shape: NodeDataVersioning = {
+    version: 2,
+    migrations: { 1: (data) => ({ ...data, filled: data.filled ?? false }) },
+    retype: ({ kind, radius, ...rest }) =>
+      kind === 'circle'
+        ? { type: 'circle', data: { ...rest, r: radius } }
+        : kind === undefined
+          ? undefined
+          : { type: 'shape', data: rest },
+  };
+  const circle: NodeDataVersioning = {};
+  const split: NodeTypes = new Map([
+    ['shape', shape],
+    ['circle', circle],
+  ]);
+  const nodes = (data: Record<string, unknown>[]) =>
+    doc(data.map((d) => ({ data: d }))).nodes.map((n) => ({ ...n, type: 'shape' }));
+
+  it('moves old data to the type it belongs to now, then runs that type’s versions', () => {
+    const result = parseDocument(
+      {
+        ...doc([]),
+        nodes: nodes([{ kind: 'circle', radius: 3 }, { kind: 'square', side: 2 }, {}]),
+      },
+      { nodes: split },
+    );
+    if (!result.ok) expect.fail(result.problems.map(formatProblem).join('\n'));
+    expect(result.doc.nodes.map((n) => [n.type, n.data, n.version])).toEqual([
+      ['circle', { r: 3 }, undefined],
+      ['shape', { side: 2, filled: false }, 2],
+      ['shape', { filled: false }, 2],
+    ]);
+    expect(result.migratedNodes).toEqual([
+      { node: 'n0', type: 'circle', from: 1, to: 1, was: 'shape' },
+      { node: 'n1', type: 'shape', from: 1, to: 2 },
+      { node: 'n2', type: 'shape', from: 1, to: 2 },
+    ]);
+  });
+
+  it('leaves a node as stored when the type it names is not known here', () => {
+    const result = parseDocument(
+      { ...doc([]), nodes: nodes([{ kind: 'circle', radius: 3 }]) },
+      { nodes: new Map([['shape', shape]]) },
+    );
+    if (!result.ok) expect.fail(result.problems.map(formatProblem).join('\n'));
+    expect(result.doc.nodes[0]).toMatchObject({ type: 'shape', data: { kind: 'circle' } });
+  });
+});

@@ -14,6 +14,18 @@ export interface NodeDataVersioning {
   version?: number;
   /** Steps by the version they start from: `{ 1: (data) => … }` turns version 1 into 2. */
   migrations?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>>;
+  /**
+   * For a type split in two: stored data of this type that now belongs to another type (or
+   * holds fields this type no longer has), as the type and data it becomes; `undefined` when
+   * the data is this type's as it is. Runs before the data versions, on the data as stored.
+   */
+  retype?(data: Readonly<Record<string, unknown>>): Retyped | undefined;
+}
+
+/** What `retype` turns a node into: its type (perhaps the same one) and its data. */
+export interface Retyped {
+  type: string;
+  data: Record<string, unknown>;
 }
 
 /** Node types by name (a node registry, or the editor's map of specs). */
@@ -27,6 +39,8 @@ export interface NodeMigration {
   type: string;
   from: number;
   to: number;
+  /** The type it had when stored, when it became another (`retype`). */
+  was?: string;
 }
 
 export type NodeMigrationResult =
@@ -63,11 +77,18 @@ function migrateNodes(
   migrated: NodeMigration[],
 ): GraphNode[] {
   let changed = false;
-  const nodes = list.map((node, index) => {
+  const nodes = list.map((stored, index) => {
+    const retyped = retype(stored, types);
+    const node = retyped?.node ?? stored;
+    if (retyped) changed = true;
     const spec = types.get(node.type);
     const current = spec?.version ?? 1;
     const from = node.version ?? 1;
-    if (!spec || from === current) return node;
+    if (!spec || from === current) {
+      if (retyped)
+        migrated.push({ node: node.id, type: node.type, from, to: from, ...retyped.was });
+      return node;
+    }
     const problem = (message: string) => {
       problems.push({
         path: formatPath([...at, 'nodes', index, 'version']),
@@ -96,9 +117,22 @@ function migrateNodes(
         return problem(`migrating its data from version ${v} to ${v + 1} failed: ${reason}`);
       }
     }
-    migrated.push({ node: node.id, type: node.type, from, to: current });
+    migrated.push({ node: node.id, type: node.type, from, to: current, ...retyped?.was });
     changed = true;
     return { ...node, data, version: current };
   });
   return changed ? nodes : list;
+}
+
+/**
+ * The node as its stored type's `retype` says it is now, or undefined when it says nothing
+ * (or names a type this build does not know, which analysis then reports as it stands).
+ */
+function retype(node: GraphDocument['nodes'][number], types: NodeTypes) {
+  const result = types.get(node.type)?.retype?.(node.data);
+  if (!result || (result.type !== node.type && !types.get(result.type))) return undefined;
+  return {
+    node: { ...node, type: result.type, data: result.data },
+    was: result.type === node.type ? {} : { was: node.type },
+  };
 }

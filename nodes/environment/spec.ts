@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { findLevel } from '../../app/environments/cuisineworld/levels.ts';
+import type {
+  EpisodeSetting,
+  EpisodeSettings,
+} from '../../app/environments/cuisineworld/settings.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
-import { defineNode, type EpisodeSettings } from '../../app/node-sdk/define.ts';
+import { defineNode } from '../../app/node-sdk/define.ts';
 
 export const environmentData = z.strictObject({
   ...baseData,
@@ -77,7 +81,7 @@ export const spec = defineNode({
     },
     apply: (data, settings) => {
       const next: Record<string, unknown> = { ...data };
-      const applied: Array<keyof EpisodeSettings> = [];
+      const applied: EpisodeSetting[] = [];
       for (const key of WORLD_SETTINGS) {
         if (settings[key] === undefined) continue;
         next[key] = settings[key];
@@ -88,4 +92,10 @@ export const spec = defineNode({
   },
 });
 
-const WORLD_SETTINGS = ['level', 'agents', 'alpha', 'seed', 'maxSteps'] as const;
+const WORLD_SETTINGS = [
+  'level',
+  'agents',
+  'alpha',
+  'seed',
+  'maxSteps',
+] as const satisfies readonly EpisodeSetting[];

@@ -8,19 +8,6 @@ import { compile, edge, graph, input, node, output, run } from '../../tests/supp
 
 const MODELS = { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 100 } };
 
-/** A kitchen and a model dispatcher playing it. */
-function kitchen(dispatcher: Record<string, unknown> = {}, world: Record<string, unknown> = {}) {
-  return graph(
-    [
-      node('kitchen', 'environment', { level: 'level_3', agents: 2, maxSteps: 10, ...world }),
-      node('dispatcher', 'planner', { mode: 'dispatch', model: 'm', ...dispatcher }),
-      output('summary'),
-    ],
-    [edge('kitchen.world', 'dispatcher.world'), edge('dispatcher.summary', 'summary.value')],
-    { models: MODELS },
-  );
-}
-
 async function estimate(doc: unknown) {
   return estimateRun((await compile(doc)).plan, DEFAULT_PRICES);
 }
@@ -38,40 +25,7 @@ async function sent(doc: unknown, inputs: Record<string, unknown> = {}, blobs?: 
   return requests;
 }
 
-describe('the dispatcher estimate', () => {
-  it('makes one call per step of the episode the environment sets up', async () => {
-    expect((await estimate(kitchen({}, { maxSteps: 10 }))).calls).toBe(10);
-    expect((await estimate(kitchen({}, { maxSteps: 25 }))).calls).toBe(25);
-  });
-
-  it('estimates the first step as exactly what the dispatcher sends', async () => {
-    const doc = kitchen({}, { maxSteps: 1 });
-    const [first] = await sent(doc);
-    expect((await estimate(doc)).promptTokens).toBe(estimatePromptTokens(first!));
-  });
-
-  it('follows the prompt: hints, demonstrations, history and more agents change it', async () => {
-    const base = (await estimate(kitchen())).promptTokens;
-    expect(base).toBeGreaterThan(10 * 1000);
-    expect((await estimate(kitchen({ hints: false }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({ demoSteps: 2 }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({ history: 0 }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({}, { agents: 4 }))).promptTokens).toBeGreaterThan(base);
-  });
-
-  it('counts retries in the worst case only, and nothing when people take every seat', async () => {
-    const retry = await estimate(kitchen({ behaviour: 'retry', retries: 2 }));
-    expect(retry.calls).toBe(30);
-    expect(retry.firstAttempts.calls).toBe(10);
-    expect(retry.byNode.find((r) => r.retry)).toMatchObject({ phase: 'retry', calls: 20 });
-
-    const people = await estimate(kitchen({ seats: ['agent0', 'agent1'] }));
-    expect(people.calls).toBe(0);
-    expect((await estimate(kitchen({ controller: 'greedy', model: undefined }))).calls).toBe(0);
-  });
-});
-
-describe('the plan-mode estimate', () => {
+describe('the planner estimate', () => {
   const TASK =
     'Given noisy blurry grayscale image and English query, how to answer the question in German step by step?';
   const planner = (data: Record<string, unknown> = {}) =>

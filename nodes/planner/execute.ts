@@ -14,7 +14,6 @@ import {
 import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { SIMULATED_PREFIX, simulatedPrefix } from '../../app/schema/simulated.ts';
-import { dispatch } from './dispatch.ts';
 import { allowedExperts, PLAN_MAX_TOKENS, type PlannerData } from './spec.ts';
 
 /** One plan the model proposed, and what was wrong with it. */
@@ -24,7 +23,6 @@ interface Attempt {
 }
 
 export const execute: NodeExecutor<PlannerData> = async (ctx) => {
-  if (ctx.data.mode === 'dispatch') return dispatch(ctx);
   const data = ctx.data;
   const description = data.task ?? String(ctx.inputs.task ?? '');
   if (description.trim() === '') throw new Error('the planner has no task to plan for');

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
 import { baseData, modalitySchema, nameSchema } from '../../app/node-sdk/common.ts';
-import {
-  type DataProblem,
-  defineNode,
-  type EpisodeSettings,
-  type PortSpec,
-} from '../../app/node-sdk/define.ts';
+import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 import { plannerCalls } from './estimate.ts';
 
 /** A plan's answer tokens when neither the node nor the call says otherwise. */
@@ -24,131 +19,61 @@ const portSchema = z.strictObject({
 export const plannerData = z.strictObject({
   ...baseData,
   /**
-   * - `plan`: compose expert models into a plan and run it (OpenAGI);
-   * - `dispatch`: play an environment episode, one command per agent per step (MindAgent).
-   */
-  mode: z.enum(['plan', 'dispatch']).default('plan'),
-  /**
    * A model profile from the document's `models`. Without one, plans come from the built-in
    * rule planner (no model, no cost): a baseline to compare models against.
    */
   model: z.string().min(1).optional().meta({ editor: 'model-profile' }),
   /** The task; when absent it comes from the `task` input. */
-  task: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  task: z.string().min(1).optional(),
   /** The values the plan starts from: each becomes an input port and a plan input. */
   inputs: z
     .array(portSchema)
     .min(1)
-    .default([{ name: 'image', modality: 'image' }])
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+    .default([{ name: 'image', modality: 'image' }]),
   /** The modality of the answer. */
-  output: modalitySchema.default('text').meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  output: modalitySchema.default('text'),
   /** Catalogue ids the plan may use (default: OpenAGI's 15 modules). */
-  experts: z
-    .array(z.string().min(1))
-    .min(1)
-    .optional()
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
-  prompt: z
-    .enum(PLANNER_PROMPTS)
-    .default('descriptions')
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  experts: z.array(z.string().min(1)).min(1).optional(),
+  prompt: z.enum(PLANNER_PROMPTS).default('descriptions'),
   /** Plans asked for in all, the first included, before the node fails. */
-  maxAttempts: z
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .default(3)
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  maxAttempts: z.number().int().min(1).max(10).default(3),
   /** Data every expert of the plan gets (for example a `provider` for a custom endpoint). */
-  expert: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  expert: z.record(z.string(), z.unknown()).optional(),
   /** Run modules that have a local operation (upscale, denoise, deblur) locally. */
-  preferLocal: z
-    .boolean()
-    .default(false)
-    .meta({ showWhen: { field: 'mode', is: 'plan' } }),
+  preferLocal: z.boolean().default(false),
   /** Per call; when absent, the model profile's (planning: 300). */
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
-  // ---- dispatch mode ----
-  /** Who picks the commands: a model, or the greedy rules (no model, no cost). */
-  controller: z
-    .enum(['model', 'greedy'])
-    .default('model')
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /**
-   * On refused commands: `feedback` plays the step anyway and tells the model next step (as
-   * the paper does); `retry` asks again with the feedback before committing the step.
-   */
-  behaviour: z
-    .enum(['feedback', 'retry'])
-    .default('feedback')
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Extra attempts per step under `retry`. */
-  retries: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(2)
-    .meta({ showWhen: { field: 'behaviour', is: 'retry' } }),
-  /** Put the last step's feedback into the prompt (off: the no-feedback ablation). */
-  feedback: z
-    .boolean()
-    .default(true)
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Include the environment's hints (off: the no-hints ablation). */
-  hints: z
-    .boolean()
-    .default(true)
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Worked demonstrations in the prompt, and steps in each. */
-  demos: z
-    .number()
-    .int()
-    .min(0)
-    .max(5)
-    .default(1)
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  demoSteps: z
-    .number()
-    .int()
-    .min(1)
-    .max(30)
-    .default(6)
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Agents in each demonstration; absent: as many as the kitchen has (Table 9 varies it). */
-  demoAgents: z
-    .number()
-    .int()
-    .min(1)
-    .max(8)
-    .optional()
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Earlier steps kept in the prompt. */
-  history: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(2)
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
-  /** Agents a person plays: their commands are asked of the person each step. */
-  seats: z
-    .array(z.string().regex(/^agent(0|[1-9]\d*)$/, 'an agent id such as agent1'))
-    .refine((seats) => new Set(seats).size === seats.length, 'each seat once')
-    .default([])
-    .meta({ showWhen: { field: 'mode', is: 'dispatch' } }),
 });
 export type PlannerData = z.infer<typeof plannerData>;
+
+/**
+ * What only one mode used when the planner also dispatched (`mode: "plan" | "dispatch"`): a
+ * document from then keeps its own mode's fields and leaves the other's behind. The old shape,
+ * written out: it does not change when either type gains fields.
+ */
+const PLAN_ONLY: ReadonlySet<string> = new Set([
+  'task',
+  'inputs',
+  'output',
+  'experts',
+  'prompt',
+  'maxAttempts',
+  'expert',
+  'preferLocal',
+]);
+const DISPATCH_ONLY: ReadonlySet<string> = new Set([
+  'controller',
+  'behaviour',
+  'retries',
+  'feedback',
+  'hints',
+  'demos',
+  'demoSteps',
+  'demoAgents',
+  'history',
+  'seats',
+]);
 
 /** The catalogue ids a planner may use. */
 export function allowedExperts(data: Pick<PlannerData, 'experts'>): string[] {
@@ -168,21 +93,6 @@ export const spec = defineNode({
     'Asks a model to compose expert models into a plan, repairs invalid plans, and runs the plan as a graph.',
   data: plannerData,
   ports: (data) => {
-    if (data.mode === 'dispatch') {
-      return {
-        inputs: [
-          { name: 'world', modality: 'json', required: true, description: 'an environment' },
-        ],
-        outputs: [
-          {
-            name: 'metrics',
-            modality: 'json',
-            description: 'orders completed, failed and open; refusals',
-          },
-          { name: 'summary', modality: 'text', description: 'the episode in one line' },
-        ],
-      };
-    }
     const inputs: PortSpec[] = [
       ...(data.task ? [] : [{ name: 'task', modality: 'text' as const, required: true }]),
       ...data.inputs.map((p) => ({
@@ -204,21 +114,14 @@ export const spec = defineNode({
       ],
     };
   },
-  models: (data) =>
-    data.model && (data.mode === 'plan' || data.controller === 'model') ? [data.model] : [],
+  models: (data) => (data.model ? [data.model] : []),
   // A plan's experts run on Hugging Face unless `expert.provider` names another profile (those
   // with a local operation may run locally, but no plan is known before the run).
-  providers: (data) =>
-    data.mode === 'plan'
-      ? [typeof data.expert?.provider === 'string' ? data.expert.provider : 'hf-inference']
-      : [],
+  providers: (data) => [
+    typeof data.expert?.provider === 'string' ? data.expert.provider : 'hf-inference',
+  ],
   check: (data) => {
     const problems: DataProblem[] = [];
-    if (data.mode === 'dispatch') {
-      if (data.controller === 'model' && !data.model)
-        problems.push({ path: ['model'], message: 'a model controller needs a model profile' });
-      return problems;
-    }
     for (const [i, id] of allowedExperts(data).entries()) {
       if (!catalogueEntry(id))
         problems.push({ path: ['experts', i], message: `unknown expert module "${id}"` });
@@ -233,49 +136,20 @@ export const spec = defineNode({
       });
     return problems;
   },
-  // Whether it calls models at all; `estimate` lists the calls (a dispatcher: one per step of
-  // its environment's episode; a plan: its attempts and the plan's experts).
-  callsPerRun: (data) =>
-    data.mode === 'dispatch'
-      ? data.controller === 'model'
-        ? 1
-        : 0
-      : data.model
-        ? data.maxAttempts
-        : 1,
+  // Whether it calls models at all; `estimate` lists the calls (its attempts and the plan's
+  // experts).
+  callsPerRun: (data) => (data.model ? data.maxAttempts : 1),
   estimate: (ctx) => plannerCalls(ctx),
 
-  // The agents a person plays are asked a command each step: `--input agent1@t3=...`.
-  answers: (data) => data.seats.map((seat) => ({ name: seat, perStep: true })),
-
-  // A sweep's ablations (MindAgent Tables 8 and 9) are a dispatcher's settings.
-  episode: {
-    read: (data) => {
-      if (data.mode !== 'dispatch') return {};
-      const found: Partial<EpisodeSettings> = {};
-      for (const key of ['feedback', 'hints'] as const)
-        if (typeof data[key] === 'boolean') found[key] = data[key];
-      for (const key of ['demoSteps', 'demoAgents'] as const)
-        if (typeof data[key] === 'number') found[key] = data[key];
-      return found;
-    },
-    apply: (data, settings) => {
-      // The greedy rules read no prompt: an ablation of it would change nothing.
-      if (data.mode !== 'dispatch' || data.controller === 'greedy')
-        return { data: { ...data }, applied: [] };
-      const next: Record<string, unknown> = { ...data };
-      const applied: Array<keyof EpisodeSettings> = [];
-      for (const key of ['feedback', 'hints', 'demoSteps', 'demoAgents'] as const) {
-        if (settings[key] === undefined) continue;
-        next[key] = settings[key];
-        applied.push(key);
-      }
-      return { data: next, applied };
-    },
+  // A planner once also played environment episodes (`mode: "dispatch"`): that is a
+  // dispatcher now, and a plan's data no longer says which mode it is.
+  retype: (data) => {
+    const dispatcher = data.mode === 'dispatch';
+    const gone = dispatcher ? PLAN_ONLY : DISPATCH_ONLY;
+    const kept = Object.entries(data).filter(([k]) => k !== 'mode' && !gone.has(k));
+    if (!dispatcher && kept.length === Object.keys(data).length) return undefined;
+    return { type: dispatcher ? 'dispatcher' : 'planner', data: Object.fromEntries(kept) };
   },
 
-  summary: (data) =>
-    data.mode === 'dispatch'
-      ? `dispatch · ${data.controller === 'model' ? (data.model ?? 'model') : 'greedy rules'}`
-      : `plan · ${data.model ?? 'rule planner'}`,
+  summary: (data) => `plan · ${data.model ?? 'rule planner'}`,
 });

@@ -127,7 +127,7 @@ async function report(
   agent: string,
   info: Record<string, unknown> | undefined,
 ): Promise<void> {
-  ctx.reportStep({
+  ctx.report('step', {
     step: episode.step - 1,
     commands: [{ command: action, by: agent || 'society' }],
     rejections: [],

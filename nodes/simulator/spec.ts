@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { urlProblem } from '../../app/environments/external/url.ts';
+import { stepReportSchema } from '../../app/environments/step-report.ts';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { defineNode } from '../../app/node-sdk/define.ts';
 
@@ -73,5 +74,10 @@ export const spec = defineNode({
     ],
   }),
   callsPerRun: () => 0,
+  // Each step of the episode, shown like a dispatcher's (the Episodes tab, run-view.tsx).
+  reports: { step: stepReportSchema },
+  // Each step is also a message (`t=3: goto_agent0_storage0 …`): the terminal says it once.
+  reportLine: () => null,
+
   summary: (data) => `${data.url} · seed ${data.seed} · ≤${data.maxSteps} steps`,
 });

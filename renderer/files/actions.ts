@@ -77,11 +77,18 @@ export function openFile(name: string): void {
   });
 }
 
-/** "Upgraded shout1 (shout data v1 → v2) in old.society.json; save to keep it." */
+/**
+ * "Upgraded shout1 (shout data v1 → v2) in old.society.json; save to keep it." A node whose type
+ * was split says so: "dispatcher (planner → dispatcher)".
+ */
 export function upgradeNote(name: string, upgraded: readonly NodeMigration[]): string {
   const first = upgraded
     .slice(0, 3)
-    .map((m) => `${m.node} (${m.type} data v${m.from} → v${m.to})`)
+    .map((m) =>
+      m.was && m.from === m.to
+        ? `${m.node} (${m.was} → ${m.type})`
+        : `${m.node} (${m.was ? `${m.was} → ` : ''}${m.type} data v${m.from} → v${m.to})`,
+    )
     .join(', ');
   const more = upgraded.length > 3 ? ` and ${upgraded.length - 3} more` : '';
   return `Upgraded ${first}${more} in ${name}; save to keep it.`;

@@ -17,7 +17,7 @@ describe('what the editor reads from node specs', () => {
       node('agent1', 'agent', { prompt: '{{ question }}', model: 'default' }),
       node('judge', 'human', { name: 'verdict', prompt: 'Is it right?' }),
       // A seat is answered per step while the episode plays, not in the form.
-      node('cook', 'planner', { mode: 'dispatch', controller: 'greedy', seats: ['agent1'] }),
+      node('cook', 'dispatcher', { controller: 'greedy', seats: ['agent1'] }),
       node('photo', 'input', { name: 'photo', modality: 'image' }),
     ]);
     expect(fields).toEqual([

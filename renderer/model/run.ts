@@ -4,12 +4,7 @@
  * bundles no runtime); `applyEvents` is where pushed JSON becomes typed events, and
  * runEvents.ts folds each one with an exhaustive switch.
  */
-import {
-  type EnvironmentStepReport,
-  RUN_EVENT_TYPES,
-  type RunEvent,
-  type RunEventType,
-} from '../../app/runtime/events.ts';
+import { RUN_EVENT_TYPES, type RunEvent, type RunEventType } from '../../app/runtime/events.ts';
 import type { GraphDocument } from '../../app/schema/document.ts';
 import type { MissingKey } from './keyAdvice.ts';
 import { foldEvent } from './runEvents.ts';
@@ -97,23 +92,6 @@ export interface PlanView {
   outputs?: Record<string, unknown>;
 }
 
-/** One step of an environment episode, as the Episode tab lists it. */
-export type EpisodeStepView = Pick<
-  EnvironmentStepReport,
-  'step' | 'commands' | 'rejections' | 'completed' | 'failed'
->;
-
-/** An episode a dispatcher plays: its steps and the world as the last step left it. */
-export interface EpisodeView {
-  node: string;
-  instance: string;
-  steps: EpisodeStepView[];
-  state: Record<string, unknown>;
-  done: boolean;
-  /** Some of its commands came from made-up (simulated) answers. */
-  simulated: boolean;
-}
-
 export interface RunView {
   runId: string | null;
   status: RunStatus;
@@ -145,8 +123,6 @@ export interface RunView {
   forkOf?: { runId: string; seq: number };
   /** Graphs nodes ran as their children (planners' plans), in the order they started. */
   plans: PlanView[];
-  /** Environment episodes dispatchers played, by instance. */
-  episodes: EpisodeView[];
   /**
    * What nodes reported for the run views (`report` events: votes' tallies, series points,
    * a node type's own kinds), in order, each with the type of the node that reported it.
@@ -185,7 +161,6 @@ export function idleRun(): RunView {
     pauses: [],
     live: {},
     plans: [],
-    episodes: [],
     reports: [],
   };
 }

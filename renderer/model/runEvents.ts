@@ -7,7 +7,6 @@
 import type { RunEvent } from '../../app/runtime/events.ts';
 import { keyAdvice, missingKeyOf } from './keyAdvice.ts';
 import {
-  type EpisodeView,
   type InstanceRun,
   type NodeRun,
   nodeOfLoop,
@@ -122,9 +121,6 @@ export function foldEvent(view: RunView, e: RunEvent): void {
     case 'expert.response':
       // Made-up expert answers (an image the simulator passed through) are labelled like text.
       if (e.simulated) view.simulated = true;
-      return;
-    case 'environment.step':
-      foldStep(view, e);
       return;
     case 'subgraph.started':
       view.plans = [
@@ -249,38 +245,6 @@ function finishRun(view: RunView, e: EventOf<'run.finished'>): void {
   for (const [id, n] of Object.entries(view.nodes)) {
     if (n.state === 'running' || n.state === 'paused') view.nodes[id] = { ...n, state: ended };
   }
-}
-
-/** One step of an episode: appended to the instance's episode, or the first of a new one. */
-function foldStep(view: RunView, e: EventOf<'environment.step'>): void {
-  const step = {
-    step: e.step,
-    commands: e.commands ?? [],
-    rejections: e.rejections ?? [],
-    completed: e.completed ?? [],
-    failed: e.failed ?? [],
-  };
-  const state = e.state ?? {};
-  const existing = view.episodes.find((x) => x.instance === e.instance);
-  const next: EpisodeView = existing
-    ? {
-        ...existing,
-        steps: [...existing.steps, step],
-        state,
-        done: e.done,
-        simulated: existing.simulated || e.simulated,
-      }
-    : {
-        node: e.node,
-        instance: e.instance,
-        steps: [step],
-        state,
-        done: e.done,
-        simulated: e.simulated,
-      };
-  view.episodes = existing
-    ? view.episodes.map((x) => (x === existing ? next : x))
-    : [...view.episodes, next];
 }
 
 /**

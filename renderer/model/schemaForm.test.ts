@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
+import { spec as dispatcherSpec } from '../../nodes/dispatcher/spec.ts';
 import { spec as inputSpec } from '../../nodes/input/spec.ts';
 import { spec as plannerSpec } from '../../nodes/planner/spec.ts';
 import { spec as routerSpec } from '../../nodes/router/spec.ts';
@@ -70,13 +71,16 @@ describe('the fields a form shows for the data it has', () => {
     for (const shown of [rules, model]) expect(shown).toContain('outputs');
   });
 
-  it('shows a planner only its own mode’s fields, and retries only when it retries', () => {
-    const fields = describeFields(plannerSpec.data);
-    const plan = names(shownFields(fields, plannerSpec.data.parse({})));
+  it('shows a planner and a dispatcher only their own fields, and retries only when it retries', () => {
+    const plan = names(shownFields(describeFields(plannerSpec.data), plannerSpec.data.parse({})));
     expect(plan).toEqual(expect.arrayContaining(['experts', 'maxAttempts', 'model']));
     expect(plan).not.toContain('seats');
     expect(plan).not.toContain('retries');
-    const dispatch = plannerSpec.data.parse({ mode: 'dispatch' });
+    const fields = describeFields(dispatcherSpec.data);
+    const dispatch = dispatcherSpec.data.parse({});
+    expect(names(shownFields(fields, dispatch))).toEqual(
+      expect.arrayContaining(['seats', 'feedback', 'model']),
+    );
     expect(names(shownFields(fields, dispatch))).not.toContain('experts');
     expect(names(shownFields(fields, dispatch))).not.toContain('retries');
     expect(names(shownFields(fields, { ...dispatch, behaviour: 'retry' }))).toContain('retries');

@@ -8,14 +8,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
 import { ContextViewer } from './ContextViewer.tsx';
 import { DiffView } from './DiffView.tsx';
-import { Episodes } from './Episodes.tsx';
 import { EventLog } from './EventLog.tsx';
 import { ForkForm, History } from './History.tsx';
 import { InputsForm } from './InputsForm.tsx';
 import { Outputs } from './Outputs.tsx';
 import { PanelResizer } from './PanelResizer.tsx';
 import { PausedPane } from './PausedPane.tsx';
-import { Plans } from './Plans.tsx';
 import { Problems } from './Problems.tsx';
 import { RunBar } from './RunBar.tsx';
 import { reportingViews, reportsFor, runViewOf } from './runViews.ts';
@@ -24,13 +22,11 @@ import { Transcript } from './Transcript.tsx';
 import { UsagePanel } from './UsagePanel.tsx';
 import './run.css';
 
-/** The panel's own tabs; the run views' tabs go after Episodes. */
+/** The panel's own tabs; the run views' tabs go after Context. */
 const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'inputs', label: 'Inputs' },
   { id: 'transcript', label: 'Transcript' },
   { id: 'context', label: 'Context' },
-  { id: 'plans', label: 'Plans' },
-  { id: 'episodes', label: 'Episodes' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
@@ -45,19 +41,23 @@ export function RunPanel() {
   const counts = useEditor(
     useShallow((s) => ({
       messages: s.run.messages.length,
-      plans: s.run.plans.length,
-      episodes: s.run.episodes.length,
       problems: s.problems?.length ?? 0,
     })),
   );
   const reports = useEditor((s) => s.run.reports);
-  const viewTabs = reportingViews(reports).map((key) => ({
+  const graphs = useEditor((s) => s.run.plans);
+  // The type of the node that ran each child graph, from its start.
+  const graphTypes = useEditor(
+    useShallow((s) => s.run.plans.map((p) => s.run.instances[p.instance]?.nodeType ?? '')),
+  );
+  const graphsOf = (type: string) => graphs.filter((_, i) => graphTypes[i] === type);
+  const viewTabs = reportingViews(reports, graphTypes).map((key) => ({
     id: `report:${key}` as const,
     label: runViewOf(key)?.title ?? key,
     // Analytics come by the hundred: its tab carries no count.
-    count: key === 'analytics' ? 0 : reportsFor(key, reports).length,
+    count: key === 'analytics' ? 0 : reportsFor(key, reports).length + graphsOf(key).length,
   }));
-  const at = TABS.findIndex((t) => t.id === 'episodes') + 1;
+  const at = TABS.findIndex((t) => t.id === 'context') + 1;
   const tabs = [...TABS.slice(0, at), ...viewTabs, ...TABS.slice(at)];
   const shownKey = tab.startsWith('report:') ? tab.slice('report:'.length) : undefined;
   const ShownView = shownKey === undefined ? undefined : runViewOf(shownKey)?.component;
@@ -66,13 +66,9 @@ export function RunPanel() {
       ? (viewTabs.find((t) => t.id === id)?.count ?? 0)
       : id === 'transcript'
         ? counts.messages
-        : id === 'plans'
-          ? counts.plans
-          : id === 'episodes'
-            ? counts.episodes
-            : id === 'problems'
-              ? counts.problems
-              : 0;
+        : id === 'problems'
+          ? counts.problems
+          : 0;
   return (
     <section className="run-panel" aria-label="Run">
       <PanelResizer />
@@ -100,8 +96,6 @@ export function RunPanel() {
             {tab === 'inputs' ? <InputsForm /> : null}
             {tab === 'transcript' ? <Transcript /> : null}
             {tab === 'context' ? <ContextViewer /> : null}
-            {tab === 'plans' ? <Plans /> : null}
-            {tab === 'episodes' ? <Episodes /> : null}
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}
             {tab === 'outputs' ? <Outputs /> : null}
@@ -109,7 +103,9 @@ export function RunPanel() {
             {tab === 'problems' ? <Problems /> : null}
             {tab === 'runs' ? <History /> : null}
             {tab === 'diff' ? <DiffView /> : null}
-            {ShownView && shownKey ? <ShownView reports={reportsFor(shownKey, reports)} /> : null}
+            {ShownView && shownKey ? (
+              <ShownView reports={reportsFor(shownKey, reports)} graphs={graphsOf(shownKey)} />
+            ) : null}
           </div>
         </div>
         <PausedPane />

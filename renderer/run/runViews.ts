@@ -9,12 +9,16 @@
  * that has reports for it.
  */
 import type { ComponentType } from 'react';
-import type { ReportView } from '../model/run.ts';
+import type { PlanView, ReportView } from '../model/run.ts';
 import { analyticsView } from './Analytics.tsx';
 
-/** What a run view is given: the run's reports it shows, in order. */
+/**
+ * What a run view is given: the run's reports it shows, and the graphs nodes of its type ran as
+ * their children (`ctx.runGraph`, a planner's plans), each in order.
+ */
 export interface NodeRunViewProps {
   reports: readonly ReportView[];
+  graphs: readonly PlanView[];
 }
 
 /** What a node type's `run-view.tsx` exports as `runView`. */
@@ -57,15 +61,20 @@ export function reportsFor(key: string, reports: readonly ReportView[]): ReportV
 }
 
 /**
- * The keys of the views that have reports in this run, in the order each first got one: the
- * run panel's report tabs.
+ * The keys of the views that have something in this run, in the order each first got it
+ * (reports, then child graphs, `graphTypes` giving the type of each graph's node): the run
+ * panel's report tabs.
  */
-export function reportingViews(reports: readonly ReportView[]): string[] {
+export function reportingViews(
+  reports: readonly ReportView[],
+  graphTypes: readonly string[] = [],
+): string[] {
   const keys = new Set<string>();
   for (const r of reports) {
     for (const [key, view] of RUN_VIEWS) {
       if (view.kinds ? view.kinds.includes(r.kind) : r.nodeType === key) keys.add(key);
     }
   }
+  for (const type of graphTypes) if (RUN_VIEWS.has(type)) keys.add(type);
   return [...keys];
 }

@@ -25,7 +25,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a planner in the editor', () => {
 
     // The plan's nodes ran as the planner's children: they did not light up the document's own
     // nodes (the plan has an `answer` output too), and the Plans tab shows each one done.
-    await page.getByTestId('run-tab-plans').click();
+    await page.getByTestId('run-tab-report:planner').click();
     const steps = [
       'image_denoising',
       'image_deblurring',

@@ -16,7 +16,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a CuisineWorld episode in the editor', () => {
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
       .toMatch(/succeeded/i);
 
-    await page.getByTestId('run-tab-episodes').click();
+    await page.getByTestId('run-tab-report:dispatcher').click();
     const summary = page.getByTestId('episode-dispatcher-summary');
     expect(await summary.textContent()).toMatch(
       /level_3 · step 60 of 60 · \d+ served · \d+ failed · \d+ open · 0 refused · done/,

@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileGraph } from '../../app/compiler/index.ts';
 import { estimateRun } from '../../app/costs/estimate.ts';
+import { usd } from '../../app/costs/money.ts';
 import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { IMAGE_TOKENS } from '../../app/providers/tokens.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { exampleRunValue, runExamples } from '../../app/runtime/examples.ts';
 import { DEFAULT_LIMITS } from '../../app/schema/limits.ts';
-import { usd } from '../../app/costs/money.ts';
 import { type StubOpenAI, startStubOpenAI } from '../support/stub-openai.ts';
 import { HAVE_CHROMIUM, studioForSuite, VQA_QUESTION } from './support.ts';
 

@@ -26,6 +26,7 @@ const NODE_TYPES = [
   'mindstorm',
   'output',
   'planner',
+  'dispatcher',
   'summarize',
   'transform',
   'vote',

@@ -2,6 +2,9 @@
  * `society show RUN`: a run's transcript by round, votes, usage and outputs (or JSON); with
  * `--heatmap`, `--series` or an export, its analytics instead (see ../show-analytics.ts).
  */
+
+import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { reportLines } from '../report-lines.ts';
 import { findRun, openStore } from '../run-store.ts';
 import { formatRun } from '../runs.ts';
 import {
@@ -40,7 +43,7 @@ export async function showCommand(id: string, flags: ShowFlags): Promise<void> {
           `eval ${item.evalId}: item ${item.item + 1}, variant ${item.variant}, ${item.status}${item.status === 'failed' || item.score === undefined ? '' : `, score ${item.score.toFixed(3)}`}${item.reference === undefined ? '' : ` (expected ${JSON.stringify(item.reference)})`}\n`,
         ),
       );
-    process.stdout.write(formatRun(run, events));
+    process.stdout.write(formatRun(run, events, reportLines(await loadNodeRegistry())));
     process.stdout.write(analyticsHint(run.id, events));
   } finally {
     store.close();

@@ -4,7 +4,10 @@
  * them. Which nodes those are, and which of their fields, each node type's spec says through
  * its `episode` hook: the sweep names no node type.
  */
-import type { EpisodeSettings } from '../../../node-sdk/define.ts';
+import type {
+  EpisodeSetting,
+  EpisodeSettings,
+} from '../../../environments/cuisineworld/settings.ts';
 import type { NodeRegistry } from '../../../node-sdk/registry.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { UsageError } from '../../errors.ts';
@@ -35,9 +38,9 @@ export function withEpisodeSettings(
   doc: GraphDocument,
   settings: Partial<EpisodeSettings>,
   registry: NodeRegistry,
-  flagOf: (key: keyof EpisodeSettings) => string,
+  flagOf: (key: EpisodeSetting) => string,
 ): GraphDocument {
-  const applied = new Set<keyof EpisodeSettings>();
+  const applied = new Set<string>();
   const nodes = (doc.nodes as StoredNode[]).map((node) => {
     const hook = registry.get(node.type)?.episode;
     if (!hook) return node;
@@ -45,7 +48,7 @@ export function withEpisodeSettings(
     for (const key of result.applied) applied.add(key);
     return { ...node, data: result.data };
   });
-  for (const key of Object.keys(settings) as Array<keyof EpisodeSettings>) {
+  for (const key of Object.keys(settings) as EpisodeSetting[]) {
     if (settings[key] === undefined || applied.has(key)) continue;
     throw new UsageError(
       `${flagOf(key)}: no node of the document takes it (${key === 'level' || key === 'agents' || key === 'alpha' || key === 'seed' || key === 'maxSteps' ? 'an environment does' : 'a dispatcher that asks a model does'})`,
@@ -75,10 +78,9 @@ export function episodeDocument(options: {
       },
       {
         id: 'dispatcher',
-        type: 'planner',
+        type: 'dispatcher',
         position: { x: 300, y: 0 },
         data: {
-          mode: 'dispatch',
           controller: options.controller,
           behaviour: options.behaviour,
           ...(options.model ? { model: 'dispatcher' } : {}),

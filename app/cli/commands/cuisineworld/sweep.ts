@@ -16,17 +16,21 @@ import {
   type SweepColumn,
   TAU_ALPHAS,
 } from '../../../environments/cos.ts';
+import type {
+  EpisodeSetting,
+  EpisodeSettings,
+} from '../../../environments/cuisineworld/settings.ts';
 import { environmentKind } from '../../../environments/registry.ts';
 import { evalIdentity } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalItemRecord, VariantSpec } from '../../../eval/types.ts';
-import type { EpisodeSettings } from '../../../node-sdk/define.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import { canonicalJson, sha256Hex } from '../../../providers/canonical.ts';
 import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
+import { migrateNodeData } from '../../../schema/node-versions.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { simulatedPrefix } from '../../../schema/simulated.ts';
 import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-check.ts';
@@ -87,7 +91,7 @@ export interface SweepFlags extends EvalRunFlags, BudgetFlags {
   quiet?: boolean;
 }
 
-const FLAGS: Record<keyof EpisodeSettings, string> = {
+const FLAGS: Record<EpisodeSetting, string> = {
   level: '--levels',
   agents: '--agents',
   alpha: '--alphas',
@@ -179,7 +183,13 @@ function ablationsOf(flags: SweepFlags): { settings: Partial<EpisodeSettings>; n
 export async function sweepCommand(file: string | undefined, flags: SweepFlags): Promise<number> {
   const kitchen = await environmentKind('cuisineworld');
   const registry = await loadNodeRegistry();
-  const { doc: base, who } = baseDocument(file, flags);
+  const { doc: stored, who } = baseDocument(file, flags);
+  // Nodes as this build reads them (an old dispatcher stored as a planner is a dispatcher),
+  // so their `episode` hooks find the settings they hold.
+  const upgraded = migrateNodeData(stored, registry);
+  if (!upgraded.ok)
+    throw new UsageError(`${file}: ${upgraded.problems.map(formatProblem).join('; ')}`);
+  const base = upgraded.doc;
   const own = readEpisodeSettings(base, registry);
   const levels = list(flags.levels ?? (file && own.level ? own.level : '0,3'), '--levels').map(
     (name) => {

@@ -14,7 +14,8 @@ import type { NodeContext, NodeOutputs } from '../../app/node-sdk/define.ts';
 import type { AnswerShape, ChatMessage } from '../../app/providers/types.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
 import { dispatchSettings, missingCommands, readWorld, retryPrompt } from './episode.ts';
-import type { PlannerData } from './spec.ts';
+import type { StepReport } from './report.ts';
+import type { DispatcherData } from './spec.ts';
 
 /**
  * For simulated runs: answers made of the commands the environment's prompt-reading policy gives
@@ -45,9 +46,9 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
 /**
  * Plays one episode: each step the commands come from the model (or the greedy rules) and, for
  * seats people take, from them; they are checked, the world runs them, and the step is logged
- * as an `environment.step` event and a message (so the debugger can stop at every step).
+ * as a `step` report and a message (so the debugger can stop at every step).
  */
-export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutputs> {
+export async function dispatch(ctx: NodeContext<DispatcherData>): Promise<NodeOutputs> {
   const data = ctx.data;
   const world = readWorld(ctx.inputs.world);
   const kind = await environmentKind(world.kind);
@@ -197,7 +198,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
     }
     const by = (command: string) =>
       people.includes(command) ? 'person' : useModel ? 'model' : 'rules';
-    ctx.reportStep({
+    ctx.report('step', {
       step,
       commands: commands.map((command) => ({ command, by: by(command) })),
       rejections,
@@ -209,7 +210,7 @@ export async function dispatch(ctx: NodeContext<PlannerData>): Promise<NodeOutpu
       attempts,
       done: result.done,
       simulated,
-    });
+    } satisfies StepReport);
     const refusedText =
       rejections.length > 0 ? ` · refused: ${rejections.map((r) => r.reason).join(', ')}` : '';
     const served = result.completed.length > 0 ? ` · served ${result.completed.join(', ')}` : '';

@@ -1,5 +1,48 @@
+/**
+ * The Episodes tab of the node types that drive an environment (a dispatcher, a simulator
+ * node): each episode's world as its last step left it, and every step, read from the nodes'
+ * `step` reports (app/environments/step-report.ts). Each such type's `run-view.tsx` shows it.
+ */
+import {
+  type EnvironmentStepReport,
+  STEP_REPORT,
+  stepReportSchema,
+} from '../../app/environments/step-report.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
-import { useEditor } from '../store.ts';
+import type { ReportView } from '../model/run.ts';
+import type { NodeRunViewProps } from '../run/runViews.ts';
+import './episodes.css';
+
+/** An episode one node copy played: its steps and the world as the last step left it. */
+export interface EpisodeView {
+  node: string;
+  instance: string;
+  steps: EnvironmentStepReport[];
+  state: Record<string, unknown>;
+  done: boolean;
+  /** Some of its commands came from made-up (simulated) answers. */
+  simulated: boolean;
+}
+
+/** The run's `step` reports, as one episode per node copy, in the order each began. */
+export function episodesOf(reports: readonly ReportView[]): EpisodeView[] {
+  const episodes = new Map<string, EpisodeView>();
+  for (const r of reports) {
+    const parsed = r.kind === STEP_REPORT ? stepReportSchema.safeParse(r.data) : undefined;
+    if (!parsed?.success) continue;
+    const step = parsed.data;
+    const existing = episodes.get(r.instance);
+    episodes.set(r.instance, {
+      node: r.node,
+      instance: r.instance,
+      steps: [...(existing?.steps ?? []), step],
+      state: step.state,
+      done: step.done,
+      simulated: (existing?.simulated ?? false) || step.simulated,
+    });
+  }
+  return [...episodes.values()];
+}
 
 interface Snapshot {
   level?: string;
@@ -17,9 +60,9 @@ function held(hold: string | string[] | null | undefined): string {
   return Array.isArray(hold) ? hold.join(' & ') || '—' : hold;
 }
 
-/** Each episode a dispatcher played: the kitchen as the last step left it, and every step. */
-export function Episodes() {
-  const episodes = useEditor((s) => s.run.episodes);
+/** Each episode played: the kitchen as the last step left it, and every step. */
+export function Episodes({ reports }: NodeRunViewProps) {
+  const episodes = episodesOf(reports);
   if (episodes.length === 0) {
     return <p className="muted">No environment episode in this run yet.</p>;
   }

@@ -1,8 +1,16 @@
+/**
+ * The planner's tab in the run panel ("Plans"): each plan a planner ran, its steps as they go
+ * (the plan is the planner's child graph, `ctx.runGraph`), and a way to open it as a document.
+ * Found like the spec (renderer/run/runViews.ts); shown only for runs in which a planner ran a
+ * plan.
+ */
 import type { GraphNode } from '../../app/schema/document.ts';
-import { readDocument } from '../model/document.ts';
-import { specHook } from '../model/ports.ts';
-import { specOf } from '../model/registry.ts';
-import { loadDocument, unlessUnsaved, useEditor } from '../store.ts';
+import { readDocument } from '../../renderer/model/document.ts';
+import { specHook } from '../../renderer/model/ports.ts';
+import { specOf } from '../../renderer/model/registry.ts';
+import type { NodeRunView, NodeRunViewProps } from '../../renderer/run/runViews.ts';
+import { loadDocument, unlessUnsaved } from '../../renderer/store.ts';
+import './plans.css';
 
 /**
  * A plan's steps are its nodes that are neither run inputs nor run outputs (their specs have no
@@ -17,8 +25,7 @@ function isStep(node: GraphNode): boolean {
  * Each plan a planner ran: its steps as they went (each with its type's summary, as on its
  * card), and a way to open it as a document.
  */
-export function Plans() {
-  const plans = useEditor((s) => s.run.plans);
+function Plans({ graphs: plans }: NodeRunViewProps) {
   if (plans.length === 0)
     return <p className="muted">No planner has run a plan in this run yet.</p>;
   return (
@@ -66,3 +73,5 @@ export function Plans() {
     </div>
   );
 }
+
+export const runView: NodeRunView = { title: 'Plans', component: Plans };

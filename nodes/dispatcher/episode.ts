@@ -6,7 +6,7 @@
  */
 import { agentOf, type DispatchSettings, feedbackLines } from '../../app/environments/dispatch.ts';
 import type { Rejection } from '../../app/environments/types.ts';
-import type { PlannerData } from './spec.ts';
+import type { DispatcherData } from './spec.ts';
 
 /** The episode set-up an environment node outputs. */
 export interface World {
@@ -42,7 +42,7 @@ export function readWorld(value: unknown): World {
 }
 
 /** What of the node's data shapes each step's prompt. */
-export function dispatchSettings(data: PlannerData): DispatchSettings {
+export function dispatchSettings(data: DispatcherData): DispatchSettings {
   return {
     behaviour: data.behaviour,
     retries: data.retries,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { stepsOf } from '../../app/environments/step-report.ts';
 import { eventsOf, run } from '../../tests/support/graphs.ts';
 
 const template = JSON.parse(
@@ -22,6 +23,8 @@ describe('a simulated dispatcher', () => {
     const answers = eventsOf(events, 'model.response');
     expect(answers.length).toBe(60);
     expect(answers.every((a) => a.simulated && a.text.startsWith('[simulated] '))).toBe(true);
-    expect(eventsOf(events, 'environment.step').every((s) => s.simulated)).toBe(true);
+    const steps = stepsOf(events);
+    expect(steps).toHaveLength(60);
+    expect(steps.every((s) => s.simulated && s.node === 'dispatcher')).toBe(true);
   });
 });
