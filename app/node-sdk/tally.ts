@@ -1,6 +1,6 @@
 /**
  * The shape of a vote's result: plain JSON, reported as a `tally` report (`ctx.report('tally',
- * tally)`) by whatever node holds a vote (the vote node, a mindstorm's democracy), stored and
+ * tally)`) by whatever node holds a vote (the vote node, a loop whose members vote), stored and
  * shown as is. Counting lives with the vote node (nodes/vote/tally.ts); these are its types and
  * schema, shared by the nodes that report tallies and by what reads them (the transcript, run
  * diff, the Votes tab).
