@@ -327,6 +327,7 @@ export interface FieldEditorMeta {
    * - `expert-module`: a box suggesting the expert catalogue's modules;
    * - `expert-model`: a box suggesting the catalogue's models for the node's `module`;
    * - `modality`: a choice of the known modalities (app/schema/modality.ts) and their lists;
+   * - `library-graph`: a select of the document's library graphs (`graphs`);
    * - `hidden`: not in the form (editor-only state).
    */
   editor?:
@@ -337,6 +338,7 @@ export interface FieldEditorMeta {
     | 'expert-module'
     | 'expert-model'
     | 'modality'
+    | 'library-graph'
     | 'hidden';
   /** For `code`: `liquid` is a template (slots highlighted and completed); default `liquid`. */
   language?: 'liquid' | 'json';

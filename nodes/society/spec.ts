@@ -16,8 +16,8 @@ export const spec = defineNode({
   container: 'group',
   data: z.strictObject({
     ...baseData,
-    /** The library graph's name (`graphs` in the document). */
-    graph: nameSchema,
+    /** The library graph's name (`graphs` in the document), chosen among them in the inspector. */
+    graph: nameSchema.meta({ editor: 'library-graph' }),
   }),
   ports: (data, context) => context?.subgraphPorts(data.graph) ?? { inputs: [], outputs: [] },
   subgraph: (data) => data.graph,

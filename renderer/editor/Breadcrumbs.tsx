@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useEditor } from '../store.ts';
+import { LibraryMenu } from './LibraryMenu.tsx';
 import {
   closeGraphs,
   makeSubsociety,
@@ -10,7 +11,7 @@ import {
 /**
  * Over the canvas: where in the document's library the canvas is (`Document › artist › …`, each
  * step leading back), and the library's actions: make a sub-society from the selection (asking
- * its name), insert a document as a sub-society.
+ * its name), insert a document as a sub-society, and the library's graphs (rename, delete).
  */
 export function Breadcrumbs() {
   const path = useEditor((s) => s.path);
@@ -80,6 +81,7 @@ export function Breadcrumbs() {
           >
             Insert document…
           </button>
+          <LibraryMenu />
         </>
       ) : (
         <form className="subsociety-name" onSubmit={submit}>

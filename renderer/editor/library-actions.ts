@@ -1,15 +1,18 @@
 /**
  * The editor's actions on the document's library of graphs: make a sub-society from the
- * selection, insert another document as one, and update such a copy from its source. Each is one
+ * selection, insert another document as one, update such a copy from its source, rename and
+ * delete a graph. Each is one
  * undo step on the document; nothing is read from another file at run time.
  */
 import type { GraphDocument } from '../../app/schema/document.ts';
 import { api } from '../api.ts';
 import { type FlowNode, fromDocument, readDocument, toDocument } from '../model/document.ts';
 import {
+  deleteGraph,
   extractSubsociety,
   importedGraphs,
   type Library,
+  renameGraph,
   sourceHash,
   uniqueGraphName,
 } from '../model/library.ts';
@@ -270,6 +273,55 @@ export async function updateFromSource(graph: string, name: string): Promise<voi
         }
         replaceDocument({ ...doc, graphs: replaced });
         notify('info', `Updated "${graph}" from ${name}.`);
+      },
+    },
+  });
+}
+
+/**
+ * Runs a change of the library from the document's graph (so the way in never names a graph
+ * that is gone), the node selected there staying selected, its inspector open.
+ */
+function keepingSelection(change: () => void): void {
+  closeGraphs(0);
+  const selected = get().nodes.filter((n) => n.selected);
+  change();
+  if (selected.length === 1) selectNode(selected[0]!.id);
+}
+
+/**
+ * Renames library graph `from` to `to`, the society nodes naming it following (see
+ * `renameGraph`); returns why not, or null when done.
+ */
+export function renameLibraryGraph(from: string, to: string): string | null {
+  const next = renameGraph(toDocument(get()), from, to, retargetSubgraph);
+  if (typeof next === 'string') return next;
+  keepingSelection(() => replaceDocument(next));
+  notify('info', `Renamed library graph "${from}" to "${to}".`);
+  return null;
+}
+
+/**
+ * Deletes library graph `name` after the user confirms; while a society node uses it, says which
+ * instead.
+ */
+export function deleteLibraryGraph(name: string): void {
+  const next = deleteGraph(toDocument(get()), name, subgraphOf);
+  if (typeof next === 'string') {
+    notify('error', next);
+    return;
+  }
+  set({
+    modal: {
+      kind: 'confirm',
+      title: 'Delete library graph',
+      message: `Delete "${name}" from the document's library? No node uses it. (Undo puts it back.)`,
+      confirm: 'Delete',
+      onConfirm: () => {
+        keepingSelection(() =>
+          replaceDocument(deleteGraph(toDocument(get()), name, subgraphOf) as GraphDocument),
+        );
+        notify('info', `Deleted library graph "${name}".`);
       },
     },
   });

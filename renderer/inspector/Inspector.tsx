@@ -66,8 +66,8 @@ function NodeTab() {
           Inside <code>{node.parentId}</code>
         </p>
       ) : null}
-      <SubsocietyFields node={node} />
       <NodeForm node={node} />
+      <SubsocietyFields node={node} />
       <NodeJson node={node} />
     </div>
   );

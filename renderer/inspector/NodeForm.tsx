@@ -40,6 +40,36 @@ function expertModels(data: unknown): string[] {
   return entry ? [entry.models.default, ...entry.models.alternates] : [];
 }
 
+/**
+ * A choice of the document's library graphs (`graphs`); a name the library lacks stays shown,
+ * marked, so an unresolved reference is visible rather than silently replaced.
+ */
+function LibraryGraphSelect({
+  id,
+  testId,
+  value,
+  onChange,
+}: {
+  id: string;
+  testId: string;
+  value: string;
+  onChange: (name: string) => void;
+}) {
+  const names = useEditor((s) => Object.keys(s.meta.graphs ?? {}).join('\u0000'));
+  const list = names.split('\u0000').filter(Boolean);
+  const known = list.includes(value);
+  return (
+    <select id={id} data-testid={testId} value={value} onChange={(e) => onChange(e.target.value)}>
+      {known ? null : <option value={value}>{value || '—'} (not in the library)</option>}
+      {list.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** Monaco arrives with the first prompt editor shown, never with the canvas. */
 const CodeEditor = lazy(() => import('./monaco/CodeEditor.tsx'));
 
@@ -213,6 +243,8 @@ function Field({ desc, raw, parsed, problemsAt, write, nodeId }: FieldProps) {
               </option>
             ))}
           </select>
+        ) : editor === 'library-graph' ? (
+          <LibraryGraphSelect id={id} testId={testId} value={text} onChange={set} />
         ) : editor === 'multiline' ? (
           <textarea
             id={id}

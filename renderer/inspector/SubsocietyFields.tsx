@@ -2,12 +2,12 @@ import { openGraph, pickSourceToUpdate } from '../editor/library-actions.ts';
 import type { FlowNode } from '../model/document.ts';
 import type { Library } from '../model/library.ts';
 import { subgraphOf } from '../model/ports.ts';
-import { updateNodeData, useEditor } from '../store.ts';
+import { useEditor } from '../store.ts';
 
 /**
- * For a node standing for a library graph (a sub-society): which of the document's graphs it
- * runs, that graph's description, a way in to edit it, and, for a graph copied from another
- * document, "Update from source".
+ * For a node standing for a library graph (a sub-society), below its form (where the graph is
+ * chosen, by the `library-graph` field editor): that graph's description and size, a way in to
+ * edit it, and, for a graph copied from another document, "Update from source".
  */
 export function SubsocietyFields({ node }: { node: FlowNode }) {
   const graphs = useEditor((s) => s.meta.graphs);
@@ -15,27 +15,11 @@ export function SubsocietyFields({ node }: { node: FlowNode }) {
   const graph = subgraphOf(node);
   if (graph === undefined) return null;
   const library = (graphs ?? {}) as Library;
-  const names = Object.keys(library);
   const chosen = Object.hasOwn(library, graph) ? library[graph] : undefined;
   // The graph open on the canvas is edited there; its library entry is behind by those edits.
   const open = path.some((step) => step.graph === graph);
   return (
     <section className="subsociety-fields" data-testid="subsociety-fields">
-      <label className="field">
-        <span>Runs the library graph</span>
-        <select
-          data-testid="subsociety-graph"
-          value={chosen ? graph : ''}
-          onChange={(e) => updateNodeData(node.id, { ...node.data, graph: e.target.value })}
-        >
-          {chosen ? null : <option value="">{graph} (not in the library)</option>}
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
       {chosen?.description ? (
         <p className="muted small" data-testid="subsociety-description">
           {chosen.description}

@@ -12,13 +12,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { create } from 'zustand';
 import type { ApiProblem } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
-import { currentDocument, selectNode, useEditor } from '../store.ts';
+import { currentDocument, useEditor } from '../store.ts';
 import { readableStart } from './fit.ts';
 import { type MachineGraph, machineGraph } from './graph.ts';
 import { machineHighlight } from './highlight.ts';
 import { layoutMachineGraph, type MachineLayout } from './layout.ts';
 import { type BoxNode, boxTypes, type RouteEdge, routeTypes } from './MachineBoxes.tsx';
 import './machine.css';
+import { revealNode } from '../editor/library-actions.ts';
 
 /** Whether the machine view is open (it covers the canvas while it is). */
 export const useMachineView = create<{ open: boolean }>()(() => ({ open: false }));
@@ -187,7 +188,7 @@ function Drawing({ graph, layout }: { graph: MachineGraph; layout: MachineLayout
       proOptions={{ hideAttribution: true }}
       onNodeClick={(_, node) => {
         // A scheduled node is a node of the document: select it there (the inspector shows it).
-        if (node.data.box.kind === 'task' && node.data.box.node) selectNode(node.data.box.node);
+        if (node.data.box.kind === 'task' && node.data.box.node) revealNode(node.data.box.node);
       }}
     >
       <Background variant={BackgroundVariant.Dots} gap={24} size={1} />

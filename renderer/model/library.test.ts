@@ -4,8 +4,11 @@ import type { GraphDocument, GraphEdge, GraphNode } from '../../app/schema/docum
 import { fromDocument, toDocument } from './document.ts';
 import {
   canonicalJson,
+  deleteGraph,
   extractSubsociety,
+  graphUses,
   importedGraphs,
+  renameGraph,
   rolledUpRun,
   runPrefix,
   sourceHash,
@@ -16,6 +19,7 @@ import {
   retargetSubgraph,
   setCanvasLibrary,
   specPorts,
+  subgraphOf,
 } from './ports.ts';
 
 const node = (id: string, type: string, data: Record<string, unknown>, x = 0): GraphNode =>
@@ -188,5 +192,62 @@ describe('insert a document as a sub-society', () => {
     expect(Object.keys(graphs).sort()).toEqual(['panel2', 'trio2']);
     expect(graphs.panel2?.source).toEqual({ name: 'Panel', hash: 'abc' });
     expect(graphs.panel2?.nodes.find((n) => n.id === 'inner')?.data).toEqual({ graph: 'trio2' });
+  });
+});
+
+/** The document's graph runs `trio` as `panel`; library graph `duo` runs it too, as `inner`. */
+function nestedDoc(): GraphDocument {
+  const d = doc();
+  const trio = d.graphs!.trio!;
+  return {
+    ...d,
+    nodes: [...d.nodes, node('panel', 'society', { graph: 'trio' })],
+    graphs: {
+      trio,
+      duo: { nodes: [...trio.nodes, node('inner', 'society', { graph: 'trio' })], edges: [] },
+      spare: { nodes: [], edges: [] },
+    },
+  };
+}
+
+describe('library management', () => {
+  it('renames a graph and every society node naming it, in the document and the library', () => {
+    const next = renameGraph(nestedDoc(), 'trio', 'voices', retargetSubgraph);
+    if (typeof next === 'string') throw new Error(next);
+    expect(Object.keys(next.graphs!)).toEqual(['voices', 'duo', 'spare']);
+    expect(next.nodes.find((n) => n.id === 'panel')?.data).toEqual({ graph: 'voices' });
+    expect(next.graphs!.duo!.nodes.find((n) => n.id === 'inner')?.data).toEqual({
+      graph: 'voices',
+    });
+    expect(next.graphs!.voices!.description).toBe('Three voices');
+    expect(graphUses(next, 'trio', subgraphOf)).toEqual([]);
+  });
+
+  it('refuses a name taken or not an identifier', () => {
+    const d = nestedDoc();
+    expect(renameGraph(d, 'trio', 'duo', retargetSubgraph)).toBe(
+      'The library already has a graph "duo".',
+    );
+    for (const bad of ['2nd', 'two words', 'constructor', ''])
+      expect(renameGraph(d, 'trio', bad, retargetSubgraph)).toMatch(/is not a graph name/);
+    expect(renameGraph(d, 'nope', 'x', retargetSubgraph)).toBe('The library has no graph "nope".');
+  });
+
+  it('deletes an unused graph; refuses one in use, naming its users', () => {
+    const d = nestedDoc();
+    expect(graphUses(d, 'trio', subgraphOf)).toEqual([
+      { graph: null, node: 'panel' },
+      { graph: 'duo', node: 'inner' },
+    ]);
+    expect(deleteGraph(d, 'trio', subgraphOf)).toBe(
+      '"trio" is used by panel, inner (in duo): point them at another graph or delete them first.',
+    );
+    const next = deleteGraph(d, 'spare', subgraphOf);
+    if (typeof next === 'string') throw new Error(next);
+    expect(Object.keys(next.graphs!)).toEqual(['trio', 'duo']);
+    // The last graph gone, the document has no library left.
+    const bare = { ...doc(), graphs: { spare: { nodes: [], edges: [] } } } as GraphDocument;
+    const emptied = deleteGraph(bare, 'spare', subgraphOf);
+    expect(typeof emptied !== 'string' && 'graphs' in emptied).toBe(false);
   });
 });

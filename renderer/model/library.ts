@@ -362,3 +362,80 @@ export function importedGraphs(
   };
   return { main, graphs };
 }
+
+/** Where a society node names a library graph: `graph` null for the document's own graph. */
+export interface GraphUse {
+  graph: string | null;
+  node: string;
+}
+
+/** Every society node naming library graph `name`, in the document's graph and in the library. */
+export function graphUses(
+  doc: GraphDocument,
+  name: string,
+  subgraphOf: (node: GraphNode) => string | undefined,
+): GraphUse[] {
+  const uses: GraphUse[] = [];
+  const scan = (graph: string | null, nodes: readonly GraphNode[]) => {
+    for (const node of nodes) if (subgraphOf(node) === name) uses.push({ graph, node: node.id });
+  };
+  scan(null, doc.nodes);
+  for (const [graph, entry] of Object.entries(doc.graphs ?? {})) scan(graph, entry.nodes);
+  return uses;
+}
+
+/** How a use reads in a message: `judge`, or `check (in panel)`. */
+export function describeUse(use: GraphUse): string {
+  return use.graph === null ? use.node : `${use.node} (in ${use.graph})`;
+}
+
+/** A library graph's name as the schema takes it: a letter or _, then letters, digits, _ or -. */
+const GRAPH_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * The document with library graph `from` renamed `to`, and every society node naming it (in the
+ * document's graph and in every library graph) naming `to`; the graph keeps its place in the
+ * library's order. A string says why not (no such graph, a name taken or not an identifier).
+ */
+export function renameGraph(
+  doc: GraphDocument,
+  from: string,
+  to: string,
+  retarget: Retarget,
+): GraphDocument | string {
+  const library = doc.graphs ?? {};
+  if (!Object.hasOwn(library, from)) return `The library has no graph "${from}".`;
+  if (to === from) return `"${from}" already has that name.`;
+  if (!GRAPH_NAME.test(to) || to in {}) {
+    return `"${to}" is not a graph name: start with a letter or _, then letters, digits, _ or -.`;
+  }
+  if (Object.hasOwn(library, to)) return `The library already has a graph "${to}".`;
+  const rename = new Map([[from, to]]);
+  const follow = (nodes: GraphNode[]) => nodes.map((n) => retarget(n, rename));
+  const graphs: Library = {};
+  for (const [name, graph] of Object.entries(library)) {
+    graphs[name === from ? to : name] = { ...graph, nodes: follow(graph.nodes) };
+  }
+  return { ...doc, nodes: follow(doc.nodes), graphs };
+}
+
+/**
+ * The document without library graph `name`; a string says why not: no such graph, or the
+ * society nodes that still use it (named, so the user can find them).
+ */
+export function deleteGraph(
+  doc: GraphDocument,
+  name: string,
+  subgraphOf: (node: GraphNode) => string | undefined,
+): GraphDocument | string {
+  const library = doc.graphs ?? {};
+  if (!Object.hasOwn(library, name)) return `The library has no graph "${name}".`;
+  const uses = graphUses(doc, name, subgraphOf).filter((u) => u.graph !== name);
+  if (uses.length > 0) {
+    return `"${name}" is used by ${uses.map(describeUse).join(', ')}: point ${uses.length === 1 ? 'it' : 'them'} at another graph or delete ${uses.length === 1 ? 'it' : 'them'} first.`;
+  }
+  const graphs: Library = { ...library };
+  delete graphs[name];
+  const { graphs: _, ...rest } = doc;
+  return Object.keys(graphs).length > 0 ? { ...rest, graphs } : rest;
+}

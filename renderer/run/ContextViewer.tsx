@@ -7,9 +7,10 @@ import { memo, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ApiAgentContext } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
+import { revealNode } from '../editor/library-actions.ts';
 import { contextOptions, preferredInstance } from '../model/context.ts';
 import { keyAdvice } from '../model/keyAdvice.ts';
-import { selectNode, useEditor } from '../store.ts';
+import { useEditor } from '../store.ts';
 import { selectedNodeOf, useDebug } from './debugState.ts';
 import './run.css';
 
@@ -126,7 +127,13 @@ function ContextViewerView() {
           </button>
         ) : null}
         {call ? (
-          <button type="button" className="link" onClick={() => selectNode(call.node)}>
+          // A member of a sub-society (`judge/check/agent1`) is shown by opening the way to it.
+          <button
+            type="button"
+            className="link"
+            data-testid="context-select-node"
+            onClick={() => revealNode(call.node)}
+          >
             select {call.node} on the canvas
           </button>
         ) : null}

@@ -5,10 +5,10 @@
 import { memo, useMemo, useState } from 'react';
 import type { ApiRunDiff } from '../../app/api/contract.ts';
 import { diffCounts, diffSections, showValue } from '../model/diff.ts';
-import { selectNode } from '../store.ts';
 import { compareRuns, showStoredRun } from './controller.ts';
 import { useDebug } from './debugState.ts';
 import './run.css';
+import { revealNode } from '../editor/library-actions.ts';
 import { plural } from '../model/plural.ts';
 
 const money = (usd: number) => `$${usd.toFixed(4)}`;
@@ -123,7 +123,7 @@ function DiffViewView() {
                 <button
                   type="button"
                   className="link diff-who"
-                  onClick={() => selectNode(m.node)}
+                  onClick={() => revealNode(m.node)}
                   title={m.change}
                 >
                   {m.from}

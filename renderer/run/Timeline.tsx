@@ -6,10 +6,11 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatDuration, timelineLayout } from '../model/timeline.ts';
-import { selectNode, useEditor } from '../store.ts';
+import { useEditor } from '../store.ts';
 import { isActive } from './controller.ts';
 import { useDebug } from './debugState.ts';
 import './run.css';
+import { revealNode } from '../editor/library-actions.ts';
 import { plural } from '../model/plural.ts';
 
 const pct = (f: number) => `${(f * 100).toFixed(3)}%`;
@@ -116,7 +117,7 @@ function TimelineView() {
                     .filter(Boolean)
                     .join(' · ')}
                   onClick={() => {
-                    selectNode(bar.node);
+                    revealNode(bar.node);
                     if (bar.calls) {
                       useDebug.setState({ contextInstance: bar.instance, contextCall: null });
                       useEditor.setState({ runTab: 'context' });

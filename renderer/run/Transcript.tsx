@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react';
 import { create } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { revealNode } from '../editor/library-actions.ts';
 import { plural } from '../model/plural.ts';
 import type { TranscriptMessage } from '../model/run.ts';
 import {
@@ -12,7 +13,7 @@ import {
   senderItem,
   type TranscriptFilter,
 } from '../model/transcript-filter.ts';
-import { selectNode, useEditor } from '../store.ts';
+import { useEditor } from '../store.ts';
 import { isActive } from './controller.ts';
 import { startForkDraft } from './History.tsx';
 import { useNodeNames } from './useNodeNames.ts';
@@ -228,7 +229,7 @@ const MessageRow = memo(function MessageRow({
   return (
     <div className={`message${m.simulated ? ' simulated' : ''}`} data-testid="message">
       <div className="message-head">
-        <button type="button" className="link message-from" onClick={() => selectNode(m.node)}>
+        <button type="button" className="link message-from" onClick={() => revealNode(m.node)}>
           {m.from}
         </button>
         {item ? <span className="message-item">{item}</span> : null}

@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sub-societies in the studio', () => {
     await page.getByTestId('handle-panel-out-said').waitFor();
     // The inspector names the graph it runs and its description.
     await page.getByTestId('node-panel').click();
-    expect(await page.getByTestId('subsociety-graph').inputValue()).toBe('trio');
+    expect(await page.getByTestId('field-graph').inputValue()).toBe('trio');
     expect(await page.getByTestId('subsociety-description').textContent()).toBe(
       'One voice on the topic',
     );
