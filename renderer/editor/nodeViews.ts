@@ -5,6 +5,7 @@
  * valid; the generic card and form still show everything else.
  */
 import type { ComponentType } from 'react';
+import { byFolder } from '../model/node-folders.ts';
 
 export interface NodeViewProps<D = Record<string, unknown>> {
   /** The node's id on the canvas. */
@@ -24,12 +25,7 @@ export interface NodeView<D = Record<string, unknown>> {
 // `@nodes` is the nodes/ folder (vite.config.ts), or a test's folder with fixture types too.
 const modules = import.meta.glob<{ view?: NodeView }>('@nodes/*/view.tsx', { eager: true });
 
-const VIEWS: ReadonlyMap<string, NodeView> = new Map(
-  Object.entries(modules).flatMap(([path, mod]) => {
-    const folder = /([^/]+)\/view\.tsx$/.exec(path)?.[1];
-    return folder && mod.view ? [[folder, mod.view] as const] : [];
-  }),
-);
+const VIEWS: ReadonlyMap<string, NodeView> = byFolder<NodeView>(modules, 'view');
 
 /** The view a node type declares, if it declares one. */
 export function viewOf(type: string | undefined): NodeView | undefined {

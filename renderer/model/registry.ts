@@ -4,6 +4,7 @@
  * `execute.ts` never reaches the page.
  */
 import type { NodeSpec } from '../../app/node-sdk/define.ts';
+import { byFolder } from './node-folders.ts';
 
 // `@nodes` is the nodes/ folder (vite.config.ts), or a test's folder with fixture types too.
 const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('@nodes/*/spec.ts', {
@@ -11,18 +12,13 @@ const modules = import.meta.glob<{ spec?: NodeSpec<unknown> }>('@nodes/*/spec.ts
 });
 
 function discover(): Map<string, NodeSpec<unknown>> {
-  const specs = new Map<string, NodeSpec<unknown>>();
-  for (const [path, mod] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
-    const folder = /([^/]+)\/spec\.ts$/.exec(path)?.[1];
+  return byFolder<NodeSpec<unknown>>(modules, 'spec', (spec, folder, path) => {
+    if (spec.type === folder) return true;
     // The engine refuses a folder whose spec names another type; the editor just skips it so
     // one broken node type does not take the whole page down.
-    if (!folder || !mod.spec || mod.spec.type !== folder) {
-      console.warn(`skipping ${path}: it must export a spec whose type is "${folder}"`);
-      continue;
-    }
-    specs.set(folder, mod.spec);
-  }
-  return specs;
+    console.warn(`skipping ${path}: it must export a spec whose type is "${folder}"`);
+    return false;
+  });
 }
 
 /** Every spec by type, in folder-name order. */

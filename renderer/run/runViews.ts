@@ -9,6 +9,7 @@
  * that has reports for it.
  */
 import type { ComponentType } from 'react';
+import { byFolder } from '../model/node-folders.ts';
 import type { PlanView, ReportView } from '../model/run.ts';
 import { analyticsView } from './Analytics.tsx';
 
@@ -40,12 +41,7 @@ const modules = import.meta.glob<{ runView?: NodeRunView }>('@nodes/*/run-view.t
 
 /** The views by key: a node type's folder name, or `analytics` for the shared one. */
 const RUN_VIEWS: ReadonlyMap<string, NodeRunView> = new Map([
-  ...Object.entries(modules)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([path, mod]) => {
-      const folder = /([^/]+)\/run-view\.tsx$/.exec(path)?.[1];
-      return folder && mod.runView ? [[folder, mod.runView] as const] : [];
-    }),
+  ...byFolder<NodeRunView>(modules, 'runView'),
   ['analytics', analyticsView] as const,
 ]);
 
