@@ -125,4 +125,6 @@ export const spec = defineNode({
 
   summary: (data) =>
     `dispatch · ${data.controller === 'model' ? (data.model ?? 'model') : 'greedy rules'}`,
+  // A model controller needs a profile: a new one takes the document's default.
+  initialData: ({ profile }) => ({ model: profile }),
 });

@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a loop container type added by its folder alone
 
   it('is in the palette, starts valid, holds a node and runs all its rounds', async () => {
     const { page } = studio();
-    await dropFromPalette(page, 'chorus', { x: 60, y: 40 });
+    await dropFromPalette(page, 'chorus', { x: 60, y: 100 });
     const chorus = page.getByTestId('node-chorus1');
     const summary = chorus.locator('.container-header .node-summary');
     // Empty as dropped, it is valid: its summary, no problem on the card or in the document.
@@ -80,7 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a loop container type added by its folder alone
     await page.getByTestId('problems-none').waitFor();
 
     // An agent dropped on it goes inside; its answers are the chorus's messages.
-    await dropFromPalette(page, 'agent', { x: 140, y: 110 });
+    await dropFromPalette(page, 'agent', { x: 140, y: 170 });
     await page.getByTestId('node-agent1').click();
     await typeInEditor(page, 'field-prompt', 'Sing the next line');
     await expect
