@@ -60,3 +60,19 @@ export interface ToolSource {
   /** Ends the session (stops a stdio server's process); called once, when the run ends. */
   close(): Promise<void>;
 }
+
+/**
+ * A source of tools as a node's data names it: an MCP server profile of the user's settings
+ * (`{ "mcp": "NAME" }` in an agent's `tools`). A document names profiles only, never a command
+ * line or a URL.
+ */
+export type ToolSourceRef = { kind: 'mcp'; profile: string };
+
+/**
+ * What opens a run's tool sources, handed to the engine by whoever starts the run (the CLI, the
+ * API, an eval worker), as it is handed its expert providers: the core reaches no tool code of
+ * its own. One source per reference and run, closed when the run ends.
+ */
+export interface ToolSources {
+  open(ref: ToolSourceRef, options: { signal: AbortSignal }): Promise<ToolSource>;
+}
