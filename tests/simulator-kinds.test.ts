@@ -11,6 +11,7 @@ import { builtinWorld } from '../app/environments/textworld/builtin.ts';
 import { TextWorld } from '../app/environments/textworld/world.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
 import { migrateNodeData } from '../app/schema/node-versions.ts';
+import { describeFields, shownFields } from '../renderer/model/schemaForm.ts';
 import { edge, graph, node, output, problems, registry, run } from './support/graphs.ts';
 import { type SimulatorServer, startSimulatorServer } from './support/simulator-server.ts';
 
@@ -159,6 +160,28 @@ describe('a simulator document from before kinds', () => {
 });
 
 describe("a kind's settings", () => {
+  it("are the inspector's fields for that kind: a URL only for an outside simulator", () => {
+    const spec = registry.get('simulator')!;
+    const fields = describeFields(spec.data);
+    const shown = (kind: string) =>
+      shownFields(fields, spec.data.parse({ kind })).map((f) => `${f.name}:${f.field.kind}`);
+    const common = ['kind:enum', 'seed:json', 'maxSteps:number'];
+    expect(shown('external')).toEqual(
+      expect.arrayContaining([...common, 'url:string', 'timeoutMs:number', 'options:json']),
+    );
+    expect(shown('external')).not.toContain('settings:json');
+    expect(shown('cuisineworld')).toEqual(
+      expect.arrayContaining([...common, 'options:json', 'settings:json']),
+    );
+    expect(shown('textworld')).toEqual(expect.arrayContaining([...common, 'settings:json']));
+    for (const kind of ['cuisineworld', 'textworld']) {
+      expect(
+        shown(kind).filter((f) => /^(url|timeoutMs):/.test(f)),
+        kind,
+      ).toEqual([]);
+    }
+  });
+
   it('are checked by its own schema, each problem one line on the field that holds it', async () => {
     const sim = (data: Record<string, unknown>) =>
       graph([node('sim', 'simulator', data)], [], { models: {} });
