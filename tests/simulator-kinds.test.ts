@@ -195,7 +195,7 @@ describe("a kind's settings", () => {
     ]);
     expect(await first({ kind: 'textworld', settings: { world: 'x', turn: 'fixed' } })).toEqual([
       'settings',
-      'Text world: turn: takes no setting "turn"',
+      'Text world: turn: not one of its settings (it takes world, seed, turnOrder, maxSteps)',
     ]);
     expect(await first({ kind: 'textworld', settings: { world: 'x', seed: 2 } })).toEqual([
       'settings',

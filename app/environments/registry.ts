@@ -53,7 +53,9 @@ export function checkSettings(
   // A key the schema does not know is named in the message, not the path: name it in both.
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const message =
-    keys.length > 0 ? `takes no setting ${keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+    keys.length > 0
+      ? `not one of its settings${keys.length > 1 ? `, nor is ${keys.slice(1).join(', ')}` : ''} (it takes ${settingNames(kind).join(', ')})`
+      : issue.message;
   return { ok: false, problem: { path: [...issue.path, ...keys.slice(0, 1)], message } };
 }
 
