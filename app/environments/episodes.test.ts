@@ -4,7 +4,8 @@ import {
   startSimulatorServer,
 } from '../../tests/support/simulator-server.ts';
 import { CuisineWorld } from './cuisineworld/world.ts';
-import { ENVIRONMENTS, openEnvironment, resumeEnvironment } from './episodes.ts';
+import { ENVIRONMENTS, environmentOf, openEnvironment, resumeEnvironment } from './episodes.ts';
+import { environmentSettings } from './registry.ts';
 import { TextWorld } from './textworld/world.ts';
 import type { EnvironmentContext, EnvironmentEpisode, EnvironmentView } from './types.ts';
 
@@ -38,6 +39,10 @@ afterAll(() => server.close());
 describe('one environment contract', () => {
   it('lists every environment folder by kind', () => {
     expect(ENVIRONMENTS).toEqual(['cuisineworld', 'textworld', 'external']);
+    // The editor's list (./registry.ts) and the episodes are the same kinds, settings and all.
+    for (const kind of ENVIRONMENTS) {
+      expect(environmentOf(kind).settings, kind).toBe(environmentSettings(kind).settings);
+    }
   });
 
   it('plays CuisineWorld as the world itself plays the same commands, and ends at maxSteps', async () => {

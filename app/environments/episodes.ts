@@ -1,14 +1,17 @@
 /**
- * Every environment a node can drive, by kind: each is a folder (cuisineworld/, textworld/,
- * external/) whose episode.ts meets the contract of ./types.ts, listed here once. A node opens
- * an episode by kind with its settings and drives it through the contract, never naming one.
- * (./registry.ts holds what a dispatcher needs beyond the contract: briefings, demonstrations,
- * a greedy policy; the editor loads that one, so this one stays out of its way.)
+ * How each environment's episodes run, by kind: each is a folder (cuisineworld/, textworld/,
+ * external/) whose episode.ts meets the contract of ./types.ts. A node opens an episode by kind
+ * with its settings and drives it through the contract, never naming one. The kinds and their
+ * settings are listed in ./registry.ts, which the editor loads; this file holds the episodes
+ * (an outside simulator's clients among them), so the editor never loads it.
  */
 import { cuisineWorldEnvironment } from './cuisineworld/episode.ts';
 import { externalEnvironment } from './external/episode.ts';
+import { checkSettings, ENVIRONMENTS, environmentSettings } from './registry.ts';
 import { textWorldEnvironment } from './textworld/episode.ts';
 import type { EnvironmentContext, EnvironmentEpisode, EnvironmentType } from './types.ts';
+
+export { ENVIRONMENTS };
 
 const environments = new Map<string, EnvironmentType<never>>(
   [cuisineWorldEnvironment, textWorldEnvironment, externalEnvironment].map((e) => [
@@ -17,24 +20,20 @@ const environments = new Map<string, EnvironmentType<never>>(
   ]),
 );
 
-/** The kinds of environment there are, in the order a picker shows them. */
-export const ENVIRONMENTS: readonly string[] = [...environments.keys()];
-
-/** The environment of this kind; a clear error for an unknown one. */
+/** The environment of this kind; a clear error for an unknown one (or one with no episodes). */
 export function environmentOf(kind: string): EnvironmentType<unknown> {
+  environmentSettings(kind);
   const found = environments.get(kind);
-  if (!found) throw new Error(`unknown environment "${kind}" (known: ${ENVIRONMENTS.join(', ')})`);
+  if (!found) throw new Error(`environment "${kind}" is listed but has no episodes`);
   return found as EnvironmentType<unknown>;
 }
 
 /** Settings checked against the environment's schema, or one line naming the field. */
 function checked(type: EnvironmentType<unknown>, settings: unknown): unknown {
-  const parsed = type.settings.safeParse(settings);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new Error(
-    `${type.title} settings: ${issue.path.map(String).join('.') || 'value'}: ${issue.message}`,
-  );
+  const result = checkSettings(type.kind, settings);
+  if (result.ok) return result.settings;
+  const { path, message } = result.problem;
+  throw new Error(`${type.title} settings: ${path.map(String).join('.') || 'value'}: ${message}`);
 }
 
 /** A new episode of the environment `kind`, its settings checked; start it to play. */

@@ -1,10 +1,63 @@
 /**
- * The environments a society can act in, by kind. Each kind makes worlds, briefs a dispatcher
- * about them, reads commands out of text, and has a policy that needs no model.
+ * The environments a society can act in, by kind: the one list of them (`ENVIRONMENTS`, each
+ * folder's name and settings schema, all a node's editor needs), and, for the kinds a
+ * dispatcher can brief (CuisineWorld), what it needs beyond the contract: worlds, briefings,
+ * commands read out of text, a policy that needs no model. The episodes themselves, which may
+ * reach a simulator outside the product, are in ./episodes.ts, which the editor never loads.
  */
+import { z } from 'zod';
+import { cuisineWorldSettings } from './cuisineworld/episode-settings.ts';
 import { cuisineWorldKind } from './cuisineworld/kind.ts';
 import type { Briefing, DemoStep } from './dispatch.ts';
-import type { Environment } from './types.ts';
+import { externalSettings } from './external/episode-settings.ts';
+import { textWorldSettings } from './textworld/episode-settings.ts';
+import type { Environment, EnvironmentSettings } from './types.ts';
+
+const settingsByKind = new Map<string, EnvironmentSettings>(
+  [cuisineWorldSettings, textWorldSettings, externalSettings].map((e) => [
+    e.kind,
+    e as EnvironmentSettings,
+  ]),
+);
+
+/** The kinds of environment there are, in the order a picker shows them. */
+export const ENVIRONMENTS: readonly string[] = [...settingsByKind.keys()];
+
+/** The environment of this kind, its title and settings; a clear error for an unknown one. */
+export function environmentSettings(kind: string): EnvironmentSettings {
+  const found = settingsByKind.get(kind);
+  if (!found) throw new Error(`unknown environment "${kind}" (known: ${ENVIRONMENTS.join(', ')})`);
+  return found;
+}
+
+/** The names of the settings an environment of this kind takes (`level`, `url`…). */
+export function settingNames(kind: string): string[] {
+  const { settings } = environmentSettings(kind);
+  return settings instanceof z.ZodObject ? Object.keys(settings.shape) : [];
+}
+
+/** What is wrong with settings for an environment: the first problem, its path and message. */
+export interface SettingsProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** Settings checked against their environment's schema: the parsed value or the first problem. */
+export function checkSettings(
+  kind: string,
+  value: unknown,
+): { ok: true; settings: unknown } | { ok: false; problem: SettingsProblem } {
+  const parsed = environmentSettings(kind).settings.safeParse(value);
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  // A key the schema does not know is named in the message, not the path: name it in both.
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const message =
+    keys.length > 0
+      ? `not one of its settings${keys.length > 1 ? `, nor is ${keys.slice(1).join(', ')}` : ''} (it takes ${settingNames(kind).join(', ')})`
+      : issue.message;
+  return { ok: false, problem: { path: [...issue.path, ...keys.slice(0, 1)], message } };
+}
 
 export interface EnvironmentKind {
   kind: string;

@@ -125,6 +125,11 @@ export interface EnvironmentReport {
   done: boolean;
   /** The environment's own state as it shows it to the editor. */
   state: Record<string, unknown>;
+  /**
+   * Where an episode outside the product stands (the simulator's URL as messages show it, the
+   * session it named), for messages and a node's episode value; absent for a local world.
+   */
+  standing?: Record<string, unknown>;
 }
 
 /**
@@ -164,12 +169,19 @@ export interface EnvironmentContext {
   allowedOrigins?: ReadonlySet<string>;
 }
 
-/** An environment as the registry holds it: its settings and how an episode opens. */
-export interface EnvironmentType<S = unknown> {
+/**
+ * An environment's name and settings, apart from how its episodes run: what the editor needs to
+ * offer it and check a node's settings (./registry.ts lists them), with nothing that reaches out.
+ */
+export interface EnvironmentSettings<S = unknown> {
   readonly kind: string;
   readonly title: string;
   /** The settings an episode opens with, checked at the door (a node's data, a file). */
   readonly settings: z.ZodType<S>;
+}
+
+/** An environment as ./episodes.ts holds it: its settings and how an episode opens. */
+export interface EnvironmentType<S = unknown> extends EnvironmentSettings<S> {
   /** A new episode, not started yet. */
   open(settings: S, context: EnvironmentContext): EnvironmentEpisode;
   /**

@@ -1,20 +1,20 @@
 /**
- * The episode a simulator node carries from round to round: the session the simulator named and
- * the last answer it gave. It is a plain JSON value on the node's `episode` output, so it goes
- * round to round over a previousRound edge, is stored with the run like any output, and is read
- * back here with a schema (a value that is not one of ours fails with its field named).
+ * The episode a simulator node carries from round to round: where it stands as the environment
+ * reports it (an outside simulator's URL and session first), the last step's view and reward,
+ * and what the environment saved to go on from it. It is a plain JSON value on the node's
+ * `episode` output, so it goes round to round over a previousRound edge, is stored with the run
+ * like any output, and is read back here with a schema (a value that is not one of ours fails
+ * with its field named).
  */
 import { z } from 'zod';
 import { isSimulatedText, SIMULATED_LABEL } from '../../app/schema/simulated.ts';
 
-export const episodeValue = z.object({
-  /** The simulator's URL as messages show it (no query string). */
-  url: z.string(),
-  session: z.string().min(1),
+// Loose: where the episode stands (`url`, `session`) is the environment's to say.
+export const episodeValue = z.looseObject({
   /** Steps played so far. */
   step: z.number().int().min(0),
   done: z.boolean(),
-  /** True when the node ended the episode at its maxSteps, not the simulator. */
+  /** True when the episode ended at its maxSteps, not by the world's own end. */
   truncated: z.boolean().default(false),
   observation: z.string(),
   actions: z.array(z.string()),
@@ -25,6 +25,11 @@ export const episodeValue = z.object({
   state: z.record(z.string(), z.unknown()),
   /** True once an action came from a made-up (simulated) answer. */
   simulated: z.boolean().default(false),
+  /**
+   * What the environment saved, to go on from (`EnvironmentEpisode.save`). An outside
+   * simulator's episode from before there was one is itself what it saved.
+   */
+  saved: z.unknown().optional(),
 });
 export type Episode = z.infer<typeof episodeValue>;
 

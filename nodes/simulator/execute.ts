@@ -1,32 +1,23 @@
-import { z } from 'zod';
 import { openEnvironment, resumeEnvironment } from '../../app/environments/episodes.ts';
 import { oneLine } from '../../app/environments/external/transport.ts';
 import type { EnvironmentEpisode } from '../../app/environments/types.ts';
 import type { NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
 import { SIMULATED_PREFIX } from '../../app/schema/simulated.ts';
 import { type Episode, episodeOutputs, episodeValue, readAction } from './episode.ts';
-import type { SimulatorData } from './spec.ts';
-
-/** The environment this node drives, through the contract every environment meets. */
-const ENVIRONMENT = 'external';
-
-/** What the outside simulator's report says of where the episode stands. */
-const standing = z.object({
-  url: z.string(),
-  session: z.string(),
-  state: z.record(z.string(), z.unknown()),
-});
+import { episodeSettings, type SimulatorData } from './spec.ts';
 
 /**
- * One round of an episode. Without an episode to continue (round 1, or outside a loop) the node
- * resets the simulator, and plays the `action` too when one is given; with one, it plays the
- * round's action in that session. Once the episode is over (the simulator said done, or maxSteps
- * were played) it hands the last answer on and calls the simulator no more.
+ * One round of an episode of the environment the node's `kind` names, driven only through the
+ * contract every environment meets. Without an episode to continue (round 1, or outside a loop)
+ * the node starts one, and plays the `action` too when one is given; with one, it plays the
+ * round's action where the episode stands. Once the episode is over (the world said done, or
+ * maxSteps were played) it hands the last episode on and plays no more.
  */
 export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
-  const { url, seed, maxSteps, timeoutMs, options } = ctx.data;
-  const previous = carried(ctx);
-  if (previous?.done) return episodeOutputs(previous);
+  const { kind, seed } = ctx.data;
+  const carried = carriedEpisode(ctx);
+  const previous = carried?.episode;
+  if (carried?.episode.done) return { ...episodeOutputs(carried.episode), episode: carried.given };
 
   if (previous && !readAction(ctx.inputs.action, previous.actions)) {
     throw new Error(
@@ -35,16 +26,16 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
   }
   const agent = typeof ctx.inputs.agent === 'string' && ctx.inputs.agent ? ctx.inputs.agent : '';
 
-  const settings = { url, seed, maxSteps, timeoutMs, options };
+  const settings = episodeSettings(ctx.data);
   const context = { signal: ctx.signal, allowedOrigins: ctx.allowedOrigins };
-  const environment = previous
-    ? resumeEnvironment(ENVIRONMENT, settings, { episode: previous }, context)
-    : openEnvironment(ENVIRONMENT, settings, context);
+  const environment = carried
+    ? resumeEnvironment(kind, settings, carried.episode.saved ?? carried.given, context)
+    : openEnvironment(kind, settings, context);
   try {
     let episode = previous;
     if (!episode) {
       await environment.start();
-      episode = shown(environment, {
+      episode = shown(environment, agent, {
         truncated: false,
         reward: 0,
         totalReward: 0,
@@ -58,13 +49,13 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
 
     environment.act(agent, wanted.action);
     const outcome = await environment.step();
-    const played = shown(environment, {
+    const played = shown(environment, agent, {
       truncated: outcome.truncated === true,
       reward: outcome.reward ?? 0,
       totalReward: episode.totalReward + (outcome.reward ?? 0),
       simulated: episode.simulated || wanted.simulated,
     });
-    await report(ctx, played, wanted.action, agent, outcome.info);
+    await report(ctx, played, wanted.action, agent, outcome.feedback, outcome.info);
     return episodeOutputs(played);
   } finally {
     environment.close();
@@ -72,20 +63,19 @@ export const execute: NodeExecutor<SimulatorData> = async (ctx) => {
 };
 
 /**
- * The episode as the environment now shows it (where it stands, what it offers) with what this
- * node keeps of it, in the order of the episode's fields: a loop's `unchanged` condition and a
- * run's stored outputs compare the value as written.
+ * The episode as the environment now shows it (where it stands, what it offers, what it saved)
+ * with what this node keeps of it, in the order of the episode's fields: a loop's `unchanged`
+ * condition and a run's stored outputs compare the value as written.
  */
 function shown(
   environment: EnvironmentEpisode,
+  agent: string,
   kept: Pick<Episode, 'truncated' | 'reward' | 'totalReward' | 'simulated'>,
 ): Episode {
   const report = environment.report();
-  const { url, session, state } = standing.parse(report.state);
-  const view = environment.observe();
+  const view = environment.observe(agent || undefined);
   return {
-    url,
-    session,
+    ...report.standing,
     step: report.step,
     done: report.done,
     truncated: kept.truncated,
@@ -93,13 +83,19 @@ function shown(
     actions: view.actions ?? [],
     reward: kept.reward,
     totalReward: kept.totalReward,
-    state,
+    state: report.state,
     simulated: kept.simulated,
+    saved: environment.save(),
   };
 }
 
-/** The episode arriving at the `episode` input, checked; none in round 1 or outside a loop. */
-function carried(ctx: NodeContext<SimulatorData>): Episode | undefined {
+/**
+ * The episode arriving at the `episode` input, checked, with the value as given; none in
+ * round 1 or outside a loop.
+ */
+function carriedEpisode(
+  ctx: NodeContext<SimulatorData>,
+): { episode: Episode; given: unknown } | undefined {
   const value = ctx.inputs.episode;
   if (value === undefined || value === null || value === '') {
     if (ctx.loop && ctx.loop.round > 1) {
@@ -116,7 +112,7 @@ function carried(ctx: NodeContext<SimulatorData>): Episode | undefined {
       `episode: not an episode this node gave (${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}); wire its own episode output here`,
     );
   }
-  return parsed.data;
+  return { episode: parsed.data, given: value };
 }
 
 /** The step as a run event (the editor's episode view) and as a line of the loop's transcript. */
@@ -125,38 +121,40 @@ async function report(
   episode: Episode,
   action: string,
   agent: string,
+  feedback: string[],
   info: Record<string, unknown> | undefined,
 ): Promise<void> {
+  const { step, done, observation, actions, reward, totalReward, state, truncated, simulated } =
+    episode;
+  const standing = Object.fromEntries(
+    Object.entries(episode).filter(([key]) => !(key in episodeValue.shape)),
+  );
   ctx.report('step', {
-    step: episode.step - 1,
+    step: step - 1,
     commands: [{ command: action, by: agent || 'society' }],
     rejections: [],
-    feedback: [episode.observation],
+    feedback: feedback.length > 0 ? feedback : [observation],
     completed: [],
     failed: [],
     state: {
-      url: episode.url,
-      session: episode.session,
-      step: episode.step,
+      ...standing,
+      step,
       maxSteps: ctx.data.maxSteps,
-      reward: episode.reward,
-      totalReward: episode.totalReward,
-      actions: episode.actions,
-      state: episode.state,
+      reward,
+      totalReward,
+      actions,
+      state,
       ...(info ? { info } : {}),
-      ...(episode.truncated ? { truncated: true } : {}),
+      ...(truncated ? { truncated: true } : {}),
     },
     attempts: 1,
-    done: episode.done,
-    simulated: episode.simulated,
+    done,
+    simulated,
   });
-  const end = episode.truncated
-    ? ` · stopped at maxSteps ${ctx.data.maxSteps}`
-    : episode.done
-      ? ' · done'
-      : '';
+  const end = truncated ? ` · stopped at maxSteps ${ctx.data.maxSteps}` : done ? ' · done' : '';
+  const said = feedback.join(' ') || observation;
   await ctx.message(
-    `${episode.simulated ? SIMULATED_PREFIX : ''}t=${episode.step - 1}: ${action} → ${shortly(episode.observation)} (reward ${episode.reward})${end}`,
+    `${simulated ? SIMULATED_PREFIX : ''}t=${step - 1}: ${action} → ${shortly(said)} (reward ${reward})${end}`,
   );
 }
 

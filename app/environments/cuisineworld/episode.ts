@@ -6,18 +6,10 @@
  */
 import { z } from 'zod';
 import type { EnvironmentEpisode, EnvironmentType } from '../types.ts';
+import { type CuisineWorldSettings, cuisineWorldSettings } from './episode-settings.ts';
 import { cuisineWorldKind } from './kind.ts';
 
-const settings = z.strictObject({
-  /** A level id or a name for one (`3`, `L3`, `level_3`). */
-  level: z.string().min(1),
-  agents: z.number().int().min(1).max(8),
-  seed: z.union([z.string(), z.number()]).default(0),
-  maxSteps: z.number().int().min(1).optional(),
-  /** CuisineWorld's own settings (`alpha`, `orderCap`). */
-  options: z.record(z.string(), z.unknown()).optional(),
-});
-type Settings = z.infer<typeof settings>;
+type Settings = CuisineWorldSettings;
 
 const saved = z.object({ steps: z.array(z.array(z.string())) });
 
@@ -81,9 +73,7 @@ function episode(given: Settings, played: string[][] = []): EnvironmentEpisode {
 }
 
 export const cuisineWorldEnvironment: EnvironmentType<Settings> = {
-  kind: 'cuisineworld',
-  title: 'CuisineWorld',
-  settings,
+  ...cuisineWorldSettings,
   open: (given) => episode(given),
   resume(given, value) {
     const parsed = saved.safeParse(value);

@@ -6,18 +6,9 @@
 import { z } from 'zod';
 import type { EnvironmentContext, EnvironmentEpisode, EnvironmentType } from '../types.ts';
 import { simulatorClient } from './client.ts';
+import { type ExternalSettings, externalSettings } from './episode-settings.ts';
 
-const settings = z.strictObject({
-  url: z.string().min(1),
-  seed: z.union([z.string(), z.number()]).default(0),
-  /** Steps after which the episode is over, whatever the simulator says. */
-  maxSteps: z.number().int().min(1).default(100),
-  /** How long one request may wait for its answer. */
-  timeoutMs: z.number().int().min(1).default(30_000),
-  /** Passed to the simulator's reset as they are. */
-  options: z.record(z.string(), z.unknown()).default({}),
-});
-type Settings = z.infer<typeof settings>;
+type Settings = ExternalSettings;
 
 const state = z.object({
   session: z.string().min(1),
@@ -29,7 +20,11 @@ const state = z.object({
 });
 type State = z.infer<typeof state>;
 
-const saved = z.object({ episode: state.nullable() });
+// An episode value from before `save` was carried is the episode itself: read alike.
+const saved = z.union([
+  z.object({ episode: state.nullable() }),
+  state.transform((episode) => ({ episode })),
+]);
 
 function episode(
   given: Settings,
@@ -115,7 +110,8 @@ function episode(
       kind: 'external',
       step: now?.step ?? 0,
       done: now?.done ?? false,
-      state: { url: client.shownUrl, ...(now ? { session: now.session, state: now.state } : {}) },
+      state: now?.state ?? {},
+      standing: { url: client.shownUrl, ...(now ? { session: now.session } : {}) },
     }),
     save: () => ({ episode: now }),
     close: () => client.close(),
@@ -123,9 +119,7 @@ function episode(
 }
 
 export const externalEnvironment: EnvironmentType<Settings> = {
-  kind: 'external',
-  title: 'Outside simulator',
-  settings,
+  ...externalSettings,
   open: (given, context) => episode(given, context),
   resume(given, value, context) {
     const parsed = saved.safeParse(value);

@@ -6,18 +6,10 @@
 import { z } from 'zod';
 import type { EnvironmentEpisode, EnvironmentType } from '../types.ts';
 import { builtinWorld } from './builtin.ts';
-import { TURN_ORDERS } from './state.ts';
+import { type TextWorldSettings, textWorldSettings } from './episode-settings.ts';
 import { TextWorld } from './world.ts';
 
-const settings = z.strictObject({
-  /** A built-in world's name (`irollan-valley`), or a world file's content. */
-  world: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
-  seed: z.union([z.string(), z.number()]).default(0),
-  turnOrder: z.enum(TURN_ORDERS).default('fixed'),
-  /** Steps after which the episode is over; a text world has no end of its own. */
-  maxSteps: z.number().int().min(1).optional(),
-});
-type Settings = z.infer<typeof settings>;
+type Settings = TextWorldSettings;
 
 const saved = z.object({ state: z.unknown() });
 
@@ -79,9 +71,7 @@ function episode(
 }
 
 export const textWorldEnvironment: EnvironmentType<Settings> = {
-  kind: 'textworld',
-  title: 'Text world',
-  settings,
+  ...textWorldSettings,
   open: (given) =>
     episode(
       () => TextWorld.create(specOf(given.world), { seed: given.seed, turnOrder: given.turnOrder }),
