@@ -76,7 +76,7 @@ class PlainProgress implements ProgressView {
       case 'tool.result':
         return `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : e.from === 'cassette' ? ' (recorded)' : ''} in ${e.durationMs} ms: ${clip(e.result, 160)}`;
       case 'tool.error':
-        return `${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed` : e.source}: ${e.error}`;
+        return `${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`;
       case 'model.retry':
         return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
       case 'node.failed':

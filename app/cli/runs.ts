@@ -128,7 +128,7 @@ export function formatRun(run: RunRecord, events: RunEvent[], lines?: ReportLine
         `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : ''}: ${e.result}`,
       );
     } else if (e.type === 'tool.error') {
-      out.push(`${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed` : e.source}: ${e.error}`);
+      out.push(`${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`);
     } else if (e.type === 'human.response') {
       out.push(`${e.instance} (a person): ${e.answer}`);
     } else if (e.type === 'node.failed') {

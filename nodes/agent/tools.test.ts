@@ -4,6 +4,8 @@
  * gateway between them (events, budgets, records, cassettes, simulated tools).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { estimateRun } from '../../app/costs/estimate.ts';
+import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { Cassette } from '../../app/providers/cassette.ts';
 import { OpenAICompatibleProvider } from '../../app/providers/openai.ts';
 import { callRecorder, toolRecorder } from '../../app/runs/record.ts';
@@ -12,6 +14,7 @@ import { continuedLog } from '../../app/runtime/failure-trail.ts';
 import { newRun, store, withTempStores } from '../../app/store/store.test-helper.ts';
 import {
   agent,
+  compile,
   edge,
   eventsOf,
   graph,
@@ -343,6 +346,20 @@ describe('simulated tools', () => {
     ]);
     expect(tools.calls).toEqual([]);
     expect(outputs.answer).toMatch(/^\[simulated\] According to the tools: add gave /);
+  });
+});
+
+describe('the estimate', () => {
+  it('counts the tool rounds as at most: in the worst case only', async () => {
+    const plan = (await compile(calculator({ maxToolRounds: 3 }))).plan;
+    const worst = estimateRun(plan, DEFAULT_PRICES);
+    expect(worst.byNode.map((r) => [r.node, r.phase, r.calls])).toEqual([
+      ['a', undefined, 1],
+      ['a', 'up to 3 tool rounds', 3],
+    ]);
+    expect(worst.calls).toBe(4);
+    // A run whose answers are all taken the first time asks for no tool round.
+    expect(worst.firstAttempts.calls).toBe(1);
   });
 });
 
