@@ -9,6 +9,7 @@ import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { Cassette } from '../../app/providers/cassette.ts';
 import { OpenAICompatibleProvider } from '../../app/providers/openai.ts';
 import { callRecorder, toolRecorder } from '../../app/runs/record.ts';
+import { agentContext } from '../../app/runtime/agent-context.ts';
 import type { RunOptions } from '../../app/runtime/engine.ts';
 import { continuedLog } from '../../app/runtime/failure-trail.ts';
 import { newRun, store, withTempStores } from '../../app/store/store.test-helper.ts';
@@ -29,7 +30,7 @@ import {
   type StubRequestBody,
   startStubOpenAI,
 } from '../../tests/support/stub-openai.ts';
-import { fakeToolSources } from '../../tests/support/tool-source.ts';
+import { ADD, fakeToolSources } from '../../tests/support/tool-source.ts';
 
 withTempStores();
 
@@ -124,6 +125,15 @@ describe('an agent offered tools', () => {
     ]);
     expect(tools.opened).toEqual(['calc']);
     expect(tools.closed).toBe(1);
+    // The context view: the first answer asked for the tool; the second call was sent its result.
+    const firstCall = agentContext(events, 'a', 'a:1').call;
+    expect(firstCall?.response?.toolCalls).toEqual([
+      { id: 'call_0_0', name: 'add', arguments: '{"a":2,"b":3}' },
+    ]);
+    expect(agentContext(events, 'a').call?.messages.slice(-2)).toMatchObject([
+      { role: 'assistant', toolCalls: [{ name: 'add' }] },
+      { role: 'tool', toolCallId: 'call_0_0', text: '5' },
+    ]);
   });
 
   it('reads streamed tool calls too', async () => {
@@ -232,6 +242,32 @@ describe('an agent offered tools', () => {
     expect(status).toBe('failed');
     expect(error).toContain(`budget exceeded: ${message}`);
     expect(tools.calls.length).toBeLessThan(3);
+  });
+
+  it('times a hung tool out per the document, failing the node', async () => {
+    const s = await stubAnswering({ text: '', toolCalls: [add(1, 2)] }, answerWithResult);
+    const { status, error, events } = await run(calculator({}, { limits: { toolMs: 50 } }), {
+      providerFor: providerFor(s),
+      tools: fakeToolSources({ delayMs: 5_000 }),
+      inputs: { q: '?' },
+    });
+    expect(status).toBe('failed');
+    expect(error).toBe('node "a": mcp:calc did not answer the call to "add" within 50 ms');
+    expect(eventsOf(events, 'tool.error')).toMatchObject([{ tool: 'add', source: 'mcp:calc' }]);
+  });
+
+  it("refuses a result larger than the run's answer limit", async () => {
+    const s = await stubAnswering({ text: '', toolCalls: [add(1, 2)] }, answerWithResult);
+    const big = { ...ADD, run: () => 'x'.repeat(5_000) };
+    const { status, error } = await run(calculator({}, { limits: { answerBytes: 4_096 } }), {
+      providerFor: providerFor(s),
+      tools: fakeToolSources({ tools: [big] }),
+      inputs: { q: '?' },
+    });
+    expect(status).toBe('failed');
+    expect(error).toBe(
+      'node "a": the result of "add" is 5,000 bytes, more than the run\'s answer limit of 4,096 (settings.limits.answerBytes)',
+    );
   });
 
   it('refuses in one line, naming the profile, when the run has no tool sources', async () => {

@@ -83,8 +83,7 @@ export function fakeToolSources(
           inFlight++;
           peak = Math.max(peak, inFlight);
           try {
-            if (options.delayMs)
-              await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+            if (options.delayMs) await wait(options.delayMs, call.signal);
             return { content: await tool.run(args, call.signal), source: 'live' };
           } finally {
             inFlight--;
@@ -97,4 +96,19 @@ export function fakeToolSources(
     },
   };
   return sources;
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first (as a server's client gives up a call). */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new Error('the call was given up'));
+      },
+      { once: true },
+    );
+  });
 }
