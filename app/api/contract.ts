@@ -41,6 +41,9 @@ const RunSummary = z.object({
   parentRunId: z.string().optional(),
 });
 
+/** A tool call a model asked for: its id, the tool, the arguments as the model wrote them. */
+const ToolCallShape = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
 /** What an agent instance was sent (app/runtime/agent-context.ts). */
 const AgentContext = z.object({
   instance: z.string(),
@@ -56,11 +59,15 @@ const AgentContext = z.object({
       model: z.string(),
       messages: z.array(
         z.object({
-          role: z.enum(['system', 'user', 'assistant']),
+          role: z.enum(['system', 'user', 'assistant', 'tool']),
           text: z.string(),
           /** Estimated (about 4 characters a token); images are not counted. */
           tokens: z.number(),
           images: z.number(),
+          /** On an assistant message: the tools the model asked to call. */
+          toolCalls: z.array(ToolCallShape).optional(),
+          /** On a tool message: the id of the call it answers. */
+          toolCallId: z.string().optional(),
         }),
       ),
       tokens: z.number(),
@@ -72,6 +79,7 @@ const AgentContext = z.object({
           costUsd: z.number().optional(),
           source: z.enum(['live', 'cassette', 'simulated']),
           simulated: z.boolean(),
+          toolCalls: z.array(ToolCallShape).optional(),
         })
         .optional(),
       error: z.string().optional(),

@@ -10,7 +10,7 @@ import type { CompileResult } from '../compiler/index.ts';
 import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { clip } from '../providers/text.ts';
-import { callRecorder, expertRecorder, recordEvents } from '../runs/record.ts';
+import { callRecorder, expertRecorder, recordEvents, toolRecorder } from '../runs/record.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
@@ -69,6 +69,7 @@ export async function executeRun(
     redactor: store.redactor,
     onModelCall: callRecorder(store, options.runId),
     onExpertCall: expertRecorder(store, options.runId),
+    ...toolRecorder(store, options.runId),
     ...(process.stdin.isTTY
       ? {
           askHuman: async ({ name, prompt, example }: AskHumanRequest) => {

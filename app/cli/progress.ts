@@ -71,6 +71,12 @@ class PlainProgress implements ProgressView {
         if (analyticsReportOf(e)) return undefined;
         return `${e.instance}: ${e.kind} ${clip(JSON.stringify(e.data) ?? '', 160)}`;
       }
+      case 'tool.call':
+        return `${e.instance} calls ${e.source} ${e.tool}(${clip(e.arguments, 120)})`;
+      case 'tool.result':
+        return `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : e.from === 'cassette' ? ' (recorded)' : ''} in ${e.durationMs} ms: ${clip(e.result, 160)}`;
+      case 'tool.error':
+        return `${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`;
       case 'model.retry':
         return `${e.node}: retrying after ${e.error} (attempt ${e.attempt + 1} in ${e.delayMs} ms)`;
       case 'node.failed':
@@ -144,6 +150,9 @@ class LiveProgress implements ProgressView {
         break;
       case 'message':
         this.#last = `${e.from}: ${e.text}`;
+        break;
+      case 'tool.call':
+        this.#last = `${e.instance} calls ${e.tool}`;
         break;
       case 'paused':
         this.#status = `paused (${e.reason}) at ${describeCheckpoint(e.at)}`;

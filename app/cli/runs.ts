@@ -121,6 +121,14 @@ export function formatRun(run: RunRecord, events: RunEvent[], lines?: ReportLine
         `vote (${t.rule}) at ${e.instance}: winner ${t.winner === null ? 'none' : `"${t.winner}"`} · ${counts}`,
       );
       for (const b of ballots) out.push(`  ${b}`);
+    } else if (e.type === 'tool.call') {
+      out.push(`${e.instance} calls ${e.source} ${e.tool}(${e.arguments})`);
+    } else if (e.type === 'tool.result') {
+      out.push(
+        `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : ''}: ${e.result}`,
+      );
+    } else if (e.type === 'tool.error') {
+      out.push(`${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`);
     } else if (e.type === 'human.response') {
       out.push(`${e.instance} (a person): ${e.answer}`);
     } else if (e.type === 'node.failed') {

@@ -12,7 +12,13 @@ import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
-import { callRecorder, expertRecorder, recordEvents, storeImages } from '../runs/record.ts';
+import {
+  callRecorder,
+  expertRecorder,
+  recordEvents,
+  storeImages,
+  toolRecorder,
+} from '../runs/record.ts';
 import { planReopen } from '../runs/reopen.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { startRun } from '../runtime/run.ts';
@@ -174,6 +180,7 @@ export async function executeJob(
     redactor: store.redactor,
     onModelCall: callRecorder(store, runId),
     onExpertCall: expertRecorder(store, runId),
+    ...toolRecorder(store, runId),
     ...(cassette ? { cassette } : {}),
     ...(continueFrom ? { continueFrom } : {}),
     ...(context.signal ? { signal: context.signal } : {}),

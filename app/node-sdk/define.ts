@@ -5,6 +5,7 @@
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
 import type { z } from 'zod';
+import type { ToolCall, ToolDefinition, ToolResult, ToolSourceRef } from '../providers/tools.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -77,6 +78,11 @@ export interface NodeSpec<D = unknown> {
    * model's Hugging Face profile), so the gallery and the export manifest name them.
    */
   providers?(data: D): string[];
+  /**
+   * The sources of tools the node is offered (MCP server profiles of the user's settings), so
+   * the CLI and the API can check before a run that the user has each of them.
+   */
+  toolSources?(data: D): ToolSourceRef[];
   /**
    * Outside URLs the node contacts itself (a simulator's), as its data gives them. A run
    * contacts none whose origin (scheme://host:port) the user has not allowed, and refuses
@@ -434,6 +440,8 @@ export interface ModelCall {
    * model is sent and no cassette key.
    */
   answerShape?: AnswerShape;
+  /** Tools the model may call (from `NodeContext.tools`). */
+  tools?: ToolDefinition[];
 }
 
 /** A call to an expert model. Inputs are graph values: texts, image and blob references. */
@@ -447,6 +455,12 @@ export interface ExpertCall {
   model: string;
   inputs: Record<string, unknown>;
   parameters?: Record<string, unknown>;
+}
+
+/** A source of tools offered to a node, and which of its tools (every one without `allow`). */
+export interface ToolOffer {
+  source: ToolSourceRef;
+  allow?: string[];
 }
 
 /** An expert's answer: text, labels or a vector as returned; bytes as a blob reference. */
@@ -490,6 +504,18 @@ export interface NodeContext<D = unknown> {
   callModel(call: ModelCall): Promise<ChatResult>;
   /** Runs an expert model; retries, limits, the call record and events are the engine's. */
   callExpert(call: ExpertCall): Promise<ExpertAnswer>;
+  /**
+   * The tools this instance is offered from the sources it names (opened once per run; under
+   * a replay, the recorded list). Pass them as `ChatRequest` tools through `ModelCall.tools`.
+   */
+  tools(offers: readonly ToolOffer[]): Promise<ToolDefinition[]>;
+  /**
+   * Runs one tool call a model asked for, among the tools `tools` offered: the arguments are
+   * checked first, and a bad call comes back as an error result the model can read. Budgets
+   * (`maxCalls` for this node, the run's), limits, records, cassettes and events are the
+   * engine's; the gateway is also where a call may wait for approval.
+   */
+  callTool(call: ToolCall, options?: { maxCalls?: number }): Promise<ToolResult>;
   /**
    * Runs a graph as this instance's child (a planner's plan) with values for its input nodes
    * by name; resolves with its outputs by name. Its nodes' events are the run's own.

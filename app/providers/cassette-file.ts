@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import type { NormalizedExpertRequest, RecordedExpertResponse } from './expert-record.ts';
+import type { ToolCall, ToolDefinition } from './tools.ts';
 import type { ChatContentPart, ChatMessage, ChatRequest, TokenUsage } from './types.ts';
 
 /** The part of a request that decides its answer, with images reduced to content hashes. */
@@ -15,6 +16,8 @@ export interface NormalizedRequest {
   temperature?: number;
   maxTokens?: number;
   extra?: Record<string, unknown>;
+  /** Tools offered, when any: a request without tools keys as it did before tools existed. */
+  tools?: ToolDefinition[];
 }
 
 /** One recorded answer. */
@@ -25,6 +28,8 @@ export interface RecordedResponse {
   finishReason?: string;
   /** Present (true) when the recorded answer came from the simulated provider. */
   simulated?: boolean;
+  /** The tools the model asked to call, when it did. */
+  toolCalls?: ToolCall[];
 }
 
 export interface CassetteEntry {
@@ -54,6 +59,64 @@ export interface CassetteFile {
    * at step 3): a replay gives them again, as it gives the models' answers.
    */
   answers?: Record<string, string>;
+  /**
+   * Tool results, keyed by source, tool and canonical arguments (`toolKey`), and the tools each
+   * source offered: a replay serves both and never opens a source.
+   */
+  tools?: ToolCassetteEntry[];
+  toolLists?: Record<string, ToolDefinition[]>;
+}
+
+/** A tool call as a cassette keys it: where, which tool, the arguments as parsed. */
+export interface NormalizedToolRequest {
+  kind: 'tool';
+  source: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One recorded tool result. */
+export interface RecordedToolResult {
+  content: string;
+  structured?: unknown;
+  isError?: boolean;
+  simulated?: boolean;
+}
+
+export interface ToolCassetteEntry {
+  key: string;
+  request: NormalizedToolRequest;
+  responses: RecordedToolResult[];
+}
+
+/** The cassette key of a tool call: sha256 hex of its canonical JSON. */
+export function toolKey(request: Omit<NormalizedToolRequest, 'kind'>): string {
+  return sha256Hex(
+    canonicalJson({
+      kind: 'tool',
+      source: request.source,
+      tool: request.tool,
+      arguments: request.arguments,
+    }),
+  );
+}
+
+/** Whether a stored request is a tool call's (the calls table holds every kind). */
+export function isToolRequest(request: unknown): request is NormalizedToolRequest {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    (request as { kind?: unknown }).kind === 'tool'
+  );
+}
+
+/** A tool result with its fields in a fixed order and nothing else. */
+export function toRecordedTool(result: RecordedToolResult): RecordedToolResult {
+  const recorded: RecordedToolResult = { content: result.content };
+  if (result.structured !== undefined) recorded.structured = result.structured;
+  if (result.isError) recorded.isError = true;
+  if (result.simulated) recorded.simulated = true;
+  return recorded;
 }
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
@@ -87,12 +150,22 @@ function percentDecode(text: string): string {
 }
 
 function normalizeMessage(message: ChatMessage): ChatMessage {
-  if (typeof message.content === 'string') return { role: message.role, content: message.content };
+  // Tool fields only when present, so a message without them keys as it always did.
+  const tools: Partial<ChatMessage> = {};
+  if (message.toolCalls && message.toolCalls.length > 0)
+    tools.toolCalls = message.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+    }));
+  if (message.toolCallId !== undefined) tools.toolCallId = message.toolCallId;
+  if (typeof message.content === 'string')
+    return { role: message.role, content: message.content, ...tools };
   const content = message.content.map(
     (part): ChatContentPart =>
       part.type === 'text' ? { type: 'text', text: part.text } : normalizeImage(part),
   );
-  return { role: message.role, content };
+  return { role: message.role, content, ...tools };
 }
 
 /**
@@ -108,6 +181,12 @@ export function normalizeRequest(request: ChatRequest | NormalizedRequest): Norm
   if (request.temperature !== undefined) normalized.temperature = request.temperature;
   if (request.maxTokens !== undefined) normalized.maxTokens = request.maxTokens;
   if (request.extra && Object.keys(request.extra).length > 0) normalized.extra = request.extra;
+  if (request.tools && request.tools.length > 0)
+    normalized.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      parameters: tool.parameters,
+    }));
   return normalized;
 }
 
@@ -115,6 +194,22 @@ export function normalizeRequest(request: ChatRequest | NormalizedRequest): Norm
 export function requestKey(request: ChatRequest | NormalizedRequest): string {
   return sha256Hex(canonicalJson(normalizeRequest(request)));
 }
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+const toolDefinitionSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()),
+  hints: z
+    .object({
+      destructive: z.boolean().optional(),
+      readOnly: z.boolean().optional(),
+      idempotent: z.boolean().optional(),
+      openWorld: z.boolean().optional(),
+    })
+    .optional(),
+});
 
 const contentPartSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
@@ -137,13 +232,16 @@ export const cassetteSchema = z.object({
         model: z.string(),
         messages: z.array(
           z.object({
-            role: z.enum(['system', 'user', 'assistant']),
+            role: z.enum(['system', 'user', 'assistant', 'tool']),
             content: z.union([z.string(), z.array(contentPartSchema)]),
+            toolCalls: z.array(toolCallSchema).optional(),
+            toolCallId: z.string().optional(),
           }),
         ),
         temperature: z.number().optional(),
         maxTokens: z.number().int().optional(),
         extra: z.record(z.string(), z.unknown()).optional(),
+        tools: z.array(toolDefinitionSchema).optional(),
       }),
       responses: z
         .array(
@@ -156,6 +254,7 @@ export const cassetteSchema = z.object({
             model: z.string(),
             finishReason: z.string().optional(),
             simulated: z.boolean().optional(),
+            toolCalls: z.array(toolCallSchema).optional(),
           }),
         )
         .min(1, 'an entry needs at least one response'),
@@ -219,4 +318,28 @@ export const cassetteSchema = z.object({
     .optional(),
   blobs: z.record(z.string(), z.object({ mime: z.string(), base64: z.string() })).optional(),
   answers: z.record(z.string(), z.string()).optional(),
+  tools: z
+    .array(
+      z.object({
+        key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex key'),
+        request: z.object({
+          kind: z.literal('tool'),
+          source: z.string(),
+          tool: z.string(),
+          arguments: z.record(z.string(), z.unknown()),
+        }),
+        responses: z
+          .array(
+            z.object({
+              content: z.string(),
+              structured: z.unknown().optional(),
+              isError: z.boolean().optional(),
+              simulated: z.boolean().optional(),
+            }),
+          )
+          .min(1, 'an entry needs at least one response'),
+      }),
+    )
+    .optional(),
+  toolLists: z.record(z.string(), z.array(toolDefinitionSchema)).optional(),
 });

@@ -341,3 +341,64 @@ describe('cassette files', () => {
     await expect(Cassette.load(join(dir, 'nope.json'))).rejects.toThrow('cannot read cassette');
   });
 });
+
+describe('cassette keys with tools', () => {
+  const plain: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'add 2 and 3' }] };
+  const add = {
+    name: 'add',
+    parameters: { type: 'object', properties: { a: { type: 'number' } } },
+  };
+
+  it('keys a request without tools exactly as before tools existed', () => {
+    // The normalized form of a request as cassettes recorded before tools hold it.
+    const before = createHash('sha256')
+      .update('{"messages":[{"content":"add 2 and 3","role":"user"}],"model":"m"}')
+      .digest('hex');
+    expect(requestKey(plain)).toBe(before);
+    expect(requestKey({ ...plain, tools: [] })).toBe(before);
+  });
+
+  it('keys the tools offered and the tool messages', () => {
+    const offered = { ...plain, tools: [add] };
+    const answered: ChatRequest = {
+      ...offered,
+      messages: [
+        ...plain.messages,
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'add', arguments: '{}' }] },
+        { role: 'tool', toolCallId: 'c1', content: '5' },
+      ],
+    };
+    const keys = new Set([plain, offered, answered].map((r) => requestKey(r)));
+    expect(keys.size).toBe(3);
+  });
+
+  it('keeps tool calls, tool results and tool lists through the file format', () => {
+    const cassette = new Cassette();
+    cassette.record(
+      { ...plain, tools: [add] },
+      {
+        text: '',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        model: 'm',
+        source: 'live',
+        toolCalls: [{ id: 'c1', name: 'add', arguments: '{"a":2}' }],
+      },
+    );
+    cassette.recordTool(
+      { source: 'mcp:calc', tool: 'add', arguments: { a: 2, b: 3 } },
+      { content: '5' },
+    );
+    cassette.recordToolList('mcp:calc', [add]);
+    const read = Cassette.fromJSON(JSON.parse(JSON.stringify(cassette.toJSON())));
+    expect(read.lookup({ ...plain, tools: [add] })?.toolCalls).toEqual([
+      { id: 'c1', name: 'add', arguments: '{"a":2}' },
+    ]);
+    // Arguments are keyed canonically: the order a model wrote them in does not matter.
+    expect(read.lookupTool({ source: 'mcp:calc', tool: 'add', arguments: { b: 3, a: 2 } })).toEqual(
+      {
+        content: '5',
+      },
+    );
+    expect(read.toolList('mcp:calc')).toEqual([add]);
+  });
+});

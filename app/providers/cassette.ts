@@ -15,9 +15,14 @@ import {
   cassetteSchema,
   type ExpertCassetteEntry,
   type NormalizedRequest,
+  type NormalizedToolRequest,
   normalizeRequest,
   type RecordedResponse,
+  type RecordedToolResult,
   requestKey,
+  type ToolCassetteEntry,
+  toolKey,
+  toRecordedTool,
 } from './cassette-file.ts';
 import { describeDifference, nearestDifference } from './cassette-nearest.ts';
 import {
@@ -32,6 +37,7 @@ import {
 import type { BinaryValue, ExpertRequest, ExpertResult } from './expert-types.ts';
 import type { Redactor } from './secrets.ts';
 import { chunkWords, clip, lastUserText } from './text.ts';
+import type { ToolDefinition } from './tools.ts';
 import type { CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
 import { abortError, ProviderError } from './types.ts';
 
@@ -50,6 +56,12 @@ function toRecorded(result: RecordedResponse | ChatResult): RecordedResponse {
   };
   if (result.finishReason !== undefined) recorded.finishReason = result.finishReason;
   if (result.simulated) recorded.simulated = true;
+  if (result.toolCalls && result.toolCalls.length > 0)
+    recorded.toolCalls = result.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+    }));
   return recorded;
 }
 
@@ -63,6 +75,8 @@ export class Cassette {
   readonly #experts = new Map<string, ExpertCassetteEntry>();
   readonly #blobs = new Map<string, BinaryValue>();
   readonly #answers = new Map<string, string>();
+  readonly #tools = new Map<string, ToolCassetteEntry>();
+  readonly #toolLists = new Map<string, ToolDefinition[]>();
   /** How many responses of each entry have been served (or recorded live) this run. */
   readonly #cursor = new Map<string, number>();
   /** How misses name the cassette: its file's name when it was read from one. */
@@ -124,6 +138,16 @@ export class Cassette {
     }
     for (const [name, answer] of Object.entries(parsed.data.answers ?? {}))
       cassette.#answers.set(name, answer);
+    for (const entry of parsed.data.tools ?? []) {
+      const request = entry.request as NormalizedToolRequest;
+      const key = toolKey(request);
+      const responses = entry.responses.map((r) => toRecordedTool(r as RecordedToolResult));
+      const existing = cassette.#tools.get(key);
+      if (existing) existing.responses.push(...responses);
+      else cassette.#tools.set(key, { key, request, responses });
+    }
+    for (const [source, tools] of Object.entries(parsed.data.toolLists ?? {}))
+      cassette.#toolLists.set(source, tools as ToolDefinition[]);
     for (const entry of parsed.data.experts ?? []) {
       const request = normalizeExpertRequest(entry.request as NormalizedExpertRequest);
       const key = expertKey(request);
@@ -143,9 +167,9 @@ export class Cassette {
     return cassette;
   }
 
-  /** Number of distinct requests recorded (model and expert calls). */
+  /** Number of distinct requests recorded (model, expert and tool calls). */
   get size(): number {
-    return this.#entries.size + this.#experts.size;
+    return this.#entries.size + this.#experts.size + this.#tools.size;
   }
 
   /** The file contents: entries sorted by key so re-recording gives small diffs. */
@@ -178,6 +202,20 @@ export class Cassette {
           const blob = this.#blobs.get(hash)!;
           return [hash, { mime: blob.mime, base64: Buffer.from(blob.bytes).toString('base64') }];
         }),
+      );
+    }
+    if (this.#tools.size > 0) {
+      file.tools = [...this.#tools.values()]
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map((entry) => ({
+          key: entry.key,
+          request: sortKeys(entry.request) as NormalizedToolRequest,
+          responses: entry.responses.map((r) => sortKeys(toRecordedTool(r)) as RecordedToolResult),
+        }));
+    }
+    if (this.#toolLists.size > 0) {
+      file.toolLists = Object.fromEntries(
+        [...this.#toolLists].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v]),
       );
     }
     if (this.#answers.size > 0) {
@@ -283,6 +321,45 @@ export class Cassette {
     this.#cursor.set(key, (this.#cursor.get(key) ?? 0) + 1);
   }
 
+  /** The next recorded result of a tool call, or undefined; `fresh` as in `lookup`. */
+  lookupTool(
+    request: Omit<NormalizedToolRequest, 'kind'>,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): RecordedToolResult | undefined {
+    const key = toolKey(request);
+    const entry = this.#tools.get(key);
+    if (!entry) return undefined;
+    const served = this.#take(key, entry.responses.length, fresh);
+    if (served === undefined) return undefined;
+    const response = entry.responses[Math.min(served, entry.responses.length - 1)];
+    return response && toRecordedTool(response);
+  }
+
+  /** Append a tool call's result to its entry. */
+  recordTool(request: Omit<NormalizedToolRequest, 'kind'>, result: RecordedToolResult): void {
+    const key = toolKey(request);
+    const normalized: NormalizedToolRequest = {
+      kind: 'tool',
+      source: request.source,
+      tool: request.tool,
+      arguments: request.arguments,
+    };
+    const entry = this.#tools.get(key);
+    if (entry) entry.responses.push(toRecordedTool(result));
+    else this.#tools.set(key, { key, request: normalized, responses: [toRecordedTool(result)] });
+    this.#cursor.set(key, (this.#cursor.get(key) ?? 0) + 1);
+  }
+
+  /** The tools a source offered when the cassette was recorded, or undefined. */
+  toolList(source: string): ToolDefinition[] | undefined {
+    return this.#toolLists.get(source);
+  }
+
+  /** Keeps the tools a source offers, so a replay can offer them without opening it. */
+  recordToolList(source: string, tools: ToolDefinition[]): void {
+    this.#toolLists.set(source, tools);
+  }
+
   /** Append a live answer to this request's entry. */
   record(request: ChatRequest | NormalizedRequest, result: RecordedResponse | ChatResult): void {
     const normalized = normalizeRequest(request);
@@ -371,5 +448,6 @@ function replayed(
   };
   if (recorded.finishReason !== undefined) result.finishReason = recorded.finishReason;
   if (recorded.simulated) result.simulated = true;
+  if (recorded.toolCalls) result.toolCalls = recorded.toolCalls.map((c) => ({ ...c }));
   return result;
 }

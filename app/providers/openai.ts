@@ -65,6 +65,20 @@ export interface OpenAICompatibleProviderOptions {
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  if (message.role === 'tool') {
+    return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: messageText(message) };
+  }
+  if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
+    return {
+      role: 'assistant',
+      content: messageText(message) || null,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+  }
   if (typeof message.content === 'string' || message.role !== 'user') {
     // Only user messages may carry images in the Chat Completions API.
     if (typeof message.content !== 'string' && message.content.some((p) => p.type === 'image')) {
@@ -73,7 +87,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
         code: 'invalid_request',
       });
     }
-    return { role: message.role, content: messageText(message) };
+    return { role: message.role, content: messageText(message) } as ChatCompletionMessageParam;
   }
   const content: ChatCompletionContentPart[] = message.content.map((part) =>
     part.type === 'text'
@@ -91,6 +105,16 @@ export function toOpenAIBody(request: ChatRequest): ChatCompletionCreateParamsNo
   body.messages = request.messages.map(toOpenAIMessage);
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.parameters,
+      },
+    }));
+  }
   delete body.stream;
   delete body.stream_options;
   return body as unknown as ChatCompletionCreateParamsNonStreaming;
@@ -193,12 +217,18 @@ export class OpenAICompatibleProvider implements ChatProvider {
       });
     }
     const text = choice.message?.content ?? '';
+    const toolCalls = (choice.message?.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function'
+        ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }]
+        : [],
+    );
     return {
       text,
       usage: usageOf(completion.usage, request, text),
       model: completion.model || request.model,
       finishReason: choice.finish_reason ?? undefined,
       source: 'live',
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
     };
   }
 
@@ -219,6 +249,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
     let model = '';
     let finishReason: string | undefined;
     let usage: ChatCompletionChunk['usage'];
+    // Tool calls arrive in pieces by index: the first piece names the call, later ones add to
+    // its arguments.
+    const calls: { id: string; name: string; arguments: string }[] = [];
     for await (const chunk of stream) {
       if (chunk.model) model = chunk.model;
       // With include_usage the final chunk has no choices and carries the usage.
@@ -229,6 +262,13 @@ export class OpenAICompatibleProvider implements ChatProvider {
       if (delta) {
         text += delta;
         options.onDelta?.(delta);
+      }
+      for (const piece of choice.delta?.tool_calls ?? []) {
+        calls[piece.index] ??= { id: '', name: '', arguments: '' };
+        const call = calls[piece.index]!;
+        if (piece.id) call.id = piece.id;
+        if (piece.function?.name) call.name += piece.function.name;
+        if (piece.function?.arguments) call.arguments += piece.function.arguments;
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
@@ -250,6 +290,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       model: model || request.model,
       finishReason,
       source: 'live',
+      ...(calls.length > 0 ? { toolCalls: calls.filter(Boolean) } : {}),
     };
   }
 

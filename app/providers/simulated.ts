@@ -26,6 +26,7 @@ import {
   lastUserText,
   messageText,
 } from './text.ts';
+import type { ToolCall } from './tools.ts';
 import type { AnswerShape, CallOptions, ChatProvider, ChatRequest, ChatResult } from './types.ts';
 import { abortError } from './types.ts';
 
@@ -239,6 +240,55 @@ function shapedAnswer(request: ChatRequest, shape: AnswerShape, seed: Seed): str
   }
 }
 
+/** The messages after the last user message: this turn's tool calls and their results. */
+function sinceLastUser(request: ChatRequest): ChatRequest['messages'] {
+  const last = request.messages.findLastIndex((m) => m.role === 'user');
+  return request.messages.slice(last + 1);
+}
+
+/**
+ * The simulated model's tool call, when it is offered tools and has not called one this turn:
+ * one call, to the tool the prompt names (else the first), with arguments made up from the
+ * tool's JSON Schema, so they pass its check. Undefined once the turn has tool results.
+ */
+export function simulateToolCalls(request: ChatRequest): ToolCall[] | undefined {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return undefined;
+  if (sinceLastUser(request).some((m) => m.role === 'tool')) return undefined;
+  const seed = requestSeed(request);
+  const prompt = lastUserText(request);
+  const named = tools.find((t) => new RegExp(`\\b${escapeRegExp(t.name)}\\b`, 'i').test(prompt));
+  const tool = named ?? tools[0]!;
+  const say = () => `${SIMULATED_PREFIX}${quote(prompt, 3, seed)}`;
+  const args = valueForSchema(tool.parameters, { say, draw: (n) => seed.int(n) });
+  const id = `call_sim_${seed.int(1 << 16).toString(16)}`;
+  return [{ id, name: tool.name, arguments: JSON.stringify(args ?? {}) }];
+}
+
+/**
+ * The simulated answer once tools have answered this turn: it says what they gave back, so a
+ * run shows the results reaching the answer (or takes the shape the node asked for).
+ */
+function toolAnswer(request: ChatRequest, shape: AnswerShape | undefined): string | undefined {
+  const results = sinceLastUser(request).filter((m) => m.role === 'tool');
+  if (results.length === 0 || shape) return undefined;
+  const calls = new Map(
+    sinceLastUser(request)
+      .flatMap((m) => m.toolCalls ?? [])
+      .map((c) => [c.id, c.name]),
+  );
+  const said = results.map((m) => {
+    const text = messageText(m).replaceAll(SIMULATED_PREFIX, '').replace(/\s+/g, ' ').trim();
+    const clipped = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    return `${calls.get(m.toolCallId ?? '') ?? 'the tool'} gave ${clipped}`;
+  });
+  return `${SIMULATED_PREFIX}According to the tools: ${said.join('; ')}.`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export interface SimulatedProviderOptions {
   /** Provider id; defaults to 'simulated'. */
   id?: string;
@@ -268,10 +318,26 @@ export class SimulatedProvider implements ChatProvider {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);
     if (this.#latencyMs > 0) await abortableSleep(this.#latencyMs, signal);
+    const toolCalls = simulateToolCalls(request);
+    if (toolCalls) {
+      return {
+        text: '',
+        usage: {
+          promptTokens: estimatePromptTokens(request),
+          completionTokens: estimateTokens(JSON.stringify(toolCalls)),
+        },
+        model: request.model,
+        finishReason: 'tool_calls',
+        simulated: true,
+        source: 'simulated',
+        toolCalls,
+      };
+    }
     const seen = options.answerShape
       ? undefined
       : await this.#see?.(request, options.maxImagePixels);
-    const text = simulateText(request, options.answerShape, seen);
+    const text =
+      toolAnswer(request, options.answerShape) ?? simulateText(request, options.answerShape, seen);
     if (request.stream && options.onDelta) {
       for (const fragment of chunkWords(text)) options.onDelta(fragment);
     }

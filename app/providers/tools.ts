@@ -14,6 +14,11 @@ export interface ToolDefinition {
   /** A JSON Schema object for the arguments (`{ "type": "object", … }`). */
   parameters: Record<string, unknown>;
   /**
+   * A JSON Schema of the structured result, when the tool declares one (MCP's `outputSchema`):
+   * a simulated result takes its shape. Never sent to a model.
+   */
+  outputSchema?: Record<string, unknown>;
+  /**
    * What the tool says of itself (MCP's annotations): a destructive tool is asked about before
    * it runs unless a policy says otherwise; a read-only one has no side effect to repeat.
    */

@@ -3,15 +3,24 @@
  * client, the simulated provider, cassettes. Providers are dumb transports: the engine owns
  * retries, timeouts, budgets, concurrency and events, so a provider makes exactly one attempt.
  */
+import type { ToolCall, ToolDefinition } from './tools.ts';
 
 /** One part of a multimodal user message. Images travel as data URLs or http(s) URLs. */
 export type ChatContentPart =
   | { type: 'text'; text: string }
   | { type: 'image'; url: string; mime?: string; sha256?: string };
 
+/**
+ * One message of a conversation. An assistant message may carry the tool calls the model asked
+ * for (its text then often empty); a `tool` message answers one of them by its id.
+ */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | ChatContentPart[];
+  /** On an assistant message: the tools the model asked to call. */
+  toolCalls?: ToolCall[];
+  /** On a tool message: the id of the call it answers. */
+  toolCallId?: string;
 }
 
 /** A provider-neutral chat request. `model` is the provider's own model id. */
@@ -24,6 +33,8 @@ export interface ChatRequest {
   stream?: boolean;
   /** Extra body fields passed through unchanged (for example `seed` or `top_p`). */
   extra?: Record<string, unknown>;
+  /** Tools the model may call (function calling); absent or empty: none. */
+  tools?: ToolDefinition[];
 }
 
 export interface TokenUsage {
@@ -41,6 +52,8 @@ export interface ChatResult {
   simulated?: boolean;
   /** Where the answer came from: a live server, a cassette, or the simulator. */
   source: 'live' | 'cassette' | 'simulated';
+  /** The tools the model asks to call before it answers (function calling). */
+  toolCalls?: ToolCall[];
 }
 
 export interface CallOptions {

@@ -103,7 +103,7 @@ export function planContinuation(
       ...editsInLog(kept),
     },
     simulated,
-    answered: [...calls.entries, ...(calls.experts ?? [])].reduce(
+    answered: [...calls.entries, ...(calls.experts ?? []), ...(calls.tools ?? [])].reduce(
       (n, entry) => n + entry.responses.length,
       0,
     ),

@@ -3,9 +3,11 @@
  * Every key value is scrubbed by the store's redactor on the way in.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
+import type { RecordedToolResult } from '../providers/cassette-file.ts';
 import { normalizeRequest, requestKey } from '../providers/cassette-file.ts';
 import { expertKey } from '../providers/expert-record.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
+import type { ToolDefinition } from '../providers/tools.ts';
 import type { ChatRequest, ChatResult } from '../providers/types.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import type { Run, RunResult } from '../runtime/engine.ts';
@@ -56,6 +58,7 @@ export function callRecorder(store: RunStore, runId: string) {
       model: result.model,
       ...(result.finishReason ? { finishReason: result.finishReason } : {}),
       ...(result.simulated ? { simulated: true } : {}),
+      ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}),
     });
   };
 }
@@ -64,6 +67,25 @@ export function callRecorder(store: RunStore, runId: string) {
 export function expertRecorder(store: RunStore, runId: string) {
   return ({ request, result }: { request: ExpertRequest; result: ExpertResult }) => {
     store.recordExpertCall(runId, request, result, expertKey(request));
+  };
+}
+
+/** Keeps the run's tool results and the tools each source offered in its record. */
+export function toolRecorder(store: RunStore, runId: string) {
+  return {
+    onToolCall: ({
+      source,
+      tool,
+      arguments: args,
+      result,
+    }: {
+      source: string;
+      tool: string;
+      arguments: Record<string, unknown>;
+      result: RecordedToolResult;
+    }) => store.recordToolCall(runId, { source, tool, arguments: args }, result),
+    onToolList: ({ source, tools }: { source: string; tools: ToolDefinition[] }) =>
+      store.recordToolList(runId, source, tools),
   };
 }
 

@@ -5,6 +5,7 @@
  * terminal debugger's `p INSTANCE` and the editor's context viewer are both views of this.
  */
 import { estimateTokens } from '../providers/text.ts';
+import type { ToolCall } from '../providers/tools.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { RunEvent } from './events.ts';
 
@@ -16,6 +17,10 @@ export interface ContextMessage {
   tokens: number;
   /** How many images the message carried. */
   images: number;
+  /** On an assistant message: the tools the model asked to call. */
+  toolCalls?: ToolCall[];
+  /** On a tool message: the call it answers. */
+  toolCallId?: string;
 }
 
 /** One model call of an instance: what it was sent and, once answered, what came back. */
@@ -34,7 +39,7 @@ export interface ContextCall {
   /** What came back, as the `model.response` event has it. */
   response?: Pick<
     Extract<RunEvent, { type: 'model.response' }>,
-    'text' | 'promptTokens' | 'completionTokens' | 'costUsd' | 'source' | 'simulated'
+    'text' | 'promptTokens' | 'completionTokens' | 'costUsd' | 'source' | 'simulated' | 'toolCalls'
   >;
   /** The call failed (after its retries). */
   error?: string;
@@ -74,6 +79,8 @@ export function agentContext(
       text,
       tokens: estimateTokens(text),
       images: typeof m.content === 'string' ? 0 : m.content.filter((p) => p.type !== 'text').length,
+      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+      ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
     };
   });
   const call: ContextCall = {
@@ -96,6 +103,7 @@ export function agentContext(
         ...(e.costUsd === undefined ? {} : { costUsd: e.costUsd }),
         source: e.source,
         simulated: e.simulated,
+        ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
       };
     } else if (e.type === 'model.error' && e.callId === chosen.callId) call.error = e.error;
   }

@@ -220,6 +220,7 @@ export class CallsGateway {
         : {}),
       ...(call.stream ? { stream: true } : {}),
       ...(call.responseFormat ? { extra: { response_format: call.responseFormat } } : {}),
+      ...(call.tools && call.tools.length > 0 ? { tools: call.tools } : {}),
     };
     const promptEstimate = estimatePromptTokens(request);
     const reservation = this.#setup.budget.reserve(
@@ -307,6 +308,7 @@ export class CallsGateway {
         simulated: result.simulated === true,
         durationMs: Math.round(performance.now() - started),
         attempts,
+        ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}),
       });
       return result;
     } catch (error) {
@@ -449,6 +451,7 @@ export class CallsGateway {
 function eventMessage(message: ChatMessage): ChatMessage {
   if (typeof message.content === 'string') return message;
   return {
+    ...message,
     role: message.role,
     content: message.content.map((part) =>
       part.type === 'image'

@@ -104,6 +104,11 @@ export function eventIdentity(e: RunEventBody): string | undefined {
     case 'expert.response':
     case 'expert.error':
       return `${e.type}|${e.callId}`;
+    case 'tool.call':
+    case 'tool.result':
+      return `${e.type}|${e.callId}`;
+    case 'tool.error':
+      return `${e.type}|${e.callId ?? `${e.instance}|${e.source}`}`;
     case 'subgraph.started':
     case 'subgraph.finished':
       return `${e.type}|${e.instance}`;

@@ -4,6 +4,7 @@
  * never their bytes.
  */
 
+import type { ToolCall } from '../providers/tools.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 
@@ -110,6 +111,8 @@ export type RunEventBody =
       simulated: boolean;
       durationMs: number;
       attempts: number;
+      /** The tools the model asked to call (function calling), when it did. */
+      toolCalls?: ToolCall[];
     }
   | {
       type: 'model.retry';
@@ -145,6 +148,48 @@ export type RunEventBody =
       attempts: number;
     }
   | ({ type: 'expert.error'; callId: string; node: string; error: string } & CallErrorKind)
+  | {
+      /** A tool call about to run: who asked (node, instance), where (source), what. */
+      type: 'tool.call';
+      callId: string;
+      node: string;
+      instance: string;
+      /** The source's id (`mcp:tools`). */
+      source: string;
+      tool: string;
+      /** The arguments as the model wrote them (JSON text, perhaps not valid). */
+      arguments: string;
+    }
+  | {
+      type: 'tool.result';
+      callId: string;
+      node: string;
+      instance: string;
+      source: string;
+      tool: string;
+      /** What the model reads back. */
+      result: string;
+      /** The tool reported a failure, or the call was refused before it ran (bad arguments). */
+      isError: boolean;
+      /** Where the result came from: the tool, a record, or made up under --simulate. */
+      from: 'live' | 'cassette' | 'simulated';
+      simulated: boolean;
+      durationMs: number;
+    }
+  | {
+      /**
+       * A tool call that failed (a server down, a time-out, a budget spent), or, without
+       * `callId`, a source a simulated run could not open (its tools are then not offered).
+       */
+      type: 'tool.error';
+      callId?: string;
+      node: string;
+      instance: string;
+      source: string;
+      tool?: string;
+      error: string;
+      durationMs?: number;
+    }
   | {
       /** A node runs a graph of its own (a planner's accepted plan); its nodes follow. */
       type: 'subgraph.started';
@@ -260,6 +305,9 @@ export const RUN_EVENT_TYPES: Readonly<Record<RunEventType, true>> = {
   'expert.request': true,
   'expert.response': true,
   'expert.error': true,
+  'tool.call': true,
+  'tool.result': true,
+  'tool.error': true,
   'subgraph.started': true,
   'subgraph.finished': true,
   message: true,

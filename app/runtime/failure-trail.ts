@@ -33,6 +33,7 @@ export function continuedLog(events: readonly RunEvent[]): ContinuedLog {
       case 'node.failed':
       case 'model.error':
       case 'expert.error':
+      case 'tool.error':
       case 'error':
         return true;
       case 'subgraph.finished':

@@ -31,6 +31,7 @@ import type { ScopeContext } from './machine-runtime.ts';
 import { parseReport } from './reports.ts';
 import type { RunOptions } from './run-options.ts';
 import { renderNodeTemplate } from './template-pool.ts';
+import type { ToolGateway } from './tools.ts';
 import { errorMessage, previewValues } from './values.ts';
 
 /** What the runner needs of its run. */
@@ -39,6 +40,7 @@ export interface RunnerSetup {
   log: EventLog;
   gate: DebugGate;
   calls: CallsGateway;
+  tools: ToolGateway;
   loops: Loops;
   blobs: BlobStore;
   seed: string;
@@ -290,6 +292,9 @@ export class NodeRunner {
         return result;
       },
       callExpert: (request) => calls.callExpert(node.id, call.instance, request, call.signal),
+      tools: (offers) => this.#setup.tools.offer(node.id, call.instance, offers, call.signal),
+      callTool: (request, options = {}) =>
+        this.#setup.tools.call(node.id, call.instance, request, options, call.signal),
       runGraph: (document, inputs) => this.#setup.runChild(node, call.instance, document, inputs),
       message: (proposed) => this.#message(node, context, call, proposed),
       report: (kind, data) =>

@@ -3,11 +3,12 @@
 import type { PriceTable } from '../costs/prices.ts';
 import type { NodeOutputs } from '../node-sdk/define.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
-import type { Cassette, CassetteMode } from '../providers/cassette.ts';
+import type { Cassette, CassetteMode, RecordedToolResult } from '../providers/cassette.ts';
 import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { Env, ProfileOverride } from '../providers/profiles.ts';
 import type { RetryPolicy } from '../providers/retry.ts';
 import type { Redactor } from '../providers/secrets.ts';
+import type { ToolDefinition, ToolSources } from '../providers/tools.ts';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
@@ -64,6 +65,24 @@ export interface RunOptions {
    * engine is handed them, so the core holds no expert code.
    */
   experts: ExpertProviders;
+  /**
+   * What opens the tool sources nodes name (MCP server profiles): handed in by whoever starts
+   * the run, as `experts` is. Without it a live run offered tools fails naming the profile; a
+   * simulated one is offered none of them and says so.
+   */
+  tools?: ToolSources;
+  /** Told of every answered tool call, with its result: the run's own record. */
+  onToolCall?: (call: {
+    callId: string;
+    node: string;
+    instance: string;
+    source: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+    result: RecordedToolResult;
+  }) => void;
+  /** Told of the tools each source offered, so a replay of the record opens no source. */
+  onToolList?: (list: { source: string; tools: ToolDefinition[] }) => void;
   /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
   expertProviderFor?: (providerName: string) => ExpertProvider;
   /** Told of every answered expert call, with the exact request: the run's own record. */

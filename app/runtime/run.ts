@@ -33,6 +33,7 @@ import { NodeRunner } from './node-runner.ts';
 import { originsMessage, unallowedOrigins } from './origins.ts';
 import { preflight, preflightMessage, preflightRefuses } from './preflight.ts';
 import type { RunOptions, RunResult } from './run-options.ts';
+import { ToolGateway } from './tools.ts';
 import { errorMessage, previewValues } from './values.ts';
 
 type Listener = (event: RunEvent) => void;
@@ -59,6 +60,7 @@ export class Run {
   readonly #gate: DebugGate;
   readonly #budget: Budget;
   readonly #calls: CallsGateway;
+  readonly #tools: ToolGateway;
   readonly #loops: Loops;
   readonly #runner: NodeRunner;
   /** Graphs nodes run as their children, by instance prefix, with their input values. */
@@ -115,6 +117,14 @@ export class Run {
       blobs: this.blobs,
       emit,
     });
+    this.#tools = new ToolGateway({
+      options,
+      doc: compiled.doc,
+      answerBytes: limits.answerBytes,
+      // A tool's own limit when the document sets one, else the per-call timeout, else 60 s.
+      timeoutMs: settings.limits?.toolMs ? limits.toolMs : (settings.timeoutMs ?? limits.toolMs),
+      emit,
+    });
     const graphOf = (context: Pick<ScopeContext, 'graph'>) => {
       const child = context.graph ? this.#children.get(context.graph) : undefined;
       return child
@@ -132,6 +142,7 @@ export class Run {
       log: this.#log,
       gate: this.#gate,
       calls: this.#calls,
+      tools: this.#tools,
       loops: this.#loops,
       blobs: this.blobs,
       seed,
@@ -173,6 +184,7 @@ export class Run {
     if (this.#mode !== 'replay')
       throw new Error(`the run is not a replay (its mode: ${this.#mode})`);
     this.#calls.beyondCassette(by === 'simulated');
+    this.#tools.beyondCassette(by === 'simulated');
     this.#mode = by === 'simulated' ? 'replay-then-simulated' : 'replay-then-live';
   }
 
@@ -307,6 +319,7 @@ export class Run {
     }
     if (this.#cancelled) status = 'cancelled';
     this.#tasks.abort();
+    await this.#tools.close();
     const outputs = collectRunOutputs(plan, values);
     this.#log.emit({
       type: 'run.finished',
@@ -322,7 +335,7 @@ export class Run {
       status,
       outputs,
       usage: this.usage,
-      simulated: this.#calls.simulatedSeen,
+      simulated: this.#calls.simulatedSeen || this.#tools.simulatedSeen,
       ...(status === 'failed'
         ? { error: this.#error }
         : status === 'cancelled'

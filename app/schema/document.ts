@@ -102,6 +102,8 @@ export const RunSettingsSchema = z.looseObject({
       maxTokens: z.number().int().nonnegative().optional(),
       /** US dollars at the price table in use. */
       maxCostUsd: z.number().nonnegative().optional(),
+      /** Tool calls the whole run may make (function calling; every call a model asks for). */
+      maxToolCalls: z.number().int().nonnegative().optional(),
     })
     .optional(),
   retry: z

@@ -21,6 +21,8 @@ export const RunLimitsSchema = z.looseObject({
   computeMs: z.number().int().positive().optional(),
   /** Most pixels (width × height, read from the header) of an image a run takes or decodes. */
   imagePixels: z.number().int().positive().optional(),
+  /** Longest one tool call may take, in milliseconds (else `settings.timeoutMs`, else 60 s). */
+  toolMs: z.number().int().positive().optional(),
 });
 export type RunLimitsSettings = z.infer<typeof RunLimitsSchema>;
 
@@ -32,6 +34,7 @@ export interface RunLimits {
   templateIterations: number;
   computeMs: number;
   imagePixels: number;
+  toolMs: number;
 }
 
 /** What a run uses when its document sets nothing. */
@@ -45,6 +48,7 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   // camera's photo is 12 to 24 (a document may raise it to the ceiling). A few kilobytes of PNG
   // can claim 16383×16383, which takes gigabytes to decode.
   imagePixels: 4096 * 4096,
+  toolMs: 60_000,
 });
 
 /** What a document may raise each limit to, at most; larger values are clamped to these. */
@@ -56,6 +60,7 @@ export const LIMIT_CEILINGS: Readonly<RunLimits> = Object.freeze({
   computeMs: 10_000,
   // 10,000×10,000: about 400 MB decoded as RGBA, which one run may afford.
   imagePixels: 100_000_000,
+  toolMs: 10 * 60_000,
 });
 
 /** Longest wait between two attempts of a call a document may ask for (`settings.retry.maxMs`). */

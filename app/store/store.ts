@@ -21,9 +21,16 @@ import type {
   EvalStatus,
   RatingRecord,
 } from '../eval/types.ts';
-import type { CassetteFile, NormalizedRequest, RecordedResponse } from '../providers/cassette.ts';
+import type {
+  CassetteFile,
+  NormalizedRequest,
+  NormalizedToolRequest,
+  RecordedResponse,
+  RecordedToolResult,
+} from '../providers/cassette.ts';
 import type { ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import { Redactor } from '../providers/secrets.ts';
+import type { ToolDefinition } from '../providers/tools.ts';
 import type { ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -251,6 +258,23 @@ export class RunStore {
     key?: string,
   ): void {
     this.#calls.recordExpertCall(runId, request, result, key);
+  }
+
+  /**
+   * Appends a tool call's result to the run's record under `toolKey` (source, tool, canonical
+   * arguments): resume, fork and replay serve it instead of calling the tool again.
+   */
+  recordToolCall(
+    runId: string,
+    request: Omit<NormalizedToolRequest, 'kind'>,
+    result: RecordedToolResult,
+  ): void {
+    this.#calls.recordToolCall(runId, request, result);
+  }
+
+  /** Keeps the tools a source offered in the run, so a replay of the record opens no source. */
+  recordToolList(runId: string, source: string, tools: ToolDefinition[]): void {
+    this.#calls.recordToolList(runId, source, tools);
   }
 
   /**

@@ -12,7 +12,7 @@ import { continuationRefusal, planContinuation } from '../../app/runs/continue.t
 import { diffRuns } from '../../app/runs/diff.ts';
 import { RunsError } from '../../app/runs/errors.ts';
 import { planFork } from '../../app/runs/fork.ts';
-import { callRecorder, expertRecorder } from '../../app/runs/record.ts';
+import { callRecorder, expertRecorder, toolRecorder } from '../../app/runs/record.ts';
 import { startRun } from '../../app/runtime/engine.ts';
 import { newRunId } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
@@ -76,6 +76,7 @@ export function historyMethods(
       redactor,
       onModelCall: callRecorder(store, id),
       onExpertCall: expertRecorder(store, id),
+      ...toolRecorder(store, id),
     });
     live.track(run, plan.kept);
     return id;

@@ -15,6 +15,7 @@ import {
   expertRecorder,
   sourceTextOf,
   storeImages,
+  toolRecorder,
 } from '../../app/runs/record.ts';
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
@@ -113,6 +114,7 @@ export function runMethods(
         redactor,
         onModelCall: callRecorder(store, runId),
         onExpertCall: expertRecorder(store, runId),
+        ...toolRecorder(store, runId),
       });
 
       live.track(run, [], { compiled, inputs });

@@ -17,11 +17,20 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
   /** Tokens of each earlier exchange of this copy, for its history policy. */
   const memory: number[] = [];
   const calls: EstimatedCall[] = [];
+  const rounds = data.tools.length > 0 ? data.maxToolRounds : 0;
   const call = (phase: string | undefined, user: number) => {
-    calls.push({
-      ...(phase ? { phase } : {}),
-      promptTokens: system + remembered(data.history, memory) + user,
-    });
+    const prompt = system + remembered(data.history, memory) + user;
+    calls.push({ ...(phase ? { phase } : {}), promptTokens: prompt });
+    // A turn offered tools may go model → tools → model up to its bound: at most, so in the
+    // worst case only. Each round sends the turn so far with a call and a result (taken as an
+    // answer's length each) more.
+    for (let round = 1; round <= rounds; round++) {
+      calls.push({
+        phase: `up to ${rounds} tool round${rounds === 1 ? '' : 's'}`,
+        promptTokens: prompt + round * 2 * ctx.completion,
+        retry: true,
+      });
+    }
     memory.push(user + ctx.completion);
   };
   if (!effect.replaced) for (const at of ctx.executions) call(undefined, userTokens(ctx, at));

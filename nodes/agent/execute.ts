@@ -27,15 +27,55 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
       : user;
   messages.push({ role: 'user', content });
 
-  const result = await ctx.callModel({
-    profile,
-    messages,
-    temperature: data.temperature,
-    maxTokens: data.maxTokens,
-    stream: data.stream,
-    ...shapeOf(ctx),
+  const tools =
+    data.tools.length > 0
+      ? await ctx.tools(
+          data.tools.map((t) => ({
+            source: { kind: 'mcp' as const, profile: t.mcp ?? '' },
+            ...(t.allow ? { allow: t.allow } : {}),
+          })),
+        )
+      : [];
+  const ask = () =>
+    ctx.callModel({
+      profile,
+      messages,
+      temperature: data.temperature,
+      maxTokens: data.maxTokens,
+      stream: data.stream,
+      ...(tools.length > 0 ? { tools } : {}),
+      ...shapeOf(ctx),
+    });
+  let result = await ask();
+  // Model → tools → model: each round answers every call of the last answer (concurrently; the
+  // engine limits how many run at once), until the model answers in words.
+  const turn: ChatMessage[] = [];
+  for (let round = 0; result.toolCalls && result.toolCalls.length > 0; round++) {
+    if (round >= data.maxToolRounds) {
+      throw new Error(
+        `the model still asked for tools after ${data.maxToolRounds} tool rounds (maxToolRounds)`,
+      );
+    }
+    const calls = result.toolCalls;
+    const results = await Promise.all(
+      calls.map((call) =>
+        ctx.callTool(call, data.maxToolCalls === undefined ? {} : { maxCalls: data.maxToolCalls }),
+      ),
+    );
+    const said: ChatMessage[] = [
+      { role: 'assistant', content: result.text, toolCalls: calls },
+      ...results.map(
+        (r, i): ChatMessage => ({ role: 'tool', toolCallId: calls[i]!.id, content: r.content }),
+      ),
+    ];
+    messages.push(...said);
+    turn.push(...said);
+    result = await ask();
+  }
+  ctx.memory.push({ role: 'user', content: user }, ...turn, {
+    role: 'assistant',
+    content: result.text,
   });
-  ctx.memory.push({ role: 'user', content: user }, { role: 'assistant', content: result.text });
   // Revision and ballot answers are read by the engine; the usual parse applies to normal turns.
   const value = ctx.loop?.phase ? result.text.trim() : parseAnswer(result.text, data.parse);
   // Parsed JSON loses the label the answer's text began with; its message keeps it.
@@ -99,8 +139,15 @@ async function userPrompt(
   );
 }
 
+/**
+ * What a history policy sends of the memory: the last N exchanges, each from its user message
+ * to the answer, the tool calls and results between them included (a tool result never
+ * arrives without the call it answers).
+ */
 function remembered(memory: ChatMessage[], policy: AgentData['history']): ChatMessage[] {
   if (policy === 'none' || policy === 0) return [];
   if (policy === 'all') return [...memory];
-  return memory.slice(-2 * policy);
+  const starts = memory.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  if (starts.length <= policy) return [...memory];
+  return memory.slice(starts[starts.length - policy]);
 }

@@ -21,6 +21,42 @@ const OUTPUT_MODALITY: Record<(typeof PARSE_MODES)[number], Modality> = {
   lines: 'list<text>',
 };
 
+/** Keys that would make a document start or reach a server itself: refused, whatever else is there. */
+const SERVER_KEYS = ['command', 'args', 'url', 'env', 'headers', 'cwd'];
+
+/** One source of an agent's tools: `{ "mcp": "NAME", "allow": ["tool", …] }`. */
+const toolEntry = z
+  .looseObject({
+    mcp: z.string().min(1).max(100).optional(),
+    allow: z.array(z.string().min(1).max(64)).optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const server = Object.keys(entry).filter((k) => SERVER_KEYS.includes(k));
+    if (server.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [server[0]!],
+        message: `a tools entry names an MCP server profile of your settings ({ "mcp": "NAME" }), never a command line or a URL ("${server[0]}"): add the server with \`society mcp --add\``,
+      });
+      return;
+    }
+    const other = Object.keys(entry).filter((k) => k !== 'mcp' && k !== 'allow');
+    if (other.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [other[0]!],
+        message: `unknown key "${other[0]}" in a tools entry (it takes "mcp" and "allow")`,
+      });
+    }
+    if (entry.mcp === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mcp'],
+        message: 'a tools entry names an MCP server profile: { "mcp": "NAME" }',
+      });
+    }
+  });
+
 export const agentData = z.strictObject({
   ...baseData,
   /** The system message: who the agent is. A template, so replicas can differ (`{{ item }}`). */
@@ -58,6 +94,16 @@ export const agentData = z.strictObject({
    */
   parse: z.enum(PARSE_MODES).default('text'),
   stream: z.boolean().default(false),
+  /**
+   * Tools the agent may call (function calling): each entry names an MCP server profile of the
+   * user's settings and, optionally, which of its tools (`allow`; every one without it). A
+   * document names profiles only: a command line or a URL has no place here.
+   */
+  tools: z.array(toolEntry).default([]),
+  /** Most model → tools → model rounds in one turn; a model still asking for tools after them fails the node. */
+  maxToolRounds: z.number().int().min(1).max(64).default(8),
+  /** Most tool calls this node may make in a run (every copy and round together). */
+  maxToolCalls: z.number().int().nonnegative().optional(),
 });
 export type AgentData = z.infer<typeof agentData>;
 
@@ -75,6 +121,8 @@ export const spec = defineNode({
     return { inputs, outputs: [{ name: 'text', modality: OUTPUT_MODALITY[data.parse] }] };
   },
   models: (data) => [data.model],
+  toolSources: (data) =>
+    data.tools.flatMap((t) => (t.mcp ? [{ kind: 'mcp' as const, profile: t.mcp }] : [])),
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
   sendsMessage: true,

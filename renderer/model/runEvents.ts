@@ -122,6 +122,14 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       // Made-up expert answers (an image the simulator passed through) are labelled like text.
       if (e.simulated) view.simulated = true;
       return;
+    case 'tool.call':
+    case 'tool.error':
+      // Shown in the event log and in the context view (the tool messages an agent is sent).
+      return;
+    case 'tool.result':
+      // A made-up tool result labels the run like a made-up answer.
+      if (e.simulated) view.simulated = true;
+      return;
     case 'subgraph.started':
       view.plans = [
         ...view.plans,

@@ -183,7 +183,13 @@ function ContextViewerView() {
                     <span style={{ width: `${total ? (m.tokens / total) * 100 : 0}%` }} />
                   </span>
                 </div>
-                <pre className="context-text">{m.text}</pre>
+                {m.toolCallId ? (
+                  <p className="muted small" data-testid="context-tool-result">
+                    result of call <code>{m.toolCallId}</code>
+                  </p>
+                ) : null}
+                {m.text ? <pre className="context-text">{m.text}</pre> : null}
+                <ToolCalls calls={m.toolCalls} />
               </li>
             ))}
           </ol>
@@ -204,9 +210,12 @@ function ContextViewerView() {
                     <span className="simulated-label">simulated</span>
                   ) : null}
                 </div>
-                <pre className={`context-text${call.response.simulated ? ' simulated' : ''}`}>
-                  {call.response.text}
-                </pre>
+                {call.response.text || !call.response.toolCalls ? (
+                  <pre className={`context-text${call.response.simulated ? ' simulated' : ''}`}>
+                    {call.response.text}
+                  </pre>
+                ) : null}
+                <ToolCalls calls={call.response.toolCalls} />
               </>
             ) : call.error ? (
               <p className="run-error-text">
@@ -229,6 +238,26 @@ function ContextViewerView() {
         </>
       )}
     </div>
+  );
+}
+
+/** The tools a model asked to call in a message or an answer: name, arguments, call id. */
+function ToolCalls({
+  calls,
+}: {
+  calls: { id: string; name: string; arguments: string }[] | undefined;
+}) {
+  if (!calls || calls.length === 0) return null;
+  return (
+    <ul className="context-tool-calls" data-testid="context-tool-calls">
+      {calls.map((c) => (
+        <li key={c.id}>
+          calls <code>{c.name}</code>
+          <pre className="context-text">{c.arguments}</pre>
+          <span className="muted small">call {c.id}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -28,6 +28,25 @@ export interface StubTextReply {
   chunks?: string[];
   /** Pause between streamed chunks, to let a test act mid-stream. */
   chunkDelayMs?: number;
+  /**
+   * Tools the model asks to call (function calling): each a name and its arguments (an object
+   * is sent as JSON text; a string as it is, so a test can send arguments that do not parse).
+   * The finish reason becomes `tool_calls` unless one is given.
+   */
+  toolCalls?: Array<{ id?: string; name: string; arguments: unknown }>;
+}
+
+/** The `tool_calls` of a reply in the protocol's shape, with ids made up where none is given. */
+function wireToolCalls(reply: StubTextReply, index: number) {
+  return (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${index}_${i}`,
+    type: 'function' as const,
+    function: {
+      name: call.name,
+      arguments:
+        typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    },
+  }));
 }
 
 /**
@@ -264,7 +283,8 @@ export async function startStubOpenAI(options: StubOptions = {}): Promise<StubOp
       completion_tokens: usage.completion_tokens,
       total_tokens: usage.prompt_tokens + usage.completion_tokens,
     };
-    const finishReason = reply.finishReason ?? 'stop';
+    const toolCalls = wireToolCalls(reply, index);
+    const finishReason = reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
 
     if (body?.stream !== true) {
       const completion: Record<string, unknown> = {
@@ -275,7 +295,12 @@ export async function startStubOpenAI(options: StubOptions = {}): Promise<StubOp
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: reply.text, refusal: null },
+            message: {
+              role: 'assistant',
+              content: toolCalls.length > 0 && !reply.text ? null : reply.text,
+              refusal: null,
+              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            },
             logprobs: null,
             finish_reason: finishReason,
           },
@@ -310,6 +335,20 @@ export async function startStubOpenAI(options: StubOptions = {}): Promise<StubOp
       res.write(
         event([{ index: 0, delta: { content: fragment }, logprobs: null, finish_reason: null }]),
       );
+    }
+    // Tool calls stream in two pieces each: the name first, then the arguments.
+    for (const [i, call] of toolCalls.entries()) {
+      const piece = (delta: unknown) =>
+        event([{ index: 0, delta: { tool_calls: [delta] }, logprobs: null, finish_reason: null }]);
+      res.write(
+        piece({
+          index: i,
+          id: call.id,
+          type: 'function',
+          function: { name: call.function.name, arguments: '' },
+        }),
+      );
+      res.write(piece({ index: i, function: { arguments: call.function.arguments } }));
     }
     res.write(event([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage && usageJson) res.write(event([], { usage: usageJson }));

@@ -4,6 +4,7 @@
  */
 
 import type Database from 'better-sqlite3';
+import { sha256Hex } from '../../providers/canonical.ts';
 import {
   Cassette,
   type CassetteFile,
@@ -13,6 +14,13 @@ import {
   type RecordedResponse,
 } from '../../providers/cassette.ts';
 import {
+  isToolRequest,
+  type NormalizedToolRequest,
+  type RecordedToolResult,
+  toolKey,
+  toRecordedTool,
+} from '../../providers/cassette-file.ts';
+import {
   expertKey,
   isExpertRequest,
   type NormalizedExpertRequest,
@@ -21,6 +29,7 @@ import {
   toRecordedExpert,
 } from '../../providers/expert-record.ts';
 import type { ExpertRequest, ExpertResult } from '../../providers/expert-types.ts';
+import type { ToolDefinition } from '../../providers/tools.ts';
 import type { ChatRequest, ChatResult } from '../../providers/types.ts';
 import type { BlobsTable } from './blobs.ts';
 import type { Clean } from './sql.ts';
@@ -56,6 +65,12 @@ export class CallsTable {
     };
     if (response.finishReason !== undefined) recorded.finishReason = response.finishReason;
     if (response.simulated) recorded.simulated = true;
+    if (response.toolCalls?.length)
+      recorded.toolCalls = response.toolCalls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: c.arguments,
+      }));
     this.#db
       .transaction(() =>
         this.#appendCall(runId, key, canonicalJson(normalizeRequest(request)), recorded),
@@ -101,6 +116,41 @@ export class CallsTable {
       .immediate();
   }
 
+  /** Appends a tool call's result (see `RunStore.recordToolCall`). */
+  recordToolCall(
+    runId: string,
+    request: Omit<NormalizedToolRequest, 'kind'>,
+    result: RecordedToolResult,
+  ): void {
+    const normalized: NormalizedToolRequest = {
+      kind: 'tool',
+      source: request.source,
+      tool: request.tool,
+      arguments: request.arguments,
+    };
+    this.#db
+      .transaction(() =>
+        this.#appendCall(
+          runId,
+          toolKey(request),
+          canonicalJson(normalized),
+          toRecordedTool(result),
+        ),
+      )
+      .immediate();
+  }
+
+  /** Keeps the tools a source offered in the run (see `RunStore.recordToolList`). */
+  recordToolList(runId: string, source: string, tools: ToolDefinition[]): void {
+    const request = { kind: 'tool-list', source };
+    const json = canonicalJson(request);
+    this.#db
+      .prepare(
+        'INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, key) DO UPDATE SET responses = excluded.responses',
+      )
+      .run(runId, sha256Hex(json), this.#clean(json), this.#clean(JSON.stringify([tools])));
+  }
+
   /** The run's calls as a cassette file (see `RunStore.callRecord`). */
   callRecord(runId: string): CassetteFile {
     const rows = this.#db
@@ -110,11 +160,18 @@ export class CallsTable {
       .all(runId)
       .map((row) => ({ key: row.key, request: JSON.parse(row.request), responses: row.responses }));
     const experts = rows.filter((row) => isExpertRequest(row.request));
+    const tools = rows.filter((row) => isToolRequest(row.request));
+    const lists = rows.filter((row) => isToolList(row.request));
     const file: CassetteFile = {
       format: 'society-cassette',
       version: 1,
       entries: rows
-        .filter((row) => !isExpertRequest(row.request))
+        .filter(
+          (row) =>
+            !isExpertRequest(row.request) &&
+            !isToolRequest(row.request) &&
+            !isToolList(row.request),
+        )
         .map((row) => ({
           key: row.key,
           request: row.request as NormalizedRequest,
@@ -141,7 +198,31 @@ export class CallsTable {
         }
       }
     }
+    if (tools.length > 0) {
+      file.tools = tools.map((row) => ({
+        key: row.key,
+        request: row.request as NormalizedToolRequest,
+        responses: JSON.parse(row.responses) as RecordedToolResult[],
+      }));
+    }
+    if (lists.length > 0) {
+      file.toolLists = Object.fromEntries(
+        lists.map((row) => [
+          (row.request as { source: string }).source,
+          (JSON.parse(row.responses) as ToolDefinition[][]).at(-1) ?? [],
+        ]),
+      );
+    }
     // Through Cassette, so the result is validated and laid out exactly as a cassette file.
     return Cassette.fromJSON(file, `the calls of run ${runId}`).toJSON();
   }
+}
+
+/** Whether a stored request is a source's tool list. */
+function isToolList(request: unknown): boolean {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    (request as { kind?: unknown }).kind === 'tool-list'
+  );
 }
