@@ -39,6 +39,8 @@ export interface ForkDraft {
   text: string;
   /** New calls go to the simulated provider (labelled) instead of live models. */
   simulate: boolean;
+  /** Counts the drafts opened, so a new one (another message's edit & fork) takes the focus. */
+  opened?: number;
 }
 
 export const useDebug = create<DebugState>()(() => ({

@@ -6,7 +6,7 @@
  * scoring 0, and their names and legend never overlap.
  */
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+import { type Box, HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 const WAIT = { timeout: 10_000 };
 const ARTIST_CRITIC = 'nlsom-artist-critic.society.json';
@@ -22,6 +22,17 @@ interface PageGlobals {
   };
   getComputedStyle(element: unknown): { webkitLineClamp: string };
 }
+
+/** The test id of the element that has the focus on the page (run there). */
+const focusedTestId = () =>
+  (globalThis as unknown as PageGlobals).document.activeElement?.getAttribute('data-testid');
+
+/** Whether `inner` lies wholly inside `outer`. */
+const inside = (inner: Box, outer: Box) =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
 
 describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
   const studio = studioForSuite();
@@ -63,4 +74,41 @@ describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
     for (const card of cards.filter((c) => c.clipped)) expect(card.title).toBe(card.text);
     expect(cards.some((c) => c.clipped)).toBe(true);
   }, 20_000);
+
+  it('opens "edit & fork" of a message far down the transcript in view, focused', async () => {
+    const s = studio();
+    const { page } = s;
+    // The gallery is open from the test before; a fresh page opens it again otherwise.
+    if (!(await page.getByTestId(`template-open-${ARTIST_CRITIC}`).count()))
+      await page.getByTestId('tb-gallery').click();
+    await page.getByTestId(`template-open-${ARTIST_CRITIC}`).click();
+    if (await page.getByTestId('confirm-ok').count()) await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('node-artists').waitFor(WAIT);
+    await page.getByTestId('tb-run-simulated').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), { timeout: 40_000 })
+      .toMatch(/succeeded/i);
+    await page.getByTestId('run-tab-transcript').click();
+    const messages = page.getByTestId('message');
+    expect(await messages.count()).toBeGreaterThan(40);
+    const body = page.locator('.run-body');
+    const lower = messages.nth(40);
+    await lower.scrollIntoViewIfNeeded();
+    expect(await body.evaluate((el) => el.scrollTop)).toBeGreaterThan(300);
+    const said = (await lower.locator('.message-text').textContent()) ?? '';
+    await lower.getByTestId('message-fork').click();
+
+    const form = page.getByTestId('fork-form');
+    await form.waitFor(WAIT);
+    const panel = (await body.boundingBox())!;
+    const formBox = (await form.boundingBox())!;
+    expect(inside(formBox, panel), 'the form is inside the panel as scrolled').toBe(true);
+    expect(inside(formBox, { x: 0, y: 0, width: 1440, height: 900 })).toBe(true);
+    // The text to edit is the message's, and it has the focus.
+    expect(await page.getByTestId('fork-text').inputValue()).toBe(said);
+    expect(await page.evaluate(focusedTestId)).toBe('fork-text');
+    await s.screenshot('fork-form-in-view');
+    await page.getByTestId('fork-cancel').click();
+    expect(s.pageErrors).toEqual([]);
+  }, 60_000);
 });
