@@ -31,6 +31,8 @@ export interface DebugState {
   diff: ApiRunDiff | null;
   /** The fork being written: of which run, whose message, the new text. */
   fork: ForkDraft | null;
+  /** What is wrong with each Inputs field the last Run was refused for, by input name. */
+  inputProblems: Record<string, string>;
 }
 
 export interface ForkDraft {
@@ -51,6 +53,7 @@ export const useDebug = create<DebugState>()(() => ({
   picked: [],
   diff: null,
   fork: null,
+  inputProblems: {},
 }));
 
 /** The one node selected on the canvas, or null. */

@@ -6,7 +6,8 @@
  * scoring 0, and their names and legend never overlap.
  */
 import { describe, expect, it } from 'vitest';
-import { type Box, HAVE_CHROMIUM, studioForSuite } from './support.ts';
+import { QA_DOCUMENT } from '../support/qa-eval.ts';
+import { type Box, HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
 
 const WAIT = { timeout: 10_000 };
 const ARTIST_CRITIC = 'nlsom-artist-critic.society.json';
@@ -111,4 +112,37 @@ describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
     await page.getByTestId('fork-cancel').click();
     expect(s.pageErrors).toEqual([]);
   }, 60_000);
+
+  it('refuses Run with an input left empty: nothing recorded, the field marked on Inputs', async () => {
+    const s = studio();
+    const { page } = s;
+    const noExample = {
+      ...QA_DOCUMENT,
+      nodes: QA_DOCUMENT.nodes.map((n) =>
+        n.id === 'question' ? { ...n, data: { name: 'question' } } : n,
+      ),
+    };
+    await openDocument(s, 'empty-input.society.json', noExample, 'question');
+    const runs = s.store.listRuns().length;
+    await page.getByTestId('run-tab-transcript').click();
+    await page.getByTestId('tb-run-simulated').click();
+
+    const problem = page.getByTestId('input-question-problem');
+    await problem.waitFor(WAIT);
+    expect(await problem.textContent()).toBe('Give a value for question before running');
+    expect(await page.getByTestId('run-tab-inputs').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.evaluate(focusedTestId)).toBe('input-question');
+    expect(await page.getByTestId('input-question').getAttribute('aria-invalid')).toBe('true');
+    expect(s.store.listRuns().length).toBe(runs);
+    expect(await page.getByTestId('run-status').textContent()).not.toMatch(/failed/i);
+
+    // Filling it in clears the mark, and the run goes.
+    await page.getByTestId('input-question').fill('Is the sky blue?');
+    expect(await problem.count()).toBe(0);
+    await page.getByTestId('tb-run-simulated').click();
+    await expect
+      .poll(() => page.getByTestId('run-status').textContent(), WAIT)
+      .toMatch(/succeeded/i);
+    expect(s.store.listRuns().length).toBe(runs + 1);
+  }, 30_000);
 });
