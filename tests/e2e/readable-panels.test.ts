@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { QA_DOCUMENT } from '../support/qa-eval.ts';
-import { type Box, HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
+import { type Box, HAVE_CHROMIUM, openDocument, overlaps, studioForSuite } from './support.ts';
 
 const WAIT = { timeout: 10_000 };
 const ARTIST_CRITIC = 'nlsom-artist-critic.society.json';
@@ -34,6 +34,15 @@ const inside = (inner: Box, outer: Box) =>
   inner.y >= outer.y - 1 &&
   inner.x + inner.width <= outer.x + outer.width + 1 &&
   inner.y + inner.height <= outer.y + outer.height + 1;
+
+/** Pairs of boxes in `boxes` that overlap, by index. */
+function overlapping(boxes: Box[]): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++)
+      if (overlaps(boxes[i]!, boxes[j]!)) pairs.push([i, j]);
+  return pairs;
+}
 
 describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
   const studio = studioForSuite();
@@ -144,5 +153,91 @@ describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
       .poll(() => page.getByTestId('run-status').textContent(), WAIT)
       .toMatch(/succeeded/i);
     expect(s.store.listRuns().length).toBe(runs + 1);
+  }, 30_000);
+
+  it('draws a variant scoring 0, and keeps its names and legend apart', async () => {
+    const s = studio();
+    const { page } = s;
+    const variants = [
+      ['full-architecture', 0.75],
+      ['no-reflection-module', 0],
+      ['no-emotional-memory', 0.5],
+      ['original-itcma', 0.25],
+      ['random-walk-agent', 0.5],
+      ['greedy', 1],
+    ] as const;
+    s.store.openEval({
+      id: 'zeroeval',
+      name: 'ablation',
+      items: 2,
+      simulated: true,
+      config: {
+        name: 'ablation',
+        document: 'valley.society.json',
+        documentHash: 'd',
+        data: 'rows.jsonl',
+        dataHash: 'h',
+        map: [],
+        scorer: { name: 'exact' },
+        variants: variants.map(([name]) => ({ name, model: [], set: [], provider: [] })),
+        mode: 'simulated',
+      },
+    });
+    for (const [variant, score] of variants)
+      for (const item of [0, 1])
+        s.store.putEvalItem({
+          evalId: 'zeroeval',
+          item,
+          variant,
+          jobKey: `${variant}:${item}`,
+          status: 'scored',
+          score,
+          costUsd: 0,
+          tokens: 0,
+          calls: 1,
+        });
+    s.store.setEvalStatus('zeroeval', 'finished');
+
+    await page.getByTestId('tb-evals').click();
+    const row = page.locator('[data-testid="evals-list"] li[data-eval="zeroeval"]');
+    await row.click();
+    await page.locator('[data-testid="eval-detail"][data-eval="zeroeval"]').waitFor(WAIT);
+    const chart = page.getByTestId('eval-chart-scores');
+    await chart.locator('svg.recharts-surface').first().waitFor(WAIT);
+
+    // Every scored variant has a bar a person can see, the one scoring 0 too.
+    const bars = chart.locator('.recharts-bar-rectangle');
+    await expect.poll(() => bars.count(), WAIT).toBe(variants.length);
+    const heights = await bars.evaluateAll((els) =>
+      els.map((el) => el.getBoundingClientRect().height),
+    );
+    for (const h of heights) expect(h).toBeGreaterThanOrEqual(2);
+
+    await s.screenshot('eval-charts-zero');
+    // The names under the bars do not collide.
+    const names = chart.locator('text.eval-axis-name');
+    expect(await names.count()).toBe(variants.length);
+    const nameBoxes = await names.evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+    expect(overlapping(nameBoxes)).toEqual([]);
+
+    // The variants' names beside the charts do not stack on each other.
+    const labels = page.getByTestId('eval-legend-item');
+    expect(await labels.count()).toBe(variants.length);
+    const labelBoxes = await labels.evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+    expect(overlapping(labelBoxes)).toEqual([]);
+    // Side by side: fewer rows than names.
+    expect(new Set(labelBoxes.map((b) => Math.round(b.y))).size).toBeLessThan(variants.length);
+    await s.screenshot('eval-charts-zero');
+    expect(s.pageErrors).toEqual([]);
   }, 30_000);
 });
