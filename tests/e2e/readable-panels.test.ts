@@ -114,6 +114,13 @@ describe.skipIf(!HAVE_CHROMIUM)('panels that stay in sight', () => {
     const formBox = (await form.boundingBox())!;
     expect(inside(formBox, panel), 'the form is inside the panel as scrolled').toBe(true);
     expect(inside(formBox, { x: 0, y: 0, width: 1440, height: 900 })).toBe(true);
+    // The message forked shows just below the form, still in the panel.
+    await expect
+      .poll(async () => {
+        const row = (await lower.boundingBox())!;
+        return row.y >= formBox.y + formBox.height - 1 && inside(row, panel);
+      }, WAIT)
+      .toBe(true);
     // The text to edit is the message's, and it has the focus.
     expect(await page.getByTestId('fork-text').inputValue()).toBe(said);
     expect(await page.evaluate(focusedTestId)).toBe('fork-text');
