@@ -95,7 +95,7 @@ class PlainProgress implements ProgressView {
           ? `${e.instance}: no one to ask; answered with the document's example: ${clip(e.answer, 120)}`
           : undefined;
       case 'run.finished':
-        return `run ${e.status}: ${e.usage.calls} calls, ${e.usage.totalTokens} tokens${e.usage.expertCalls ? `, ${e.usage.expertCalls} expert calls` : ''}${e.error ? ` (${e.error})` : ''}`;
+        return `run ${e.status}: ${e.usage.calls} call${e.usage.calls === 1 ? '' : 's'}, ${e.usage.totalTokens} tokens${e.usage.expertCalls ? `, ${e.usage.expertCalls} expert call${e.usage.expertCalls === 1 ? '' : 's'}` : ''}${e.error ? ` (${e.error})` : ''}`;
       default:
         return undefined;
     }

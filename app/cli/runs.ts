@@ -82,7 +82,7 @@ export function formatRun(run: RunRecord, events: RunEvent[], lines?: ReportLine
   const simulated = calls.some((e) => e.simulated);
   out.push(`run ${run.id} · ${run.graphName}`);
   out.push(
-    `${run.status} · ${run.mode}${simulated ? ' (simulated answers)' : ''} · started ${when(run.startedAt)} UTC · ${calls.length} calls · ${tokens.toLocaleString('en-US')} tokens · ${money(cost)}`,
+    `${run.status} · ${run.mode}${simulated ? ' (simulated answers)' : ''} · started ${when(run.startedAt)} UTC · ${calls.length} call${calls.length === 1 ? '' : 's'} · ${tokens.toLocaleString('en-US')} tokens · ${money(cost)}`,
   );
   if (run.parentRunId) out.push(`forked from ${run.parentRunId} at event ${run.forkSeq}`);
   const inputs = Object.entries(run.inputs).map(([k, v]) => `${k}=${display(v)}`);
@@ -173,7 +173,7 @@ function usageBreakdown(events: RunEvent[]): string[] {
     }
     return [...rows].map(
       ([k, r]) =>
-        `  ${k.padEnd(22)} ${String(r.calls).padStart(5)} calls ${r.tokens.toLocaleString('en-US').padStart(9)} tokens  ${r.priced ? `$${r.cost.toFixed(4)}` : 'no price'}`,
+        `  ${k.padEnd(22)} ${String(r.calls).padStart(5)} ${r.calls === 1 ? 'call ' : 'calls'} ${r.tokens.toLocaleString('en-US').padStart(9)} tokens  ${r.priced ? `$${r.cost.toFixed(4)}` : 'no price'}`,
     );
   };
   const roundOf = (instance: string) => {

@@ -343,7 +343,7 @@ function stateOf(run: Run): string {
     `running: ${[...started].join(', ') || 'nothing'}`,
     ...(skipped.length ? [`skipped: ${skipped.join(', ')}`] : []),
     ...[...rounds].map(([loop, r]) => `${loop}: ${r}`),
-    `usage: ${u.calls} calls, ${u.totalTokens} tokens, $${u.costUsd.toFixed(4)}`,
+    `usage: ${u.calls} call${u.calls === 1 ? '' : 's'}, ${u.totalTokens} tokens, $${u.costUsd.toFixed(4)}`,
     `breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`,
   ].join('\n');
 }

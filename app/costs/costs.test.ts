@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { agent, compile, edge, graph, input, node, output } from '../../tests/support/graphs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { DEFAULT_MAX_TOKENS, estimateRun, formatEstimate } from './estimate.ts';
+import { describeShortfall } from './limits-check.ts';
 import { callCost, DEFAULT_PRICES, type PriceTable, priceFor } from './prices.ts';
 
 const VQA = new URL('../../templates/nlsom-vqa.society.json', import.meta.url);
@@ -364,5 +365,15 @@ describe('estimateRun: expert calls and likely runs', () => {
     expect(formatEstimate(worst, likely).split('\n').slice(-2)[0]).toMatch(
       /^likely: 2 calls, ~\d+ tokens, \$0\.\d+$/,
     );
+  });
+});
+
+describe('a budget too small', () => {
+  it('counts one call as one call', () => {
+    const shortfall = { limit: 'maxCalls', value: 0, mayStopEarly: false } as const;
+    expect(describeShortfall({ ...shortfall, needed: 1 })).toBe(
+      'settings.budget.maxCalls is 0 but a run needs about 1 call (likely estimate)',
+    );
+    expect(describeShortfall({ ...shortfall, needed: 2 })).toContain('about 2 calls');
   });
 });

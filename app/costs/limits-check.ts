@@ -76,7 +76,7 @@ export function budgetShortfalls(
 export function describeShortfall(s: BudgetShortfall): string {
   const figure =
     s.limit === 'maxCalls'
-      ? `${s.needed.toLocaleString('en-US')} calls`
+      ? `${s.needed.toLocaleString('en-US')} call${s.needed === 1 ? '' : 's'}`
       : s.limit === 'maxTokens'
         ? `${s.needed.toLocaleString('en-US')} tokens`
         : `$${dollars(s.needed)}`;

@@ -8,17 +8,27 @@ import { isBlobValue, isImageValue } from '../schema/blob-refs.ts';
 import { parseModality } from '../schema/modality.ts';
 import { type NodeValues, roundsPort, type ScopeContext } from './machine-runtime.ts';
 
+/** The run inputs that have neither a value in `given` nor a default, in node order. */
+export function missingRunInputs(plan: GraphPlan, given: Record<string, unknown>): string[] {
+  const missing: string[] = [];
+  for (const node of plan.nodes.values()) {
+    const input = node.spec.runInput?.(node.data);
+    if (input && !Object.hasOwn(given, input.name) && input.default === undefined)
+      missing.push(input.name);
+  }
+  return missing;
+}
+
 /**
  * Refuses a run before it starts when a run input has neither a value nor a default, or a
  * file input was given text.
  */
 export function checkRunInputs(plan: GraphPlan, given: Record<string, unknown>): void {
-  const missing: string[] = [];
+  const missing = missingRunInputs(plan, given);
   for (const node of plan.nodes.values()) {
     const input = node.spec.runInput?.(node.data);
     if (!input) continue;
     const { name, modality } = input;
-    if (!Object.hasOwn(given, name) && input.default === undefined) missing.push(name);
     const value = given[name];
     if (value !== undefined && modality === 'image' && !isImageValue(value)) {
       throw new Error(`input "${name}" is an image: pass a file, e.g. --input ${name}=@photo.png`);

@@ -3,7 +3,8 @@
  * page calls it: a document whose own budget is below its likely estimate is refused before it
  * is recorded (naming the limit and the figure) unless the person runs it anyway; a live fork and
  * a live retry ask first above the spending threshold, as Run live does; an edit held under a
- * cassette replay says first how the calls the cassette lacks are answered. A local
+ * cassette replay says first how the calls the cassette lacks are answered; an input left empty
+ * is refused before the run is recorded, in the studio's words. A local
  * OpenAI-compatible server counts what reaches it.
  */
 import { readFileSync } from 'node:fs';
@@ -59,6 +60,18 @@ describe('run.start: a budget the run cannot meet', () => {
     const end = await finished(anyway.runId);
     expect(end.status).toBe('failed');
     expect(String(end.error)).toMatch(/budget/);
+  });
+});
+
+describe('run.start: an input left empty', () => {
+  it("is refused before anything is recorded, in one line of the studio's words", async () => {
+    const runs = store.listRuns().length;
+    const refused = await refusal(
+      call('run.start', { document: chain(), inputs: {}, mode: 'simulated' }),
+    );
+    expect(refused.message).toBe('give a value for "q" before running (the Inputs tab)');
+    expect(refused.message).not.toMatch(/--input|\n/);
+    expect(store.listRuns().length).toBe(runs);
   });
 });
 

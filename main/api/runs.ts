@@ -20,6 +20,7 @@ import {
 import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { startRun } from '../../app/runtime/engine.ts';
+import { missingRunInputs } from '../../app/runtime/inputs.ts';
 import { newRunId } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
 import { checkStudioBudget } from './budget.ts';
@@ -60,6 +61,13 @@ export function runMethods(
 
       const blobs = new BlobStore();
       const { inputs, humanAnswers } = readPageInputs(params.inputs, compiled.plan, blobs);
+      // An empty input is refused before anything is recorded, in the studio's words.
+      const missing = missingRunInputs(compiled.plan, inputs);
+      if (missing.length > 0) {
+        throw new ApiError(
+          `give a value for ${missing.map((m) => `"${m}"`).join(', ')} before running (the Inputs tab)`,
+        );
+      }
       // Nothing is recorded and nothing is called before these say yes.
       const cassette =
         params.replayTemplate !== undefined

@@ -90,7 +90,7 @@ export function checkLiveSpend(
   const worst = figures(totals);
   const bound = what === 'this live run' ? '' : " (the whole run's estimate: an upper bound)";
   throw new ApiError(
-    `${what} may cost up to $${worst.costUsd.toFixed(4)}${bound} (${worst.calls} calls, ${worst.tokens} tokens), above the $${askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
+    `${what} may cost up to $${worst.costUsd.toFixed(4)}${bound} (${worst.calls} call${worst.calls === 1 ? '' : 's'}, ${worst.tokens} tokens), above the $${askAboveUsd.toFixed(2)} set in Settings → Live runs: confirm it first`,
     undefined,
     'spend',
   );

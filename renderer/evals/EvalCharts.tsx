@@ -1,7 +1,9 @@
 /**
  * An eval's two charts (recharts): a bar per variant with its 95% interval as an error bar, and
- * each variant's score against what it cost. Fixed sizes, so the charts draw at once in a view
- * that opens over the canvas; no animation, so what is drawn is what the figures say.
+ * each variant's score against what it cost, with one legend of the variants' colours below.
+ * Fixed sizes, so the charts draw at once in a view that opens over the canvas; no animation, so
+ * what is drawn is what the figures say. A variant scoring 0 still has a sliver of a bar (a
+ * failed one has none), and names too long for their slot are cut, whole in their title.
  */
 import { memo } from 'react';
 import {
@@ -10,7 +12,6 @@ import {
   CartesianGrid,
   Cell,
   ErrorBar,
-  LabelList,
   Scatter,
   ScatterChart,
   Tooltip,
@@ -20,6 +21,8 @@ import {
 } from 'recharts';
 import type { ApiEvalSummary } from '../../app/api/contract.ts';
 import {
+  axisLabel,
+  barSlot,
   type CostPoint,
   costPoints,
   money,
@@ -72,12 +75,41 @@ function PointTip({
   );
 }
 
+/** A variant's name under its bar, cut to its slot; the whole name is its title. */
+function NameTick({
+  x,
+  y,
+  payload,
+  slot,
+}: {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value?: unknown };
+  slot: number;
+}) {
+  const name = String(payload?.value ?? '');
+  return (
+    <text
+      x={Number(x ?? 0)}
+      y={Number(y ?? 0) + 12}
+      textAnchor="middle"
+      fill={AXIS.fill}
+      fontSize={AXIS.fontSize}
+      className="eval-axis-name"
+    >
+      <title>{name}</title>
+      {axisLabel(name, slot)}
+    </text>
+  );
+}
+
 function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
   const bars = scoreBars(summary);
   const points = costPoints(summary);
   const domain = scoreAxis(summary);
   const maxCost = Math.max(0, ...points.map((p) => p.costUsd));
-  const width = Math.max(250, 60 + bars.length * 64);
+  const slot = barSlot(bars);
+  const width = Math.max(250, 60 + bars.length * slot);
   return (
     <div className="eval-charts">
       <figure data-testid="eval-chart-scores">
@@ -91,10 +123,16 @@ function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
           margin={{ top: 12, right: 12, left: 0, bottom: 4 }}
         >
           <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="name" tick={AXIS} interval={0} stroke={GRID} />
+          <XAxis dataKey="name" tick={<NameTick slot={slot} />} interval={0} stroke={GRID} />
           <YAxis domain={domain} tick={AXIS} width={40} stroke={GRID} />
           <Tooltip content={<BarTip />} cursor={{ fill: 'rgb(255 255 255 / 4%)' }} />
-          <Bar dataKey="mean" isAnimationActive={false} maxBarSize={48}>
+          <Bar
+            dataKey="mean"
+            isAnimationActive={false}
+            maxBarSize={48}
+            // A score of 0 is a result: a sliver shows it; a variant that never scored has none.
+            minPointSize={(_, i) => (bars[i]?.noScore ? 0 : 3)}
+          >
             {bars.map((b) => (
               <Cell key={b.name} fill={b.color} />
             ))}
@@ -106,7 +144,7 @@ function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
         <figcaption className="muted small">
           Score against cost{maxCost === 0 ? ' · every variant cost $0' : ''}
         </figcaption>
-        <ScatterChart width={330} height={220} margin={{ top: 12, right: 72, left: 0, bottom: 4 }}>
+        <ScatterChart width={330} height={220} margin={{ top: 12, right: 24, left: 0, bottom: 4 }}>
           <CartesianGrid stroke={GRID} />
           <XAxis
             type="number"
@@ -132,23 +170,19 @@ function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
           {points.map((p) => (
             <Scatter key={p.name} name={p.name} data={[p]} fill={p.color} isAnimationActive={false}>
               <ErrorBar dataKey="err" width={0} stroke={p.color} strokeWidth={2} direction="y" />
-              <LabelList
-                dataKey="name"
-                content={(label) => (
-                  <text
-                    x={Number(label.x ?? 0) + Number(label.width ?? 0) + 6}
-                    y={Number(label.y ?? 0) + Number(label.height ?? 0) / 2 + 4 + p.labelLine * 13}
-                    fill="#e6e9ef"
-                    fontSize={11}
-                  >
-                    {p.name}
-                  </text>
-                )}
-              />
             </Scatter>
           ))}
         </ScatterChart>
       </figure>
+      <ul className="eval-legend" data-testid="eval-legend" aria-label="Variants">
+        {bars.map((b) => (
+          <li key={b.name} data-testid="eval-legend-item" title={b.name}>
+            <span className="eval-swatch" style={{ background: b.color }} aria-hidden="true" />
+            {b.name}
+            {b.noScore ? <span className="muted"> (failed)</span> : null}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

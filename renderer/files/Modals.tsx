@@ -168,7 +168,9 @@ function GalleryModal() {
         {templates?.map((t) => (
           <article key={t.file} className="card" data-testid={`template-${t.file}`}>
             <h3>{t.name}</h3>
-            <p className="card-description">{t.description}</p>
+            <p className="card-description" title={t.description}>
+              {t.description}
+            </p>
             <dl>
               <dt>Providers</dt>
               <dd>{t.providers.join(', ') || 'none'}</dd>

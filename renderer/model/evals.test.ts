@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
 import {
+  axisLabel,
+  barSlot,
   bestVariant,
   costPoints,
   failedNote,
@@ -65,9 +67,9 @@ describe('the Evals view model', () => {
     expect(big!.err[0]).toBeCloseTo(0.66);
     expect(big!.err[1]).toBe(0);
     expect(small!.color).not.toBe(big!.color);
-    expect(costPoints(summary).map((p) => [p.name, p.costUsd, p.labelLine])).toEqual([
-      ['small', 0.004, 0],
-      ['big', 0.05, 0],
+    expect(costPoints(summary).map((p) => [p.name, p.costUsd])).toEqual([
+      ['small', 0.004],
+      ['big', 0.05],
     ]);
   });
 
@@ -98,16 +100,13 @@ describe('the Evals view model', () => {
     expect(itemScoreText(item({ score: 0 }))).toBe('0.000');
   });
 
-  it('stacks the names of variants that cost and score the same, so each can be read', () => {
-    const free = {
-      ...summary,
-      variants: summary.variants.map((v) => ({
-        ...v,
-        costUsd: 0,
-        score: { mean: 0.25, ci95: [0, 0.7] as [number, number] },
-      })),
-    };
-    expect(costPoints(free).map((p) => p.labelLine)).toEqual([0, 1]);
+  it('gives long variant names a wider slot, and cuts what still does not fit', () => {
+    expect(barSlot([{ name: 'a' }, { name: 'bb' }])).toBe(56);
+    expect(barSlot([{ name: 'no-reflection' }])).toBe(97);
+    expect(barSlot([{ name: 'a'.repeat(40) }])).toBe(120);
+    expect(axisLabel('small', 56)).toBe('small');
+    expect(axisLabel('no-emotional-memory-at-all', 120)).toBe('no-emotional-mem…');
+    expect(axisLabel('no-emotional-memory-at-all', 120).length).toBeLessThanOrEqual(17);
   });
 
   it('names the best variant, and none before anything is scored', () => {

@@ -58,27 +58,37 @@ export function scoreBars(summary: ApiEvalSummary): ScoreBar[] {
 export interface CostPoint extends ScoreBar {
   costUsd: number;
   tokens: number;
-  /** Lines its name moves down so it does not cover the name of a point on the same spot. */
-  labelLine: number;
 }
 
 /**
  * The points of score against cost. Variants that cost and score about the same (every
- * simulated variant costs $0) sit on one spot: their names are stacked a line apart.
+ * simulated variant costs $0) share a spot: the charts' legend names them by colour.
  */
 export function costPoints(summary: ApiEvalSummary): CostPoint[] {
-  const [lo, hi] = scoreAxis(summary);
-  const maxCost = Math.max(0, ...summary.variants.map((v) => v.costUsd)) || 1;
-  const spots = new Map<string, number>();
   // A variant with no scored run has no place on the score axis.
   return scoreBars(summary).flatMap((bar, i) => {
     if (bar.noScore) return [];
     const v = summary.variants[i]!;
-    const spot = `${Math.round((v.costUsd / maxCost) * 25)}:${Math.round(((bar.mean - lo) / (hi - lo)) * 16)}`;
-    const labelLine = spots.get(spot) ?? 0;
-    spots.set(spot, labelLine + 1);
-    return [{ ...bar, costUsd: v.costUsd, tokens: v.tokens, labelLine }];
+    return [{ ...bar, costUsd: v.costUsd, tokens: v.tokens }];
   });
+}
+
+/** About how wide one character of an 11 px axis label is, in pixels. */
+const LABEL_CHAR_PX = 6.5;
+
+/**
+ * The width of one bar's slot on the score chart: room for the longest name, within bounds, so
+ * a few short names keep the chart small and long ones neither collide nor stretch it past use.
+ */
+export function barSlot(bars: readonly Pick<ScoreBar, 'name'>[]): number {
+  const longest = Math.max(0, ...bars.map((b) => b.name.length));
+  return Math.min(120, Math.max(56, Math.ceil(longest * LABEL_CHAR_PX) + 12));
+}
+
+/** A name as it fits a slot `px` wide on the axis: whole, or cut with an ellipsis. */
+export function axisLabel(name: string, px: number): string {
+  const fits = Math.max(3, Math.floor((px - 8) / LABEL_CHAR_PX));
+  return name.length <= fits ? name : `${name.slice(0, fits - 1)}…`;
 }
 
 /** The score axis both charts share: [0, 1] unless an interval goes past it. */

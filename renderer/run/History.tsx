@@ -3,7 +3,7 @@
  * timeline, context); two ticked runs are compared side by side; a finished run can be forked
  * with an edit of what one instance said; a run can be deleted.
  */
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiResult } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
 import { notify, useEditor } from '../store.ts';
@@ -23,9 +23,10 @@ type RunRow = ApiResult<'runs.list'>[number];
 /** Starts writing a fork of a run: the first sender and what it said, ready to edit. */
 export function startForkDraft(runId: string, mode: string | undefined, instance = '', text = '') {
   useDebug.setState({
-    fork: { runId, instance, text, simulate: mode !== 'live' },
+    fork: { runId, instance, text, simulate: mode !== 'live', opened: ++draftsOpened },
   });
 }
+let draftsOpened = 0;
 
 function HistoryView() {
   const [runs, setRuns] = useState<RunRow[] | null>(null);
@@ -195,6 +196,17 @@ function ForkFormView() {
     const [instance, text] = [...senders][0]!;
     useDebug.setState({ fork: { ...fork, instance, text } });
   }, [fork, senders, shown]);
+  // The form stays in sight at the top of the panel however far down the message was (run.css);
+  // a new draft takes the focus, so the text to edit is where the person is.
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const opened = fork && fork.runId === shown ? fork.opened : undefined;
+  useEffect(() => {
+    if (opened === undefined) return;
+    const text = textRef.current;
+    if (!text) return;
+    text.focus({ preventScroll: true });
+    text.scrollIntoView({ block: 'nearest' });
+  }, [opened]);
   if (!fork || fork.runId !== shown) return null;
   const update = (patch: Partial<typeof fork>) =>
     useDebug.setState({ fork: { ...fork, ...patch } });
@@ -233,6 +245,7 @@ function ForkFormView() {
         says instead:
       </label>
       <textarea
+        ref={textRef}
         data-testid="fork-text"
         rows={2}
         value={fork.text}

@@ -9,6 +9,7 @@ import {
   runInputFields,
 } from '../model/run-inputs.ts';
 import { documentNodes, useEditor } from '../store.ts';
+import { useDebug } from './debugState.ts';
 import { ParamsFields } from './ParamsFields.tsx';
 
 /**
@@ -21,8 +22,15 @@ export function InputsForm() {
   const nodes = useEditor((s) => documentNodes(s));
   const inputs = useMemo(() => runInputFields(nodes), [nodes]);
   const values = useEditor((s) => s.inputValues);
-  const setValue = (name: string, value: string) =>
+  const problems = useDebug((s) => s.inputProblems);
+  const setValue = (name: string, value: string) => {
     useEditor.setState((s) => ({ inputValues: { ...s.inputValues, [name]: value } }));
+    // A field being filled in no longer shows why the last Run was refused.
+    if (problems[name] !== undefined) {
+      const { [name]: _, ...rest } = problems;
+      useDebug.setState({ inputProblems: rest });
+    }
+  };
   if (inputs.length === 0) {
     return (
       <>
@@ -38,6 +46,10 @@ export function InputsForm() {
         const value = fieldValue(input, values);
         const id = `run-input-${input.name}`;
         const preview = value === EXAMPLE_VALUE ? input.example : value;
+        const problem = problems[input.name];
+        const invalid = problem
+          ? { 'aria-invalid': true, 'aria-describedby': `${id}-problem` }
+          : undefined;
         return (
           <div key={`${input.id}:${input.name}`} className="field">
             <label htmlFor={id}>
@@ -71,6 +83,7 @@ export function InputsForm() {
                   type="file"
                   accept={IMAGE_MIMES.join(',')}
                   data-testid={`input-${input.name}`}
+                  {...invalid}
                   onChange={(e) => {
                     const file = e.target.files?.[0];
                     if (!file) return;
@@ -90,11 +103,22 @@ export function InputsForm() {
                 id={id}
                 rows={2}
                 data-testid={`input-${input.name}`}
+                {...invalid}
                 value={value}
                 placeholder={input.modality === 'text' ? '' : `${input.modality} (JSON)`}
                 onChange={(e) => setValue(input.name, e.target.value)}
               />
             )}
+            {problem ? (
+              <p
+                id={`${id}-problem`}
+                className="field-problem"
+                role="alert"
+                data-testid={`input-${input.name}-problem`}
+              >
+                {problem}
+              </p>
+            ) : null}
           </div>
         );
       })}

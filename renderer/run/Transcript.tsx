@@ -68,6 +68,17 @@ function groupByRound(messages: TranscriptMessage[]) {
   return groups;
 }
 
+/**
+ * Scrolls the run panel so the message being forked shows just below the fork form (which
+ * sticks to the panel's top), as it was and what it becomes read together.
+ */
+function keepBelowForkForm(row: Element): void {
+  const body = row.closest('.run-body');
+  const form = body?.querySelector('.fork-form');
+  if (!body || !form) return;
+  body.scrollTop += row.getBoundingClientRect().top - form.getBoundingClientRect().bottom - 6;
+}
+
 export function Transcript() {
   const messages = useEditor((s) => s.run.messages);
   const human = useEditor((s) => s.run.human);
@@ -245,7 +256,12 @@ const MessageRow = memo(function MessageRow({
             className="link small message-fork"
             data-testid="message-fork"
             title="Fork this run with this message edited"
-            onClick={() => runId && startForkDraft(runId, mode, m.from, m.text)}
+            onClick={(e) => {
+              if (!runId) return;
+              const row = e.currentTarget.closest('.message');
+              startForkDraft(runId, mode, m.from, m.text);
+              if (row) requestAnimationFrame(() => keepBelowForkForm(row));
+            }}
           >
             edit &amp; fork
           </button>

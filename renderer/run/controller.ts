@@ -63,30 +63,40 @@ export function watchRuns(): void {
 }
 
 /** The run's inputs from the form, typed by each input node's modality. */
-export function collectInputs(): { inputs: Record<string, unknown>; problems: string[] } {
+export function collectInputs(): {
+  inputs: Record<string, unknown>;
+  problems: string[];
+  /** Each field's problem by input name, shown under the field. */
+  fields: Record<string, string>;
+} {
   const { inputValues } = get();
   const nodes = documentNodes();
   const inputs: Record<string, unknown> = {};
-  const problems: string[] = [];
+  const fields: Record<string, string> = {};
   for (const field of runInputFields(nodes)) {
     const { name, modality } = field;
     // The document's example when the person left the field as it came (see fieldValue).
     const text = fieldValue(field, inputValues);
-    if (text === '') continue;
+    if (text === '') {
+      // A person's answer may wait until the run asks; an input with a default takes it.
+      if (!field.human && !field.hasDefault)
+        fields[name] = `Give a value for ${name} before running`;
+      continue;
+    }
     if (modality === 'json' || modality.startsWith('list<')) {
       try {
         inputs[name] = JSON.parse(text);
       } catch {
-        problems.push(`input "${name}" must be JSON`);
+        fields[name] = `input "${name}" must be JSON`;
       }
     } else if (modality === 'number') {
       const n = Number(text);
-      if (Number.isNaN(n)) problems.push(`input "${name}" must be a number`);
+      if (Number.isNaN(n)) fields[name] = `input "${name}" must be a number`;
       else inputs[name] = n;
     } else if (modality === 'boolean') inputs[name] = text === 'true';
     else inputs[name] = text;
   }
-  return { inputs, problems };
+  return { inputs, problems: Object.values(fields), fields };
 }
 
 function breakpointList() {
@@ -110,13 +120,18 @@ export type RunMode = 'replay' | 'simulated' | 'live';
 
 /** What a run would be started with: the document, its inputs and parameters from the form. */
 function runRequest(): Omit<ApiParams<'run.start'>, 'mode'> | null {
-  const { inputs, problems: inputProblems } = collectInputs();
+  const { inputs, problems: inputProblems, fields } = collectInputs();
   const { meta, paramValues } = get();
   const { params, problems: paramProblems } = collectParams(meta.params, paramValues);
   const problems = [...paramProblems, ...inputProblems];
+  useDebug.setState({ inputProblems: fields });
   if (problems.length) {
+    // Nothing starts and nothing is recorded: the Inputs tab shows the field to fill.
     notify('error', problems.join('; '));
     set({ runTab: 'inputs' });
+    const first = Object.keys(fields)[0];
+    if (first !== undefined)
+      requestAnimationFrame(() => document.getElementById(`run-input-${first}`)?.focus());
     return null;
   }
   return {

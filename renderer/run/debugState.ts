@@ -31,6 +31,8 @@ export interface DebugState {
   diff: ApiRunDiff | null;
   /** The fork being written: of which run, whose message, the new text. */
   fork: ForkDraft | null;
+  /** What is wrong with each Inputs field the last Run was refused for, by input name. */
+  inputProblems: Record<string, string>;
 }
 
 export interface ForkDraft {
@@ -39,6 +41,8 @@ export interface ForkDraft {
   text: string;
   /** New calls go to the simulated provider (labelled) instead of live models. */
   simulate: boolean;
+  /** Counts the drafts opened, so a new one (another message's edit & fork) takes the focus. */
+  opened?: number;
 }
 
 export const useDebug = create<DebugState>()(() => ({
@@ -49,6 +53,7 @@ export const useDebug = create<DebugState>()(() => ({
   picked: [],
   diff: null,
   fork: null,
+  inputProblems: {},
 }));
 
 /** The one node selected on the canvas, or null. */
