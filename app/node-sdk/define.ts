@@ -5,6 +5,7 @@
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
 import type { z } from 'zod';
+import type { ToolSourceRef } from '../providers/tools.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
 import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
@@ -84,6 +85,12 @@ export interface NodeSpec<D = unknown> {
    * contact against `NodeContext.allowedOrigins`.
    */
   origins?(data: D): string[];
+  /**
+   * The tool sources the node's data names (an agent's `tools: [{ "mcp": "NAME" }]`), so a run
+   * naming a server profile the user lacks is refused before anything is sent. Read only: a
+   * source is opened when the run starts, never when a document is loaded or validated.
+   */
+  toolSources?(data: D): ToolSourceRef[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**

@@ -8,6 +8,7 @@ import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/e
 import type { Env, ProfileOverride } from '../providers/profiles.ts';
 import type { RetryPolicy } from '../providers/retry.ts';
 import type { Redactor } from '../providers/secrets.ts';
+import type { ToolSources } from '../providers/tools.ts';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
@@ -64,6 +65,8 @@ export interface RunOptions {
    * engine is handed them, so the core holds no expert code.
    */
   experts: ExpertProviders;
+  /** What opens the run's tool sources (MCP server profiles): handed in, like `experts`. */
+  tools?: ToolSources;
   /** Overrides expert provider creation (tests, or the desktop app's vault-backed tokens). */
   expertProviderFor?: (providerName: string) => ExpertProvider;
   /** Told of every answered expert call, with the exact request: the run's own record. */
