@@ -20,6 +20,7 @@ import {
   mcpRefusalLines,
   mcpToolSources,
 } from '../app/tools/sources.ts';
+import { spec as agentSpec } from '../nodes/agent/spec.ts';
 import { societyHere } from './support/cli.ts';
 import { everythingStdio, startEverythingHttp } from './support/mcp-everything.ts';
 
@@ -297,9 +298,46 @@ describe('society mcp', () => {
     writeFileSync(file, JSON.stringify(doc));
     const result = await societyHere(['validate', file]);
     expect(result.code).toBe(2);
-    expect(result.stdout + result.stderr).toContain('"tools"');
+    const said = result.stdout + result.stderr;
+    // Until the agent takes `tools`, the whole field is refused; then its check names the field.
+    if (agentNamesToolSources()) {
+      expect(said).toContain('nodes[1].data.tools[0].command');
+      expect(said).toContain('society mcp --add');
+    } else expect(said).toContain('Unrecognized key: "tools"');
   });
 });
+
+describe('society run with MCP servers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'society-mcp-run-'));
+  const db = join(dir, 'runs.db');
+
+  it('refuses a --mcp that is not an HTTP server', async () => {
+    const file = join(dir, 'plain.society.json');
+    writeFileSync(file, JSON.stringify(documentNaming([])));
+    const result = await societyHere(['run', file, '--mcp', 'tools=stdio:sh', '--db', db]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--mcp tools=stdio:sh: url:');
+  });
+
+  // The agent names its servers through the spec hook `toolSources` once it takes `tools`.
+  it.skipIf(!agentNamesToolSources())(
+    'refuses a document naming a server the user lacks, naming the add command, before anything is sent',
+    async () => {
+      const file = join(dir, 'tools.society.json');
+      writeFileSync(file, JSON.stringify(documentNaming(['tools'])));
+      const result = await societyHere(['run', file, '--input', 'question=hi', '--db', db]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        'no MCP server "tools": add it with society mcp --add tools=URL',
+      );
+    },
+  );
+});
+
+/** Whether the agent's spec names the MCP profiles its `tools` field gives. */
+function agentNamesToolSources(): boolean {
+  return typeof agentSpec.toolSources === 'function';
+}
 
 /** A question, an agent offered the tools of these MCP profiles, an answer. */
 function documentNaming(profiles: string[]) {
@@ -313,13 +351,17 @@ function documentNaming(profiles: string[]) {
         id: 'a',
         type: 'agent',
         position: { x: 0, y: 0 },
-        data: { model: 'm', prompt: '{{ question }}', tools: profiles.map((mcp) => ({ mcp })) },
+        data: {
+          model: 'm',
+          prompt: '{{ question }}',
+          ...(profiles.length ? { tools: profiles.map((mcp) => ({ mcp })) } : {}),
+        },
       },
       { id: 'out', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
     ],
     edges: [
       { id: 'e1', source: 'q', sourceHandle: 'value', target: 'a', targetHandle: 'question' },
-      { id: 'e2', source: 'a', sourceHandle: 'response', target: 'out', targetHandle: 'value' },
+      { id: 'e2', source: 'a', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
     ],
   };
 }

@@ -7,6 +7,7 @@ import { loadModelDefaults } from './defaults.ts';
 import { HostsSection } from './HostsSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
 import { LiveRunsSection } from './LiveRunsSection.tsx';
+import { McpSection } from './McpSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import './settings.css';
@@ -91,6 +92,7 @@ export function SettingsModal() {
           <PricesSection prices={prices} onChange={setPrices} />
           <LiveRunsSection />
           <HostsSection />
+          <McpSection />
         </div>
       </div>
     </Modal>
