@@ -216,6 +216,19 @@ describe('society mcp', () => {
     const bad = await societyHere(['mcp', '--db', db, '--add', 'x=ftp://host/']);
     expect(bad).toMatchObject({ code: 2 });
     expect(bad.stderr).toContain('--add x: url: an MCP server URL is http:// or https://');
+    // A key written into a command line or a URL is refused: keys are given by variable.
+    const keyed = await societyHere([
+      'mcp',
+      '--db',
+      db,
+      '--add',
+      'k',
+      '--command',
+      `srv --key sk-${'x'.repeat(20)}`,
+      '--yes',
+    ]);
+    expect(keyed.code).toBe(2);
+    expect(keyed.stderr).toContain('give a key by its variable: --env NAME=ENV_VAR');
     const removed = await societyHere(['mcp', '--db', db, '--remove', 'web']);
     expect(removed.stdout).not.toContain('web');
     expect((await societyHere(['mcp', '--db', db, '--remove', 'web'])).code).toBe(2);

@@ -231,6 +231,13 @@ function whereOf(profile: McpProfile): string {
 }
 
 function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.trim();
+  let text = error instanceof Error ? error.message : String(error);
+  // fetch says only "fetch failed"; why (ECONNREFUSED, a bad certificate) is in its cause.
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string }) : undefined;
+  if (cause && typeof cause === 'object') text += ` (${cause.code ?? cause.message ?? ''})`;
+  return text
+    .split('\n')[0]!
+    .trim()
+    .replace(/ \(\)$/, '');
 }

@@ -39,7 +39,17 @@ export interface McpToolsFlags {
 export function mcpCommand(flags: McpFlags): void {
   const store = openStore(flags.db);
   try {
-    if (flags.add) saveMcpProfile(store, profileFromFlags(flags));
+    if (flags.add) {
+      const profile = profileFromFlags(flags);
+      try {
+        saveMcpProfile(store, profile);
+      } catch (error) {
+        // The store refuses anything shaped like a key (a token in an argument or a URL).
+        throw new UsageError(
+          `--add ${profile.name}: ${(error as Error).message.replace(/\.? Keys live in .*$/, '')}; give a key by its variable: ${profile.transport === 'stdio' ? '--env NAME=ENV_VAR' : '--header NAME=ENV_VAR'}`,
+        );
+      }
+    }
     if (flags.remove && !removeMcpProfile(store, flags.remove)) {
       throw new UsageError(`no MCP server "${flags.remove}" was added`);
     }
