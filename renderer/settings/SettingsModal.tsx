@@ -21,11 +21,12 @@ const SECTIONS = [
   { id: 'settings-prices', label: 'Prices' },
   { id: 'settings-live-runs', label: 'Live runs' },
   { id: 'settings-hosts', label: 'Allowed hosts' },
+  { id: 'settings-mcp', label: 'MCP servers' },
 ] as const;
 
 /**
  * Settings: keys, provider profiles, default models, the price table, when a live run asks
- * first and the hosts documents may contact, all kept by the backend
+ * first, the hosts documents may contact and the MCP servers agents may use, all kept by the backend
  * (the store, or the key vault for keys). One scrolling page, so every control is there at once;
  * the side list jumps between sections.
  */
