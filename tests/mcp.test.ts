@@ -332,6 +332,27 @@ describe('society run with MCP servers', () => {
     expect(result.stderr).toContain('--mcp tools=stdio:sh: url:');
   });
 
+  it('takes --mcp on eval too, and refuses one that is not an HTTP server', async () => {
+    const file = join(dir, 'eval.society.json');
+    writeFileSync(file, JSON.stringify(documentNaming([])));
+    const data = join(dir, 'rows.jsonl');
+    writeFileSync(data, '{"q":"hi","a":"x"}\n');
+    const common = ['eval', file, '--data', data, '--map', 'question=q', '--expect', 'a'];
+    const bad = await societyHere([...common, '--simulate', '--mcp', 'x=ftp://h', '--db', db]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mcp x=ftp://h: url: an MCP server URL is http:// or https://');
+    const good = await societyHere([
+      ...common,
+      '--simulate',
+      '--mcp',
+      'x=http://127.0.0.1:5/mcp',
+      '--db',
+      db,
+      '--quiet',
+    ]);
+    expect(good.code, good.stderr).toBe(0);
+  });
+
   // The agent names its servers through the spec hook `toolSources` once it takes `tools`.
   it.skipIf(!agentNamesToolSources())(
     'refuses a document naming a server the user lacks, naming the add command, before anything is sent',
