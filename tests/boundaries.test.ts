@@ -4,7 +4,8 @@
  * - the core (app/runtime, app/compiler, app/costs) imports nothing from nodes/: it reaches node
  *   types only through the registry (app/node-sdk/registry.ts) and the hooks on their specs;
  * - the core and the node SDK import no domain folder (app/experts, app/environments,
- *   app/analytics, app/eval): what a run needs of one (expert providers) it is handed;
+ *   app/analytics, app/eval, app/tools): what a run needs of one (expert providers, tool
+ *   sources) it is handed;
  * - the base providers (app/providers) import no image code (app/imageops);
  * - node types (nodes/ and the end-to-end fixture types in tests/e2e/fixture-nodes/) never
  *   import the run store or the providers (they get capabilities through their context); types
@@ -99,9 +100,9 @@ describe('import boundaries', () => {
     expect(offending(core, (t) => t.startsWith('nodes/'))).toEqual([]);
   });
 
-  it('keeps the core and the node SDK free of domain folders: experts, environments, analytics, eval', () => {
+  it('keeps the core and the node SDK free of domain folders: experts, environments, analytics, eval, tools', () => {
     const core = (f: string) => /^app\/(runtime|compiler|costs|node-sdk)\//.test(f) && !isTest(f);
-    const domain = (t: string) => /^app\/(experts|environments|analytics|eval)\//.test(t);
+    const domain = (t: string) => /^app\/(experts|environments|analytics|eval|tools)\//.test(t);
     expect(offending(core, domain)).toEqual([]);
     // The guard: the expert providers a run is handed come from the experts folder.
     expect(imports.get('app/cli/execute.ts')).toContain('app/experts/providers.ts');

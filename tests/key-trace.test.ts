@@ -1,6 +1,6 @@
 /**
  * The key-trace matrix: every source a key can come from (a fixed variable, a stored provider's
- * key variable, a `--provider ...,key=VAR` key) against every path out of the process (the
+ * key variable, a `--provider ...,key=VAR` key, an MCP server's header or environment) against every path out of the process (the
  * database and its WAL, events files, the cassette, the export, `show`, stdout and stderr),
  * through run → kill -9 → resume → fork → export → replay → show, against a server that
  * echoes the Authorization header in every answer (streamed in small pieces, so a key is split
@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,11 @@ const MARKERS = {
   fixed: `sk-fixed${randomBytes(16).toString('hex')}`,
   stored: `lab2-${randomBytes(16).toString('hex')}`,
   flagged: `flag-${randomBytes(16).toString('hex')}`,
+};
+/** Keys read for an MCP server's header, and for a stdio server's environment. */
+const MCP_MARKERS = {
+  mcpHeader: `Bearer hdr-${randomBytes(16).toString('hex')}`,
+  mcpEnv: `env-${randomBytes(16).toString('hex')}`,
 };
 
 const agent = (id: string, model: string, prompt: string) => ({
@@ -123,7 +129,7 @@ function writtenFiles(): Array<{ name: string; text: string }> {
 
 /** Fails naming the step, file and source of any key copy found. */
 function expectNoKeys() {
-  for (const [source, marker] of Object.entries(MARKERS)) {
+  for (const [source, marker] of Object.entries({ ...MARKERS, ...MCP_MARKERS })) {
     for (const { name, text } of writtenFiles()) {
       expect(text.includes(marker), `the ${source} key is in ${name}`).toBe(false);
     }
@@ -249,6 +255,54 @@ describe('keys from every source, through every output', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('[redacted]');
     expectNoKeys();
+  });
+});
+
+describe('keys given to MCP servers', () => {
+  it('stay out of the store and of what `society mcp` prints, even when a server echoes them', {
+    timeout: 30_000,
+  }, async () => {
+    // A server that answers every request with the Authorization header it was sent.
+    const echo = createServer((req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`refused ${req.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as { port: number }).port}/mcp`;
+    const mcpEnv = { ...env, WEB_LAB_HDR: MCP_MARKERS.mcpHeader, EV_LAB_CFG: MCP_MARKERS.mcpEnv };
+    try {
+      const added = await step(
+        'mcp --add (http)',
+        ['mcp', '--add', `web=${url}`, '--header', 'Authorization=WEB_LAB_HDR'],
+        mcpEnv,
+      );
+      expect(added.stdout).toContain('Authorization from WEB_LAB_HDR (set)');
+      // A stdio server that says its variable on its error output, then fails to start.
+      await step(
+        'mcp --add (stdio)',
+        [
+          'mcp',
+          '--add',
+          'ev',
+          '--command',
+          `sh -c 'echo "got $SERVICE_PASS" >&2; exit 3'`,
+          '--env',
+          'SERVICE_PASS=EV_LAB_CFG',
+          '--yes',
+        ],
+        mcpEnv,
+      );
+      const web = await step('mcp tools web', ['mcp', 'tools', 'web'], mcpEnv);
+      expect(web.code).toBe(1);
+      expect(web.stderr).toContain('refused [redacted]');
+      const ev = await step('mcp tools ev', ['mcp', 'tools', 'ev'], mcpEnv);
+      expect(ev.code).toBe(1);
+      expect(ev.stderr).toContain('(it said: got [redacted])');
+      await step('mcp', ['mcp'], mcpEnv);
+      expectNoKeys();
+    } finally {
+      echo.close();
+    }
   });
 });
 

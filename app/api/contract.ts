@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { defaultsContract } from './defaults-contract.ts';
+import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
 
@@ -504,6 +505,7 @@ export const contract = {
   ...ratingsContract,
   ...spending.spendingContract,
   ...spending.hostsContract,
+  ...mcpContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),

@@ -16,6 +16,7 @@ import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
+import { runMcpProfiles, runToolSources } from './mcp-servers.ts';
 import { createProgress } from './progress.ts';
 import { reportLines } from './report-lines.ts';
 import { attachStepper } from './stepper.ts';
@@ -64,6 +65,8 @@ export async function executeRun(
   const events = flags.events ? openEvents(flags.events) : undefined;
   const run = startRun(compiled, {
     experts: expertProviders,
+    // The user's MCP server profiles (a resume, fork or replay); `run` hands its --mcp ones.
+    tools: runToolSources(runMcpProfiles(store)),
     registry,
     ...options,
     redactor: store.redactor,

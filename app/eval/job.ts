@@ -26,6 +26,8 @@ import type { RunOptions, RunResult } from '../runtime/run-options.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import { allowedOrigins } from '../store/allowed-hosts.ts';
 import { newRunId, type RunStore } from '../store/index.ts';
+import { listMcpProfiles, type McpProfile } from '../tools/profiles.ts';
+import { mcpToolSources, withOverrides } from '../tools/sources.ts';
 
 /** Bytes a job's inputs refer to, carried with it. */
 export interface JobBlob {
@@ -103,6 +105,11 @@ export interface JobContext {
    * A worker gives none, so what a job may reach is only what the worker's own store allows.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * MCP server profiles over the store's: a local eval's --mcp. A worker gives none, and a job
+   * carries none, so a job opens only servers its worker's user added.
+   */
+  mcp?: readonly McpProfile[];
   signal?: AbortSignal;
 }
 
@@ -178,6 +185,10 @@ export async function executeJob(
     // carries no allowances, so a forged one reaches nothing its worker's user did not allow.
     allowedOrigins: [...allowedOrigins(store), ...(context.allowedOrigins ?? [])],
     redactor: store.redactor,
+    tools: mcpToolSources({
+      profiles: withOverrides(listMcpProfiles(store), context.mcp ?? []),
+      redactor: store.redactor,
+    }),
     onModelCall: callRecorder(store, runId),
     onExpertCall: expertRecorder(store, runId),
     ...toolRecorder(store, runId),

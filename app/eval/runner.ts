@@ -13,6 +13,7 @@ import { loadImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunResult } from '../runtime/run-options.ts';
 import type { RunStore } from '../store/index.ts';
+import type { McpProfile } from '../tools/profiles.ts';
 import { type EvalJob, executeJob, type JobOutcome } from './job.ts';
 import type { Scorer } from './scorers.ts';
 import { summarize } from './summary.ts';
@@ -44,18 +45,20 @@ export interface Executor {
 
 /**
  * Runs jobs in this process, into `store`; their runs may contact the origins `store` allows
- * and `allowedOrigins` (a local eval's --allow-host).
+ * and `allowedOrigins` (a local eval's --allow-host), and open the MCP servers of `store`'s
+ * profiles with `mcp` (a local eval's --mcp) over them.
  */
 export function localExecutor(
   store: RunStore,
   concurrency: number,
   providerOverrides: Record<string, ProfileOverride> = {},
   allowedOrigins: readonly string[] = [],
+  mcp: readonly McpProfile[] = [],
 ): Executor {
   return {
     concurrency,
     run: (job, runOptions) =>
-      executeJob(job, { store, providerOverrides, allowedOrigins }, runOptions),
+      executeJob(job, { store, providerOverrides, allowedOrigins, mcp }, runOptions),
   };
 }
 

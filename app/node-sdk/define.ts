@@ -79,17 +79,18 @@ export interface NodeSpec<D = unknown> {
    */
   providers?(data: D): string[];
   /**
-   * The sources of tools the node is offered (MCP server profiles of the user's settings), so
-   * the CLI and the API can check before a run that the user has each of them.
-   */
-  toolSources?(data: D): ToolSourceRef[];
-  /**
    * Outside URLs the node contacts itself (a simulator's), as its data gives them. A run
    * contacts none whose origin (scheme://host:port) the user has not allowed, and refuses
    * before anything is sent (app/runtime/origins.ts); the node checks again at the point of
    * contact against `NodeContext.allowedOrigins`.
    */
   origins?(data: D): string[];
+  /**
+   * The tool sources the node's data names (an agent's `tools: [{ "mcp": "NAME" }]`), so a run
+   * naming a server profile the user lacks is refused before anything is sent. Read only: a
+   * source is opened when the run starts, never when a document is loaded or validated.
+   */
+  toolSources?(data: D): ToolSourceRef[];
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**

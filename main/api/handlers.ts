@@ -21,6 +21,7 @@ import { historyMethods } from './history.ts';
 import { hostsMethods } from './hosts.ts';
 import { keyMethods } from './keys.ts';
 import { createLiveRuns } from './live-runs.ts';
+import { mcpMethods } from './mcp.ts';
 import { ratingMethods } from './ratings.ts';
 import { runMethods } from './runs.ts';
 import { settingsMethods } from './settings.ts';
@@ -75,6 +76,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...settingsMethods(ctx),
     ...spendingMethods(ctx),
     ...hostsMethods(ctx),
+    ...mcpMethods(ctx),
   };
 
   return {

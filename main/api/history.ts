@@ -20,6 +20,7 @@ import type { ApiContext, ApiMethods } from './context.ts';
 import { ApiError } from './errors.ts';
 import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingMcp, studioToolSources } from './mcp.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { checkLiveSpend } from './spending.ts';
 import { storedRun } from './stored-run.ts';
@@ -56,6 +57,7 @@ export function historyMethods(
       simulate: plan.simulated,
       cassetteMode: 'replay-then-live',
     });
+    refuseMissingMcp(ctx, compiled.plan, { simulate: plan.simulated });
     refuseUnallowedHosts(ctx, compiled.plan);
     if (!plan.simulated) checkLiveSpend(ctx, compiled, how.inputs, how.costConfirmed, how.what);
     ctx.secretsChanged();
@@ -64,6 +66,7 @@ export function historyMethods(
     store.createRun({ id, ...plan.record });
     const run = startRun(compiled, {
       experts: expertProviders,
+      tools: studioToolSources(ctx),
       registry: how.registry,
       runId: id,
       ...plan.options,

@@ -28,6 +28,7 @@ import { type ApiContext, type ApiMethods, messageOf } from './context.ts';
 import { ApiError } from './errors.ts';
 import { refuseUnallowedHosts, studioOrigins } from './hosts.ts';
 import type { LiveRuns } from './live-runs.ts';
+import { refuseMissingMcp, studioToolSources } from './mcp.ts';
 import { refuseMissingKeys } from './preflight.ts';
 import { replayCassette } from './replay-check.ts';
 import { readPageInputs } from './run-inputs.ts';
@@ -81,6 +82,10 @@ export function runMethods(
         simulate: mode === 'simulated',
         ...(mode === 'replay' ? { cassetteMode: 'replay' as const } : {}),
       });
+      refuseMissingMcp(ctx, compiled.plan, {
+        simulate: mode === 'simulated',
+        replay: mode === 'replay',
+      });
       // Outside hosts the document contacts, in every mode (a replay plays its simulator again).
       refuseUnallowedHosts(ctx, compiled.plan);
       // A budget the run cannot meet, in every mode: it would only end "budget exceeded".
@@ -104,6 +109,7 @@ export function runMethods(
 
       const run = startRun(compiled, {
         experts: expertProviders,
+        tools: studioToolSources(ctx),
         registry,
         runId,
         inputs,

@@ -7,6 +7,7 @@ import { loadModelDefaults } from './defaults.ts';
 import { HostsSection } from './HostsSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
 import { LiveRunsSection } from './LiveRunsSection.tsx';
+import { McpSection } from './McpSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import './settings.css';
@@ -20,11 +21,12 @@ const SECTIONS = [
   { id: 'settings-prices', label: 'Prices' },
   { id: 'settings-live-runs', label: 'Live runs' },
   { id: 'settings-hosts', label: 'Allowed hosts' },
+  { id: 'settings-mcp', label: 'MCP servers' },
 ] as const;
 
 /**
  * Settings: keys, provider profiles, default models, the price table, when a live run asks
- * first and the hosts documents may contact, all kept by the backend
+ * first, the hosts documents may contact and the MCP servers agents may use, all kept by the backend
  * (the store, or the key vault for keys). One scrolling page, so every control is there at once;
  * the side list jumps between sections.
  */
@@ -91,6 +93,7 @@ export function SettingsModal() {
           <PricesSection prices={prices} onChange={setPrices} />
           <LiveRunsSection />
           <HostsSection />
+          <McpSection />
         </div>
       </div>
     </Modal>

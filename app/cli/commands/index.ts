@@ -12,6 +12,7 @@ import { register as fork } from './fork.command.ts';
 import { register as hosts } from './hosts.command.ts';
 import { register as inspect } from './inspect.command.ts';
 import { register as itcma } from './itcma/itcma.command.ts';
+import { register as mcp } from './mcp.command.ts';
 import { register as nlsom } from './nlsom/nlsom.command.ts';
 import { register as nodes } from './nodes.command.ts';
 import { register as openagi } from './openagi/openagi.command.ts';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   diff,
   prices,
   providers,
+  mcp,
   hosts,
   runs,
   exportRun,

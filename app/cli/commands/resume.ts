@@ -21,6 +21,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { readRunInputs } from '../inputs.ts';
+import { refuseMissingMcp, runMcpProfiles } from '../mcp-servers.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -69,14 +70,16 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     };
     // Calls the record lacks go out: every key the run can use is checked before anything is
     // reopened or recorded (a simulated run, or one continued with --simulate, needs none).
-    refuseMissingKeys(compiled.plan, {
-      providerOverrides: shared.providerOverrides,
+    const newCalls = {
       // As the plan below decides: a continued replay's new calls are simulated too.
       simulate:
         answersSimulated(run, flags.simulate === true) ||
         (run.status !== 'interrupted' && run.mode === 'replay'),
-      cassetteMode: 'replay-then-live',
-    });
+      cassetteMode: 'replay-then-live' as const,
+    };
+    refuseMissingKeys(compiled.plan, { providerOverrides: shared.providerOverrides, ...newCalls });
+    // So are the MCP servers its tool calls the record lacks would reach.
+    refuseMissingMcp(compiled.plan, runMcpProfiles(store), newCalls);
     const allowedOrigins = runOrigins(store, flags);
     refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const go =

@@ -59,6 +59,12 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--mcp <NAME=URL>',
+      'an MCP server (Streamable HTTP) for this run, added or in place of your profile NAME (repeatable)',
+      collect,
+      [],
+    )
     .option('-q, --quiet', 'no progress display')
     .option(
       '--allow-host <ORIGIN>',

@@ -12,6 +12,12 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
+import {
+  mcpOverrideProfiles,
+  refuseMissingMcp,
+  runMcpProfiles,
+  runToolSources,
+} from '../mcp-servers.ts';
 import { makeOutputDir, writeOutputs } from '../output-files.ts';
 import { cassetteModeOf, refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
@@ -34,6 +40,8 @@ export interface RunFlags extends DisplayFlags, BudgetFlags, AllowHostFlags {
   db?: string;
   model: string[];
   provider: string[];
+  /** `--mcp NAME=URL`: an MCP server (HTTP) for this run, over a profile of that name. */
+  mcp: string[];
   estimate?: boolean;
   step?: boolean;
   break: string[];
@@ -61,6 +69,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
   const simulate = flags.simulate === true || flags.replayThenSimulated !== undefined;
 
   const providerOverrides = parseProviders(flags.provider);
+  mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the document is read
   const breakpoints = flags.break.map(parseBreakpoint);
   const compiled = await compileFile(
     file,
@@ -97,6 +106,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       printEstimate(compiled.plan, prices, inputs, flags.json === true, keys);
       return EXIT.ok;
     }
+    // The MCP servers the document names are the user's profiles (or --mcp): checked, not started.
+    const mcpProfiles = runMcpProfiles(store, flags.mcp);
+    refuseMissingMcp(compiled.plan, mcpProfiles, keys);
     refuseMissingKeys(compiled.plan, keys);
     // Outside hosts the document reaches are the user's to allow, a replay's too (it still
     // plays against a simulator): refused before anything is recorded or sent.
@@ -139,6 +151,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       breakpoints,
       startPaused: flags.step === true,
       allowedOrigins,
+      tools: runToolSources(mcpProfiles),
     });
     if (cassette && cassette.mode !== 'replay' && !flags.replayThenSimulated) {
       // A person's answers belong to the recording too (a seat's commands), so a replay plays

@@ -54,6 +54,12 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--mcp <NAME=URL>',
+      'an MCP server (Streamable HTTP) for the runs in this process, added or in place of your profile NAME (repeatable)',
+      collect,
+      [],
+    )
     .option('--limit <N>', 'only the first N rows')
     .option('--concurrency <K>', 'runs at once (default: 4; with --queue, set on each worker)')
     .option('--budget <USD>', 'start no run once this much has been spent')

@@ -26,6 +26,7 @@ import {
   refuseUnallowedEvalHosts,
 } from '../../eval-preflight.ts';
 import { runOrigins } from '../../hosts.ts';
+import { mcpOverrideProfiles, refuseMissingEvalMcp, runMcpProfiles } from '../../mcp-servers.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
 import {
@@ -72,6 +73,8 @@ export interface EvalFlags extends EvalRunFlags, BudgetFlags {
   variant: string[];
   /** `--provider NAME=URL` for every variant (a variant's own come after it). */
   provider: string[];
+  /** `--mcp NAME=URL`: an MCP server (HTTP) for the runs in this process. */
+  mcp?: string[];
   limit?: string;
   concurrency?: string;
   budget?: string;
@@ -234,6 +237,7 @@ export async function runPlannedEval(args: {
     | 'rate'
     | 'queueSecretFile'
     | 'allowHost'
+    | 'mcp'
   >;
   concurrency: number;
   scorer?: Scorer;
@@ -248,6 +252,10 @@ export async function runPlannedEval(args: {
   if (flags.queue !== undefined && flags.allowHost?.length)
     throw new UsageError(
       '--allow-host applies to runs in this process: a worker contacts only the origins its own store allows (society hosts --allow ORIGIN --db WORKER_DB)',
+    );
+  if (flags.queue !== undefined && flags.mcp?.length)
+    throw new UsageError(
+      '--mcp applies to runs in this process: a worker opens only the MCP servers of its own store (society mcp --add NAME=URL --db WORKER_DB)',
     );
   if (flags.queue !== undefined) refuseKeyShapedJobs(plan);
   if (flags.report !== undefined) checkReportPath(flags.report);
@@ -269,11 +277,15 @@ export async function runPlannedEval(args: {
     // workers theirs.
     const allowed = runOrigins(store, flags);
     if (flags.queue === undefined) await refuseUnallowedEvalHosts(plan, allowed, compile);
+    // And the MCP servers they name: this store's profiles, with --mcp over them.
+    const mcp = mcpOverrideProfiles(flags.mcp);
+    if (flags.queue === undefined)
+      await refuseMissingEvalMcp(plan, runMcpProfiles(store, flags.mcp), compile);
     const before = store.getEval(evalId);
     executor =
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
-        : localExecutor(store, args.concurrency, stored, allowed);
+        : localExecutor(store, args.concurrency, stored, allowed, mcp);
     // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
     const record = store.openEval({
       id: evalId,

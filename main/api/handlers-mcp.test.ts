@@ -1,0 +1,51 @@
+/**
+ * Settings → MCP servers, called the way the page calls it: HTTP profiles added with a header
+ * read from a variable (never its value), listed with whether each variable is set, removed; a
+ * server that runs a program refused with the terminal command that adds it, and a stdio profile
+ * added at the terminal never changed from the page.
+ */
+import { expect, it } from 'vitest';
+import { listMcpProfiles, saveMcpProfile } from '../../app/tools/profiles.ts';
+import { call, refusal, store, withApi } from './handlers.test-helper.ts';
+
+withApi({ name: 'mcp' });
+
+it('lists, adds and removes HTTP servers; refuses programs from the page', async () => {
+  expect(await call('settings.mcp.list', {})).toEqual({ profiles: [] });
+  const added = await call('settings.mcp.save', {
+    name: 'search',
+    url: 'http://127.0.0.1:3001/mcp',
+    headers: [{ name: 'Authorization', env: 'SEARCH_AUTH' }],
+  });
+  expect(added.profiles).toEqual([
+    {
+      name: 'search',
+      transport: 'http',
+      where: 'http://127.0.0.1:3001/mcp',
+      reads: [{ name: 'Authorization', env: 'SEARCH_AUTH', set: false }],
+    },
+  ]);
+  // The same profile `society mcp` lists.
+  expect(listMcpProfiles(store).map((p) => p.name)).toEqual(['search']);
+
+  const program = await refusal(
+    call('settings.mcp.save', { name: 'shell', url: 'http://x/', command: 'sh -c id' }),
+  );
+  expect(program.message).toBe(
+    'a server that runs a program is added from a terminal, not from this page: society mcp --add shell --command "CMD ARGS"',
+  );
+  saveMcpProfile(store, { name: 'local', transport: 'stdio', command: 'my-server' });
+  const overwrite = await refusal(
+    call('settings.mcp.save', { name: 'local', url: 'http://127.0.0.1:9/mcp' }),
+  );
+  expect(overwrite.message).toContain('added from a terminal');
+  expect(listMcpProfiles(store).find((p) => p.name === 'local')?.transport).toBe('stdio');
+
+  const bad = await refusal(call('settings.mcp.save', { name: 'x', url: 'file:///etc/passwd' }));
+  expect(bad.message).toContain('http:// or https://');
+  const left = await call('settings.mcp.remove', { name: 'search' });
+  expect(left.profiles.map((p) => p.name)).toEqual(['local']);
+  expect((await refusal(call('settings.mcp.remove', { name: 'search' }))).message).toBe(
+    'there is no MCP server "search"',
+  );
+});

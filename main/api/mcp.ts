@@ -1,0 +1,86 @@
+/**
+ * MCP servers in the studio: Settings → MCP servers (`settings.mcp.*`, the same profiles
+ * `society mcp` keeps), the tool sources a studio run is handed, and the refusal, before
+ * anything is recorded or sent, of a run naming a server the user has no profile for.
+ */
+import type { GraphPlan } from '../../app/compiler/analyze.ts';
+import type { ToolSources } from '../../app/providers/tools.ts';
+import {
+  listMcpProfiles,
+  type McpProfile,
+  removeMcpProfile,
+  saveMcpProfile,
+} from '../../app/tools/profiles.ts';
+import { mcpRefusalLines, mcpToolSources } from '../../app/tools/sources.ts';
+import type { ApiContext, ApiMethods } from './context.ts';
+import { ApiError } from './errors.ts';
+
+/** What opens a studio run's MCP servers: the user's profiles, variables from the run's env. */
+export function studioToolSources(ctx: Pick<ApiContext, 'store' | 'runEnv'>): ToolSources {
+  return mcpToolSources({
+    profiles: listMcpProfiles(ctx.store),
+    env: ctx.runEnv(),
+    redactor: ctx.store.redactor,
+  });
+}
+
+/** Throws the refusal when a live run of `plan` names a server the user lacks. */
+export function refuseMissingMcp(
+  ctx: Pick<ApiContext, 'store' | 'runEnv'>,
+  plan: GraphPlan,
+  how: { simulate: boolean; replay?: boolean },
+): void {
+  if (how.simulate || how.replay) return;
+  const lines = mcpRefusalLines(plan, listMcpProfiles(ctx.store), ctx.runEnv());
+  if (lines.length) {
+    throw new ApiError(
+      `cannot run: ${lines.map((l) => l.replace(/^society: /, '')).join('; ')}. Add it in Settings → MCP servers`,
+    );
+  }
+}
+
+function view(profile: McpProfile, env: NodeJS.ProcessEnv) {
+  const pairs = profile.transport === 'stdio' ? profile.env : profile.headers;
+  return {
+    name: profile.name,
+    transport: profile.transport,
+    where:
+      profile.transport === 'stdio' ? [profile.command, ...profile.args].join(' ') : profile.url,
+    reads: pairs.map((p) => ({ ...p, set: Boolean(env[p.env]) })),
+  };
+}
+
+/** The `settings.mcp.*` methods. */
+export function mcpMethods(
+  ctx: ApiContext,
+): ApiMethods<'settings.mcp.list' | 'settings.mcp.save' | 'settings.mcp.remove'> {
+  const { store } = ctx;
+  const list = () => ({ profiles: listMcpProfiles(store).map((p) => view(p, ctx.runEnv())) });
+  return {
+    async 'settings.mcp.list'() {
+      return list();
+    },
+    async 'settings.mcp.save'({ name, url, headers, command }) {
+      // A page could be anyone's: starting a program is a person's decision at their terminal.
+      if (
+        command !== undefined ||
+        listMcpProfiles(store).some((p) => p.name === name && p.transport === 'stdio')
+      ) {
+        throw new ApiError(
+          `a server that runs a program is added from a terminal, not from this page: society mcp --add ${name} --command "CMD ARGS"`,
+        );
+      }
+      try {
+        saveMcpProfile(store, { name, transport: 'http', url, headers });
+      } catch (error) {
+        throw new ApiError(`MCP server "${name}": ${(error as Error).message}`);
+      }
+      ctx.secretsChanged();
+      return list();
+    },
+    async 'settings.mcp.remove'({ name }) {
+      if (!removeMcpProfile(store, name)) throw new ApiError(`there is no MCP server "${name}"`);
+      return list();
+    },
+  };
+}
