@@ -14,11 +14,7 @@ import { Redactor } from '../app/providers/secrets.ts';
 import type { ToolSource } from '../app/providers/tools.ts';
 import { connectMcp } from '../app/tools/mcp-source.ts';
 import type { McpProfile } from '../app/tools/profiles.ts';
-import {
-  mcpOverrides,
-  mcpRefusalLines,
-  mcpToolSources,
-} from '../app/tools/sources.ts';
+import { mcpOverrides, mcpRefusalLines, mcpToolSources } from '../app/tools/sources.ts';
 import { spec as agentSpec } from '../nodes/agent/spec.ts';
 import { societyHere } from './support/cli.ts';
 import { everythingStdio, startEverythingHttp } from './support/mcp-everything.ts';
