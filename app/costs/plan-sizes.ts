@@ -39,6 +39,10 @@ export class PlanSizes implements EstimatePlan {
   readonly #visiting = new Set<string>();
   readonly #copies = new Map<string, Array<Record<string, unknown>>>();
   readonly #templates = new Map<string, number>();
+  /** `templateUses` by template and input: parsed once, not once per copy. */
+  readonly #uses = new Map<string, Array<string | undefined>>();
+  /** `#readShare` by node and the indexes its template reads an input by. */
+  readonly #shares = new Map<string, number>();
   readonly #senders = new Map<string, string[]>();
   readonly #deps = new Map<string, Map<string, Set<string>>>();
   readonly #effects = new Map<string, LoopEffect>();
@@ -313,12 +317,22 @@ export class PlanSizes implements EstimatePlan {
     return tokens;
   }
 
+  #templateUses(template: string, port: string): Array<string | undefined> {
+    const key = `${port}\u0000${template}`;
+    let uses = this.#uses.get(key);
+    if (!uses) {
+      uses = templateUses(template, port);
+      this.#uses.set(key, uses);
+    }
+    return uses;
+  }
+
   #templateTokens(id: string, template: string, vars: Record<string, unknown>): number {
     const node = this.#node(id);
     const bound: Record<string, unknown> = {};
     let tokens = 0;
     for (const [port, bindings] of Object.entries(node.inputs)) {
-      const uses = templateUses(template, port);
+      const uses = this.#templateUses(template, port);
       const sample =
         bindings.length === 1 && uses.length > 0
           ? this.#sampleInput(bindings[0]!, node)
@@ -335,6 +349,17 @@ export class PlanSizes implements EstimatePlan {
    */
   #readShare(id: string, uses: Array<string | undefined>): number {
     if (uses.length === 0) return 1;
+    // The same for every copy of the node: counted once, not once per copy (a node of a
+    // thousand copies would otherwise compare a thousand items a thousand times).
+    const key = `${id}\u0000${uses.map((u) => u ?? '').join('\u0000')}`;
+    const known = this.#shares.get(key);
+    if (known !== undefined) return known;
+    const share = this.#countShare(id, uses);
+    this.#shares.set(key, share);
+    return share;
+  }
+
+  #countShare(id: string, uses: Array<string | undefined>): number {
     const copies = this.copies(id);
     let share = Number.POSITIVE_INFINITY;
     for (const index of uses) {
