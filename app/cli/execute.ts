@@ -69,6 +69,8 @@ export async function executeRun(
     tools: runToolSources(runMcpProfiles(store)),
     registry,
     ...options,
+    // The terminal debugger is who answers a tool that asks before it runs.
+    toolApproval: { ...options.toolApproval, interactive: debugging },
     redactor: store.redactor,
     onModelCall: callRecorder(store, options.runId),
     onExpertCall: expertRecorder(store, options.runId),

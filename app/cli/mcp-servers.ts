@@ -26,6 +26,26 @@ export function mcpOverrideProfiles(flags: readonly string[] = []): McpProfile[]
   }
 }
 
+/**
+ * `--approve-tools NAME/TOOL,…` as the names a run approves (`NAME/*`: every tool of a server;
+ * `all`: every tool); a malformed name is a usage error.
+ */
+export function approvedToolsFlag(flag: string | undefined): string[] | undefined {
+  if (flag === undefined) return undefined;
+  const names = flag
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (name !== 'all' && !/^[A-Za-z][A-Za-z0-9_-]{0,39}\/([A-Za-z0-9_.-]{1,64}|\*)$/.test(name))
+      throw new UsageError(
+        `--approve-tools: "${name}" is not NAME/TOOL (a server's profile and one of its tools), NAME/* or all`,
+      );
+  }
+  if (names.length === 0) throw new UsageError('--approve-tools needs NAME/TOOL,… or all');
+  return names;
+}
+
 /** The profiles a run may open: the store's, then the `--mcp` flags' (HTTP only) by name. */
 export function runMcpProfiles(store: RunStore, flags: readonly string[] = []): McpProfile[] {
   return withOverrides(listMcpProfiles(store), mcpOverrideProfiles(flags));

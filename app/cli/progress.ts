@@ -203,6 +203,8 @@ function describeCheckpoint(at: import('../runtime/events.ts').Checkpoint): stri
       return `message from ${at.instance}`;
     case 'round':
       return `${at.loop} round ${at.round}`;
+    case 'tool':
+      return `${at.instance}'s call to ${at.tool}`;
     default:
       return at satisfies never;
   }

@@ -2,18 +2,21 @@
  * `society run --step`: a terminal debugger. The run starts held; each command waits until the
  * run is held again before it acts, so a script piped to stdin behaves like a person typing.
  *
- *   n [message|node|round]   step to the next message (default), node start or round
- *   c                        continue to the next breakpoint or the end
+ *   n [message|node|round|tool]  step to the next message (default), node start, round or
+ *                            tool call
+ *   c                        continue to the next breakpoint or the end (a held tool call runs)
  *   p                        where the run is: held at, running, rounds, usage
  *   p INSTANCE               what that agent was sent last, message by message, with tokens
- *   e TEXT                   replace the held message before it is delivered
+ *   e TEXT                   replace the held message before it is delivered; at a held tool
+ *                            call, its arguments as JSON (checked against the tool's schema)
+ *   d                        deny the held tool call: it never runs, the model reads why
  *   o PORT=VALUE             set the output of the node held before it starts (it will not run)
  *
  * Under `--replay` an edit changes every request after it, which the cassette cannot answer:
  * `e` and `o` say so at once and ask how the rest is answered — [s]imulated, [l]ive, or
  * [c]ancel the edit — before the edit is made.
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE report:KIND
- *                            message:TEXT from:INSTANCE
+ *                            message:TEXT from:INSTANCE tool:NAME (tool:* before every call)
  *                            A node on a branch not taken never starts: `b node:ID` on one
  *                            already skipped outside a loop is refused with why, and a node
  *                            breakpoint whose node is skipped is said not to hold; use
@@ -40,6 +43,9 @@ const EVENT_TYPES: RunEventType[] = [
   'model.response',
   'model.retry',
   'model.error',
+  'tool.call',
+  'tool.result',
+  'tool.error',
   'message',
   'round.started',
   'round.finished',
@@ -81,9 +87,11 @@ export function parseBreakpoint(spec: string): Breakpoint {
       return { message: { contains: value } };
     case 'from':
       return { message: { from: value } };
+    case 'tool':
+      return { tool: value };
     default:
       throw new UsageError(
-        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, report:KIND, message:TEXT or from:INSTANCE`,
+        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE or tool:NAME`,
       );
   }
 }
@@ -92,6 +100,7 @@ export function describeBreakpoint(b: Breakpoint): string {
   if ('node' in b) return `node:${b.node}`;
   if ('round' in b) return `round:${b.round}`;
   if ('event' in b) return b.report !== undefined ? `report:${b.report}` : `event:${b.event}`;
+  if ('tool' in b) return `tool:${b.tool}`;
   return b.message.from ? `from:${b.message.from}` : `message:${b.message.contains}`;
 }
 
@@ -103,6 +112,8 @@ export function describeCheckpoint(at: Checkpoint): string {
       return `before ${at.instance} sends: ${at.text}`;
     case 'round':
       return `before ${at.loop} round ${at.round}`;
+    case 'tool':
+      return `before ${at.instance} calls ${at.source}/${at.tool} ${at.arguments}${at.ask ? ' (the tool asks first: c runs it, e JSON edits its arguments, d denies it)' : ''}`;
     default:
       return at satisfies never;
   }
@@ -135,7 +146,13 @@ export function attachStepper(
     }
     if (event.type === 'paused') {
       const why =
-        event.reason === 'breakpoint' ? 'breakpoint' : event.reason === 'step' ? 'step' : 'paused';
+        event.reason === 'breakpoint'
+          ? 'breakpoint'
+          : event.reason === 'step'
+            ? 'step'
+            : event.reason === 'ask'
+              ? 'approve'
+              : 'paused';
       say(`⏸ ${why}: ${describeCheckpoint(event.at)}`);
       out.write('debug> ');
     }
@@ -160,7 +177,7 @@ export function attachStepper(
     });
 
   say(
-    'stepping: n [message|node|round], c, p [INSTANCE], e TEXT, o PORT=VALUE, b [SPEC], q — h for help',
+    'stepping: n [message|node|round|tool], c, p [INSTANCE], e TEXT, d, o PORT=VALUE, b [SPEC], q — h for help',
   );
   /** An edit under a replay, waiting for how the calls after it are answered. */
   let pending: { edit: () => void; what: string } | undefined;
@@ -206,8 +223,8 @@ export function attachStepper(
           case 'n':
           case 'next': {
             const kind = (rest[0] ?? 'message') as StepKind;
-            if (!['message', 'node', 'round'].includes(kind))
-              throw new UsageError('next takes message, node or round');
+            if (!['message', 'node', 'round', 'tool'].includes(kind))
+              throw new UsageError('next takes message, node, round or tool');
             run.step(kind);
             break;
           }
@@ -222,6 +239,16 @@ export function attachStepper(
             break;
           case 'e':
           case 'edit': {
+            const tool = run.waitingAt.find((at) => at.kind === 'tool');
+            if (tool) {
+              if (!arg) throw new UsageError('edit needs the arguments as JSON, e.g. e {"n": 2}');
+              editing(`${tool.instance}'s call to ${tool.tool}`, () => {
+                run.editToolCall(tool.callId, arg);
+                say(`${tool.tool} will be called with ${arg}`);
+              });
+              if (!pending) out.write('debug> ');
+              break;
+            }
             const message = run.waitingAt.find((at) => at.kind === 'message');
             if (!message)
               throw new UsageError('no message is waiting: step to one with "n message"');
@@ -231,6 +258,15 @@ export function attachStepper(
               say(`${message.instance} will send: ${arg}`);
             });
             if (!pending) out.write('debug> ');
+            break;
+          }
+          case 'd':
+          case 'deny': {
+            const tool = run.waitingAt.find((at) => at.kind === 'tool');
+            if (!tool) throw new UsageError('no tool call is waiting: step to one with "n tool"');
+            run.denyToolCall(tool.callId);
+            say(`${tool.tool} will not run; ${tool.instance} reads that it was denied`);
+            run.resume();
             break;
           }
           case 'o':
@@ -288,7 +324,7 @@ export function attachStepper(
           case 'h':
           case 'help':
             say(
-              'n [message|node|round]  step · c continue · p [INSTANCE] print · e TEXT edit the held message · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
+              'n [message|node|round|tool]  step · c continue · p [INSTANCE] print · e TEXT edit the held message (at a tool call: its arguments as JSON) · d deny the held tool call · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
             );
             out.write('debug> ');
             break;

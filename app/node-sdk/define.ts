@@ -462,6 +462,11 @@ export interface ExpertCall {
 export interface ToolOffer {
   source: ToolSourceRef;
   allow?: string[];
+  /**
+   * The document's policy for these tools. Honoured for the graph's own tools only: a document
+   * never changes the user's policy for their MCP servers.
+   */
+  policy?: 'allow' | 'ask' | 'deny';
 }
 
 /** An expert's answer: text, labels or a vector as returned; bytes as a blob reference. */

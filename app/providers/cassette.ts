@@ -335,6 +335,16 @@ export class Cassette {
     return response && toRecordedTool(response);
   }
 
+  /** Whether `lookupTool` would answer this call now (nothing is taken). */
+  holdsTool(
+    request: Omit<NormalizedToolRequest, 'kind'>,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): boolean {
+    const key = toolKey(request);
+    const entry = this.#tools.get(key);
+    return entry !== undefined && (!fresh || (this.#cursor.get(key) ?? 0) < entry.responses.length);
+  }
+
   /** Append a tool call's result to its entry. */
   recordTool(request: Omit<NormalizedToolRequest, 'kind'>, result: RecordedToolResult): void {
     const key = toolKey(request);

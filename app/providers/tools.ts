@@ -80,4 +80,19 @@ export type ToolSourceRef = { kind: 'mcp'; profile: string };
  */
 export interface ToolSources {
   open(ref: ToolSourceRef, options: { signal: AbortSignal }): Promise<ToolSource>;
+  /**
+   * The user's policy for one of a source's tools (an MCP profile's `tools` entry, else its
+   * `policy`), read from settings without opening anything; undefined when they set none.
+   */
+  policy?(ref: ToolSourceRef, tool: string): ToolPolicy | undefined;
 }
+
+/**
+ * Whether a tool runs when a model calls it: `allow` runs it, `ask` holds the run before the
+ * call until a person continues (perhaps with edited arguments) or denies it, `deny` never
+ * offers it. Without a setting a tool is allowed, or asked about when it says it is destructive.
+ */
+export type ToolPolicy = 'allow' | 'ask' | 'deny';
+
+/** The policies, in the order a setting lists them. */
+export const TOOL_POLICIES: readonly ToolPolicy[] = ['allow', 'ask', 'deny'];

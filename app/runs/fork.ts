@@ -36,7 +36,7 @@ export interface ForkPlan {
    */
   options: Pick<
     RunOptions,
-    'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides' | 'messageEdits'
+    'inputs' | 'blobs' | 'cassette' | 'continueFrom' | 'overrides' | 'messageEdits' | 'toolEdits'
   >;
   /**
    * The fork's new calls are simulated (labelled as such): asked for, or the parent's answers were
@@ -131,6 +131,7 @@ export function planFork(
       continueFrom: kept,
       overrides: { ...earlier.overrides, ...overrides },
       messageEdits: earlier.messageEdits,
+      toolEdits: earlier.toolEdits,
     },
     simulated,
   };

@@ -15,8 +15,11 @@ export type Breakpoint =
   | { round: number; loop?: string }
   /** After an event of a type; for `report`, only reports of `report`'s kind when it is given. */
   | { event: RunEventType; report?: string }
-  | { message: { from?: string; contains?: string } };
-export type StepKind = 'node' | 'message' | 'round';
+  | { message: { from?: string; contains?: string } }
+  /** Before a call to a tool of this name (`*`: any tool). */
+  | { tool: string };
+export type StepKind = 'node' | 'message' | 'round' | 'tool';
+type PauseReason = 'user' | 'breakpoint' | 'step' | 'ask';
 
 interface Waiter {
   at: Checkpoint;
@@ -27,13 +30,13 @@ export class DebugGate {
   #mode: { kind: 'run' } | { kind: 'paused' } | { kind: 'step'; step: StepKind } = { kind: 'run' };
   #waiters: Waiter[] = [];
   #breakpoints: Breakpoint[] = [];
-  readonly #onPause: (reason: 'user' | 'breakpoint' | 'step', at: Checkpoint) => void;
+  readonly #onPause: (reason: PauseReason, at: Checkpoint) => void;
   readonly #onResume: () => void;
   /** A pause requested while nothing was waiting is announced at the next checkpoint. */
   #pendingUserPause = false;
 
   constructor(hooks: {
-    onPause: (reason: 'user' | 'breakpoint' | 'step', at: Checkpoint) => void;
+    onPause: (reason: PauseReason, at: Checkpoint) => void;
     onResume: () => void;
   }) {
     this.#onPause = hooks.onPause;
@@ -107,6 +110,14 @@ export class DebugGate {
   #admit(waiter: Waiter): void {
     const { at } = waiter;
     const mode = this.#mode;
+    // A tool whose policy is ask holds whatever the mode, and says so even when the run is
+    // already held elsewhere: only a person who saw it lets it go.
+    if (at.kind === 'tool' && at.ask) {
+      this.#mode = { kind: 'paused' };
+      this.#pendingUserPause = false;
+      this.#hold(waiter, 'ask');
+      return;
+    }
     if (mode.kind === 'paused') {
       this.#hold(waiter, this.#pendingUserPause ? 'user' : undefined);
       this.#pendingUserPause = false;
@@ -128,7 +139,7 @@ export class DebugGate {
     waiter.release();
   }
 
-  #hold(waiter: Waiter, reason: 'user' | 'breakpoint' | 'step' | undefined): void {
+  #hold(waiter: Waiter, reason: PauseReason | undefined): void {
     this.#waiters.push(waiter);
     if (reason) this.#onPause(reason, waiter.at);
   }
@@ -144,6 +155,7 @@ export class DebugGate {
           (contains === undefined || at.text.toLowerCase().includes(contains.toLowerCase()))
         );
       }
+      if ('tool' in b) return at.kind === 'tool' && (b.tool === '*' || at.tool === b.tool);
       if ('node' in b) return at.kind === 'node' && at.node === b.node;
       return (
         at.kind === 'round' && at.round === b.round && (b.loop === undefined || b.loop === at.loop)

@@ -27,7 +27,19 @@ export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
 export type Checkpoint =
   | { kind: 'node'; node: string; instance: string; round?: number }
   | { kind: 'message'; node: string; instance: string; round?: number; text: string }
-  | { kind: 'round'; loop: string; round: number };
+  | { kind: 'round'; loop: string; round: number }
+  | {
+      /** Before a tool runs; `ask`: its policy holds the run here until a person answers. */
+      kind: 'tool';
+      node: string;
+      instance: string;
+      callId: string;
+      source: string;
+      tool: string;
+      /** The arguments as they will be sent (JSON text, checked against the tool's schema). */
+      arguments: string;
+      ask?: true;
+    };
 
 export type RunEventBody =
   | {
@@ -159,6 +171,8 @@ export type RunEventBody =
       tool: string;
       /** The arguments as the model wrote them (JSON text, perhaps not valid). */
       arguments: string;
+      /** A person replaced the model's arguments at the debugger; these are theirs. */
+      edited?: true;
     }
   | {
       type: 'tool.result';
@@ -175,6 +189,8 @@ export type RunEventBody =
       from: 'live' | 'cassette' | 'simulated';
       simulated: boolean;
       durationMs: number;
+      /** A person denied the call at the debugger: the tool never ran. */
+      denied?: true;
     }
   | {
       /**
@@ -254,7 +270,8 @@ export type RunEventBody =
       /** The answer is the document's example: no person was there to ask. */
       fromExample?: true;
     }
-  | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step'; at: Checkpoint }
+  /** `ask`: a tool whose policy is ask holds the run before its call. */
+  | { type: 'paused'; reason: 'user' | 'breakpoint' | 'step' | 'ask'; at: Checkpoint }
   | { type: 'resumed' }
   | { type: 'error'; message: string; node?: string };
 

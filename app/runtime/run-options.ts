@@ -14,6 +14,9 @@ import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
 import type { RunEvent, RunStatus, Usage } from './events.ts';
 
+/** A person's change to a tool call held before it ran: new arguments (JSON text) or a denial. */
+export type ToolEdit = { arguments: string } | { denied: true };
+
 export interface RunOptions {
   registry: NodeRegistry;
   /** Values for input nodes by name; images as `{ $image, mime }` references in `blobs`. */
@@ -111,6 +114,18 @@ export interface RunOptions {
    * instance id): a debugger's edit, given again by a replay. See `editsInLog`.
    */
   messageEdits?: Record<string, string>;
+  /**
+   * Tool calls a person changed at the debugger (by call id such as `asker:tool1`): the
+   * arguments they gave, or that they denied the call. Given again by a replay or fork.
+   */
+  toolEdits?: Record<string, ToolEdit>;
+  /**
+   * Who answers a tool whose policy is `ask`. `interactive`: a person at a debugger (the studio,
+   * `society run --step`) is asked before each call; otherwise a run offered such a tool fails
+   * before its agent asks anything, unless `approved` names it (`PROFILE/TOOL`, `PROFILE/*`,
+   * `all`): the `--approve-tools` flag.
+   */
+  toolApproval?: { interactive?: boolean; approved?: readonly string[] };
   /**
    * Scrubs key values from every event and from the result, streamed answers included (a key
    * a server echoes never leaves the run, even split across deltas).

@@ -124,6 +124,7 @@ export class Run {
       // A tool's own limit when the document sets one, else the per-call timeout, else 60 s.
       timeoutMs: settings.limits?.toolMs ? limits.toolMs : (settings.timeoutMs ?? limits.toolMs),
       emit,
+      hold: (at) => this.#gate.check(at),
     });
     const graphOf = (context: Pick<ScopeContext, 'graph'>) => {
       const child = context.graph ? this.#children.get(context.graph) : undefined;
@@ -258,6 +259,19 @@ export class Run {
       );
     }
     this.#runner.editMessage(instance, text);
+  }
+
+  /**
+   * Changes the arguments of a tool call held before it runs (JSON text, checked against the
+   * tool's schema): the tool receives them, and its events say they were edited.
+   */
+  editToolCall(callId: string, args: string): void {
+    this.#tools.editHeld(callId, args);
+  }
+
+  /** Denies a tool call held before it runs: the tool never runs; the model reads the denial. */
+  denyToolCall(callId: string): void {
+    this.#tools.denyHeld(callId);
   }
 
   /** The planned node an instance id belongs to, in the run's graph or a plan it runs. */

@@ -13,6 +13,7 @@ import { valueForSchema } from '../providers/simulated-json.ts';
 import type {
   ToolCall,
   ToolDefinition,
+  ToolPolicy,
   ToolResult,
   ToolSource,
   ToolSourceRef,
@@ -21,9 +22,10 @@ import { abortError, isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { BudgetExceededError } from './budget.ts';
-import type { RunEventBody } from './events.ts';
+import type { Checkpoint, RunEventBody } from './events.ts';
 import { ProviderLimits } from './limits.ts';
-import type { RunOptions } from './run-options.ts';
+import type { RunOptions, ToolEdit } from './run-options.ts';
+import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
 import { errorMessage } from './values.ts';
 
 export type { ToolOffer };
@@ -37,7 +39,15 @@ export interface ToolsSetup {
   /** Longest one call may take. */
   timeoutMs: number;
   emit: (body: RunEventBody) => void;
+  /**
+   * The debugger's checkpoint before each call: resolves when the run may make it. A call whose
+   * tool asks first is held there until a person lets it go.
+   */
+  hold?: (at: ToolCheckpoint) => Promise<void>;
 }
+
+/** The debugger's checkpoint before a tool call. */
+export type ToolCheckpoint = Extract<Checkpoint, { kind: 'tool' }>;
 
 /** How events and records name a source: `mcp:tools`. */
 export function sourceId(ref: ToolSourceRef): string {
@@ -50,6 +60,7 @@ interface Offered {
   source: string;
   definition: ToolDefinition;
   validate: ValidateFunction;
+  policy: ToolPolicy;
 }
 
 export class ToolGateway {
@@ -69,6 +80,8 @@ export class ToolGateway {
   #calls = 0;
   /** Closes the sources when the run ends. */
   readonly #closing = new AbortController();
+  /** Calls held at their checkpoint, with what a person changed there. */
+  readonly #held = new Map<string, { offered: Offered; edit?: ToolEdit }>();
 
   constructor(setup: ToolsSetup) {
     this.#setup = setup;
@@ -133,6 +146,9 @@ export class ToolGateway {
       }
       for (const definition of tools) {
         if (allowed && !allowed.has(definition.name)) continue;
+        const policy = toolPolicy(offer, definition, this.#options.tools);
+        // A denied tool is never offered: the model cannot ask for it.
+        if (policy === 'deny') continue;
         const other = offered.get(definition.name);
         if (other) {
           throw new Error(
@@ -144,11 +160,39 @@ export class ToolGateway {
           source,
           definition,
           validate: this.#compile(definition),
+          policy,
         });
       }
     }
+    this.#refuseUnanswered(offered);
     this.#offered.set(instance, offered);
     return [...offered.values()].map((o) => o.definition);
+  }
+
+  /** Whether a call to this tool waits for a person before it runs. */
+  #asks(offered: Offered): boolean {
+    return (
+      offered.policy === 'ask' &&
+      !approvedTool(this.#options.toolApproval?.approved, offered.ref, offered.definition.name)
+    );
+  }
+
+  /**
+   * A run no one can answer (no debugger attached) fails before its agent asks anything when
+   * it is offered a tool that would wait for a person. A simulated run or a strict replay calls
+   * no tool, so it asks nothing.
+   */
+  #refuseUnanswered(offered: Map<string, Offered>): void {
+    if (this.#options.toolApproval?.interactive || !this.#reachesTools) return;
+    const asked = [...offered.values()]
+      .filter((o) => this.#asks(o))
+      .map((o) => toolLabel(o.ref, o.definition.name));
+    if (asked.length > 0) throw new Error(unansweredLine(asked));
+  }
+
+  /** Whether calls the record lacks reach their tools. */
+  get #reachesTools(): boolean {
+    return !this.#options.simulate && this.#options.cassette?.mode !== 'replay';
   }
 
   #compile(definition: ToolDefinition): ValidateFunction {
@@ -244,9 +288,20 @@ export class ToolGateway {
     const offered = this.#offered.get(instance)?.get(call.name);
     const source = offered?.source ?? 'none';
     const who = { callId, node, instance, source, tool: call.name };
-    this.#setup.emit({ type: 'tool.call', ...who, arguments: call.arguments });
+    let announced = false;
+    /** The `tool.call` event, with the arguments the tool is sent (said once). */
+    const announce = (args: string, edited = false) => {
+      if (announced) return;
+      announced = true;
+      this.#setup.emit({
+        type: 'tool.call',
+        ...who,
+        arguments: args,
+        ...(edited ? { edited: true as const } : {}),
+      });
+    };
     const started = performance.now();
-    const done = (result: ToolResult): ToolResult => {
+    const done = (result: ToolResult, denied = false): ToolResult => {
       if (result.source === 'simulated') this.simulatedSeen = true;
       this.#setup.emit({
         type: 'tool.result',
@@ -256,32 +311,71 @@ export class ToolGateway {
         from: result.source,
         simulated: result.source === 'simulated',
         durationMs: Math.round(performance.now() - started),
+        ...(denied ? { denied: true as const } : {}),
       });
       return result;
     };
-    const refused = (content: string) =>
-      done({ content, isError: true, source: this.#options.simulate ? 'simulated' : 'live' });
+    const refused = (content: string, args = call.arguments) => {
+      announce(args);
+      return done({
+        content,
+        isError: true,
+        source: this.#options.simulate ? 'simulated' : 'live',
+      });
+    };
+    const denied = (args: string) => {
+      announce(args);
+      return done(
+        {
+          content: `the call to "${call.name}" was denied by the person running the society`,
+          isError: true,
+          source: 'live',
+        },
+        true,
+      );
+    };
     if (!offered) {
       const names = [...(this.#offered.get(instance)?.keys() ?? [])];
       return refused(
         `unknown tool "${call.name}"; the tools offered are: ${names.join(', ') || 'none'}`,
       );
     }
-    let args: Record<string, unknown>;
-    try {
-      const parsed: unknown = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        return refused(`the arguments of "${call.name}" must be a JSON object`);
-      args = parsed as Record<string, unknown>;
-    } catch (error) {
-      return refused(`the arguments of "${call.name}" are not JSON: ${errorMessage(error)}`);
+    const parsed = checkArguments(offered, call.arguments);
+    if (typeof parsed === 'string') return refused(parsed);
+    let args = parsed;
+    let text = call.arguments;
+    let edited = false;
+    // A replay or fork of a run a person changed at the debugger changes it again.
+    let edit: ToolEdit | undefined = this.#options.toolEdits?.[callId];
+    if (!edit && this.#setup.hold) {
+      const asks = this.#asks(offered) && this.#wouldCall(offered, args);
+      if (asks && !this.#options.toolApproval?.interactive) {
+        throw new Error(unansweredLine([toolLabel(offered.ref, call.name)]));
+      }
+      const held: { offered: Offered; edit?: ToolEdit } = { offered };
+      this.#held.set(callId, held);
+      try {
+        await this.#setup.hold({
+          kind: 'tool',
+          ...who,
+          arguments: text,
+          ...(asks ? { ask: true as const } : {}),
+        });
+      } finally {
+        this.#held.delete(callId);
+      }
+      signal.throwIfAborted();
+      edit = held.edit;
     }
-    if (!offered.validate(args)) {
-      const problems = (offered.validate.errors ?? [])
-        .map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is not valid'}`)
-        .join('; ');
-      return refused(`the arguments of "${call.name}" do not match its schema: ${problems}`);
+    if (edit && 'denied' in edit) return denied(text);
+    if (edit) {
+      const again = checkArguments(offered, edit.arguments);
+      if (typeof again === 'string') return refused(again, edit.arguments);
+      args = again;
+      text = edit.arguments;
+      edited = true;
     }
+    announce(text, edited);
     try {
       return done(await this.#answer(offered, call.name, args, signal, { callId, node, instance }));
     } catch (error) {
@@ -295,6 +389,35 @@ export class ToolGateway {
       }
       throw error;
     }
+  }
+
+  /** Whether the call would reach its tool: not simulated, and not answered from a record. */
+  #wouldCall(offered: Offered, args: Record<string, unknown>): boolean {
+    if (!this.#reachesTools) return false;
+    const cassette = this.#options.cassette;
+    if (!cassette || cassette.mode === 'record') return true;
+    const request = { source: offered.source, tool: offered.definition.name, arguments: args };
+    return !cassette.cassette.holdsTool(request, { fresh: cassette.mode === 'replay-then-live' });
+  }
+
+  /**
+   * Changes the arguments of a call held at its checkpoint (JSON text, checked against the
+   * tool's schema now); the tool is sent them when the run goes on. Throws one line when no
+   * such call is held or the arguments do not fit.
+   */
+  editHeld(callId: string, argumentsText: string): void {
+    const held = this.#held.get(callId);
+    if (!held) throw new Error(`no tool call ${callId} is waiting to run`);
+    const checked = checkArguments(held.offered, argumentsText);
+    if (typeof checked === 'string') throw new Error(checked);
+    held.edit = { arguments: JSON.stringify(checked) };
+  }
+
+  /** Denies a call held at its checkpoint: the tool never runs, the model reads why. */
+  denyHeld(callId: string): void {
+    const held = this.#held.get(callId);
+    if (!held) throw new Error(`no tool call ${callId} is waiting to run`);
+    held.edit = { denied: true };
   }
 
   /** Counts a call against the run's and the node's budgets, or throws when one is spent. */
@@ -399,6 +522,26 @@ export class ToolGateway {
       );
     }
   }
+}
+
+/** The arguments as an object that fits the tool's schema, or why not (what the model reads). */
+function checkArguments(offered: Offered, text: string): Record<string, unknown> | string {
+  const name = offered.definition.name;
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    return `the arguments of "${name}" are not JSON: ${errorMessage(error)}`;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return `the arguments of "${name}" must be a JSON object`;
+  if (!offered.validate(parsed)) {
+    const problems = (offered.validate.errors ?? [])
+      .map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is not valid'}`)
+      .join('; ');
+    return `the arguments of "${name}" do not match its schema: ${problems}`;
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /**

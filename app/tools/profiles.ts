@@ -6,6 +6,8 @@
  * connects, and the run's redactor learns them.
  */
 import { z } from 'zod';
+import type { ToolPolicy } from '../providers/tools.ts';
+import { isPrototypeName } from '../schema/names.ts';
 
 /** The setting that holds every profile (a list, so a profile's name is never a JSON key). */
 export const MCP_SETTING = 'mcp.servers';
@@ -22,6 +24,22 @@ const Variable = z
 /** One value a server is given, read from a variable when the run connects. */
 const FromVariable = z.object({ name: z.string().min(1).max(200), env: Variable }).strict();
 
+const Policy = z.enum(['allow', 'ask', 'deny']);
+/** The user's policies for a server's tools: one for all, and per tool by name. */
+const policies = {
+  policy: Policy.optional(),
+  tools: z
+    .record(
+      z
+        .string()
+        .min(1)
+        .max(64)
+        .refine((n) => !isPrototypeName(n), 'not a tool name'),
+      Policy,
+    )
+    .optional(),
+};
+
 const HttpUrl = z
   .string()
   .url()
@@ -35,6 +53,7 @@ export const McpProfileSchema = z.discriminatedUnion('transport', [
       command: z.string().min(1),
       args: z.array(z.string()).default([]),
       env: z.array(FromVariable).default([]),
+      ...policies,
     })
     .strict(),
   z
@@ -43,6 +62,7 @@ export const McpProfileSchema = z.discriminatedUnion('transport', [
       transport: z.literal('http'),
       url: HttpUrl,
       headers: z.array(FromVariable).default([]),
+      ...policies,
     })
     .strict(),
 ]);
@@ -93,6 +113,48 @@ export function removeMcpProfile(store: SettingsStore, name: string): boolean {
   return true;
 }
 
+/** The user's policy for one of a profile's tools: its own entry, else the profile's. */
+export function profilePolicy(profile: McpProfile, tool: string): ToolPolicy | undefined {
+  return profile.tools?.[tool] ?? profile.policy;
+}
+
+/**
+ * Sets the policy of a stored profile (`tool` undefined) or of one of its tools; `undefined`
+ * as the policy removes the setting. Returns the profile as saved; throws for an unknown name.
+ */
+export function setMcpPolicy(
+  store: SettingsStore,
+  name: string,
+  tool: string | undefined,
+  policy: ToolPolicy | undefined,
+): McpProfile {
+  if (tool !== undefined && (!/^[A-Za-z0-9_.-]{1,64}$/.test(tool) || isPrototypeName(tool)))
+    throw new Error(`"${tool}" is not a tool's name`);
+  const profile = listMcpProfiles(store).find((p) => p.name === name);
+  if (!profile)
+    throw new Error(`no MCP server "${name}": add it with society mcp --add ${name}=URL`);
+  const next: McpProfile = { ...profile };
+  if (tool === undefined) {
+    if (policy) next.policy = policy;
+    else delete next.policy;
+  } else {
+    const tools = { ...(profile.tools ?? {}) };
+    if (policy) tools[tool] = policy;
+    else delete tools[tool];
+    if (Object.keys(tools).length) next.tools = tools;
+    else delete next.tools;
+  }
+  return saveMcpProfile(store, next);
+}
+
+/** A profile's policies as one phrase (`ask; echo: deny`), empty when it sets none. */
+export function describePolicies(profile: McpProfile): string {
+  return [
+    ...(profile.policy ? [`policy ${profile.policy}`] : []),
+    ...Object.entries(profile.tools ?? {}).map(([tool, p]) => `${tool} ${p}`),
+  ].join(', ');
+}
+
 /** The variables a profile reads (its environment's or headers'), in order. */
 export function variablesOf(profile: McpProfile): string[] {
   return (profile.transport === 'stdio' ? profile.env : profile.headers).map((v) => v.env);
@@ -111,5 +173,6 @@ export function describeMcpProfile(
     (v) => `${v.name} from ${v.env}${env[v.env] === undefined ? ' (not set)' : ' (set)'}`,
   );
   const label = profile.transport === 'stdio' ? 'env' : 'headers';
-  return `${profile.name.padEnd(12)} ${where}${reads.length ? `  ${label}: ${reads.join(', ')}` : ''}`;
+  const policies = describePolicies(profile);
+  return `${profile.name.padEnd(12)} ${where}${reads.length ? `  ${label}: ${reads.join(', ')}` : ''}${policies ? `  tools: ${policies}` : ''}`;
 }

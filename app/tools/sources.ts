@@ -5,7 +5,7 @@
  */
 import type { ToolSourceRef, ToolSources } from '../providers/tools.ts';
 import { connectMcp, type LearnsSecrets } from './mcp-source.ts';
-import { type McpProfile, parseMcpProfile } from './profiles.ts';
+import { type McpProfile, parseMcpProfile, profilePolicy } from './profiles.ts';
 
 /** A plan's nodes as far as the tool sources they name go (app/compiler's GraphPlan fits). */
 export interface NamesToolSources {
@@ -36,6 +36,10 @@ export function mcpToolSources(options: McpSourcesOptions): ToolSources {
         ...(options.redactor ? { redactor: options.redactor } : {}),
       });
     },
+    policy(ref, tool) {
+      const profile = ref.kind === 'mcp' ? byName.get(ref.profile) : undefined;
+      return profile && profilePolicy(profile, tool);
+    },
   };
 }
 
@@ -56,13 +60,24 @@ export function mcpOverrides(flags: readonly string[]): McpProfile[] {
   });
 }
 
-/** Stored profiles with a run's overrides laid over them by name. */
+/**
+ * Stored profiles with a run's overrides laid over them by name. An override keeps the stored
+ * profile's tool policies: pointing a server elsewhere for one run does not loosen them.
+ */
 export function withOverrides(
   stored: readonly McpProfile[],
   overrides: readonly McpProfile[],
 ): McpProfile[] {
-  const names = new Set(overrides.map((p) => p.name));
-  return [...stored.filter((p) => !names.has(p.name)), ...overrides];
+  const byName = new Map(stored.map((p) => [p.name, p]));
+  const kept = overrides.map((o) => {
+    const s = byName.get(o.name);
+    return {
+      ...o,
+      ...(s?.policy ? { policy: s.policy } : {}),
+      ...(s?.tools ? { tools: s.tools } : {}),
+    };
+  });
+  return [...stored.filter((p) => !overrides.some((o) => o.name === p.name)), ...kept];
 }
 
 /** Every MCP profile a plan's nodes name, with the nodes naming each, in document order. */

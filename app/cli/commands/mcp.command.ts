@@ -34,6 +34,12 @@ export function register(program: Command): void {
       '--yes',
       'add a --command server without a terminal to confirm at (it will run that program)',
     )
+    .option(
+      '--policy <NAME[/TOOL]=POLICY>',
+      "whether a server's tools (or one tool) run when a model calls them: allow, ask (the run waits for you), deny (never offered), default (forget the setting) (repeatable)",
+      collect,
+      [],
+    )
     .option('--remove <NAME>', 'forget a server you added')
     .option('--db <FILE>', 'the run store')
     .action(async (flags: McpFlags) => (await import('./mcp.ts')).mcpCommand(flags));

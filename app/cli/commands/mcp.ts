@@ -1,5 +1,5 @@
 /**
- * `society mcp`: lists MCP server profiles, after any `--add` or `--remove`; `society mcp tools
+ * `society mcp`: lists MCP server profiles, after any `--add`, `--policy` or `--remove`; `society mcp tools
  * NAME` connects to one and lists its tools. A profile holds a URL or a program to start and the
  * variables its headers or environment are read from, never a value.
  */
@@ -12,6 +12,7 @@ import {
   parseMcpProfile,
   removeMcpProfile,
   saveMcpProfile,
+  setMcpPolicy,
 } from '../../tools/profiles.ts';
 import { mcpOverrides, missingProfileLine, withOverrides } from '../../tools/sources.ts';
 import { splitAssignment } from '../assignment.ts';
@@ -26,6 +27,8 @@ export interface McpFlags {
   env: string[];
   yes?: boolean;
   remove?: string;
+  /** `--policy NAME[/TOOL]=allow|ask|deny|default`. */
+  policy: string[];
   db?: string;
 }
 
@@ -41,6 +44,10 @@ export function mcpCommand(flags: McpFlags): void {
   try {
     if (flags.add) {
       const profile = profileFromFlags(flags);
+      // Changing where a server is keeps what the user decided about its tools.
+      const before = listMcpProfiles(store).find((p) => p.name === profile.name);
+      if (before?.policy) profile.policy = before.policy;
+      if (before?.tools) profile.tools = before.tools;
       try {
         saveMcpProfile(store, profile);
       } catch (error) {
@@ -48,6 +55,27 @@ export function mcpCommand(flags: McpFlags): void {
         throw new UsageError(
           `--add ${profile.name}: ${(error as Error).message.replace(/\.? Keys live in .*$/, '')}; give a key by its variable: ${profile.transport === 'stdio' ? '--env NAME=ENV_VAR' : '--header NAME=ENV_VAR'}`,
         );
+      }
+    }
+    for (const text of flags.policy ?? []) {
+      const [target, value] = splitAssignment(text, '--policy');
+      const slash = target.indexOf('/');
+      const name = slash < 0 ? target : target.slice(0, slash);
+      const tool = slash < 0 ? undefined : target.slice(slash + 1);
+      if (!['allow', 'ask', 'deny', 'default'].includes(value) || tool === '') {
+        throw new UsageError(
+          `--policy ${text}: give NAME=POLICY or NAME/TOOL=POLICY, POLICY one of allow, ask, deny, default`,
+        );
+      }
+      try {
+        setMcpPolicy(
+          store,
+          name,
+          tool,
+          value === 'default' ? undefined : (value as 'allow' | 'ask' | 'deny'),
+        );
+      } catch (error) {
+        throw new UsageError(`--policy ${text}: ${(error as Error).message}`);
       }
     }
     if (flags.remove && !removeMcpProfile(store, flags.remove)) {

@@ -65,6 +65,10 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--approve-tools <LIST>',
+      'run these tools without asking, though their policy is ask: NAME/TOOL,… (NAME/* every tool of a server, all every tool)',
+    )
     .option('-q, --quiet', 'no progress display')
     .option(
       '--allow-host <ORIGIN>',
@@ -82,7 +86,7 @@ export function register(program: Command): void {
     )
     .option(
       '--break <SPEC>',
-      'stop at node:ID, round:N, event:TYPE, report:KIND, message:TEXT or from:INSTANCE (opens the terminal debugger)',
+      'stop at node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE or tool:NAME (opens the terminal debugger)',
       collect,
       [],
     )

@@ -13,6 +13,7 @@ import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { completeRunInputs, fillExamples, readRunInputs } from '../inputs.ts';
 import {
+  approvedToolsFlag,
   mcpOverrideProfiles,
   refuseMissingMcp,
   runMcpProfiles,
@@ -42,6 +43,8 @@ export interface RunFlags extends DisplayFlags, BudgetFlags, AllowHostFlags {
   provider: string[];
   /** `--mcp NAME=URL`: an MCP server (HTTP) for this run, over a profile of that name. */
   mcp: string[];
+  /** `--approve-tools NAME/TOOL,…`: tools whose policy is ask run without asking. */
+  approveTools?: string;
   estimate?: boolean;
   step?: boolean;
   break: string[];
@@ -70,6 +73,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
 
   const providerOverrides = parseProviders(flags.provider);
   mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the document is read
+  const approved = approvedToolsFlag(flags.approveTools);
   const breakpoints = flags.break.map(parseBreakpoint);
   const compiled = await compileFile(
     file,
@@ -152,6 +156,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<number>
       startPaused: flags.step === true,
       allowedOrigins,
       tools: runToolSources(mcpProfiles),
+      ...(approved ? { toolApproval: { approved } } : {}),
     });
     if (cassette && cassette.mode !== 'replay' && !flags.replayThenSimulated) {
       // A person's answers belong to the recording too (a seat's commands), so a replay plays
