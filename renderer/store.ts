@@ -133,7 +133,8 @@ export interface EditorState {
   problems: Problem[] | null;
 
   run: RunView;
-  breakpoints: { nodes: string[]; round: number | null };
+  /** `tools`: pause before every tool call. */
+  breakpoints: { nodes: string[]; round: number | null; tools?: boolean };
   /** Run inputs by input name: text as typed; images as 'example' or a data URL. */
   inputValues: Record<string, string>;
   /** Template parameter values the person set in the Inputs panel (text as typed, or a tick). */

@@ -26,6 +26,8 @@ const Breakpoint = z.union([
   z.object({ round: z.number().int().min(1), loop: z.string().optional() }),
   z.object({ event: z.string(), report: z.string().optional() }),
   z.object({ message: z.object({ from: z.string().optional(), contains: z.string().optional() }) }),
+  /** Before a call to this tool (`*`: any). */
+  z.object({ tool: z.string().min(1).max(64) }),
 ]);
 
 const RunSummary = z.object({
@@ -378,7 +380,7 @@ export const contract = {
     params: z.object({
       runId: z.string(),
       action: z.enum(['pause', 'resume', 'step', 'cancel']),
-      step: z.enum(['node', 'message', 'round']).optional(),
+      step: z.enum(['node', 'message', 'round', 'tool']).optional(),
     }),
     result: z.object({ paused: z.boolean() }),
   },
@@ -413,6 +415,18 @@ export const contract = {
       instance: z.string(),
       mode: z.string(),
     }),
+  },
+  /**
+   * Changes a tool call held before it runs (a tool whose policy is ask, a tool breakpoint):
+   * new arguments as JSON text, checked against the tool's schema, or a denial (the tool never
+   * runs; the model reads that it was denied). The change takes effect when the run goes on.
+   */
+  'run.editHeldTool': {
+    params: z.union([
+      z.object({ runId: z.string(), callId: Instance, arguments: z.string().max(200_000) }),
+      z.object({ runId: z.string(), callId: Instance, deny: z.literal(true) }),
+    ]),
+    result: z.object({ callId: z.string() }),
   },
   /**
    * Exactly what an agent instance (or every instance of a node, by node id) was sent in one

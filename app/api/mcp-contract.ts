@@ -16,6 +16,9 @@ const McpProfileView = z.object({
   where: z.string(),
   /** Its headers (http) or environment (stdio), with whether each variable is set. */
   reads: z.array(FromVariable.extend({ set: z.boolean() })),
+  /** The user's policy for all its tools, and per tool (allow, ask, deny). */
+  policy: z.enum(['allow', 'ask', 'deny']).optional(),
+  tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
 });
 
 const McpProfiles = z.object({ profiles: z.array(McpProfileView) });
@@ -30,6 +33,18 @@ export const mcpContract = {
       headers: z.array(FromVariable).max(20).default([]),
       /** Sent by a page that tries to add a program to start: always refused, with why. */
       command: z.string().max(2000).optional(),
+    }),
+    result: McpProfiles,
+  },
+  /**
+   * As `society mcp --policy NAME[/TOOL]=POLICY`: whether a server's tools (or one of them) run
+   * when a model calls them; `default` forgets the setting.
+   */
+  'settings.mcp.policy': {
+    params: z.object({
+      name: z.string().min(1).max(40),
+      tool: z.string().min(1).max(64).optional(),
+      policy: z.enum(['allow', 'ask', 'deny', 'default']),
     }),
     result: McpProfiles,
   },

@@ -30,6 +30,7 @@ export function toBreakpoints(
       };
     }
     if ('round' in b) return { round: b.round, ...(b.loop !== undefined ? { loop: b.loop } : {}) };
+    if ('tool' in b) return { tool: b.tool };
     return { node: b.node };
   });
 }

@@ -49,3 +49,22 @@ it('lists, adds and removes HTTP servers; refuses programs from the page', async
     'there is no MCP server "search"',
   );
 });
+
+it('sets, shows and forgets tool policies as society mcp --policy does; --add keeps them', async () => {
+  await call('settings.mcp.save', { name: 'web', url: 'http://127.0.0.1:3002/mcp' });
+  await call('settings.mcp.policy', { name: 'web', policy: 'ask' });
+  const set = await call('settings.mcp.policy', { name: 'web', tool: 'echo', policy: 'allow' });
+  expect(set.profiles.find((p) => p.name === 'web')).toMatchObject({
+    policy: 'ask',
+    tools: { echo: 'allow' },
+  });
+  // A new URL keeps what the user decided about its tools.
+  await call('settings.mcp.save', { name: 'web', url: 'http://127.0.0.1:3003/mcp' });
+  const moved = listMcpProfiles(store).find((p) => p.name === 'web');
+  expect(moved).toMatchObject({ policy: 'ask', tools: { echo: 'allow' } });
+  const forgot = await call('settings.mcp.policy', { name: 'web', policy: 'default' });
+  expect(forgot.profiles.find((p) => p.name === 'web')?.policy).toBeUndefined();
+  expect(
+    (await refusal(call('settings.mcp.policy', { name: 'nobody', policy: 'deny' }))).message,
+  ).toContain('no MCP server "nobody"');
+});

@@ -76,6 +76,8 @@ export function historyMethods(
       env: ctx.runEnv(),
       allowedOrigins: studioOrigins(ctx),
       breakpoints: toBreakpoints(how.breakpoints),
+      // The person at the page answers a tool that asks before it runs.
+      toolApproval: { interactive: true },
       redactor,
       onModelCall: callRecorder(store, id),
       onExpertCall: expertRecorder(store, id),

@@ -10,6 +10,7 @@ import {
   type McpProfile,
   removeMcpProfile,
   saveMcpProfile,
+  setMcpPolicy,
 } from '../../app/tools/profiles.ts';
 import { mcpRefusalLines, mcpToolSources } from '../../app/tools/sources.ts';
 import type { ApiContext, ApiMethods } from './context.ts';
@@ -47,13 +48,17 @@ function view(profile: McpProfile, env: NodeJS.ProcessEnv) {
     where:
       profile.transport === 'stdio' ? [profile.command, ...profile.args].join(' ') : profile.url,
     reads: pairs.map((p) => ({ ...p, set: Boolean(env[p.env]) })),
+    ...(profile.policy ? { policy: profile.policy } : {}),
+    ...(profile.tools ? { tools: profile.tools } : {}),
   };
 }
 
 /** The `settings.mcp.*` methods. */
 export function mcpMethods(
   ctx: ApiContext,
-): ApiMethods<'settings.mcp.list' | 'settings.mcp.save' | 'settings.mcp.remove'> {
+): ApiMethods<
+  'settings.mcp.list' | 'settings.mcp.save' | 'settings.mcp.policy' | 'settings.mcp.remove'
+> {
   const { store } = ctx;
   const list = () => ({ profiles: listMcpProfiles(store).map((p) => view(p, ctx.runEnv())) });
   return {
@@ -70,12 +75,29 @@ export function mcpMethods(
           `a server that runs a program is added from a terminal, not from this page: society mcp --add ${name} --command "CMD ARGS"`,
         );
       }
+      // Changing where a server is keeps what the user decided about its tools.
+      const before = listMcpProfiles(store).find((p) => p.name === name);
       try {
-        saveMcpProfile(store, { name, transport: 'http', url, headers });
+        saveMcpProfile(store, {
+          name,
+          transport: 'http',
+          url,
+          headers,
+          ...(before?.policy ? { policy: before.policy } : {}),
+          ...(before?.tools ? { tools: before.tools } : {}),
+        });
       } catch (error) {
         throw new ApiError(`MCP server "${name}": ${(error as Error).message}`);
       }
       ctx.secretsChanged();
+      return list();
+    },
+    async 'settings.mcp.policy'({ name, tool, policy }) {
+      try {
+        setMcpPolicy(store, name, tool, policy === 'default' ? undefined : policy);
+      } catch (error) {
+        throw new ApiError(`MCP server "${name}": ${(error as Error).message}`);
+      }
       return list();
     },
     async 'settings.mcp.remove'({ name }) {

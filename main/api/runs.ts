@@ -42,7 +42,13 @@ export function runMethods(
   live: LiveRuns,
   templates: TemplateShelf,
 ): ApiMethods<
-  'run.start' | 'run.control' | 'run.breakpoints' | 'run.editHeld' | 'run.context' | 'run.blob'
+  | 'run.start'
+  | 'run.control'
+  | 'run.breakpoints'
+  | 'run.editHeld'
+  | 'run.editHeldTool'
+  | 'run.context'
+  | 'run.blob'
 > {
   const { store, redactor } = ctx;
   return {
@@ -125,6 +131,8 @@ export function runMethods(
         allowedOrigins: studioOrigins(ctx),
         breakpoints,
         startPaused: params.startPaused,
+        // The person at the page answers a tool that asks before it runs.
+        toolApproval: { interactive: true },
         redactor,
         onModelCall: callRecorder(store, runId),
         onExpertCall: expertRecorder(store, runId),
@@ -194,6 +202,21 @@ export function runMethods(
         throw new ApiError(messageOf(error));
       }
       return { kind: params.kind, instance: params.instance, mode: run.mode };
+    },
+
+    async 'run.editHeldTool'(params) {
+      const { run } = live.find(params.runId);
+      if (run.mode === 'replay')
+        throw new ApiError(
+          'this run replays a cassette: a changed tool call is not in it; fork the run to change it',
+        );
+      try {
+        if ('deny' in params) run.denyToolCall(params.callId);
+        else run.editToolCall(params.callId, params.arguments);
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      return { callId: params.callId };
     },
 
     async 'run.context'({ runId, instance, callId }) {

@@ -5,6 +5,7 @@
 import { useEditor } from '../store.ts';
 import { control } from './controller.ts';
 import { HeldEditor } from './HeldEditor.tsx';
+import { HeldToolCall } from './HeldToolCall.tsx';
 
 export function PausedPane() {
   const status = useEditor((s) => s.run.status);
@@ -14,19 +15,22 @@ export function PausedPane() {
   const where = at
     ? at.kind === 'round'
       ? `before round ${at.round ?? '?'} of ${at.loop ?? '?'}`
-      : at.kind === 'message'
-        ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
-        : `before ${at.instance ?? at.node} starts`
+      : at.kind === 'tool'
+        ? `before ${at.instance} calls ${at.tool}`
+        : at.kind === 'message'
+          ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
+          : `before ${at.instance ?? at.node} starts`
     : '';
   return (
     <aside className="paused-pane" aria-label="Paused run">
       <div className="paused-banner" data-testid="paused-banner" role="status">
         <p className="paused-where">
           <strong>Paused</strong> {paused?.reason === 'breakpoint' ? 'at a breakpoint ' : ''}
+          {paused?.reason === 'ask' ? 'for your approval ' : ''}
           {where}
         </p>
         <div className="paused-controls">
-          {(['message', 'node', 'round'] as const).map((kind) => (
+          {(['message', 'node', 'round', 'tool'] as const).map((kind) => (
             <button
               key={kind}
               type="button"
@@ -49,6 +53,7 @@ export function PausedPane() {
           </button>
         </div>
         <HeldEditor />
+        <HeldToolCall />
       </div>
     </aside>
   );

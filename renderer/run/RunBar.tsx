@@ -3,7 +3,13 @@ import { useShallow } from 'zustand/react/shallow';
 import { runNodeId } from '../model/library.ts';
 import { plural } from '../model/plural.ts';
 import { useEditor } from '../store.ts';
-import { continueRun, setBreakRound, startRun, toggleBreakpoint } from './controller.ts';
+import {
+  continueRun,
+  setBreakRound,
+  setBreakTools,
+  startRun,
+  toggleBreakpoint,
+} from './controller.ts';
 
 /** Status, live usage and breakpoints (the pause point has a pane of its own: PausedPane). */
 export function RunBar() {
@@ -69,6 +75,15 @@ export function RunBar() {
           onChange={() => selected && toggleBreakpoint(selected)}
         />
         Break before {selected ? <code>{selected}</code> : 'the selected node'}
+      </label>
+      <label className="inline" title="Pause before every tool call an agent makes">
+        <input
+          type="checkbox"
+          data-testid="break-tools"
+          checked={breakpoints.tools === true}
+          onChange={(e) => setBreakTools(e.target.checked)}
+        />
+        Break before tool calls
       </label>
       <label className="inline">
         Break at round

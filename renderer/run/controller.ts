@@ -25,6 +25,7 @@ import {
   withStartConsent,
 } from './consent.ts';
 import { useDebug } from './debugState.ts';
+import { applyHeldToolEdit } from './HeldToolCall.tsx';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -104,6 +105,7 @@ function breakpointList() {
   return [
     ...breakpoints.nodes.map((node) => ({ node })),
     ...(breakpoints.round ? [{ round: breakpoints.round }] : []),
+    ...(breakpoints.tools ? [{ tool: '*' }] : []),
   ];
 }
 
@@ -292,12 +294,13 @@ function refused(error: unknown, what: string, ways?: Parameters<typeof refusalN
 
 export async function control(
   action: 'pause' | 'resume' | 'step' | 'cancel',
-  step?: 'node' | 'message' | 'round',
+  step?: 'node' | 'message' | 'round' | 'tool',
 ): Promise<void> {
   const { runId } = get().run;
   if (!runId) return;
-  // An edit of the held message goes with the step that delivers it.
+  // An edit of the held message (or tool call) goes with the step that delivers it.
   if ((action === 'step' || action === 'resume') && !(await applyHeldEdit())) return;
+  if ((action === 'step' || action === 'resume') && !(await applyHeldToolEdit())) return;
   try {
     await api().call('run.control', { runId, action, ...(step ? { step } : {}) });
   } catch (error) {
@@ -328,6 +331,12 @@ export function toggleBreakpoint(nodeId: string): void {
       },
     };
   });
+  void syncBreakpoints();
+}
+
+/** Pauses before every tool call (or no longer). */
+export function setBreakTools(tools: boolean): void {
+  set((s) => ({ breakpoints: { ...s.breakpoints, tools } }));
   void syncBreakpoints();
 }
 
