@@ -102,4 +102,35 @@ describe('society run with a tool that asks', () => {
     expect(JSON.parse(approved.stdout).outputs.answer).toBe('The server said: Echo: hi');
     expect(stub.count()).toBe(before + 2);
   });
+
+  it('eval: each run fails naming the tool; --approve-tools lets them run', async () => {
+    const data = join(dir, 'rows.jsonl');
+    writeFileSync(data, '{"q":"hi","a":"The server said: Echo: hi"}\n');
+    const common = [
+      'eval',
+      file,
+      '--data',
+      data,
+      '--map',
+      'q=q',
+      '--expect',
+      'a',
+      '--provider',
+      `openai=${stub.url}`,
+      '--db',
+      db,
+      '--quiet',
+      '--json',
+    ];
+    const before = stub.count();
+    const refused = await societyHere(common);
+    expect(refused.stdout + refused.stderr).toContain('the tool ev/echo asks before it runs');
+    expect(stub.count()).toBe(before);
+    const approved = await societyHere([...common, '--approve-tools', 'ev/*']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout).variants[0]).toMatchObject({
+      failed: 0,
+      score: { mean: 1 },
+    });
+  });
 });

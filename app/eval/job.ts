@@ -110,6 +110,8 @@ export interface JobContext {
    * carries none, so a job opens only servers its worker's user added.
    */
   mcp?: readonly McpProfile[];
+  /** Tools that run though their policy is ask: a local eval's --approve-tools. */
+  approvedTools?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -189,6 +191,8 @@ export async function executeJob(
       profiles: withOverrides(listMcpProfiles(store), context.mcp ?? []),
       redactor: store.redactor,
     }),
+    // No one is there to answer a tool that asks: it runs when approved, else the run fails.
+    ...(context.approvedTools ? { toolApproval: { approved: context.approvedTools } } : {}),
     onModelCall: callRecorder(store, runId),
     onExpertCall: expertRecorder(store, runId),
     ...toolRecorder(store, runId),

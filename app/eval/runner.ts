@@ -46,7 +46,8 @@ export interface Executor {
 /**
  * Runs jobs in this process, into `store`; their runs may contact the origins `store` allows
  * and `allowedOrigins` (a local eval's --allow-host), and open the MCP servers of `store`'s
- * profiles with `mcp` (a local eval's --mcp) over them.
+ * profiles with `mcp` (a local eval's --mcp) over them; `approvedTools` (--approve-tools) run
+ * though their policy is ask (no one is there to be asked).
  */
 export function localExecutor(
   store: RunStore,
@@ -54,11 +55,22 @@ export function localExecutor(
   providerOverrides: Record<string, ProfileOverride> = {},
   allowedOrigins: readonly string[] = [],
   mcp: readonly McpProfile[] = [],
+  approvedTools?: readonly string[],
 ): Executor {
   return {
     concurrency,
     run: (job, runOptions) =>
-      executeJob(job, { store, providerOverrides, allowedOrigins, mcp }, runOptions),
+      executeJob(
+        job,
+        {
+          store,
+          providerOverrides,
+          allowedOrigins,
+          mcp,
+          ...(approvedTools ? { approvedTools } : {}),
+        },
+        runOptions,
+      ),
   };
 }
 

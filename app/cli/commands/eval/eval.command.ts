@@ -60,6 +60,10 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--approve-tools <LIST>',
+      'for the runs in this process: run these tools without asking, though their policy is ask (NAME/TOOL,…, NAME/*, all)',
+    )
     .option('--limit <N>', 'only the first N rows')
     .option('--concurrency <K>', 'runs at once (default: 4; with --queue, set on each worker)')
     .option('--budget <USD>', 'start no run once this much has been spent')

@@ -26,7 +26,12 @@ import {
   refuseUnallowedEvalHosts,
 } from '../../eval-preflight.ts';
 import { runOrigins } from '../../hosts.ts';
-import { mcpOverrideProfiles, refuseMissingEvalMcp, runMcpProfiles } from '../../mcp-servers.ts';
+import {
+  approvedToolsFlag,
+  mcpOverrideProfiles,
+  refuseMissingEvalMcp,
+  runMcpProfiles,
+} from '../../mcp-servers.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
 import {
@@ -75,6 +80,8 @@ export interface EvalFlags extends EvalRunFlags, BudgetFlags {
   provider: string[];
   /** `--mcp NAME=URL`: an MCP server (HTTP) for the runs in this process. */
   mcp?: string[];
+  /** `--approve-tools NAME/TOOL,…`: tools whose policy is ask run without asking. */
+  approveTools?: string;
   limit?: string;
   concurrency?: string;
   budget?: string;
@@ -238,6 +245,7 @@ export async function runPlannedEval(args: {
     | 'queueSecretFile'
     | 'allowHost'
     | 'mcp'
+    | 'approveTools'
   >;
   concurrency: number;
   scorer?: Scorer;
@@ -257,6 +265,11 @@ export async function runPlannedEval(args: {
     throw new UsageError(
       '--mcp applies to runs in this process: a worker opens only the MCP servers of its own store (society mcp --add NAME=URL --db WORKER_DB)',
     );
+  if (flags.queue !== undefined && flags.approveTools !== undefined)
+    throw new UsageError(
+      '--approve-tools applies to runs in this process: a worker approves no tool for a job',
+    );
+  const approvedTools = approvedToolsFlag(flags.approveTools);
   if (flags.queue !== undefined) refuseKeyShapedJobs(plan);
   if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
@@ -285,7 +298,7 @@ export async function runPlannedEval(args: {
     executor =
       flags.queue !== undefined
         ? await queueExecutorFor(store, evalId, plan, { ...flags, queue: flags.queue })
-        : localExecutor(store, args.concurrency, stored, allowed, mcp);
+        : localExecutor(store, args.concurrency, stored, allowed, mcp, approvedTools);
     // A reopened eval keeps its stored config; a rubric given now is attached (or replaces its own).
     const record = store.openEval({
       id: evalId,
