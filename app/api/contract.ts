@@ -14,6 +14,7 @@ import { defaultsContract } from './defaults-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
+import { toolApprovalContract } from './tool-approval-contract.ts';
 
 const Problem = z.object({ path: z.string(), node: z.string().optional(), message: z.string() });
 export type ApiProblem = z.infer<typeof Problem>;
@@ -417,18 +418,6 @@ export const contract = {
     }),
   },
   /**
-   * Changes a tool call held before it runs (a tool whose policy is ask, a tool breakpoint):
-   * new arguments as JSON text, checked against the tool's schema, or a denial (the tool never
-   * runs; the model reads that it was denied). The change takes effect when the run goes on.
-   */
-  'run.editHeldTool': {
-    params: z.union([
-      z.object({ runId: z.string(), callId: Instance, arguments: z.string().max(200_000) }),
-      z.object({ runId: z.string(), callId: Instance, deny: z.literal(true) }),
-    ]),
-    result: z.object({ callId: z.string() }),
-  },
-  /**
    * Exactly what an agent instance (or every instance of a node, by node id) was sent in one
    * call, its last by default, with roles and token counts; of a running or a stored run.
    */
@@ -520,6 +509,7 @@ export const contract = {
   ...spending.spendingContract,
   ...spending.hostsContract,
   ...mcpContract,
+  ...toolApprovalContract,
   'settings.keys': {
     params: z.object({}),
     result: z.array(KeyStatus),
