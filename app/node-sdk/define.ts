@@ -462,10 +462,7 @@ export interface ExpertCall {
 export interface ToolOffer {
   source: ToolSourceRef;
   allow?: string[];
-  /**
-   * The document's policy for these tools. Honoured for the graph's own tools only: a document
-   * never changes the user's policy for their MCP servers.
-   */
+  /** The document's policy: honoured for the graph's own tools, never an MCP server's. */
   policy?: 'allow' | 'ask' | 'deny';
 }
 
