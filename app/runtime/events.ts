@@ -26,7 +26,16 @@ export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
 export type Checkpoint =
   | { kind: 'node'; node: string; instance: string; round?: number }
   | { kind: 'message'; node: string; instance: string; round?: number; text: string }
-  | { kind: 'round'; loop: string; round: number };
+  | {
+      kind: 'round';
+      loop: string;
+      round: number;
+      /**
+       * The loop with its copies' numbers dropped (`artists/talk`, `inner@r2` inside another
+       * loop): every copy of a replicated loop shares it, so a round breakpoint holds once for all.
+       */
+      group?: string;
+    };
 
 export type RunEventBody =
   | {

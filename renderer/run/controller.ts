@@ -93,7 +93,13 @@ function breakpointList() {
   const { breakpoints } = get();
   return [
     ...breakpoints.nodes.map((node) => ({ node })),
-    ...(breakpoints.round ? [{ round: breakpoints.round }] : []),
+    ...(breakpoints.round
+      ? [
+          breakpoints.roundLoop
+            ? { round: breakpoints.round, loop: breakpoints.roundLoop }
+            : { round: breakpoints.round },
+        ]
+      : []),
   ];
 }
 
@@ -316,8 +322,18 @@ export function toggleBreakpoint(nodeId: string): void {
   void syncBreakpoints();
 }
 
-export function setBreakRound(round: number | null): void {
-  set((s) => ({ breakpoints: { ...s.breakpoints, round } }));
+/**
+ * Sets the round to pause at; `loop` (a copy's loop, `artists#3/talk`) holds it for that copy
+ * only, `null` for every copy (the default kept when `loop` is not given).
+ */
+export function setBreakRound(round: number | null, loop?: string | null): void {
+  set((s) => ({
+    breakpoints: {
+      ...s.breakpoints,
+      round,
+      roundLoop: loop === undefined ? s.breakpoints.roundLoop : loop,
+    },
+  }));
   void syncBreakpoints();
 }
 
