@@ -36,7 +36,15 @@ export function RunBar() {
       <span className={`run-status run-status-${status}`} data-testid="run-status">
         {status}
       </span>
-      {mode ? <span className="muted small">{mode}</span> : null}
+      {mode ? (
+        <span
+          className="muted small"
+          data-testid="run-mode"
+          title="How this run's calls are answered"
+        >
+          {mode}
+        </span>
+      ) : null}
       {simulated ? (
         <span
           className="simulated-label"

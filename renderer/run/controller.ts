@@ -538,10 +538,20 @@ export async function continueRun(runId: string): Promise<string | null> {
   return continued;
 }
 
-/** Compares two stored runs in the Diff tab. */
-export async function compareRuns(a: string, b: string): Promise<void> {
+/**
+ * Compares two stored runs in the Diff tab. When one forks the other, the parent is A (the
+ * removed side) and the fork B (the added side), whichever was ticked first, unless `asGiven`
+ * (the Swap button).
+ */
+export async function compareRuns(
+  a: string,
+  b: string,
+  options: { asGiven?: boolean } = {},
+): Promise<void> {
   try {
-    const diff = await api().call('runs.diff', { a, b });
+    let diff = await api().call('runs.diff', { a, b });
+    if (!options.asGiven && diff.fork?.child === 'a')
+      diff = await api().call('runs.diff', { a: b, b: a });
     useDebug.setState({ diff });
     set({ runTab: 'diff' });
   } catch (error) {
