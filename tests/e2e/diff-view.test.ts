@@ -2,7 +2,8 @@
  * A run and its fork compared in the Diff tab, ticked in the order a person meets them (the
  * fork, newest, first): the parent stands on the removed side and the fork on the added side,
  * as the legend says; inside a changed message only the changed words are marked; and the
- * fork's mode reads the same in the run bar and in the Runs list.
+ * fork's mode reads the same in the run bar and in the Runs list. The run panel offers the run's
+ * tabs only once it has their data.
  */
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
@@ -48,11 +49,29 @@ describe.skipIf(!HAVE_CHROMIUM)('the Diff tab', () => {
     const s = studio();
     const { page } = s;
     await openDocument(s, 'pair.society.json', PAIR, 'critic');
+    // Before a run the panel offers only the tabs that have something: Inputs, Transcript,
+    // Problems and Runs.
+    const tabNames = () => page.locator('.run-tabs [role="tab"]').allTextContents();
+    expect(await tabNames()).toEqual(['Inputs', 'Transcript', 'Problems', 'Runs']);
     await page.getByTestId('tb-run-simulated').click();
     await expect
       .poll(() => s.store.listRuns().map((r) => r.status), { timeout: 15_000 })
       .toEqual(['succeeded']);
     const parentId = s.store.listRuns()[0]!.id;
+    // The run's own tabs join once it has their data (Diff only when two runs are compared).
+    await expect
+      .poll(async () => (await tabNames()).map((t) => t.replace(/\d+$/, '')))
+      .toEqual([
+        'Inputs',
+        'Transcript',
+        'Context',
+        'Timeline',
+        'Usage',
+        'Outputs',
+        'Events',
+        'Problems',
+        'Runs',
+      ]);
     const said = s.store.events(parentId, { types: ['message'] }) as Array<{
       from: string;
       text: string;
@@ -84,6 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Diff tab', () => {
     await page.locator(`[data-run="${parentId}"]`).getByTestId('run-pick').check();
     await page.getByTestId('compare-button').click();
     await page.getByTestId('diff-view').waitFor();
+    expect(await page.getByTestId('run-tab-diff').getAttribute('aria-selected')).toBe('true');
     const legend = (await page.getByTestId('diff-legend').textContent()) ?? '';
     expect(legend).toContain(`removed: ${parentId} (parent)`);
     expect(legend).toContain(`added: ${fork.id} (fork)`);
