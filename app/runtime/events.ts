@@ -53,8 +53,9 @@ export type RunEventBody =
       usage: Usage;
       error?: string;
       /**
-       * How the run ended up answering its calls, when that changed as it ran (a replay the
-       * debugger let go beyond its cassette after an edit).
+       * How the run ended up answering its calls, when its `run.started` says otherwise: a replay
+       * the debugger let go beyond its cassette after an edit, or a fork, whose log starts with
+       * its parent's `run.started`.
        */
       mode?: RunMode;
     }
