@@ -292,6 +292,15 @@ export class Run {
     return performance.now() - this.#started;
   }
 
+  /**
+   * The mode the log's `run.started` says: a fork's or a resume's is the one it kept from the
+   * run it continues (a replay's, say), so its end says the mode it ran in when that differs.
+   */
+  #loggedStartMode(): RunMode {
+    const started = this.#log.events.find((e) => e.type === 'run.started');
+    return started?.type === 'run.started' ? started.mode : this.#startMode;
+  }
+
   // ---- the run -------------------------------------------------------------------------
 
   async #run(): Promise<RunResult> {
@@ -326,7 +335,7 @@ export class Run {
       status,
       outputs: previewValues(outputs),
       usage: this.usage,
-      ...(this.#mode !== this.#startMode ? { mode: this.#mode } : {}),
+      ...(this.#mode !== this.#loggedStartMode() ? { mode: this.#mode } : {}),
       ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
       ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
     });

@@ -103,7 +103,13 @@ function breakpointList() {
   const { breakpoints } = get();
   return [
     ...breakpoints.nodes.map((node) => ({ node })),
-    ...(breakpoints.round ? [{ round: breakpoints.round }] : []),
+    ...(breakpoints.round
+      ? [
+          breakpoints.roundLoop
+            ? { round: breakpoints.round, loop: breakpoints.roundLoop }
+            : { round: breakpoints.round },
+        ]
+      : []),
   ];
 }
 
@@ -331,8 +337,18 @@ export function toggleBreakpoint(nodeId: string): void {
   void syncBreakpoints();
 }
 
-export function setBreakRound(round: number | null): void {
-  set((s) => ({ breakpoints: { ...s.breakpoints, round } }));
+/**
+ * Sets the round to pause at; `loop` (a copy's loop, `artists#3/talk`) holds it for that copy
+ * only, `null` for every copy (the default kept when `loop` is not given).
+ */
+export function setBreakRound(round: number | null, loop?: string | null): void {
+  set((s) => ({
+    breakpoints: {
+      ...s.breakpoints,
+      round,
+      roundLoop: loop === undefined ? s.breakpoints.roundLoop : loop,
+    },
+  }));
   void syncBreakpoints();
 }
 
@@ -537,10 +553,20 @@ export async function continueRun(runId: string): Promise<string | null> {
   return continued;
 }
 
-/** Compares two stored runs in the Diff tab. */
-export async function compareRuns(a: string, b: string): Promise<void> {
+/**
+ * Compares two stored runs in the Diff tab. When one forks the other, the parent is A (the
+ * removed side) and the fork B (the added side), whichever was ticked first, unless `asGiven`
+ * (the Swap button).
+ */
+export async function compareRuns(
+  a: string,
+  b: string,
+  options: { asGiven?: boolean } = {},
+): Promise<void> {
   try {
-    const diff = await api().call('runs.diff', { a, b });
+    let diff = await api().call('runs.diff', { a, b });
+    if (!options.asGiven && diff.fork?.child === 'a')
+      diff = await api().call('runs.diff', { a: b, b: a });
     useDebug.setState({ diff });
     set({ runTab: 'diff' });
   } catch (error) {
