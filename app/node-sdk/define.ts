@@ -458,10 +458,14 @@ export interface ExpertCall {
   parameters?: Record<string, unknown>;
 }
 
-/** A source of tools offered to a node, and which of its tools (every one without `allow`). */
+/** A tool source offered to a node: `allow` picks its tools; `name`, `description` a graph's. */
 export interface ToolOffer {
   source: ToolSourceRef;
   allow?: string[];
+  name?: string;
+  description?: string;
+  /** Values for a graph tool's inputs a model cannot write (an image), for every call. */
+  given?: Record<string, unknown>;
 }
 
 /** An expert's answer: text, labels or a vector as returned; bytes as a blob reference. */

@@ -124,6 +124,11 @@ export class Run {
       // A tool's own limit when the document sets one, else the per-call timeout, else 60 s.
       timeoutMs: settings.limits?.toolMs ? limits.toolMs : (settings.timeoutMs ?? limits.toolMs),
       emit,
+      runGraph: (instance, child, document, inputs) => {
+        const node = this.#plannedNode(instance);
+        if (!node) throw new Error(`no node runs as ${instance}`);
+        return this.#runChild(node, child, document, inputs);
+      },
     });
     const graphOf = (context: Pick<ScopeContext, 'graph'>) => {
       const child = context.graph ? this.#children.get(context.graph) : undefined;

@@ -22,6 +22,7 @@ import type { GraphDocument } from '../schema/document.ts';
 import { SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { BudgetExceededError } from './budget.ts';
 import type { RunEventBody } from './events.ts';
+import { graphToolDefinition, graphToolDocument, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
 import type { RunOptions } from './run-options.ts';
 import { errorMessage } from './values.ts';
@@ -37,11 +38,21 @@ export interface ToolsSetup {
   /** Longest one call may take. */
   timeoutMs: number;
   emit: (body: RunEventBody) => void;
+  /**
+   * Runs a graph as a child of a node instance (`child` names the call's copy, under the
+   * instance): what a call to a graph tool does.
+   */
+  runGraph(
+    instance: string,
+    child: string,
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
 
-/** How events and records name a source: `mcp:tools`. */
+/** How events and records name a source: `mcp:tools`, `graph:calculator`. */
 export function sourceId(ref: ToolSourceRef): string {
-  return `${ref.kind}:${ref.profile}`;
+  return ref.kind === 'mcp' ? `mcp:${ref.profile}` : `graph:${ref.graph}`;
 }
 
 /** Where a tool offered to an instance comes from. */
@@ -50,6 +61,8 @@ interface Offered {
   source: string;
   definition: ToolDefinition;
   validate: ValidateFunction;
+  /** A graph tool's inputs the node gives every call (an image). */
+  given?: Record<string, unknown>;
 }
 
 export class ToolGateway {
@@ -109,6 +122,34 @@ export class ToolGateway {
     for (const offer of offers) {
       const source = sourceId(offer.source);
       let tools: ToolDefinition[];
+      if (offer.source.kind === 'graph') {
+        // A library graph is one tool, read from the document: no source to open or record.
+        const tool = graphToolDefinition(this.#setup.doc, this.#options.registry, {
+          ...offer,
+          source: offer.source,
+        });
+        if (!tool) throw new Error(`the document's library holds no graph "${offer.source.graph}"`);
+        const definition = tool.definition;
+        const given = Object.fromEntries(
+          tool.given.flatMap((name) =>
+            offer.given && Object.hasOwn(offer.given, name) ? [[name, offer.given[name]]] : [],
+          ),
+        );
+        const other = offered.get(definition.name);
+        if (other) {
+          throw new Error(
+            `the tool "${definition.name}" is offered by both ${other.source} and ${source}; give one of them another "name"`,
+          );
+        }
+        offered.set(definition.name, {
+          ref: offer.source,
+          source,
+          definition,
+          validate: this.#compile(definition),
+          given,
+        });
+        continue;
+      }
       try {
         tools = await this.#list(offer.source, signal);
       } catch (error) {
@@ -162,7 +203,10 @@ export class ToolGateway {
   }
 
   /** A source's tools: from the run's cassette when it holds them, else from the source. */
-  #list(ref: ToolSourceRef, signal: AbortSignal): Promise<ToolDefinition[]> {
+  #list(
+    ref: Extract<ToolSourceRef, { kind: 'mcp' }>,
+    signal: AbortSignal,
+  ): Promise<ToolDefinition[]> {
     const id = sourceId(ref);
     let list = this.#lists.get(id);
     if (!list) {
@@ -185,7 +229,7 @@ export class ToolGateway {
     return list;
   }
 
-  #open(ref: ToolSourceRef, signal: AbortSignal): Promise<ToolSource> {
+  #open(ref: Extract<ToolSourceRef, { kind: 'mcp' }>, signal: AbortSignal): Promise<ToolSource> {
     const id = sourceId(ref);
     let opened = this.#sources.get(id);
     if (!opened) {
@@ -283,6 +327,20 @@ export class ToolGateway {
       return refused(`the arguments of "${call.name}" do not match its schema: ${problems}`);
     }
     try {
+      if (offered.ref.kind === 'graph') {
+        // A graph tool runs its graph under the instance, whatever the mode: its own model and
+        // expert calls are what a cassette answers, records keep and the simulator makes up.
+        const outputs = await this.#setup.runGraph(
+          instance,
+          `${instance}/tool${nth}`,
+          graphToolDocument(this.#setup.doc, offered.ref.graph),
+          { ...args, ...offered.given },
+        );
+        const result = graphToolResult(outputs);
+        this.#checkSize(call.name, result.content);
+        const replayed = this.#options.cassette?.mode === 'replay';
+        return done({ ...result, source: replayed ? 'cassette' : 'live' });
+      }
       return done(await this.#answer(offered, call.name, args, signal, { callId, node, instance }));
     } catch (error) {
       if (!isAbortError(error) && !signal.aborted) {
@@ -368,6 +426,7 @@ export class ToolGateway {
     signal: AbortSignal,
   ): Promise<ToolResult> {
     const id = offered.source;
+    if (offered.ref.kind !== 'mcp') throw new Error(`${id} is not called through a tool source`);
     // Opened here when the tools were offered from a record (a resume going live).
     const source = await this.#open(offered.ref, signal);
     const timeoutMs = this.#setup.timeoutMs;
