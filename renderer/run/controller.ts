@@ -6,8 +6,9 @@
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
+import { heldMessage } from '../model/held.ts';
 import { collectParams } from '../model/params.ts';
-import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
+import { applyEvents, idleRun, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import {
   currentDocument,
@@ -389,24 +390,6 @@ export function openRunGraph(runId: string): void {
       notify('error', `could not open run ${runId}: ${(error as Error).message}`);
     }
   });
-}
-
-/** The message the run is held at before it is delivered, if it is held at one. */
-export function heldMessage(
-  run: Pick<RunView, 'runId' | 'status' | 'paused'>,
-): { key: string; instance: string; text: string } | null {
-  const at = run.paused?.at;
-  if (run.status !== 'paused' || at?.kind !== 'message' || !at.instance || !run.runId) return null;
-  return { key: `${run.runId}:${at.instance}`, instance: at.instance, text: at.text ?? '' };
-}
-
-/** The node instance the run is held at before it starts, if it is held at one. */
-export function heldNode(
-  run: Pick<RunView, 'status' | 'paused'>,
-): { instance: string; node: string } | null {
-  const at = run.paused?.at;
-  if (run.status !== 'paused' || at?.kind !== 'node' || !at.instance || !at.node) return null;
-  return { instance: at.instance, node: at.node };
 }
 
 /**
