@@ -158,6 +158,10 @@ async function timeCalls(
     answerBytes: 1_000_000,
     timeoutMs: 60_000,
     emit: (event) => events.push(event),
+    // The bench offers an MCP tool only: no graph tool runs.
+    runGraph: async () => {
+      throw new Error('the bench offers no graph tool');
+    },
   });
   const signal = new AbortController().signal;
   await gateway.offer('agent', 'agent', [{ source: { kind: 'mcp', profile: 'bench' } }], signal);
