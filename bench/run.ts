@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
- * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/parallel-agents.ts`,
+ * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/tool-overhead.ts`, `node bench/parallel-agents.ts`,
  * `node bench/artist-critic.ts`, `node bench/itcma.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`,
  * `node bench/eval-queue.ts` (needs redis-server; its queued half is skipped without one).
  *
@@ -16,6 +16,7 @@ import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts'
 import { benchStartup, formatStartup } from './startup.ts';
 import { benchStore, formatStore } from './store.ts';
 import { machineLine } from './support.ts';
+import { benchToolOverhead, formatToolOverhead } from './tool-overhead.ts';
 
 const started = performance.now();
 const withEditor = !process.argv.includes('--no-editor');
@@ -29,6 +30,8 @@ progress('the ITCMA-S sandbox, 75 steps…');
 const itcma = await benchItcma();
 progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
+progress('tool calls to an in-process MCP server…');
+const tools = await benchToolOverhead({ log: progress });
 progress('run store…');
 const store = await benchStore();
 progress('an eval in one process and on a queue…');
@@ -46,6 +49,8 @@ console.log(rule);
 console.log(`Society Studio benchmarks — ${machineLine()}`);
 console.log(rule);
 for (const line of formatEngineOverhead(overhead)) console.log(line);
+console.log(rule);
+for (const line of formatToolOverhead(tools)) console.log(line);
 console.log(rule);
 for (const line of formatParallelAgents(parallel)) console.log(line);
 console.log(rule);

@@ -1,6 +1,8 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useEffect, useState } from 'react';
 import { api, type ConnectionStatus } from './api.ts';
+import { ConnectionBanner, DraftOffer } from './ConnectionBanner.tsx';
+import { watchDrafts } from './drafts.ts';
 import { Canvas } from './editor/Canvas.tsx';
 import { Palette } from './editor/Palette.tsx';
 import { EvalsView } from './evals/EvalsView.tsx';
@@ -161,9 +163,13 @@ export function App() {
     const off = client.onStatus(setConnection);
     client.connect();
     watchRuns();
+    const stopDrafts = watchDrafts();
     followCanvasSelection();
     void loadModelDefaults();
-    return off;
+    return () => {
+      off();
+      stopDrafts();
+    };
   }, []);
   useShortcuts();
   useLeaveWarning();
@@ -179,6 +185,10 @@ export function App() {
             <MachineView />
             <ImportProblems />
             <Notice />
+            <div className="banners">
+              <ConnectionBanner connection={connection} />
+              <DraftOffer />
+            </div>
           </main>
           <Inspector />
           <EvalsView />

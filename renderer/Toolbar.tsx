@@ -238,7 +238,15 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
               : `studio connection: ${connection}`
           }
         >
-          {connection === 'open' ? 'connected' : connection === 'locked' ? 'no token' : connection}
+          {connection === 'open'
+            ? 'connected'
+            : connection === 'locked'
+              ? 'no token'
+              : connection === 'restarted'
+                ? 'studio restarted'
+                : connection === 'stopped'
+                  ? 'studio stopped'
+                  : connection}
         </span>
       </div>
     </header>

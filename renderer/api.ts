@@ -20,9 +20,18 @@ import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './tr
 
 /**
  * `locked`: a studio page opened without the printed address's token, so it does not try to
- * connect (the studio would refuse it).
+ * connect (the studio would refuse it). `stopped`: nothing answers at the studio's address; the
+ * page looks again now and then, further apart each time, and reconnects when it is back.
+ * `restarted`: a studio answers at this address but refuses this tab's token (a new launch has
+ * a new one), so the page stops asking: the new address is printed where the studio runs.
  */
-export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'locked';
+export type ConnectionStatus =
+  | 'connecting'
+  | 'open'
+  | 'closed'
+  | 'locked'
+  | 'stopped'
+  | 'restarted';
 
 export class ApiError extends Error {
   readonly problems: ApiProblem[];
@@ -45,7 +54,20 @@ interface Pending {
 
 export type RunEventListener = (runId: string, event: Record<string, unknown>) => void;
 
-const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
+/**
+ * How long to wait before looking for the studio again after losing it: each failed attempt
+ * shows in the console, so they come further apart, up to one a minute.
+ */
+const RECONNECT_MS = [1000, 3000, 8000, 15_000, 30_000, 60_000];
+
+/** Whether something answers at `url` (the page's own address); no error when it does. */
+export type Probe = () => Promise<boolean>;
+
+const probeStudio: Probe = () =>
+  fetch('/index.html', { method: 'HEAD', cache: 'no-store' }).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 export class ApiClient {
   readonly #url: string;
@@ -61,6 +83,8 @@ export class ApiClient {
   #queue: string[] = [];
   #status: ConnectionStatus = 'closed';
   #attempt = 0;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  readonly #probe: Probe;
   #runListeners = new Set<RunEventListener>();
   #statusListeners = new Set<(status: ConnectionStatus) => void>();
 
@@ -68,10 +92,12 @@ export class ApiClient {
     url: string,
     bridge: SocietyBridge | undefined = desktopBridge(),
     token: string | undefined = undefined,
+    probe: Probe = probeStudio,
   ) {
     this.#url = url;
     this.#bridge = bridge;
     this.#token = token;
+    this.#probe = probe;
   }
 
   get status(): ConnectionStatus {
@@ -105,6 +131,12 @@ export class ApiClient {
   }
 
   #callOverSocket(method: ApiMethod, params: unknown): Promise<unknown> {
+    // Lost: a request would only knock on the studio's door again; the banner says what to do.
+    if (this.#status === 'restarted' || this.#status === 'stopped') {
+      return Promise.reject(
+        new ApiError(`the studio is not connected (${this.#status}), so ${method} was not sent`),
+      );
+    }
     const id = this.#nextId++;
     const text = JSON.stringify({ id, method, params });
     const answer = new Promise<unknown>((resolve, reject) => {
@@ -138,6 +170,8 @@ export class ApiClient {
       return;
     }
     if (this.#socket) return;
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
     if (!this.#token) {
       this.#setStatus('locked');
       return;
@@ -147,7 +181,9 @@ export class ApiClient {
     // (app/api/studio-auth.ts says why).
     const socket = new WebSocket(this.#url, studioProtocols(this.#token));
     this.#socket = socket;
+    let opened = false;
     socket.addEventListener('open', () => {
+      opened = true;
       this.#attempt = 0;
       this.#setStatus('open');
       for (const text of this.#queue.splice(0)) socket.send(text);
@@ -155,12 +191,39 @@ export class ApiClient {
     socket.addEventListener('message', (event) => this.#receive(event.data));
     socket.addEventListener('close', () => {
       this.#socket = undefined;
-      this.#setStatus('closed');
       // Answers to requests in flight are lost with the socket; say so instead of hanging.
       this.#rejectAll((method) => `connection to the studio closed during ${method}`);
-      const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)]!;
-      setTimeout(() => this.connect(), delay);
+      void this.#afterClose(opened);
     });
+  }
+
+  /**
+   * After the socket closed: a socket that was open is tried again once the studio answers at
+   * this address; one refused while the studio answers means the studio restarted with a new
+   * token, and is not tried again (each refusal is an error in the console, and no later try
+   * would do better) until the person asks (`reconnect`).
+   */
+  async #afterClose(wasOpen: boolean): Promise<void> {
+    if (wasOpen) this.#attempt = 0;
+    if (this.#status !== 'stopped') this.#setStatus('closed');
+    const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)]!;
+    await new Promise((resolve) => {
+      this.#retry = setTimeout(resolve, wasOpen ? 0 : delay);
+    });
+    if (this.#socket) return;
+    if (await this.#probe()) {
+      if (wasOpen || this.#status === 'stopped') this.connect();
+      else this.#setStatus('restarted');
+      return;
+    }
+    this.#setStatus('stopped');
+    this.#retry = setTimeout(() => void this.#afterClose(false), delay);
+  }
+
+  /** Tries the studio again now (the person pressed Reconnect). */
+  reconnect(): void {
+    this.#attempt = 0;
+    this.connect();
   }
 
   #send(text: string): void {

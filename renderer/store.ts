@@ -133,8 +133,17 @@ export interface EditorState {
   problems: Problem[] | null;
 
   run: RunView;
-  /** `tools`: pause before every tool call. */
-  breakpoints: { nodes: string[]; round: number | null; tools?: boolean };
+  /**
+   * Nodes to pause before, and a round to pause at: once per round for every copy of a
+   * replicated loop, or only in `roundLoop` (a copy's loop, `artists#3/talk`) when set;
+   * `tools`: pause before every tool call.
+   */
+  breakpoints: {
+    nodes: string[];
+    round: number | null;
+    roundLoop?: string | null;
+    tools?: boolean;
+  };
   /** Run inputs by input name: text as typed; images as 'example' or a data URL. */
   inputValues: Record<string, string>;
   /** Template parameter values the person set in the Inputs panel (text as typed, or a tick). */

@@ -15,6 +15,8 @@ import { loadNodeRegistry } from '../app/node-sdk/registry.ts';
 import type { Cassette } from '../app/providers/cassette.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { type RunResult, startRun } from '../app/runtime/engine.ts';
+import { mcpToolSources, namedMcpProfiles } from '../app/tools/sources.ts';
+import { everythingStdio } from '../tests/support/mcp-everything.ts';
 
 /** The templates folder. */
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
@@ -48,6 +50,9 @@ export function standInAnswer(name: string): string {
 /**
  * Runs template `base` with its example inputs: `record` asks the simulated provider and
  * writes every answer (a stand-in person's too) into `cassette`; `replay` answers only from it.
+ * An MCP server profile a template names is recorded against the reference server
+ * `@modelcontextprotocol/server-everything` over stdio: its tools are listed into the cassette,
+ * and, the run being simulated, none is called (their results are made up and labelled).
  */
 export async function runTemplate(
   base: string,
@@ -69,7 +74,18 @@ export async function runTemplate(
     blobs,
     cassette: { cassette, mode },
     ...(mode === 'record'
-      ? { simulate: true, askHuman: async ({ name, example }) => example ?? standInAnswer(name) }
+      ? {
+          simulate: true,
+          askHuman: async ({ name, example }) => example ?? standInAnswer(name),
+          tools: mcpToolSources({
+            profiles: [...namedMcpProfiles(compiled.plan).keys()].map((name) => ({
+              name,
+              transport: 'stdio' as const,
+              ...everythingStdio,
+              env: [],
+            })),
+          }),
+        }
       : { humanAnswers: cassette.answers() }),
   });
   const result = await run.result;

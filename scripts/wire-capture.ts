@@ -31,6 +31,7 @@ import { canonicalJson, sha256Hex } from '../app/providers/canonical.ts';
 import { Cassette, type NormalizedRequest, requestKey } from '../app/providers/cassette.ts';
 import { normalizeExpertRequest } from '../app/providers/expert-record.ts';
 import { createChatProvider, resolveProviderProfile } from '../app/providers/registry.ts';
+import type { ToolSources } from '../app/providers/tools.ts';
 import type { ChatContentPart, ChatMessage, ChatProvider } from '../app/providers/types.ts';
 import { BlobStore } from '../app/runtime/blobs.ts';
 import { startRun } from '../app/runtime/engine.ts';
@@ -83,6 +84,19 @@ function lastText(body: StubRequestBody): string {
   return preview(JSON.stringify(content ?? body?.inputs ?? ''), 200);
 }
 
+/** A Chat Completions message as it arrives, tool fields included. */
+interface WireMessage {
+  role: ChatMessage['role'];
+  content: string | null | Record<string, unknown>[];
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+/** A tool offered in a Chat Completions body. */
+interface WireTool {
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+}
+
 /**
  * A Chat Completions body read back into the request the engine asked (the cassette's key):
  * the OpenAI provider sends `extra` fields first, then model, messages, temperature, max_tokens.
@@ -95,23 +109,42 @@ export function fromWire(body: StubRequestBody): NormalizedRequest {
     max_tokens: maxTokens,
     stream: _stream,
     stream_options: _options,
+    tools,
     ...extra
   } = body as Record<string, unknown>;
   const request: NormalizedRequest = {
     model: String(model),
-    messages: (messages as { role: ChatMessage['role']; content: unknown }[]).map((m) => ({
+    messages: (messages as WireMessage[]).map((m) => ({
       role: m.role,
       content:
-        typeof m.content === 'string'
-          ? m.content
-          : (m.content as Record<string, unknown>[]).map(
+        typeof m.content === 'string' || m.content === null || m.content === undefined
+          ? (m.content ?? '')
+          : m.content.map(
               (part): ChatContentPart =>
                 part.type === 'text'
                   ? { type: 'text', text: String(part.text) }
                   : { type: 'image', url: String((part.image_url as { url: string }).url) },
             ),
+      // Function calling: the calls an assistant asked for, and which call a tool message answers.
+      ...(m.tool_calls?.length
+        ? {
+            toolCalls: m.tool_calls.map((c) => ({
+              id: c.id,
+              name: c.function.name,
+              arguments: c.function.arguments,
+            })),
+          }
+        : {}),
+      ...(m.tool_call_id !== undefined ? { toolCallId: m.tool_call_id } : {}),
     })),
   };
+  if (Array.isArray(tools) && tools.length > 0) {
+    request.tools = (tools as WireTool[]).map(({ function: f }) => ({
+      name: f.name,
+      ...(f.description !== undefined ? { description: f.description } : {}),
+      parameters: f.parameters,
+    }));
+  }
   if (typeof temperature === 'number') request.temperature = temperature;
   if (typeof maxTokens === 'number') request.maxTokens = maxTokens;
   if (Object.keys(extra).length > 0) request.extra = extra;
@@ -168,6 +201,15 @@ export async function captureTemplate(base: string, dir = TEMPLATES): Promise<Wi
           completion_tokens: answer.usage.completionTokens,
         },
         ...(answer.finishReason ? { finishReason: answer.finishReason } : {}),
+        ...(answer.toolCalls?.length
+          ? {
+              toolCalls: answer.toolCalls.map((c) => ({
+                id: c.id,
+                name: c.name,
+                arguments: c.arguments,
+              })),
+            }
+          : {}),
       };
     },
   });
@@ -204,6 +246,7 @@ export async function captureTemplate(base: string, dir = TEMPLATES): Promise<Wi
       env: {},
       experts: expertProviders,
       expertProviderFor: () => experts,
+      tools: recordedTools(cassette, seen),
       retry: { attempts: 1 },
       onExpertCall: ({ request }) => {
         const normalized = normalizeExpertRequest(request);
@@ -228,6 +271,46 @@ export async function captureTemplate(base: string, dir = TEMPLATES): Promise<Wi
   } finally {
     await stub.close();
   }
+}
+
+/**
+ * Tool sources answered from the cassette, as a replay answers them (no server is started):
+ * each call is captured one layer up like an expert's, as the source, tool and arguments the
+ * engine hands over.
+ */
+function recordedTools(cassette: Cassette, seen: Omit<WireRequest, 'count'>[]): ToolSources {
+  return {
+    async open(ref) {
+      const id = `mcp:${ref.profile}`;
+      const tools = cassette.toolList(id);
+      if (!tools) throw new Error(`the cassette holds no tools of ${id}`);
+      return {
+        id,
+        list: async () => tools,
+        call: async (tool, args) => {
+          const request = { source: id, tool, arguments: args };
+          const text = canonicalJson(request);
+          seen.push({
+            endpoint: `tool ${id}`,
+            model: tool,
+            sha256: sha256Hex(text),
+            preview: preview(text),
+            last: preview(JSON.stringify(args), 200),
+          });
+          const recorded = cassette.lookupTool(request);
+          if (!recorded)
+            throw new Error(`the cassette holds no call ${tool}(${JSON.stringify(args)})`);
+          return {
+            content: recorded.content,
+            ...(recorded.structured !== undefined ? { structured: recorded.structured } : {}),
+            ...(recorded.isError ? { isError: true } : {}),
+            source: 'cassette',
+          };
+        },
+        close: async () => {},
+      };
+    },
+  };
 }
 
 /** Every template's base name, sorted. */

@@ -4,7 +4,8 @@
  * database and its WAL, events files, the cassette, the export, `show`, stdout and stderr),
  * through run → kill -9 → resume → fork → export → replay → show, against a server that
  * echoes the Authorization header in every answer (streamed in small pieces, so a key is split
- * across deltas) and in its error bodies; and in the studio, a key entered in Settings against
+ * across deltas) and in its error bodies; MCP servers that echo their header or environment key
+ * in a tool's result, in a tool's error and in a failed request; and in the studio, a key entered in Settings against
  * every frame sent to the page. Not one copy of any key may appear anywhere.
  */
 import { spawn } from 'node:child_process';
@@ -18,11 +19,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { studioProtocols } from '../app/api/studio-auth.ts';
 import { openRunStore } from '../app/store/index.ts';
+import { saveMcpProfile } from '../app/tools/profiles.ts';
 import { startStudio } from '../main/studio/server.ts';
 import { type CliResult, society } from './support/cli.ts';
+import { startCountingMcp } from './support/mcp-counting.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
+/** A stdio MCP server that echoes its environment's key in a result and in an error. */
+const ECHO_STDIO = fileURLToPath(new URL('./support/mcp-echo-stdio.ts', import.meta.url));
 
 // Made up at run time so no key-shaped text is ever committed. The variable names of the
 // stored and flagged providers are deliberately not credential-like (no _KEY or _TOKEN), so
@@ -302,6 +307,152 @@ describe('keys given to MCP servers', () => {
       expectNoKeys();
     } finally {
       echo.close();
+    }
+  });
+});
+
+describe('keys a tool-using run was given', () => {
+  it('stay out of its store, events, cassette, export and output, echoed in results and errors', {
+    timeout: 40_000,
+  }, async () => {
+    const mcpEnv = { ...env, WEB_LAB_HDR: MCP_MARKERS.mcpHeader, EV_LAB_CFG: MCP_MARKERS.mcpEnv };
+    // An HTTP server whose tools answer with the Authorization header, and fail quoting it.
+    const hdr = await startCountingMcp([
+      {
+        name: 'whoami',
+        input: {},
+        answer: (_, { headers }) => `you sent ${headers.authorization}`,
+      },
+      {
+        name: 'refuse',
+        input: {},
+        answer: (_, { headers }) => {
+          throw new Error(`refused ${headers.authorization}`);
+        },
+      },
+    ]);
+    // A server that fails every request quoting the header: the run's own error carries it.
+    const down = createServer((req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`down ${req.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const downUrl = `http://127.0.0.1:${(down.address() as { port: number }).port}/mcp`;
+    const all = ['whoami', 'refuse', 'printenv', 'failenv'];
+    // Calls every tool it is offered, then answers quoting every result.
+    const model = await startStubOpenAI({
+      respond: (body) => {
+        const results = body.messages.filter((m: { role: string }) => m.role === 'tool');
+        if (results.length > 0)
+          return {
+            text: `tools said: ${results.map((m: { content: string }) => m.content).join(' | ')}`,
+          };
+        const offered = (body.tools ?? []).map(
+          (t: { function: { name: string } }) => t.function.name,
+        );
+        return { text: '', toolCalls: offered.map((name: string) => ({ name, arguments: {} })) };
+      },
+    });
+    const toolDoc = (profiles: string[]) => ({
+      version: 1,
+      name: 'key trace with tools',
+      models: { m: { provider: 'toolstub', model: 'model-tools' } },
+      nodes: [
+        { id: 'q', type: 'input', position: { x: 0, y: 0 }, data: { name: 'q' } },
+        {
+          id: 't',
+          type: 'agent',
+          position: { x: 0, y: 0 },
+          data: {
+            model: 'm',
+            prompt: 'Use the tools: {{ q }}',
+            tools: profiles.map((mcp) => ({ mcp })),
+          },
+        },
+        { id: 'out', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
+      ],
+      edges: [
+        { id: 'e1', source: 'q', sourceHandle: 'value', target: 't', targetHandle: 'q' },
+        { id: 'e2', source: 't', sourceHandle: 'text', target: 'out', targetHandle: 'value' },
+      ],
+    });
+    const toolFile = join(dir, 'tools.json');
+    const downFile = join(dir, 'tools-down.json');
+    writeFileSync(toolFile, JSON.stringify(toolDoc(['hdr', 'envd'])));
+    writeFileSync(downFile, JSON.stringify(toolDoc(['down'])));
+    const stub = ['--provider', `toolstub=${model.url}`];
+    try {
+      // The profiles as `society mcp --add` keeps them (that command is traced above).
+      const profiles = openRunStore(db);
+      const header = [{ name: 'Authorization', env: 'WEB_LAB_HDR' }];
+      saveMcpProfile(profiles, { name: 'hdr', transport: 'http', url: hdr.url, headers: header });
+      saveMcpProfile(profiles, { name: 'down', transport: 'http', url: downUrl, headers: header });
+      saveMcpProfile(profiles, {
+        name: 'envd',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [ECHO_STDIO],
+        env: [{ name: 'SERVICE_PASS', env: 'EV_LAB_CFG' }],
+      });
+      profiles.close();
+      const ran = await step(
+        'run (tools)',
+        [
+          'run',
+          toolFile,
+          '--input',
+          'q=go',
+          ...stub,
+          '--events',
+          join(dir, 'tools.ndjson'),
+          '--record',
+          join(dir, 'tools.cassette.json'),
+          '--json',
+        ],
+        mcpEnv,
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const runId = JSON.parse(ran.stdout).runId;
+      // Every tool was called and echoed its key: the model was sent them (they did go out).
+      expect(hdr.calls.map((c) => c.tool).sort()).toEqual(['refuse', 'whoami']);
+      const sent = JSON.stringify(model.requests.at(-1)?.messages);
+      expect(sent).toContain(`you sent ${MCP_MARKERS.mcpHeader}`);
+      expect(sent).toContain(`refused ${MCP_MARKERS.mcpHeader}`);
+      expect(sent).toContain(`my pass is ${MCP_MARKERS.mcpEnv}`);
+      expect(sent).toContain(`refused with pass ${MCP_MARKERS.mcpEnv}`);
+      expect(JSON.parse(ran.stdout).outputs.answer).toContain('you sent [redacted]');
+      expect(readFileSync(join(dir, 'tools.ndjson'), 'utf8')).toContain('my pass is [redacted]');
+      const cassette = readFileSync(join(dir, 'tools.cassette.json'), 'utf8');
+      expect(cassette).toContain('refused with pass [redacted]');
+      const exported = await step(
+        'export (tools)',
+        ['export', runId, '-o', join(dir, 'tools.export.json')],
+        mcpEnv,
+      );
+      expect(exported.code, exported.stderr).toBe(0);
+      await step('show (tools)', ['show', runId], mcpEnv);
+      // In the store, in the order the run left them: every result and error, scrubbed.
+      const store = openRunStore(db);
+      try {
+        const events = store.events(runId).filter((e) => e.type.startsWith('tool.'));
+        expect(events.filter((e) => e.type === 'tool.result')).toHaveLength(all.length);
+        const record = JSON.stringify(store.callRecord(runId));
+        expect(record).toContain('you sent [redacted]');
+        expect(record).toContain('my pass is [redacted]');
+      } finally {
+        store.close();
+      }
+      const failed = await step(
+        'run (tool server down)',
+        ['run', downFile, '--input', 'q=go', ...stub, '--events', join(dir, 'tools-down.ndjson')],
+        mcpEnv,
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('down [redacted]');
+      expectNoKeys();
+    } finally {
+      await hdr.close();
+      await model.close();
+      down.close();
     }
   });
 });

@@ -49,3 +49,13 @@ describe('terminal breakpoints on reports', () => {
     expect(() => parseBreakpoint('report:')).toThrow(/needs a value/);
   });
 });
+
+describe('terminal breakpoints on rounds', () => {
+  it('reads round:N for every copy of a loop and round:N@LOOP#K for one copy, and says them back', () => {
+    expect(parseBreakpoint('round:2')).toEqual({ round: 2 });
+    const one = parseBreakpoint('round:2@artists#3/talk');
+    expect(one).toEqual({ round: 2, loop: 'artists#3/talk' });
+    expect(describeBreakpoint(one)).toBe('round:2@artists#3/talk');
+    expect(() => parseBreakpoint('round:x@artists#3/talk')).toThrow(/round:x must be a round/);
+  });
+});

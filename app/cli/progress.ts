@@ -33,6 +33,40 @@ const clip = (text: string, max: number) => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
+/** Copy numbers as ranges: 0,1,2,5,7,8 → `0–2,5,7–8`. */
+function copyRanges(numbers: number[]): string {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/**
+ * Lines that differ only in their first copy number (`artists#3/talk round 2 of 3`) as one
+ * (`artists#0–25/talk round 2 of 3`), so a replicated loop's 26 copies take one line, not 26.
+ * Copies that are elsewhere (another round) keep a line of their own; order is first seen.
+ */
+export function collapseCopies(lines: readonly string[]): string[] {
+  const groups = new Map<string, { line: string; copies: number[] }>();
+  for (const line of lines) {
+    const copy = /#(\d+)/.exec(line);
+    const key = copy
+      ? `${line.slice(0, copy.index)}#\u0000${line.slice(copy.index + copy[0].length)}`
+      : line;
+    const group = groups.get(key) ?? { line, copies: [] };
+    if (copy) group.copies.push(Number(copy[1]));
+    groups.set(key, group);
+  }
+  return [...groups].map(([key, { line, copies }]) =>
+    new Set(copies).size > 1 ? key.replace('\u0000', copyRanges(copies)) : line,
+  );
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
@@ -168,11 +202,14 @@ class LiveProgress implements ProgressView {
   #draw(): void {
     if (this.#suspended) return;
     const width = Math.max(40, (process.stderr.columns ?? 100) - 2);
-    const running = [...this.#running];
-    const rounds = terminalText([...this.#rounds].map(([loop, r]) => `${loop} ${r}`).join(', '));
+    // Copies of a replicated group are shown together (`artists#0–25/talk round 2 of 3`).
+    const running = collapseCopies([...this.#running]);
+    const rounds = terminalText(
+      collapseCopies([...this.#rounds].map(([loop, r]) => `${loop} ${r}`)).join(', '),
+    );
     const lines = [
       `${pc.cyan('●')} ${terminalText(this.#status)} ${pc.dim(seconds(Date.now() - this.#start))}  ${rounds}`,
-      `  nodes: ${this.#done} done, ${this.#skipped ? `${this.#skipped} skipped, ` : ''}${running.length} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
+      `  nodes: ${this.#done} done, ${this.#skipped ? `${this.#skipped} skipped, ` : ''}${this.#running.size} running${running.length ? `: ${clip(running.join(', '), width - 30)}` : ''}`,
       `  calls: ${this.#calls}  tokens: ${this.#tokens.toLocaleString('en-US')}`,
     ];
     if (this.#last) lines.push(pc.dim(`  ${clip(this.#last, width - 2)}`));

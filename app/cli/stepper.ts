@@ -16,7 +16,9 @@
  * `e` and `o` say so at once and ask how the rest is answered — [s]imulated, [l]ive, or
  * [c]ancel the edit — before the edit is made.
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE report:KIND
- *                            message:TEXT from:INSTANCE tool:NAME (tool:* before every call)
+ *                            message:TEXT from:INSTANCE tool:NAME (tool:* before every call);
+ *                            round:N holds once per round for every copy of a replicated loop,
+ *                            round:N@LOOP#K for that copy only
  *                            A node on a branch not taken never starts: `b node:ID` on one
  *                            already skipped outside a loop is refused with why, and a node
  *                            breakpoint whose node is skipped is said not to hold; use
@@ -71,10 +73,14 @@ export function parseBreakpoint(spec: string): Breakpoint {
     case 'node':
       return { node: value };
     case 'round': {
-      const round = Number(value);
+      // `round:2@artists#3/talk`: that copy's loop only.
+      const at = value.indexOf('@');
+      const number = at === -1 ? value : value.slice(0, at);
+      const loop = at === -1 ? '' : value.slice(at + 1).trim();
+      const round = Number(number);
       if (!Number.isInteger(round) || round < 1)
-        throw new UsageError(`round:${value} must be a round number from 1`);
-      return { round };
+        throw new UsageError(`round:${number} must be a round number from 1`);
+      return loop ? { round, loop } : { round };
     }
     case 'event':
       if (!EVENT_TYPES.includes(value as RunEventType)) {
@@ -98,7 +104,7 @@ export function parseBreakpoint(spec: string): Breakpoint {
 
 export function describeBreakpoint(b: Breakpoint): string {
   if ('node' in b) return `node:${b.node}`;
-  if ('round' in b) return `round:${b.round}`;
+  if ('round' in b) return `round:${b.round}${b.loop ? `@${b.loop}` : ''}`;
   if ('event' in b) return b.report !== undefined ? `report:${b.report}` : `event:${b.event}`;
   if ('tool' in b) return `tool:${b.tool}`;
   return b.message.from ? `from:${b.message.from}` : `message:${b.message.contains}`;

@@ -7,6 +7,7 @@ import type { Problem } from '../schema/problems.ts';
 import { analyzeGraph, type GraphPlan } from './analyze.ts';
 import { expandSubgraphs, libraryPorts, referenceCycles } from './expand.ts';
 import { buildMachines, type MachineSet } from './machine.ts';
+import { toolGraphProblems } from './tool-graphs.ts';
 
 export * from './analyze.ts';
 export * from './machine.ts';
@@ -60,6 +61,8 @@ export async function compileGraph(
   // record all see into them; a library that contains itself never is.
   const cycles = referenceCycles(bound.doc, nodes);
   if (cycles.length > 0) return { ok: false, problems: cycles };
+  const toolGraphs = toolGraphProblems(bound.doc, nodes);
+  if (toolGraphs.length > 0) return { ok: false, problems: toolGraphs };
   const expansion = expandSubgraphs(bound.doc, nodes);
   if (!expansion.complete) return { ok: false, problems: expansion.problems };
   const analysis = analyzeGraph(expansion.doc, nodes, values.values, {

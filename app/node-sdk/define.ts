@@ -16,7 +16,6 @@ import type { CallEstimateContext, EstimateContext, EstimatedCall } from './esti
 import type { RunExample } from './example.ts';
 import type { GraphNodeView, GraphProblem, GraphView } from './graph-view.ts';
 import type { LoopSpec } from './loop.ts';
-import type { ShowWhen } from './show-when.ts';
 
 export interface PortSpec {
   name: string;
@@ -319,53 +318,7 @@ export interface InitialDataContext {
 /** One step of a node type's data migrations: version N's data in, version N+1's out. */
 export type NodeDataMigration = (data: Record<string, unknown>) => Record<string, unknown>;
 
-/**
- * How the inspector edits one field of a node's data. Declared on the field's schema:
- * `prompt: z.string().meta({ editor: 'code', language: 'liquid' })`. A field with no editor
- * gets the default for its type (a one-line box for a string, a select for an enum, JSON for
- * lists and records).
- */
-export interface FieldEditorMeta {
-  /**
-   * - `text`: a one-line box (the default for strings);
-   * - `multiline`: a plain text area;
-   * - `code`: a code editor in `language`;
-   * - `model-profile`: a box suggesting the document's model profiles;
-   * - `expert-module`: a box suggesting the expert catalogue's modules;
-   * - `expert-model`: a box suggesting the catalogue's models for the node's `module`;
-   * - `modality`: a choice of the known modalities (app/schema/modality.ts) and their lists;
-   * - `library-graph`: a select of the document's library graphs (`graphs`);
-   * - `hidden`: not in the form (editor-only state).
-   */
-  editor?:
-    | 'text'
-    | 'multiline'
-    | 'code'
-    | 'model-profile'
-    | 'expert-module'
-    | 'expert-model'
-    | 'modality'
-    | 'library-graph'
-    | 'hidden';
-  /** For `code`: `liquid` is a template (slots highlighted and completed); default `liquid`. */
-  language?: 'liquid' | 'json';
-  /** For `code` and `multiline`: the lines shown before it scrolls. */
-  lines?: number;
-  /** Shown in the empty field. */
-  placeholder?: string;
-  /**
-   * When the field applies, by the values of other fields of its object (./show-when.ts):
-   * `{ field: 'mode', is: 'model' }`, `{ field: 'kind', in: ['a', 'b'] }`, or a list that must
-   * all hold. The inspector leaves a field out while its condition fails (its value is kept),
-   * and `society nodes` prints the condition beside it. Data only; the registry checks it.
-   */
-  showWhen?: ShowWhen;
-}
-
-declare module 'zod' {
-  /** zod's global metadata (`.meta()`) also carries a field's editor. */
-  interface GlobalMeta extends FieldEditorMeta {}
-}
+export type { FieldEditorMeta } from './field-editor.ts';
 
 /** Identity helper that keeps the data type through inference. */
 export function defineNode<D>(spec: NodeSpec<D>): NodeSpec<D> {
@@ -458,10 +411,14 @@ export interface ExpertCall {
   parameters?: Record<string, unknown>;
 }
 
-/** A source of tools offered to a node, and which of its tools (every one without `allow`). */
+/** A tool source offered to a node: `allow` picks its tools; `name`, `description` a graph's. */
 export interface ToolOffer {
   source: ToolSourceRef;
   allow?: string[];
+  name?: string;
+  description?: string;
+  /** Values for a graph tool's inputs a model cannot write (an image), for every call. */
+  given?: Record<string, unknown>;
   /** The document's policy: honoured for the graph's own tools, never an MCP server's. */
   policy?: 'allow' | 'ask' | 'deny';
 }

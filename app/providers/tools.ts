@@ -68,10 +68,11 @@ export interface ToolSource {
 
 /**
  * A source of tools as a node's data names it: an MCP server profile of the user's settings
- * (`{ "mcp": "NAME" }` in an agent's `tools`). A document names profiles only, never a command
- * line or a URL.
+ * (`{ "mcp": "NAME" }` in an agent's `tools`; a document names profiles only, never a command
+ * line or a URL), or a graph of the document's library offered as one tool (`{ "graph": "NAME" }`),
+ * which the engine runs itself as a child graph of the calling instance.
  */
-export type ToolSourceRef = { kind: 'mcp'; profile: string };
+export type ToolSourceRef = { kind: 'mcp'; profile: string } | { kind: 'graph'; graph: string };
 
 /**
  * What opens a run's tool sources, handed to the engine by whoever starts the run (the CLI, the
@@ -79,7 +80,10 @@ export type ToolSourceRef = { kind: 'mcp'; profile: string };
  * its own. One source per reference and run, closed when the run ends.
  */
 export interface ToolSources {
-  open(ref: ToolSourceRef, options: { signal: AbortSignal }): Promise<ToolSource>;
+  open(
+    ref: Extract<ToolSourceRef, { kind: 'mcp' }>,
+    options: { signal: AbortSignal },
+  ): Promise<ToolSource>;
   /**
    * The user's policy for one of a source's tools (an MCP profile's `tools` entry, else its
    * `policy`), read from settings without opening anything; undefined when they set none.

@@ -11,6 +11,7 @@ import {
   output,
   start,
 } from '../../tests/support/graphs.ts';
+import type { Breakpoint } from './debugger.ts';
 import type { Run } from './engine.ts';
 import type { RunEvent } from './events.ts';
 
@@ -117,6 +118,40 @@ describe('debugger', () => {
     r.resume();
     expect((await r.result).status).toBe('succeeded');
     expect(fake.calls.map((c) => c.user)).toEqual(['Round 1', 'Round 2', 'Round 3']);
+  });
+
+  it('pauses once per round for every copy of a replicated loop, or for one copy when asked', async () => {
+    const doc = graph([
+      node('pair', 'group', { replicate: { items: ['a', 'b', 'c'], as: 'style' } }),
+      node('storm', 'mindstorm', { maxRounds: 3 }, { parentId: 'pair' }),
+      agent('thinker', '{{ style }} round {{ loop.round }}', {}, { parentId: 'storm' }),
+    ]);
+    /** Runs with `breakpoints`, pressing Continue at every pause; the pauses met. */
+    const pausesWith = async (breakpoints: Breakpoint[]) => {
+      const r = await start(doc, { simulate: true, breakpoints });
+      const seen = new Set<number>();
+      r.subscribe((e) => {
+        if (e.type === 'paused' && !seen.has(e.seq)) {
+          seen.add(e.seq);
+          queueMicrotask(() => r.resume());
+        }
+      });
+      expect((await r.result).status).toBe('succeeded');
+      // Every copy ran every round all the same.
+      expect(eventsOf(r.events, 'node.started').filter((e) => e.node === 'thinker')).toHaveLength(
+        9,
+      );
+      return eventsOf(r.events, 'paused');
+    };
+    const all = await pausesWith([{ round: 2 }]);
+    expect(all).toHaveLength(1);
+    expect(all[0]!.at).toMatchObject({ kind: 'round', round: 2 });
+    // "This copy only": the copy's own instance path.
+    const one = await pausesWith([{ round: 2, loop: 'pair#1/storm' }]);
+    expect(one).toHaveLength(1);
+    expect(one[0]!.at).toMatchObject({ kind: 'round', loop: 'pair#1/storm', round: 2 });
+    // A breakpoint naming the loop without a copy holds once per round for all its copies.
+    expect(await pausesWith([{ round: 2, loop: 'pair/storm' }, { round: 3 }])).toHaveLength(2);
   });
 
   it("step('node') lets exactly one node start", async () => {

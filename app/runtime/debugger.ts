@@ -12,6 +12,12 @@ import type { Checkpoint, RunEventType } from './events.ts';
  */
 export type Breakpoint =
   | { node: string }
+  /**
+   * Before a round begins. Copies of a replicated loop reach a round one after another: without
+   * `loop`, or with a loop named without copy numbers (`artists/talk`), the run holds once per
+   * round for all of them (the first copy to get there pauses the run; one Continue lets every
+   * copy through). A loop named with its copy (`artists#3/talk`) holds for that copy only.
+   */
   | { round: number; loop?: string }
   /** After an event of a type; for `report`, only reports of `report`'s kind when it is given. */
   | { event: RunEventType; report?: string }
@@ -20,6 +26,11 @@ export type Breakpoint =
   | { tool: string };
 export type StepKind = 'node' | 'message' | 'round' | 'tool';
 type PauseReason = 'user' | 'breakpoint' | 'step' | 'ask';
+
+/** A loop instance's id without its copies' numbers: `artists#3/talk` → `artists/talk`. */
+export function withoutCopies(loop: string): string {
+  return loop.replace(/#\d+/g, '');
+}
 
 interface Waiter {
   at: Checkpoint;
@@ -32,6 +43,8 @@ export class DebugGate {
   #breakpoints: Breakpoint[] = [];
   readonly #onPause: (reason: PauseReason, at: Checkpoint) => void;
   readonly #onResume: () => void;
+  /** The rounds of loops (by copy-less group) a shared round breakpoint has already held. */
+  #roundsHeld = new Set<string>();
   /** A pause requested while nothing was waiting is announced at the next checkpoint. */
   #pendingUserPause = false;
 
@@ -157,9 +170,15 @@ export class DebugGate {
       }
       if ('tool' in b) return at.kind === 'tool' && (b.tool === '*' || at.tool === b.tool);
       if ('node' in b) return at.kind === 'node' && at.node === b.node;
-      return (
-        at.kind === 'round' && at.round === b.round && (b.loop === undefined || b.loop === at.loop)
-      );
+      if (at.kind !== 'round' || at.round !== b.round) return false;
+      if (b.loop?.includes('#')) return b.loop === at.loop;
+      if (b.loop !== undefined && b.loop !== at.loop && b.loop !== withoutCopies(at.loop))
+        return false;
+      // Once per round for all copies: the other copies pass the round they were released into.
+      const group = `${at.group ?? withoutCopies(at.loop)}|${at.round}`;
+      if (this.#roundsHeld.has(group)) return false;
+      this.#roundsHeld.add(group);
+      return true;
     });
   }
 }

@@ -27,7 +27,16 @@ export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
 export type Checkpoint =
   | { kind: 'node'; node: string; instance: string; round?: number }
   | { kind: 'message'; node: string; instance: string; round?: number; text: string }
-  | { kind: 'round'; loop: string; round: number }
+  | {
+      kind: 'round';
+      loop: string;
+      round: number;
+      /**
+       * The loop with its copies' numbers dropped (`artists/talk`, `inner@r2` inside another
+       * loop): every copy of a replicated loop shares it, so a round breakpoint holds once for all.
+       */
+      group?: string;
+    }
   | {
       /** Before a tool runs; `ask`: its policy holds the run here until a person answers. */
       kind: 'tool';
@@ -57,8 +66,9 @@ export type RunEventBody =
       usage: Usage;
       error?: string;
       /**
-       * How the run ended up answering its calls, when that changed as it ran (a replay the
-       * debugger let go beyond its cassette after an edit).
+       * How the run ended up answering its calls, when its `run.started` says otherwise: a replay
+       * the debugger let go beyond its cassette after an edit, or a fork, whose log starts with
+       * its parent's `run.started`.
        */
       mode?: RunMode;
     }

@@ -22,7 +22,7 @@ import { isSimulatedText } from '../schema/simulated.ts';
 import type { BlobStore } from './blobs.ts';
 import type { CallsGateway } from './calls.ts';
 import { runComputeTask } from './compute.ts';
-import type { DebugGate } from './debugger.ts';
+import { type DebugGate, withoutCopies } from './debugger.ts';
 import type { EventLog } from './event-log.ts';
 import { resolveInputs, skipCause } from './inputs.ts';
 import { instanceOf } from './instance-id.ts';
@@ -159,7 +159,12 @@ export class NodeRunner {
       const key = `${loops.key(frame.id, context)}|${round}`;
       let held = this.#roundGates.get(key);
       if (!held) {
-        held = gate.check({ kind: 'round', loop: instanceOf(context, frame.id), round });
+        held = gate.check({
+          kind: 'round',
+          loop: instanceOf(context, frame.id),
+          round,
+          group: withoutCopies(loops.key(frame.id, context)),
+        });
         this.#roundGates.set(key, held);
       }
       await held;

@@ -125,6 +125,11 @@ export class Run {
       timeoutMs: settings.limits?.toolMs ? limits.toolMs : (settings.timeoutMs ?? limits.toolMs),
       emit,
       hold: (at) => this.#gate.check(at),
+      runGraph: (instance, child, document, inputs) => {
+        const node = this.#plannedNode(instance);
+        if (!node) throw new Error(`no node runs as ${instance}`);
+        return this.#runChild(node, child, document, inputs);
+      },
     });
     const graphOf = (context: Pick<ScopeContext, 'graph'>) => {
       const child = context.graph ? this.#children.get(context.graph) : undefined;
@@ -306,6 +311,15 @@ export class Run {
     return performance.now() - this.#started;
   }
 
+  /**
+   * The mode the log's `run.started` says: a fork's or a resume's is the one it kept from the
+   * run it continues (a replay's, say), so its end says the mode it ran in when that differs.
+   */
+  #loggedStartMode(): RunMode {
+    const started = this.#log.events.find((e) => e.type === 'run.started');
+    return started?.type === 'run.started' ? started.mode : this.#startMode;
+  }
+
   // ---- the run -------------------------------------------------------------------------
 
   async #run(): Promise<RunResult> {
@@ -340,7 +354,7 @@ export class Run {
       status,
       outputs: previewValues(outputs),
       usage: this.usage,
-      ...(this.#mode !== this.#startMode ? { mode: this.#mode } : {}),
+      ...(this.#mode !== this.#loggedStartMode() ? { mode: this.#mode } : {}),
       ...(status === 'failed' && this.#error ? { error: this.#error } : {}),
       ...(status === 'cancelled' ? { error: 'cancelled' } : {}),
     });

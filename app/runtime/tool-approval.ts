@@ -21,9 +21,14 @@ export function toolPolicy(
   return own ?? user ?? (definition.hints?.destructive ? 'ask' : 'allow');
 }
 
-/** How `--approve-tools` and messages name a source's tool: `PROFILE/TOOL`. */
+/** How `--approve-tools` and messages name a source's tool: `PROFILE/TOOL`, `graph:NAME/TOOL`. */
 export function toolLabel(ref: ToolSourceRef, tool: string): string {
-  return `${ref.profile}/${tool}`;
+  return `${sourceName(ref)}/${tool}`;
+}
+
+/** A source's name in `--approve-tools`: an MCP profile's own, a library graph's `graph:NAME`. */
+function sourceName(ref: ToolSourceRef): string {
+  return ref.kind === 'mcp' ? ref.profile : `graph:${ref.graph}`;
 }
 
 /** Whether `approved` (`PROFILE/TOOL`, `PROFILE/*`, `all`) names a source's tool. */
@@ -34,7 +39,7 @@ export function approvedTool(
 ): boolean {
   if (!approved) return false;
   return approved.some(
-    (name) => name === 'all' || name === toolLabel(ref, tool) || name === `${ref.profile}/*`,
+    (name) => name === 'all' || name === toolLabel(ref, tool) || name === `${sourceName(ref)}/*`,
   );
 }
 

@@ -8,8 +8,6 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ToolOffer } from '../node-sdk/define.ts';
-import { toolKey } from '../providers/cassette-file.ts';
-import { valueForSchema } from '../providers/simulated-json.ts';
 import type {
   ToolCall,
   ToolDefinition,
@@ -20,14 +18,16 @@ import type {
 } from '../providers/tools.ts';
 import { abortError, isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
-import { SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { BudgetExceededError } from './budget.ts';
 import type { Checkpoint, RunEventBody } from './events.ts';
+import { graphToolDefinition, graphToolDocument, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
 import type { RunOptions, ToolEdit } from './run-options.ts';
 import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
+import { checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
 import { errorMessage } from './values.ts';
 
+export { simulatedResult, sourceId } from './tool-calls.ts';
 export type { ToolOffer };
 
 /** What the gateway needs of its run. */
@@ -44,15 +44,20 @@ export interface ToolsSetup {
    * tool asks first is held there until a person lets it go.
    */
   hold?: (at: ToolCheckpoint) => Promise<void>;
+  /**
+   * Runs a graph as a child of a node instance (`child` names the call's copy, under the
+   * instance): what a call to a graph tool does.
+   */
+  runGraph(
+    instance: string,
+    child: string,
+    document: GraphDocument,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** The debugger's checkpoint before a tool call. */
 export type ToolCheckpoint = Extract<Checkpoint, { kind: 'tool' }>;
-
-/** How events and records name a source: `mcp:tools`. */
-export function sourceId(ref: ToolSourceRef): string {
-  return `${ref.kind}:${ref.profile}`;
-}
 
 /** Where a tool offered to an instance comes from. */
 interface Offered {
@@ -61,6 +66,8 @@ interface Offered {
   definition: ToolDefinition;
   validate: ValidateFunction;
   policy: ToolPolicy;
+  /** A graph tool's inputs the node gives every call (an image). */
+  given?: Record<string, unknown>;
 }
 
 export class ToolGateway {
@@ -122,6 +129,38 @@ export class ToolGateway {
     for (const offer of offers) {
       const source = sourceId(offer.source);
       let tools: ToolDefinition[];
+      if (offer.source.kind === 'graph') {
+        // A library graph is one tool, read from the document: no source to open or record.
+        const tool = graphToolDefinition(this.#setup.doc, this.#options.registry, {
+          ...offer,
+          source: offer.source,
+        });
+        if (!tool) throw new Error(`the document's library holds no graph "${offer.source.graph}"`);
+        const definition = tool.definition;
+        // The graph's own tool: the document's policy holds (else allow).
+        const policy = toolPolicy(offer, definition, this.#options.tools);
+        if (policy === 'deny') continue;
+        const given = Object.fromEntries(
+          tool.given.flatMap((name) =>
+            offer.given && Object.hasOwn(offer.given, name) ? [[name, offer.given[name]]] : [],
+          ),
+        );
+        const other = offered.get(definition.name);
+        if (other) {
+          throw new Error(
+            `the tool "${definition.name}" is offered by both ${other.source} and ${source}; give one of them another "name"`,
+          );
+        }
+        offered.set(definition.name, {
+          ref: offer.source,
+          source,
+          definition,
+          validate: this.#compile(definition),
+          policy,
+          given,
+        });
+        continue;
+      }
       try {
         tools = await this.#list(offer.source, signal);
       } catch (error) {
@@ -206,7 +245,10 @@ export class ToolGateway {
   }
 
   /** A source's tools: from the run's cassette when it holds them, else from the source. */
-  #list(ref: ToolSourceRef, signal: AbortSignal): Promise<ToolDefinition[]> {
+  #list(
+    ref: Extract<ToolSourceRef, { kind: 'mcp' }>,
+    signal: AbortSignal,
+  ): Promise<ToolDefinition[]> {
     const id = sourceId(ref);
     let list = this.#lists.get(id);
     if (!list) {
@@ -229,7 +271,7 @@ export class ToolGateway {
     return list;
   }
 
-  #open(ref: ToolSourceRef, signal: AbortSignal): Promise<ToolSource> {
+  #open(ref: Extract<ToolSourceRef, { kind: 'mcp' }>, signal: AbortSignal): Promise<ToolSource> {
     const id = sourceId(ref);
     let opened = this.#sources.get(id);
     if (!opened) {
@@ -377,6 +419,20 @@ export class ToolGateway {
     }
     announce(text, edited);
     try {
+      if (offered.ref.kind === 'graph') {
+        // A graph tool runs its graph under the instance, whatever the mode: its own model and
+        // expert calls are what a cassette answers, records keep and the simulator makes up.
+        const outputs = await this.#setup.runGraph(
+          instance,
+          `${instance}/tool${nth}`,
+          graphToolDocument(this.#setup.doc, offered.ref.graph),
+          { ...args, ...offered.given },
+        );
+        const result = graphToolResult(outputs);
+        this.#checkSize(call.name, result.content);
+        const replayed = this.#options.cassette?.mode === 'replay';
+        return done({ ...result, source: replayed ? 'cassette' : 'live' });
+      }
       return done(await this.#answer(offered, call.name, args, signal, { callId, node, instance }));
     } catch (error) {
       if (!isAbortError(error) && !signal.aborted) {
@@ -491,6 +547,7 @@ export class ToolGateway {
     signal: AbortSignal,
   ): Promise<ToolResult> {
     const id = offered.source;
+    if (offered.ref.kind !== 'mcp') throw new Error(`${id} is not called through a tool source`);
     // Opened here when the tools were offered from a record (a resume going live).
     const source = await this.#open(offered.ref, signal);
     const timeoutMs = this.#setup.timeoutMs;
@@ -522,52 +579,4 @@ export class ToolGateway {
       );
     }
   }
-}
-
-/** The arguments as an object that fits the tool's schema, or why not (what the model reads). */
-function checkArguments(offered: Offered, text: string): Record<string, unknown> | string {
-  const name = offered.definition.name;
-  let parsed: unknown;
-  try {
-    parsed = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (error) {
-    return `the arguments of "${name}" are not JSON: ${errorMessage(error)}`;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return `the arguments of "${name}" must be a JSON object`;
-  if (!offered.validate(parsed)) {
-    const problems = (offered.validate.errors ?? [])
-      .map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is not valid'}`)
-      .join('; ');
-    return `the arguments of "${name}" do not match its schema: ${problems}`;
-  }
-  return parsed as Record<string, unknown>;
-}
-
-/**
- * A made-up result under --simulate: shaped by the tool's output schema when it has one, and
- * labelled, so it can never pass for what the tool would have said. No source is called.
- */
-export function simulatedResult(tool: ToolDefinition, args: Record<string, unknown>): ToolResult {
-  const hex = toolKey({ source: 'simulated', tool: tool.name, arguments: args });
-  let next = 0;
-  const draw = (n: number) => {
-    const start = (next++ * 4) % hex.length;
-    return Number.parseInt(hex.slice(start, start + 4), 16) % Math.max(1, n);
-  };
-  if (tool.outputSchema) {
-    const structured = valueForSchema(tool.outputSchema, {
-      say: () => `${SIMULATED_PREFIX}a result of ${tool.name}`,
-      draw,
-    });
-    return {
-      content: `${SIMULATED_PREFIX}${JSON.stringify(structured)}`,
-      structured,
-      source: 'simulated',
-    };
-  }
-  return {
-    content: `${SIMULATED_PREFIX}what ${tool.name} would give for ${JSON.stringify(args)}`,
-    source: 'simulated',
-  };
 }

@@ -97,8 +97,11 @@ export async function connectMcp(
   return new McpToolSource(profile, client);
 }
 
-/** A connected server as a run's tool source. */
-class McpToolSource implements ToolSource {
+/**
+ * A connected server as a run's tool source. Exported for a client connected some other way
+ * (the tool benchmark's in-memory server); a run's sources come from `connectMcp`.
+ */
+export class McpToolSource implements ToolSource {
   readonly id: string;
   readonly #profile: McpProfile;
   readonly #client: Client;

@@ -60,6 +60,9 @@ const METHODS = [
   'settings.hosts.list',
   'settings.hosts.allow',
   'settings.hosts.revoke',
+  'settings.mcp.list',
+  'settings.mcp.save',
+  'settings.mcp.remove',
   'run.hosts',
   'runs.hosts',
 ];

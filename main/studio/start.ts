@@ -4,13 +4,16 @@
  *   node main/studio/start.ts [--port N] [--workspace DIR] [--db FILE]
  *
  * --workspace defaults to $SOCIETY_WORKSPACE, else `~/Society Studio/`; --db to the run store
- * the `society` command uses. Runs until Ctrl-C, then cancels running runs (they are recorded
- * as cancelled) and exits.
+ * the `society` command uses; --port to the port this workspace's studio had last time (so a
+ * restarted studio's pages keep their origin and what they kept in it, renderer/drafts.ts), else
+ * a free one. Runs until Ctrl-C, then cancels running runs (they are recorded as cancelled) and
+ * exits.
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDatabasePath, openRunStore } from '../../app/store/index.ts';
+import { portsFile, startOnRememberedPort } from './ports.ts';
 import { startStudio } from './server.ts';
 
 /** The workspace folder when none is given. */
@@ -20,7 +23,7 @@ export function defaultWorkspace(env: NodeJS.ProcessEnv = process.env): string {
 
 const USAGE = `usage: npm run studio -- [--port N] [--workspace DIR] [--db FILE]
 
-  --port N          the port on 127.0.0.1 (default: a free one)
+  --port N          the port on 127.0.0.1 (default: the workspace's port last time, else a free one)
   --workspace DIR   the folder of .society.json documents (default: $SOCIETY_WORKSPACE or ~/Society Studio)
   --db FILE         the run store (default: ${defaultDatabasePath()})
 `;
@@ -63,12 +66,13 @@ export async function runStudio(argv: string[]): Promise<number> {
     return 2;
   }
   let studio: Awaited<ReturnType<typeof startStudio>>;
+  const workspaceDir = path.resolve(values.workspace ?? defaultWorkspace());
+  const start = (on: number) => startStudio({ port: on, store, workspaceDir });
   try {
-    studio = await startStudio({
-      port,
-      store,
-      workspaceDir: path.resolve(values.workspace ?? defaultWorkspace()),
-    });
+    studio =
+      values.port === undefined
+        ? await startOnRememberedPort(start, portsFile(dbFile), workspaceDir)
+        : await start(port);
   } catch (error) {
     store.close();
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,4 @@
-import type { LoopView, NodeExecutor } from '../../app/node-sdk/define.ts';
+import type { LoopView, NodeExecutor, ToolOffer } from '../../app/node-sdk/define.ts';
 import type { AnswerShape, ChatContentPart, ChatMessage } from '../../app/providers/types.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
@@ -30,10 +30,21 @@ export const execute: NodeExecutor<AgentData> = async (ctx) => {
   const tools =
     data.tools.length > 0
       ? await ctx.tools(
-          data.tools.map((t) => ({
-            source: { kind: 'mcp' as const, profile: t.mcp ?? '' },
-            ...(t.allow ? { allow: t.allow } : {}),
-          })),
+          data.tools.map(
+            (t): ToolOffer =>
+              t.graph
+                ? {
+                    source: { kind: 'graph', graph: t.graph },
+                    ...(t.name ? { name: t.name } : {}),
+                    ...(t.description ? { description: t.description } : {}),
+                    // The agent's own inputs a graph tool takes by name (an image) go to each call.
+                    given: ctx.inputs,
+                  }
+                : {
+                    source: { kind: 'mcp', profile: t.mcp ?? '' },
+                    ...(t.allow ? { allow: t.allow } : {}),
+                  },
+          ),
         )
       : [];
   const ask = () =>

@@ -6,7 +6,8 @@ import {
   slotsSchema,
   templateProblems,
 } from '../../app/node-sdk/common.ts';
-import { defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
+import { defineNode, type PortSpec, type ToolOffer } from '../../app/node-sdk/define.ts';
+import { isGivenModality } from '../../app/runtime/graph-tools.ts';
 import type { Modality } from '../../app/schema/modality.ts';
 import { agentCalls } from './estimate.ts';
 
@@ -24,11 +25,23 @@ const OUTPUT_MODALITY: Record<(typeof PARSE_MODES)[number], Modality> = {
 /** Keys that would make a document start or reach a server itself: refused, whatever else is there. */
 const SERVER_KEYS = ['command', 'args', 'url', 'env', 'headers', 'cwd'];
 
-/** One source of an agent's tools: `{ "mcp": "NAME", "allow": ["tool", …] }`. */
+const TOOL_KEYS = ['mcp', 'allow', 'graph', 'name', 'description'];
+
+/**
+ * One source of an agent's tools: an MCP server profile, `{ "mcp": "NAME", "allow": ["tool", …] }`,
+ * or a graph of the document's library offered as one tool, `{ "graph": "NAME" }` (its name and
+ * description the graph's unless `name` and `description` say otherwise).
+ */
 const toolEntry = z
   .looseObject({
     mcp: z.string().min(1).max(100).optional(),
     allow: z.array(z.string().min(1).max(64)).optional(),
+    graph: z.string().min(1).max(100).optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, _ or -')
+      .optional(),
+    description: z.string().max(2000).optional(),
   })
   .superRefine((entry, ctx) => {
     const server = Object.keys(entry).filter((k) => SERVER_KEYS.includes(k));
@@ -40,19 +53,37 @@ const toolEntry = z
       });
       return;
     }
-    const other = Object.keys(entry).filter((k) => k !== 'mcp' && k !== 'allow');
+    const other = Object.keys(entry).filter((k) => !TOOL_KEYS.includes(k));
     if (other.length > 0) {
       ctx.addIssue({
         code: 'custom',
         path: [other[0]!],
-        message: `unknown key "${other[0]}" in a tools entry (it takes "mcp" and "allow")`,
+        message: `unknown key "${other[0]}" in a tools entry (it takes "mcp" and "allow", or "graph", "name" and "description")`,
       });
     }
-    if (entry.mcp === undefined) {
+    if ((entry.mcp === undefined) === (entry.graph === undefined)) {
       ctx.addIssue({
         code: 'custom',
         path: ['mcp'],
-        message: 'a tools entry names an MCP server profile: { "mcp": "NAME" }',
+        message:
+          'a tools entry names an MCP server profile, { "mcp": "NAME" }, or a graph of the document\'s library, { "graph": "NAME" }: one of them',
+      });
+      return;
+    }
+    const wrong =
+      entry.mcp !== undefined
+        ? ['name', 'description'].find((k) => k in entry)
+        : 'allow' in entry
+          ? 'allow'
+          : undefined;
+    if (wrong) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [wrong],
+        message:
+          wrong === 'allow'
+            ? 'a graph offered as a tool is one tool: "allow" belongs to an MCP entry'
+            : `"${wrong}" renames a graph offered as a tool; an MCP server's tools keep their own`,
       });
     }
   });
@@ -96,7 +127,8 @@ export const agentData = z.strictObject({
   stream: z.boolean().default(false),
   /**
    * Tools the agent may call (function calling): each entry names an MCP server profile of the
-   * user's settings and, optionally, which of its tools (`allow`; every one without it). A
+   * user's settings and, optionally, which of its tools (`allow`; every one without it), or a
+   * graph of the document's library, offered as one tool whose arguments are its inputs. A
    * document names profiles only: a command line or a URL has no place here.
    */
   tools: z.array(toolEntry).default([]),
@@ -115,14 +147,28 @@ export const spec = defineNode({
   description:
     'A language model with a role and a prompt template. Each {{ slot }} in the prompt becomes an input.',
   data: agentData,
-  ports(data) {
+  ports(data, context) {
     const inputs: PortSpec[] = slotPorts([data.role, data.prompt], data);
     if (data.vision) inputs.push({ name: 'image', modality: 'image', required: true });
+    // A graph tool's inputs a model cannot write (an image) are the agent's, given to each call.
+    for (const entry of data.tools) {
+      const ports = entry.graph ? context?.subgraphPorts(entry.graph) : undefined;
+      for (const port of ports?.inputs ?? []) {
+        if (!isGivenModality(port.modality) || inputs.some((p) => p.name === port.name)) continue;
+        inputs.push({ name: port.name, modality: port.modality, required: true });
+      }
+    }
     return { inputs, outputs: [{ name: 'text', modality: OUTPUT_MODALITY[data.parse] }] };
   },
   models: (data) => [data.model],
   toolSources: (data) =>
-    data.tools.flatMap((t) => (t.mcp ? [{ kind: 'mcp' as const, profile: t.mcp }] : [])),
+    data.tools.flatMap((t): ToolOffer['source'][] =>
+      t.mcp
+        ? [{ kind: 'mcp', profile: t.mcp }]
+        : t.graph
+          ? [{ kind: 'graph', graph: t.graph }]
+          : [],
+    ),
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
   sendsMessage: true,

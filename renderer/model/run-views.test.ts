@@ -497,3 +497,19 @@ describe("nodes' reports", () => {
     expect(applyEvents(idleRun(), [ev('run.started', 0, { mode: 'live' })]).reports).toEqual([]);
   });
 });
+
+describe("a run's mode", () => {
+  it('is the one its end says when the run changed how it answers (a replay gone beyond its cassette)', () => {
+    const view = applyEvents(startingRun(['a']), [
+      ev('run.started', 0, { graph: 'g', inputs: {}, mode: 'replay' }),
+      ev('run.finished', 5, {
+        status: 'succeeded',
+        outputs: {},
+        usage: { calls: 1, totalTokens: 3 },
+        mode: 'replay-then-simulated',
+      }),
+    ]);
+    // The Runs list says replay-then-simulated: the run bar says the same.
+    expect(view.mode).toBe('replay-then-simulated');
+  });
+});

@@ -232,6 +232,8 @@ export function foldEvent(view: RunView, e: RunEvent): void {
 /** The run ended: whatever was still under way did not finish. */
 function finishRun(view: RunView, e: EventOf<'run.finished'>): void {
   view.status = e.status;
+  // A replay that went beyond its cassette ends saying how it answered (the Runs list's mode).
+  if (e.mode) view.mode = e.mode;
   view.outputs = e.outputs ?? {};
   view.error = view.missingKey && e.error ? keyAdvice(view.missingKey) : e.error;
   view.paused = undefined;

@@ -1,6 +1,9 @@
 /**
  * Two runs side by side (runs.diff, the data `society diff` prints): outputs, each sender's
- * messages grouped by round, votes and usage, A on the left and B on the right.
+ * messages grouped by round, votes and usage, A on the left and B on the right. A is the
+ * "removed" side and B the "added" one, as a text diff reads; of a run and its fork, the parent
+ * is the removed side and the fork the added one whichever column they stand in, as the legend
+ * says. Within a changed message the words only one side has are marked.
  */
 import { memo, useMemo, useState } from 'react';
 import type { ApiRunDiff } from '../../app/api/contract.ts';
@@ -10,15 +13,42 @@ import { useDebug } from './debugState.ts';
 import './run.css';
 import { revealNode } from '../editor/library-actions.ts';
 import { plural } from '../model/plural.ts';
+import { wordDiff } from '../model/wordDiff.ts';
 
 const money = (usd: number) => `$${usd.toFixed(4)}`;
 
-function Said({ said }: { said?: { text: string; simulated: boolean } }) {
+type SaidText = { text: string; simulated: boolean };
+
+/** What one side said; `against` (the other side's text) marks the words this side has alone. */
+function Said({
+  said,
+  against,
+  role,
+}: {
+  said?: SaidText;
+  against?: SaidText;
+  role: 'removed' | 'added';
+}) {
   if (!said) return <span className="muted">(not said)</span>;
+  const parts = against
+    ? wordDiff(said.text, against.text).a
+    : [{ text: said.text, changed: false }];
   return (
     <>
       {said.simulated ? <span className="simulated-label">simulated</span> : null}{' '}
-      <span className="diff-text">{said.text}</span>
+      <span className="diff-text">
+        {parts.map((p, i) =>
+          p.changed ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order
+            <mark key={i} className={`diff-word-${role}`} data-testid={`diff-word-${role}`}>
+              {p.text}
+            </mark>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order
+            <span key={i}>{p.text}</span>
+          ),
+        )}
+      </span>
     </>
   );
 }
@@ -50,6 +80,13 @@ function DiffViewView() {
   }
   const counts = diffCounts(diff.messages);
   const { a: ua, b: ub } = diff.usage;
+  // The parent is removed, the fork added; of two unrelated runs, A is removed and B added.
+  const removed: 'a' | 'b' = diff.fork?.child === 'a' ? 'b' : 'a';
+  const roleOf = (side: 'a' | 'b') => (side === removed ? 'removed' : 'added');
+  const kinship = (side: 'a' | 'b') =>
+    diff.fork ? (diff.fork.child === side ? ' (fork)' : ' (parent)') : '';
+  const sideClass = (side: 'a' | 'b') => `diff-${roleOf(side)}`;
+  const sideId = (side: 'a' | 'b') => `diff-${roleOf(side)}-side`;
   return (
     <div className="diff-view" data-testid="diff-view">
       <div className="diff-columns diff-header">
@@ -79,10 +116,21 @@ function DiffViewView() {
         <button
           type="button"
           data-testid="diff-swap"
-          onClick={() => void compareRuns(diff.b.id, diff.a.id)}
+          onClick={() => void compareRuns(diff.b.id, diff.a.id, { asGiven: true })}
         >
           Swap A and B
         </button>
+      </div>
+      <div className="row small" data-testid="diff-legend">
+        <span className="diff-key diff-removed">
+          removed: {diff[removed].id}
+          {kinship(removed)}
+        </span>
+        <span className="diff-key diff-added">
+          added: {diff[removed === 'a' ? 'b' : 'a'].id}
+          {kinship(removed === 'a' ? 'b' : 'a')}
+        </span>
+        <span className="muted">a changed message marks the words only one side has</span>
       </div>
 
       <h3 className="diff-title">Outputs</h3>
@@ -96,8 +144,8 @@ function DiffViewView() {
             data-testid="diff-output"
           >
             <span className="diff-who">{o.name}</span>
-            <pre className="diff-text">{showValue(o.a)}</pre>
-            <pre className="diff-text">{showValue(o.b)}</pre>
+            <pre className={`diff-text ${sideClass('a')}`}>{showValue(o.a)}</pre>
+            <pre className={`diff-text ${sideClass('b')}`}>{showValue(o.b)}</pre>
           </div>
         ))}
 
@@ -128,11 +176,19 @@ function DiffViewView() {
                 >
                   {m.from}
                 </button>
-                <div>
-                  <Said said={m.a} />
+                <div className={sideClass('a')} data-testid={sideId('a')}>
+                  <Said
+                    said={m.a}
+                    role={roleOf('a')}
+                    {...(m.change === 'changed' && m.b ? { against: m.b } : {})}
+                  />
                 </div>
-                <div>
-                  <Said said={m.b} />
+                <div className={sideClass('b')} data-testid={sideId('b')}>
+                  <Said
+                    said={m.b}
+                    role={roleOf('b')}
+                    {...(m.change === 'changed' && m.a ? { against: m.a } : {})}
+                  />
                 </div>
               </div>
             ))}
@@ -154,7 +210,7 @@ function DiffViewView() {
                 <span className="diff-who">{v.instance}</span>
                 {[v.a, v.b].map((poll, i) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: the two columns, A then B
-                  <div key={i}>
+                  <div key={i} className={sideClass(i === 0 ? 'a' : 'b')}>
                     {poll ? (
                       <>
                         winner <strong>{poll.winner ?? 'none'}</strong>{' '}

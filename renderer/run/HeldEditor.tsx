@@ -6,9 +6,10 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { nodeOfRunId } from '../editor/library-actions.ts';
+import { heldMessage, heldNode } from '../model/held.ts';
 import { specPorts } from '../model/ports.ts';
 import { useEditor } from '../store.ts';
-import { applyHeldEdit, heldMessage, heldNode, overrideHeldOutput } from './controller.ts';
+import { applyHeldEdit, overrideHeldOutput } from './controller.ts';
 import { useDebug } from './debugState.ts';
 import './run.css';
 

@@ -116,7 +116,7 @@ function HistoryView() {
                 </td>
                 <td>{r.graph}</td>
                 <td>{r.status}</td>
-                <td>
+                <td data-testid="run-mode-cell">
                   {r.mode ?? ''}
                   {r.parentRunId ? (
                     <span className="muted small" data-testid="run-fork-of">

@@ -30,13 +30,27 @@ export function RunBar() {
     return sel.length === 1 ? runNodeId(s.path, sel[0]!.id) : null;
   });
   const breakpoints = useEditor((s) => s.breakpoints);
+  // Held at a round of one copy of a replicated loop: that copy can be chosen alone.
+  const pausedCopy = useEditor((s) => {
+    const at = s.run.paused?.at;
+    return at?.kind === 'round' && at.loop.includes('#') ? at.loop : null;
+  });
+  const copyLoop = breakpoints.roundLoop ?? pausedCopy;
   const [roundText, setRoundText] = useState(breakpoints.round ? String(breakpoints.round) : '');
   return (
     <div className="run-bar">
       <span className={`run-status run-status-${status}`} data-testid="run-status">
         {status}
       </span>
-      {mode ? <span className="muted small">{mode}</span> : null}
+      {mode ? (
+        <span
+          className="muted small"
+          data-testid="run-mode"
+          title="How this run's calls are answered"
+        >
+          {mode}
+        </span>
+      ) : null}
       {simulated ? (
         <span
           className="simulated-label"
@@ -101,6 +115,20 @@ export function RunBar() {
           }}
         />
       </label>
+      {copyLoop && breakpoints.round ? (
+        <label
+          className="inline small"
+          title="Without this, the run pauses once per round for every copy of the loop"
+        >
+          <input
+            type="checkbox"
+            data-testid="break-round-copy"
+            checked={Boolean(breakpoints.roundLoop)}
+            onChange={(e) => setBreakRound(breakpoints.round, e.target.checked ? copyLoop : null)}
+          />
+          this copy only (<code>{copyLoop}</code>)
+        </label>
+      ) : null}
       {error && missingKey ? (
         <div className="key-advice" role="alert" data-testid="run-error">
           <span>

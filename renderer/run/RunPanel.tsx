@@ -2,12 +2,14 @@
  * The run panel: the run bar (status, breakpoints) over one tab at a time, each tab its own
  * component in this folder or a run view of what nodes reported (a node type's `run-view.tsx`,
  * the Votes tab among them, or the shared Analytics view: runViews.ts), shown only when the run
- * has its reports, with the paused run's controls in a pane beside the tabs.
+ * has its reports, with the paused run's controls in a pane beside the tabs. The panel's own
+ * tabs beyond Inputs, Transcript, Problems and Runs show once the run has their data (tabs.ts).
  */
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
 import { ContextViewer } from './ContextViewer.tsx';
 import { DiffView } from './DiffView.tsx';
+import { useDebug } from './debugState.ts';
 import { EventLog } from './EventLog.tsx';
 import { ForkForm, History } from './History.tsx';
 import { InputsForm } from './InputsForm.tsx';
@@ -19,6 +21,7 @@ import { RunBar } from './RunBar.tsx';
 import { reportingViews, reportsFor, runViewOf } from './runViews.ts';
 import { Timeline } from './Timeline.tsx';
 import { Transcript } from './Transcript.tsx';
+import { tabShown } from './tabs.ts';
 import { UsagePanel } from './UsagePanel.tsx';
 import './run.css';
 
@@ -44,6 +47,15 @@ export function RunPanel() {
       problems: s.problems?.length ?? 0,
     })),
   );
+  const data = useEditor(
+    useShallow((s) => ({
+      instances: Object.keys(s.run.instances).length,
+      calls: s.run.usage.calls,
+      outputs: s.run.outputs !== null,
+      events: s.run.log.length,
+    })),
+  );
+  const comparing = useDebug((s) => s.diff !== null);
   const reports = useEditor((s) => s.run.reports);
   const graphs = useEditor((s) => s.run.plans);
   // The type of the node that ran each child graph, from its start.
@@ -57,8 +69,11 @@ export function RunPanel() {
     // Analytics come by the hundred: its tab carries no count.
     count: key === 'analytics' ? 0 : reportsFor(key, reports).length + graphsOf(key).length,
   }));
-  const at = TABS.findIndex((t) => t.id === 'context') + 1;
-  const tabs = [...TABS.slice(0, at), ...viewTabs, ...TABS.slice(at)];
+  const own = TABS.filter((t) => tabShown(t.id, { ...data, diff: comparing }, tab));
+  // The run views' tabs go after Context, or after Transcript while Context is not shown.
+  const ownAt =
+    own.findIndex((t) => t.id === 'context') + 1 || own.findIndex((t) => t.id === 'transcript') + 1;
+  const tabs = [...own.slice(0, ownAt), ...viewTabs, ...own.slice(ownAt)];
   const shownKey = tab.startsWith('report:') ? tab.slice('report:'.length) : undefined;
   const ShownView = shownKey === undefined ? undefined : runViewOf(shownKey)?.component;
   const badge = (id: RunTab) =>

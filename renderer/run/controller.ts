@@ -6,8 +6,9 @@
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
 import { readDocument } from '../model/document.ts';
+import { heldMessage } from '../model/held.ts';
 import { collectParams } from '../model/params.ts';
-import { applyEvents, idleRun, type RunView, startingRun } from '../model/run.ts';
+import { applyEvents, idleRun, startingRun } from '../model/run.ts';
 import { fieldValue, runInputFields } from '../model/run-inputs.ts';
 import {
   currentDocument,
@@ -104,7 +105,13 @@ function breakpointList() {
   const { breakpoints } = get();
   return [
     ...breakpoints.nodes.map((node) => ({ node })),
-    ...(breakpoints.round ? [{ round: breakpoints.round }] : []),
+    ...(breakpoints.round
+      ? [
+          breakpoints.roundLoop
+            ? { round: breakpoints.round, loop: breakpoints.roundLoop }
+            : { round: breakpoints.round },
+        ]
+      : []),
     ...(breakpoints.tools ? [{ tool: '*' }] : []),
   ];
 }
@@ -340,8 +347,18 @@ export function setBreakTools(tools: boolean): void {
   void syncBreakpoints();
 }
 
-export function setBreakRound(round: number | null): void {
-  set((s) => ({ breakpoints: { ...s.breakpoints, round } }));
+/**
+ * Sets the round to pause at; `loop` (a copy's loop, `artists#3/talk`) holds it for that copy
+ * only, `null` for every copy (the default kept when `loop` is not given).
+ */
+export function setBreakRound(round: number | null, loop?: string | null): void {
+  set((s) => ({
+    breakpoints: {
+      ...s.breakpoints,
+      round,
+      roundLoop: loop === undefined ? s.breakpoints.roundLoop : loop,
+    },
+  }));
   void syncBreakpoints();
 }
 
@@ -382,24 +399,6 @@ export function openRunGraph(runId: string): void {
       notify('error', `could not open run ${runId}: ${(error as Error).message}`);
     }
   });
-}
-
-/** The message the run is held at before it is delivered, if it is held at one. */
-export function heldMessage(
-  run: Pick<RunView, 'runId' | 'status' | 'paused'>,
-): { key: string; instance: string; text: string } | null {
-  const at = run.paused?.at;
-  if (run.status !== 'paused' || at?.kind !== 'message' || !at.instance || !run.runId) return null;
-  return { key: `${run.runId}:${at.instance}`, instance: at.instance, text: at.text ?? '' };
-}
-
-/** The node instance the run is held at before it starts, if it is held at one. */
-export function heldNode(
-  run: Pick<RunView, 'status' | 'paused'>,
-): { instance: string; node: string } | null {
-  const at = run.paused?.at;
-  if (run.status !== 'paused' || at?.kind !== 'node' || !at.instance || !at.node) return null;
-  return { instance: at.instance, node: at.node };
 }
 
 /**
@@ -546,10 +545,20 @@ export async function continueRun(runId: string): Promise<string | null> {
   return continued;
 }
 
-/** Compares two stored runs in the Diff tab. */
-export async function compareRuns(a: string, b: string): Promise<void> {
+/**
+ * Compares two stored runs in the Diff tab. When one forks the other, the parent is A (the
+ * removed side) and the fork B (the added side), whichever was ticked first, unless `asGiven`
+ * (the Swap button).
+ */
+export async function compareRuns(
+  a: string,
+  b: string,
+  options: { asGiven?: boolean } = {},
+): Promise<void> {
   try {
-    const diff = await api().call('runs.diff', { a, b });
+    let diff = await api().call('runs.diff', { a, b });
+    if (!options.asGiven && diff.fork?.child === 'a')
+      diff = await api().call('runs.diff', { a: b, b: a });
     useDebug.setState({ diff });
     set({ runTab: 'diff' });
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * The Artist–Critic society as a researcher first meets it, in Chromium through the studio:
- * opened from the gallery, run with simulated answers, held at round 2, one artist's context
- * read (what its answerer was sent, in its own style), and the critics' 50 ballots charted.
+ * opened from the gallery, run with simulated answers, held once at round 2 for all 26 artists'
+ * loops, one artist's context read (what its answerer was sent, in its own style), one Continue
+ * to the end, and the critics' 50 ballots charted.
  */
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, studioForSuite, visibleBox } from './support.ts';
@@ -29,6 +30,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the Artist–Critic from the gallery', () => {
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 })
       .toMatch(/paused/i);
     expect(await page.getByTestId('paused-banner').textContent()).toMatch(/before round 2/);
+    // Held for all the artists' loops at once; one copy alone is an option.
+    expect(await page.getByTestId('break-round-copy').isChecked()).toBe(false);
     await s.screenshot('artist-critic-paused');
 
     // Open the artists' sub-society (the library's `artist` graph) and pick one artist's
@@ -57,13 +60,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the Artist–Critic from the gallery', () => {
     expect(await page.getByTestId('context-answer').textContent()).toContain('[simulated]');
     await s.screenshot('artist-critic-context');
 
-    // Go on to the end: 259 calls, then the critics' vote.
+    // Go on to the end with the breakpoint still set: the 26 artists' loops reached round 2
+    // together and one Continue let them all through (259 calls), then the critics' vote.
     await page.getByTestId('run-tab-inputs').click();
-    await page.getByTestId('break-round').fill('');
+    expect(await page.getByTestId('break-round').inputValue()).toBe('2');
     await page.getByTestId('tb-continue').click();
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 60_000 })
       .toMatch(/succeeded/i);
+    const [run] = s.store.listRuns();
+    expect(s.store.events(run!.id, { types: ['paused'] })).toHaveLength(1);
     await page.getByTestId('run-tab-report:vote').click();
     expect(await page.getByTestId('tally-ballots-toggle').textContent()).toBe('50 ballots');
     const ticks = page.getByTestId('tally-tick');

@@ -65,7 +65,7 @@ export function fakeToolSources(
     calls: [],
     closed: 0,
     peak: () => peak,
-    async open(ref: ToolSourceRef): Promise<ToolSource> {
+    async open(ref: Extract<ToolSourceRef, { kind: 'mcp' }>): Promise<ToolSource> {
       if (options.unreachable || (options.profiles && !options.profiles.includes(ref.profile)))
         throw new Error(`connection refused (no server for "${ref.profile}")`);
       sources.opened.push(ref.profile);

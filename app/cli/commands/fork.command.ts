@@ -20,6 +20,12 @@ export function register(program: Command): void {
       '--at <SEQ>',
       "keep the parent's events before this one (default: where the first edited instance started)",
     )
+    .option(
+      '--mcp <NAME=URL>',
+      'an MCP server (Streamable HTTP) for the calls its record lacks, added or in place of your profile NAME (repeatable)',
+      collect,
+      [],
+    )
     .action(async (id: string, flags: ForkFlags) => {
       process.exitCode = await (await import('./fork.ts')).forkCommand(id, flags);
     });

@@ -13,6 +13,12 @@ import { problemsExit } from '../document-file.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
+import {
+  mcpOverrideProfiles,
+  refuseMissingMcp,
+  runMcpProfiles,
+  runToolSources,
+} from '../mcp-servers.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -23,11 +29,14 @@ export interface ForkFlags extends DisplayFlags, AllowHostFlags {
   db?: string;
   simulate?: boolean;
   provider: string[];
+  /** `--mcp NAME=URL`: the MCP server (HTTP) a run made with `run --mcp` reaches again. */
+  mcp?: string[];
   json?: boolean;
 }
 
 /** Forks run `id` as the flags say; resolves to the exit code. */
 export async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
+  mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the store is read
   const store = openStore(flags.db);
   try {
     const parent = findRun(store, id);
@@ -53,11 +62,14 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
       simulate: flags.simulate === true,
     });
     // A fork's changed calls go live: every key the run can use is checked before it is recorded.
+    const newCalls = { simulate: plan.simulated, cassetteMode: 'replay-then-live' as const };
     refuseMissingKeys(compiled.plan, {
       providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
-      simulate: plan.simulated,
-      cassetteMode: 'replay-then-live',
+      ...newCalls,
     });
+    // So are the MCP servers its tool calls the record lacks would reach.
+    const mcpProfiles = runMcpProfiles(store, flags.mcp);
+    refuseMissingMcp(compiled.plan, mcpProfiles, newCalls);
     const allowedOrigins = runOrigins(store, flags);
     refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const runId = newRunId();
@@ -74,6 +86,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
         simulate: plan.simulated,
         providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
         allowedOrigins,
+        tools: runToolSources(mcpProfiles),
       },
       plan.kept,
     );

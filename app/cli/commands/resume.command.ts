@@ -16,6 +16,12 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--mcp <NAME=URL>',
+      'an MCP server (Streamable HTTP) for the calls its record lacks, added or in place of your profile NAME (repeatable)',
+      collect,
+      [],
+    )
     .action(async (id: string, flags: ResumeFlags) => {
       process.exitCode = await (await import('./resume.ts')).resumeCommand(id, flags);
     });

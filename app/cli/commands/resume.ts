@@ -21,7 +21,12 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { readRunInputs } from '../inputs.ts';
-import { refuseMissingMcp, runMcpProfiles } from '../mcp-servers.ts';
+import {
+  mcpOverrideProfiles,
+  refuseMissingMcp,
+  runMcpProfiles,
+  runToolSources,
+} from '../mcp-servers.ts';
 import { refuseMissingKeys } from '../preflight.ts';
 import { parseProviders } from '../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../run-store.ts';
@@ -31,6 +36,8 @@ export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
   db?: string;
   simulate?: boolean;
   provider: string[];
+  /** `--mcp NAME=URL`: the MCP server (HTTP) a run made with `run --mcp` reaches again. */
+  mcp?: string[];
   json?: boolean;
 }
 
@@ -51,6 +58,7 @@ interface Resumption {
 
 /** Resumes or continues run `id`; calls it already made are answered from its record. Resolves to the exit code. */
 export async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
+  mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the store is read
   const store = openStore(flags.db);
   try {
     store.markInterrupted();
@@ -79,7 +87,8 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
     };
     refuseMissingKeys(compiled.plan, { providerOverrides: shared.providerOverrides, ...newCalls });
     // So are the MCP servers its tool calls the record lacks would reach.
-    refuseMissingMcp(compiled.plan, runMcpProfiles(store), newCalls);
+    const mcpProfiles = runMcpProfiles(store, flags.mcp);
+    refuseMissingMcp(compiled.plan, mcpProfiles, newCalls);
     const allowedOrigins = runOrigins(store, flags);
     refuseUnallowedHosts(compiled.plan, allowedOrigins);
     const go =
@@ -90,7 +99,13 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
       compiled,
       store,
       flags,
-      { runId: go.runId, ...shared, ...go.options, allowedOrigins },
+      {
+        runId: go.runId,
+        ...shared,
+        ...go.options,
+        allowedOrigins,
+        tools: runToolSources(mcpProfiles),
+      },
       go.prior,
     );
     printResult(result, mode, flags.json === true, compiled.params, { calls, db: flags.db });

@@ -1,0 +1,137 @@
+/**
+ * Graphs of the document's library offered to a model as tools (agents-as-tools,
+ * experts-as-tools): a graph's input nodes become the tool's JSON Schema, its output nodes the
+ * result. The gateway (tools.ts) runs a call as a child graph of the calling instance, so the
+ * graph's own model and expert calls are recorded, replayed, budgeted and shown like any child
+ * graph's. Nothing here names a node type: input and output nodes are read through the
+ * `runInput` and `runOutput` hooks (app/compiler/expand.ts `libraryPorts`).
+ */
+import { libraryPorts, type SpecLookup } from '../compiler/expand.ts';
+import type { ToolOffer } from '../node-sdk/define.ts';
+import type { ToolDefinition, ToolResult } from '../providers/tools.ts';
+import type { GraphDocument } from '../schema/document.ts';
+import { parseModality } from '../schema/modality.ts';
+
+/** Modalities a model cannot write in JSON: such inputs are given by the offering node. */
+const BINARY = new Set(['image', 'audio', 'asset3d']);
+
+/** Whether a graph input of this modality is handed to the tool by the node, not the model. */
+export function isGivenModality(modality: string): boolean {
+  const parsed = parseModality(modality);
+  return parsed?.kind === 'scalar' && BINARY.has(parsed.name);
+}
+
+/** The JSON Schema a value of a modality takes in a tool's arguments. */
+export function modalitySchema(modality: string): Record<string, unknown> {
+  const parsed = parseModality(modality);
+  if (!parsed) return {};
+  if (parsed.kind === 'list') {
+    const inner = modality.trim().replace(/^list<(.+)>$/, '$1');
+    return { type: 'array', items: modalitySchema(inner) };
+  }
+  switch (parsed.name) {
+    case 'text':
+      return { type: 'string' };
+    case 'number':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'label':
+      return {
+        type: 'object',
+        properties: { label: { type: 'string' }, score: { type: 'number' } },
+        required: ['label'],
+      };
+    default:
+      // json, any: whatever the model writes.
+      return {};
+  }
+}
+
+/** A tool name the OpenAI API takes (`[A-Za-z0-9_-]{1,64}`) from a graph's name. */
+export function toolName(graph: string): string {
+  const name = graph.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  return name === '' ? 'graph' : name;
+}
+
+/**
+ * The tool a library graph is as an offer presents it: named after the graph (or the offer's
+ * `name`), described by its `description` (or the offer's), its inputs a model can write as the
+ * schema's properties (required unless the input has a default), each described by its input
+ * node's description; with the names of the inputs the node gives instead (`given`). Undefined
+ * when the document has no such graph.
+ */
+export function graphToolDefinition(
+  doc: Pick<GraphDocument, 'graphs'>,
+  specs: SpecLookup,
+  offer: ToolOffer & { source: { kind: 'graph'; graph: string } },
+): { definition: ToolDefinition; given: string[] } | undefined {
+  const name = offer.source.graph;
+  const graph = Object.hasOwn(doc.graphs ?? {}, name) ? doc.graphs?.[name] : undefined;
+  const ports = libraryPorts(doc, specs).subgraphPorts(name);
+  if (!graph || !ports) return undefined;
+  const described = new Map<string, string>();
+  for (const node of graph.nodes) {
+    const spec = specs.get(node.type);
+    const parsed = spec?.runInput ? spec.data.safeParse(node.data) : undefined;
+    const input = parsed?.success ? spec?.runInput?.(parsed.data) : undefined;
+    if (input?.description) described.set(input.name, input.description);
+  }
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const given: string[] = [];
+  for (const port of ports.inputs) {
+    if (isGivenModality(port.modality)) {
+      given.push(port.name);
+      continue;
+    }
+    const description = described.get(port.name);
+    properties[port.name] = {
+      ...modalitySchema(port.modality),
+      ...(description ? { description } : {}),
+    };
+    if (port.required) required.push(port.name);
+  }
+  const about = offer.description ?? graph.description ?? `Runs the graph "${name}".`;
+  const note = given.length
+    ? ` Its ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} given: you do not pass ${given.length === 1 ? 'it' : 'them'}.`
+    : '';
+  const definition: ToolDefinition = {
+    name: offer.name ?? toolName(name),
+    description: about + note,
+    parameters: {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
+  };
+  return { definition, given };
+}
+
+/**
+ * The document a call runs: the library graph's nodes and edges, with the models, settings and
+ * library of the document around it (a tool graph may hold sub-societies and call models).
+ */
+export function graphToolDocument(doc: GraphDocument, name: string): GraphDocument {
+  const graph = doc.graphs?.[name];
+  if (!graph) throw new Error(`the document's library holds no graph "${name}"`);
+  return {
+    version: doc.version,
+    name,
+    ...(graph.description ? { description: graph.description } : {}),
+    ...(doc.models ? { models: doc.models } : {}),
+    ...(doc.settings ? { settings: doc.settings } : {}),
+    ...(doc.graphs ? { graphs: doc.graphs } : {}),
+    nodes: graph.nodes,
+    edges: graph.edges,
+  };
+}
+
+/** What a model reads of a graph's outputs: one output's value as such, several as a JSON object. */
+export function graphToolResult(outputs: Record<string, unknown>): Omit<ToolResult, 'source'> {
+  const names = Object.keys(outputs);
+  const value = names.length === 1 ? outputs[names[0]!] : outputs;
+  const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return { content, structured: outputs };
+}
