@@ -8,51 +8,9 @@
  */
 import { libraryPorts, type SpecLookup } from '../compiler/expand.ts';
 import type { ToolOffer } from '../node-sdk/define.ts';
+import { isGivenModality, modalityJsonSchema, toolName } from '../node-sdk/tool-modalities.ts';
 import type { ToolDefinition, ToolResult } from '../providers/tools.ts';
 import type { GraphDocument } from '../schema/document.ts';
-import { parseModality } from '../schema/modality.ts';
-
-/** Modalities a model cannot write in JSON: such inputs are given by the offering node. */
-const BINARY = new Set(['image', 'audio', 'asset3d']);
-
-/** Whether a graph input of this modality is handed to the tool by the node, not the model. */
-export function isGivenModality(modality: string): boolean {
-  const parsed = parseModality(modality);
-  return parsed?.kind === 'scalar' && BINARY.has(parsed.name);
-}
-
-/** The JSON Schema a value of a modality takes in a tool's arguments. */
-export function modalitySchema(modality: string): Record<string, unknown> {
-  const parsed = parseModality(modality);
-  if (!parsed) return {};
-  if (parsed.kind === 'list') {
-    const inner = modality.trim().replace(/^list<(.+)>$/, '$1');
-    return { type: 'array', items: modalitySchema(inner) };
-  }
-  switch (parsed.name) {
-    case 'text':
-      return { type: 'string' };
-    case 'number':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'label':
-      return {
-        type: 'object',
-        properties: { label: { type: 'string' }, score: { type: 'number' } },
-        required: ['label'],
-      };
-    default:
-      // json, any: whatever the model writes.
-      return {};
-  }
-}
-
-/** A tool name the OpenAI API takes (`[A-Za-z0-9_-]{1,64}`) from a graph's name. */
-export function toolName(graph: string): string {
-  const name = graph.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
-  return name === '' ? 'graph' : name;
-}
 
 /**
  * The tool a library graph is as an offer presents it: named after the graph (or the offer's
@@ -87,7 +45,7 @@ export function graphToolDefinition(
     }
     const description = described.get(port.name);
     properties[port.name] = {
-      ...modalitySchema(port.modality),
+      ...modalityJsonSchema(port.modality),
       ...(description ? { description } : {}),
     };
     if (port.required) required.push(port.name);

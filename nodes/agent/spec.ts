@@ -7,7 +7,7 @@ import {
   templateProblems,
 } from '../../app/node-sdk/common.ts';
 import { defineNode, type PortSpec, type ToolOffer } from '../../app/node-sdk/define.ts';
-import { isGivenModality } from '../../app/runtime/graph-tools.ts';
+import { isGivenModality } from '../../app/node-sdk/tool-modalities.ts';
 import type { Modality } from '../../app/schema/modality.ts';
 import { agentCalls } from './estimate.ts';
 
