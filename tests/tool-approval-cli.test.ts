@@ -81,7 +81,7 @@ describe('society run with a tool that asks', () => {
   );
   const file = join(dir, 'echo.society.json');
 
-  it('fails before the model is asked (exit 1) naming the tool; --approve-tools runs it', async () => {
+  it('fails before the model is asked (exit 1) naming the tool; --approve-tools runs it, on resume too', async () => {
     writeFileSync(file, JSON.stringify(doc));
     await societyHere(['mcp', '--db', db, '--add', `ev=${server.url}`, '--policy', 'ev/echo=ask']);
     const base = ['run', file, '--provider', `openai=${stub.url}`, '--input', 'q=hi', '--db', db];
@@ -92,6 +92,24 @@ describe('society run with a tool that asks', () => {
       'the tool ev/echo asks before it runs and no one is here to answer: run with --step, or approve it with --approve-tools ev/echo',
     );
     expect(stub.count()).toBe(before);
+    // What the refusal advises works: the same run, resumed with the tool approved.
+    const runId = /society resume (\w+)/.exec(refused.stderr)?.[1];
+    expect(runId, refused.stderr).toBeDefined();
+    const resumed = await societyHere([
+      'resume',
+      runId!,
+      '--db',
+      db,
+      '--provider',
+      `openai=${stub.url}`,
+      '-q',
+      '--json',
+      '--approve-tools',
+      'ev/echo',
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).outputs.answer).toBe('The server said: Echo: hi');
+    expect(stub.count()).toBe(before + 2);
 
     const badFlag = await societyHere([...base, '--approve-tools', 'echo']);
     expect(badFlag.code).toBe(2);
@@ -100,7 +118,7 @@ describe('society run with a tool that asks', () => {
     const approved = await societyHere([...base, '-q', '--json', '--approve-tools', 'ev/echo']);
     expect(approved.code, approved.stderr).toBe(0);
     expect(JSON.parse(approved.stdout).outputs.answer).toBe('The server said: Echo: hi');
-    expect(stub.count()).toBe(before + 2);
+    expect(stub.count()).toBe(before + 4);
   });
 
   it('eval: each run fails naming the tool; --approve-tools lets them run', async () => {

@@ -26,6 +26,10 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--approve-tools <LIST>',
+      'run these tools without asking, though their policy is ask: NAME/TOOL,… (NAME/* every tool of a server, all every tool)',
+    )
     .action(async (id: string, flags: ForkFlags) => {
       process.exitCode = await (await import('./fork.ts')).forkCommand(id, flags);
     });

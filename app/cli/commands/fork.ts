@@ -14,6 +14,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import {
+  approvedToolsFlag,
   mcpOverrideProfiles,
   refuseMissingMcp,
   runMcpProfiles,
@@ -31,12 +32,15 @@ export interface ForkFlags extends DisplayFlags, AllowHostFlags {
   provider: string[];
   /** `--mcp NAME=URL`: the MCP server (HTTP) a run made with `run --mcp` reaches again. */
   mcp?: string[];
+  /** `--approve-tools NAME/TOOL,…`: tools whose policy is ask run without asking. */
+  approveTools?: string;
   json?: boolean;
 }
 
 /** Forks run `id` as the flags say; resolves to the exit code. */
 export async function forkCommand(id: string, flags: ForkFlags): Promise<number> {
   mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the store is read
+  const approved = approvedToolsFlag(flags.approveTools);
   const store = openStore(flags.db);
   try {
     const parent = findRun(store, id);
@@ -87,6 +91,7 @@ export async function forkCommand(id: string, flags: ForkFlags): Promise<number>
         providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
         allowedOrigins,
         tools: runToolSources(mcpProfiles),
+        ...(approved ? { toolApproval: { approved } } : {}),
       },
       plan.kept,
     );

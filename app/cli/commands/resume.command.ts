@@ -22,6 +22,10 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--approve-tools <LIST>',
+      'run these tools without asking, though their policy is ask: NAME/TOOL,… (NAME/* every tool of a server, all every tool)',
+    )
     .action(async (id: string, flags: ResumeFlags) => {
       process.exitCode = await (await import('./resume.ts')).resumeCommand(id, flags);
     });

@@ -22,6 +22,7 @@ import { type DisplayFlags, executeRun, printResult } from '../execute.ts';
 import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../hosts.ts';
 import { readRunInputs } from '../inputs.ts';
 import {
+  approvedToolsFlag,
   mcpOverrideProfiles,
   refuseMissingMcp,
   runMcpProfiles,
@@ -38,6 +39,8 @@ export interface ResumeFlags extends DisplayFlags, AllowHostFlags {
   provider: string[];
   /** `--mcp NAME=URL`: the MCP server (HTTP) a run made with `run --mcp` reaches again. */
   mcp?: string[];
+  /** `--approve-tools NAME/TOOL,…`: tools whose policy is ask run without asking. */
+  approveTools?: string;
   json?: boolean;
 }
 
@@ -59,6 +62,7 @@ interface Resumption {
 /** Resumes or continues run `id`; calls it already made are answered from its record. Resolves to the exit code. */
 export async function resumeCommand(id: string, flags: ResumeFlags): Promise<number> {
   mcpOverrideProfiles(flags.mcp); // a bad --mcp is a bad argument, found before the store is read
+  const approved = approvedToolsFlag(flags.approveTools);
   const store = openStore(flags.db);
   try {
     store.markInterrupted();
@@ -105,6 +109,7 @@ export async function resumeCommand(id: string, flags: ResumeFlags): Promise<num
         ...go.options,
         allowedOrigins,
         tools: runToolSources(mcpProfiles),
+        ...(approved ? { toolApproval: { approved } } : {}),
       },
       go.prior,
     );
