@@ -32,6 +32,7 @@ const METHODS = [
   'run.control',
   'run.breakpoints',
   'run.editHeld',
+  'run.editHeldTool',
   'run.context',
   'run.blob',
   'runs.list',
@@ -63,6 +64,7 @@ const METHODS = [
   'settings.mcp.list',
   'settings.mcp.save',
   'settings.mcp.remove',
+  'settings.mcp.policy',
   'run.hosts',
   'runs.hosts',
 ];
