@@ -18,8 +18,9 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
   const memory: number[] = [];
   const calls: EstimatedCall[] = [];
   const rounds = data.tools.length > 0 ? data.maxToolRounds : 0;
-  const graphs = data.tools.flatMap((t) => (t.graph ? [t.graph] : []));
   const bound = toolCallBound(data.maxToolCalls, ctx.runMaxToolCalls);
+  // A bound of 0 lets no call run: no graph tool costs anything.
+  const graphs = bound === 0 ? [] : data.tools.flatMap((t) => (t.graph ? [t.graph] : []));
   const call = (phase: string | undefined, user: number) => {
     const prompt = system + remembered(data.history, memory) + user;
     calls.push({ ...(phase ? { phase } : {}), promptTokens: prompt });

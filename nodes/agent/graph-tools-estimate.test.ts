@@ -121,6 +121,30 @@ describe('the estimate of graph tools', () => {
     ]);
   });
 
+  it("counts a graph tool that offers a graph tool of its own, its calls and its tool's", async () => {
+    const doc = offered([{ graph: 'desk' }], { maxToolCalls: 1 });
+    doc.graphs = {
+      ...doc.graphs,
+      // A desk's clerk on the outer model, offered the advisor: 1 + 1 round + 1 advisor call likely.
+      desk: {
+        nodes: [
+          input('question'),
+          agent('clerk', '{{ question }}', { tools: [{ graph: 'advisor' }], maxToolCalls: 1 }),
+          output('reply'),
+        ],
+        edges: [edge('question.value', 'clerk.question'), edge('clerk.text', 'reply.value')],
+      },
+    };
+    const worst = estimateRun((await compile(doc)).plan, PRICES);
+    const via = worst.byNode.filter((r) => r.phase === 'via tool desk' && !r.retry);
+    // Likely, one call to the desk: the clerk's turn and tool round, and the advisor it calls.
+    expect(via.map((r) => [r.model, r.calls])).toEqual([
+      ['outer-model', 2],
+      ['inner-model', 1],
+    ]);
+    expect(worst.firstAttempts.calls).toBe(2 + 3);
+  });
+
   it("counts a graph tool's calls in the budget check", async () => {
     const doc = offered([{ graph: 'advisor' }], {}, { budget: { maxCalls: 2 } });
     const [shortfall] = budgetShortfalls((await compile(doc)).plan, PRICES);
