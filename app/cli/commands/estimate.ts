@@ -168,9 +168,11 @@ function figures(
 ): EstimateFigures {
   const all: EstimateTotals = totals(rows);
   const text = totals(textRows);
+  // Shares of a call (a branch's odds, one of a turn's tools) leave float dust: to a millionth.
+  const share = (n: number) => Math.round(n * 1e6) / 1e6;
   return {
-    calls: all.calls - all.expertCalls,
-    expertCalls: all.expertCalls,
+    calls: share(all.calls - all.expertCalls),
+    expertCalls: share(all.expertCalls),
     promptTokens: all.promptTokens,
     imagePromptTokens: all.promptTokens - text.promptTokens,
     completionTokens: all.completionTokens,
