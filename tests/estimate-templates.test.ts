@@ -46,7 +46,14 @@ const README_INPUTS: Record<string, Record<string, string>> = {
  * rounds: the estimate's answer length (half of max tokens: 200 for the assistant, who writes
  * code) is carried into every later prompt, while a simulated answer is one sentence.
  */
-const WITHIN: Record<string, number> = { 'nlsom-camel.society.json': 5 };
+const WITHIN: Record<string, number> = {
+  'nlsom-camel.society.json': 5,
+  // A tool round's prompt counts the call and its result as an answer's length each (half the
+  // max tokens, likely), while a simulated call is a few tokens of JSON and the tool's result
+  // (a calculator's line, a caption) hardly more.
+  'calculator-debate.society.json': 3,
+  'openagi-tool-agent.society.json': 3,
+};
 
 const files = readdirSync(TEMPLATES)
   .filter((f) => f.endsWith('.society.json'))
@@ -103,10 +110,25 @@ describe('--estimate against a simulated run of every template', () => {
       expect(result.status, result.error).toBe('succeeded');
 
       // A loop that ended early (a role-play's task-done word) ran fewer rounds than the
-      // estimate counts, as it says it does: estimate again for the rounds that ran.
+      // estimate counts, as it says it does: estimate again for the rounds that ran. An MCP
+      // profile this machine lacks offered the simulated agent none of its tools: estimate
+      // again without that source, as the run had it.
       const stops = run.events.filter((e) => e.type === 'round.finished' && e.stop);
-      if (stops.length > 0) {
+      const unopened = new Set(
+        run.events.flatMap((e) =>
+          e.type === 'tool.error' && e.error.includes('is offered no tools of mcp:')
+            ? [e.source.replace(/^mcp:/, '')]
+            : [],
+        ),
+      );
+      if (stops.length > 0 || unopened.size > 0) {
         const doc = template(file);
+        for (const node of doc.nodes) {
+          const tools = node.data?.tools;
+          if (Array.isArray(tools)) {
+            node.data.tools = tools.filter((t: { mcp?: string }) => !unopened.has(t.mcp ?? ''));
+          }
+        }
         for (const stop of stops) {
           if (stop.type !== 'round.finished') continue;
           const loop = doc.nodes.find((n) => (n as { id?: string }).id === stop.loop);
@@ -131,32 +153,12 @@ describe('--estimate against a simulated run of every template', () => {
         calls = rows.reduce((sum, r) => sum + r.calls, 0);
         expertCalls = rows.reduce((sum, r) => sum + (r.expert ? r.calls : 0), 0);
       }
-      let used = result.usage.promptTokens;
-      // Graph tools: the likely estimate leaves out tool rounds (the worst case has them) and
-      // does not yet count the calls inside a graph offered as a tool. Compare what the run
-      // sent outside them: its turns' first requests, and the calls of nodes not under a tool.
-      const toolRounds = run.events.filter(
-        (e) => e.type === 'model.response' && (e.toolCalls?.length ?? 0) > 0,
-      );
-      if (toolRounds.some((e) => e.type === 'model.response')) {
-        const inTool = (instance: string) => /\/tool\d+\//.test(instance);
-        const answers = run.events.flatMap((e) =>
-          e.type === 'model.response' && !inTool(e.instance) ? [e] : [],
-        );
-        const asked = answers.filter((e) => (e.toolCalls?.length ?? 0) === 0);
-        expect(calls).toBe(asked.length);
-        const experts = run.events.filter(
-          (e) => e.type === 'expert.response' && !inTool(e.instance),
-        ).length;
-        expect(expertCalls).toBe(experts);
-        used = asked.reduce(
-          (sum, e) => sum + (e.type === 'model.response' ? e.promptTokens : 0),
-          0,
-        );
-      } else {
-        expect(calls).toBe(result.usage.calls);
-        expect(expertCalls).toBe(result.usage.expertCalls ?? 0);
-      }
+      const used = result.usage.promptTokens;
+      // Tool-using templates too: the likely run makes one tool round a turn and calls one of
+      // the turn's tools, as the simulated model does; a graph tool's own calls count as its run.
+      // (A share of a call is weighed in thirds or halves: float dust, not a call.)
+      expect(calls).toBeCloseTo(result.usage.calls, 9);
+      expect(expertCalls).toBeCloseTo(result.usage.expertCalls ?? 0, 9);
       if (used === 0) {
         // Experts only, or no model at all: nothing is sent to a chat model either way.
         expect(estimated).toBe(0);

@@ -62,6 +62,11 @@ export interface GraphPlan {
   params: Readonly<Record<string, ParamValue>>;
   /** Direct children of each scope (ROOT and every container), in document order. */
   children: Map<string, string[]>;
+  /**
+   * The plan of each library graph a node offers as a tool, as a call runs it (the gateway's
+   * child graph), by graph name: what the estimate counts for one call. Set by `compileGraph`.
+   */
+  toolPlans?: ReadonlyMap<string, GraphPlan>;
 }
 
 export type AnalysisResult = { ok: true; plan: GraphPlan } | { ok: false; problems: Problem[] };

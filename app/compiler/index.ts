@@ -1,5 +1,6 @@
 /** validate → bind parameters → plan → XState machines. */
 import { loadNodeRegistry, type NodeRegistry } from '../node-sdk/registry.ts';
+import { graphToolDocument } from '../runtime/graph-tools.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { bindParams, type ParamValue, resolveParams } from '../schema/params.ts';
 import { parseDocument } from '../schema/parse.ts';
@@ -74,12 +75,41 @@ export async function compileGraph(
     ...(analysis.ok ? [] : expansion.locate(analysis.problems)),
   ];
   if (problems.length > 0 || !analysis.ok) return { ok: false, problems };
+  const plan: GraphPlan = {
+    ...analysis.plan,
+    toolPlans: await toolPlans(analysis.plan, bound.doc, nodes),
+  };
   return {
     ok: true,
     doc: bound.doc,
     source: parsed.doc,
     params: values.values,
-    plan: analysis.plan,
-    machines: buildMachines(analysis.plan),
+    plan,
+    machines: buildMachines(plan),
   };
+}
+
+/**
+ * The plans of the library graphs the plan's nodes offer as tools, each compiled as the document
+ * a call runs (`graphToolDocument`), for the estimate. A graph offered inside itself is refused
+ * before this (`toolGraphProblems`), so the recursion ends; one that does not compile on its own
+ * is left out (a call to it fails the run, naming why).
+ */
+async function toolPlans(
+  plan: GraphPlan,
+  doc: GraphDocument,
+  nodes: NodeRegistry,
+): Promise<Map<string, GraphPlan>> {
+  const names = new Set<string>();
+  for (const node of plan.nodes.values()) {
+    for (const ref of node.spec.toolSources?.(node.data as never) ?? []) {
+      if (ref.kind === 'graph' && Object.hasOwn(doc.graphs ?? {}, ref.graph)) names.add(ref.graph);
+    }
+  }
+  const plans = new Map<string, GraphPlan>();
+  for (const name of names) {
+    const compiled = await compileGraph(graphToolDocument(doc, name), nodes);
+    if (compiled.ok) plans.set(name, compiled.plan);
+  }
+  return plans;
 }

@@ -20,7 +20,10 @@
  *   given in `inputs`, and images as `imageTokens` (0), as the runtime's own estimate does;
  * - a node behind a branch (an output a router may leave untaken) counts "at most" (`atMost`
  *   rows): fully in the worst case, and, with `weighBranches` (a likely estimate), times the
- *   chance its branch is taken: the branch's declared odds, else 1/N (branches.ts).
+ *   chance its branch is taken: the branch's declared odds, else 1/N (branches.ts);
+ * - a call to a library graph offered as a tool costs what one run of that graph costs (its
+ *   own estimate, from `plan.toolPlans`): the node's hook says how many calls, and its rows read
+ *   `via tool NAME`. A call bounded over the whole run (`perNode`) counts once for the node.
  *
  * This module and plan-sizes.ts are the mechanism: walking the plan, copies and rounds, sizes
  * along edges and through transcripts, prices. What a node type sends and produces is its
@@ -28,6 +31,7 @@
  */
 import type { GraphPlan, PlannedNode } from '../compiler/analyze.ts';
 import type { CallEstimateContext, EstimatedCall } from '../node-sdk/estimate.ts';
+import type { RunSettings } from '../schema/document.ts';
 import { branchOdds } from './branches.ts';
 import { PlanSizes, sum } from './plan-sizes.ts';
 import { callCost, DEFAULT_MAX_TOKENS, type PriceTable } from './prices.ts';
@@ -131,7 +135,7 @@ export function estimateRun(
     n: number,
     out: number,
   ) => {
-    const rowModel = call.expert?.model ?? model;
+    const rowModel = call.expert?.model ?? call.model ?? model;
     const key = [
       node.id,
       rowModel,
@@ -155,11 +159,35 @@ export function estimateRun(
       };
       rows.set(key, row);
     }
-    row.calls += n;
+    const times = n * (call.calls ?? 1);
+    row.calls += times;
     if (call.expert) return;
-    row.promptTokens += Math.round(call.promptTokens * n);
-    row.completionTokens += Math.round((call.completionTokens ?? out) * n);
+    row.promptTokens += Math.round(call.promptTokens * times);
+    row.completionTokens += Math.round((call.completionTokens ?? out) * times);
   };
+  const toolCalls = new Map<string, EstimatedCall[]>();
+  const graphCalls = (name: string): EstimatedCall[] => {
+    const known = toolCalls.get(name);
+    if (known) return known;
+    const inner = plan.toolPlans?.get(name);
+    // A call's inputs are what the model writes: unknown here, as a graph input is.
+    const { inputs: _given, ...rest } = options;
+    const calls = inner
+      ? estimateRun(inner, prices, rest).byNode.map(
+          (row): EstimatedCall => ({
+            model: row.model,
+            calls: row.calls,
+            promptTokens: row.calls > 0 ? row.promptTokens / row.calls : 0,
+            completionTokens: row.calls > 0 ? row.completionTokens / row.calls : 0,
+            ...(row.retry ? { retry: true } : {}),
+            ...(row.expert ? { expert: { model: row.model } } : {}),
+          }),
+        )
+      : [];
+    toolCalls.set(name, calls);
+    return calls;
+  };
+  const runMaxToolCalls = (plan.doc.settings as RunSettings | undefined)?.budget?.maxToolCalls;
 
   for (const node of plan.nodes.values()) {
     const perRun = node.spec.callsPerRun?.(node.data) ?? 0;
@@ -169,6 +197,7 @@ export function estimateRun(
     const factor = sizes.outerFactor(node.id) * (node.spec.estimate ? 1 : perRun) * weight;
     const executions = sizes.executions(node.id);
     const effect = sizes.effect(node.id);
+    let first = true;
     for (const vars of sizes.copies(node.id)) {
       const model = sizes.profile(node, vars)?.model ?? sizes.profileName(node, vars);
       const completion = sizes.completion(node, vars);
@@ -178,11 +207,19 @@ export function estimateRun(
         completion,
         executions,
         effect,
+        graphCalls,
+        ...(runMaxToolCalls !== undefined ? { runMaxToolCalls } : {}),
       };
-      const calls = node.spec.estimate
+      const calls: EstimatedCall[] = node.spec.estimate
         ? node.spec.estimate(ctx)
         : executions.map(() => ({ promptTokens: sizes.inputTokens(node.id) }));
-      for (const call of calls) record(node, model, call, factor, completion);
+      for (const call of calls) {
+        // A bound over the node's whole run: once, from its first copy, whatever its rounds.
+        if (call.perNode) {
+          if (first) record(node, model, call, weight, completion);
+        } else record(node, model, call, factor, completion);
+      }
+      first = false;
     }
   }
 

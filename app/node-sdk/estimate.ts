@@ -31,6 +31,18 @@ export interface EstimatedCall {
    * with no tokens, as a run counts it. `model` names the model, for the table.
    */
   expert?: { model: string };
+  /**
+   * The model this call goes to when it is not the node's own: a call made inside a library
+   * graph the node offers as a tool (`CallEstimateContext.graphCalls`).
+   */
+  model?: string;
+  /** How many such calls (default 1); a share of one when a branch or a choice weighs it. */
+  calls?: number;
+  /**
+   * Counted once for the node in the whole run, not per copy nor per loop round: a bound the
+   * engine enforces over all of them (an agent's `maxToolCalls`).
+   */
+  perNode?: boolean;
 }
 
 /** How the innermost loop around a node changes its calls (its container's `loop.effect`). */
@@ -115,4 +127,12 @@ export interface CallEstimateContext<D = unknown> extends EstimateContext<D> {
   executions: EstimatePoint[];
   /** What its loop changes. */
   effect: LoopEffect;
+  /**
+   * The calls of one run of a library graph offered as a tool, as the gateway runs a call (its
+   * own estimate, with this one's options; its inputs count as unknown): each with its `model`,
+   * `completionTokens` and `calls`. Empty when the graph calls no model, or is not in the library.
+   */
+  graphCalls(name: string): EstimatedCall[];
+  /** The run's bound on tool calls (`settings.budget.maxToolCalls`), when the document sets one. */
+  runMaxToolCalls?: number;
 }

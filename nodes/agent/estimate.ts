@@ -18,24 +18,74 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
   const memory: number[] = [];
   const calls: EstimatedCall[] = [];
   const rounds = data.tools.length > 0 ? data.maxToolRounds : 0;
+  const bound = toolCallBound(data.maxToolCalls, ctx.runMaxToolCalls);
+  // A bound of 0 lets no call run: no graph tool costs anything.
+  const graphs = bound === 0 ? [] : data.tools.flatMap((t) => (t.graph ? [t.graph] : []));
   const call = (phase: string | undefined, user: number) => {
     const prompt = system + remembered(data.history, memory) + user;
     calls.push({ ...(phase ? { phase } : {}), promptTokens: prompt });
-    // A turn offered tools may go model → tools → model up to its bound: at most, so in the
-    // worst case only. Each round sends the turn so far with a call and a result (taken as an
-    // answer's length each) more.
+    // A turn offered tools may go model → tools → model up to its bound. Likely it makes one
+    // round: one call, to one of its tools (each as likely), and the model reads the result;
+    // the other rounds are at most, so in the worst case only. Each round sends the turn so far
+    // with a call and a result (taken as an answer's length each) more.
     for (let round = 1; round <= rounds; round++) {
       calls.push({
-        phase: `up to ${rounds} tool round${rounds === 1 ? '' : 's'}`,
+        phase: round === 1 ? 'tool round' : `up to ${rounds} tool rounds`,
         promptTokens: prompt + round * 2 * ctx.completion,
-        retry: true,
+        ...(round === 1 ? {} : { retry: true }),
       });
+    }
+    for (const name of graphs) {
+      calls.push(...viaTool(ctx, name, 1 / data.tools.length, false));
+      // Without a bound the engine enforces, the worst case is one call per round to every
+      // graph tool: a figure, not a bound (a round's calls are as many as the model asks).
+      if (bound === undefined) {
+        for (const c of viaTool(ctx, name, rounds, true)) {
+          calls.push({ ...c, phase: `${c.phase}, no bound on graph-tool calls: set maxToolCalls` });
+        }
+      }
     }
     memory.push(user + ctx.completion);
   };
   if (!effect.replaced) for (const at of ctx.executions) call(undefined, userTokens(ctx, at));
   for (const extra of effect.extraCalls?.() ?? []) call(extra.phase, extra.userTokens);
+  // With a bound (the node's maxToolCalls, the run's), the worst case is that many calls over
+  // the node's whole run, all to its costliest graph tool.
+  if (bound !== undefined && graphs.length > 0 && calls.length > 0) {
+    const costliest = graphs
+      .map((name) => ({ name, calls: ctx.graphCalls(name) }))
+      .reduce((a, b) => (weight(b.calls) > weight(a.calls) ? b : a));
+    for (const c of viaTool(ctx, costliest.name, bound, true)) {
+      calls.push({ ...c, phase: `${c.phase}, up to ${bound} calls`, perNode: true });
+    }
+  }
   return calls;
+}
+
+/** The bound the engine enforces on a node's tool calls in a run: the lower of the two set. */
+function toolCallBound(node: number | undefined, run: number | undefined): number | undefined {
+  if (node === undefined) return run;
+  return run === undefined ? node : Math.min(node, run);
+}
+
+/** The calls of `times` calls to a graph tool, under the agent: `via tool NAME`. */
+function viaTool(
+  ctx: CallEstimateContext<AgentData>,
+  name: string,
+  times: number,
+  atMost: boolean,
+): EstimatedCall[] {
+  return ctx.graphCalls(name).map((c) => ({
+    ...c,
+    phase: `via tool ${name}`,
+    calls: (c.calls ?? 1) * times,
+    ...(atMost || c.retry ? { retry: true } : {}),
+  }));
+}
+
+/** What one run of a graph tool weighs, to find the costliest: its calls, then its tokens. */
+function weight(calls: EstimatedCall[]): number {
+  return sum(calls.map((c) => (c.calls ?? 1) * (1e6 + c.promptTokens + (c.completionTokens ?? 0))));
 }
 
 /** The user message of one turn at a point of its loop. */

@@ -386,16 +386,17 @@ describe('simulated tools', () => {
 });
 
 describe('the estimate', () => {
-  it('counts the tool rounds as at most: in the worst case only', async () => {
+  it('counts one tool round as likely and the others as at most: in the worst case only', async () => {
     const plan = (await compile(calculator({ maxToolRounds: 3 }))).plan;
     const worst = estimateRun(plan, DEFAULT_PRICES);
     expect(worst.byNode.map((r) => [r.node, r.phase, r.calls])).toEqual([
       ['a', undefined, 1],
-      ['a', 'up to 3 tool rounds', 3],
+      ['a', 'tool round', 1],
+      ['a', 'up to 3 tool rounds', 2],
     ]);
     expect(worst.calls).toBe(4);
-    // A run whose answers are all taken the first time asks for no tool round.
-    expect(worst.firstAttempts.calls).toBe(1);
+    // A run whose answers are all taken the first time calls a tool once and reads its result.
+    expect(worst.firstAttempts.calls).toBe(2);
   });
 });
 

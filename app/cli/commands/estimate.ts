@@ -99,8 +99,15 @@ export function printEstimate(
     weighBranches: true,
   });
   process.stdout.write(`${formatEstimate(worst, likely)}\n`);
+  // Said only where tools are offered: the table has their rows.
+  const tools = worst.byNode.some((r) => r.phase?.includes('tool'))
+    ? [
+        'a turn offered tools makes one tool round calling one of its tools, each as likely',
+        'every tool round, and graph tools called up to maxToolCalls (once a round each where nothing bounds them)',
+      ]
+    : ['', ''];
   process.stdout.write(
-    `(likely: answers fill ${LIKELY_ANSWER_SHARE * 100}% of their max tokens, none is refused, a branch counts by its odds; worst case: every answer at its max tokens, every repair and retry, every branch; both: every round runs, an image counts ${IMAGE_TOKENS} tokens)\n`,
+    `(likely: answers fill ${LIKELY_ANSWER_SHARE * 100}% of their max tokens, none is refused, a branch counts by its odds${tools[0] ? `, ${tools[0]}` : ''}; worst case: every answer at its max tokens, every repair and retry, every branch${tools[1] ? `, ${tools[1]}` : ''}; both: every round runs, an image counts ${IMAGE_TOKENS} tokens)\n`,
   );
   process.stdout.write(`${providersText(check)}\n`);
 }
@@ -161,9 +168,11 @@ function figures(
 ): EstimateFigures {
   const all: EstimateTotals = totals(rows);
   const text = totals(textRows);
+  // Shares of a call (a branch's odds, one of a turn's tools) leave float dust: to a millionth.
+  const share = (n: number) => Math.round(n * 1e6) / 1e6;
   return {
-    calls: all.calls - all.expertCalls,
-    expertCalls: all.expertCalls,
+    calls: share(all.calls - all.expertCalls),
+    expertCalls: share(all.expertCalls),
     promptTokens: all.promptTokens,
     imagePromptTokens: all.promptTokens - text.promptTokens,
     completionTokens: all.completionTokens,
