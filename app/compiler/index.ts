@@ -1,6 +1,5 @@
 /** validate → bind parameters → plan → XState machines. */
 import { loadNodeRegistry, type NodeRegistry } from '../node-sdk/registry.ts';
-import { graphToolDocument } from '../runtime/graph-tools.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { bindParams, type ParamValue, resolveParams } from '../schema/params.ts';
 import { parseDocument } from '../schema/parse.ts';
@@ -8,7 +7,7 @@ import type { Problem } from '../schema/problems.ts';
 import { analyzeGraph, type GraphPlan } from './analyze.ts';
 import { expandSubgraphs, libraryPorts, referenceCycles } from './expand.ts';
 import { buildMachines, type MachineSet } from './machine.ts';
-import { toolGraphProblems } from './tool-graphs.ts';
+import { graphToolDocument, toolGraphProblems } from './tool-graphs.ts';
 
 export * from './analyze.ts';
 export * from './machine.ts';

@@ -87,3 +87,22 @@ export function toolGraphProblems(doc: GraphDocument, specs: SpecLookup): Proble
   for (const name of reaches.keys()) visit(name, [], []);
   return problems;
 }
+
+/**
+ * The document a call runs: the library graph's nodes and edges, with the models, settings and
+ * library of the document around it (a tool graph may hold sub-societies and call models).
+ */
+export function graphToolDocument(doc: GraphDocument, name: string): GraphDocument {
+  const graph = doc.graphs?.[name];
+  if (!graph) throw new Error(`the document's library holds no graph "${name}"`);
+  return {
+    version: doc.version,
+    name,
+    ...(graph.description ? { description: graph.description } : {}),
+    ...(doc.models ? { models: doc.models } : {}),
+    ...(doc.settings ? { settings: doc.settings } : {}),
+    ...(doc.graphs ? { graphs: doc.graphs } : {}),
+    nodes: graph.nodes,
+    edges: graph.edges,
+  };
+}

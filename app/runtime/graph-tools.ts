@@ -67,25 +67,6 @@ export function graphToolDefinition(
   return { definition, given };
 }
 
-/**
- * The document a call runs: the library graph's nodes and edges, with the models, settings and
- * library of the document around it (a tool graph may hold sub-societies and call models).
- */
-export function graphToolDocument(doc: GraphDocument, name: string): GraphDocument {
-  const graph = doc.graphs?.[name];
-  if (!graph) throw new Error(`the document's library holds no graph "${name}"`);
-  return {
-    version: doc.version,
-    name,
-    ...(graph.description ? { description: graph.description } : {}),
-    ...(doc.models ? { models: doc.models } : {}),
-    ...(doc.settings ? { settings: doc.settings } : {}),
-    ...(doc.graphs ? { graphs: doc.graphs } : {}),
-    nodes: graph.nodes,
-    edges: graph.edges,
-  };
-}
-
 /** What a model reads of a graph's outputs: one output's value as such, several as a JSON object. */
 export function graphToolResult(outputs: Record<string, unknown>): Omit<ToolResult, 'source'> {
   const names = Object.keys(outputs);

@@ -7,6 +7,7 @@
  * code only sees `tools` and `callTool` on its context.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import { graphToolDocument } from '../compiler/tool-graphs.ts';
 import type { ToolOffer } from '../node-sdk/define.ts';
 import type {
   ToolCall,
@@ -20,7 +21,7 @@ import { abortError, isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { BudgetExceededError } from './budget.ts';
 import type { Checkpoint, RunEventBody } from './events.ts';
-import { graphToolDefinition, graphToolDocument, graphToolResult } from './graph-tools.ts';
+import { graphToolDefinition, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
 import type { RunOptions, ToolEdit } from './run-options.ts';
 import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
