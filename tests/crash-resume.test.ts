@@ -14,76 +14,21 @@ import { seededRandom } from '../app/node-sdk/random.ts';
 import { eventIdentity } from '../app/runtime/engine.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { society, societyHere } from './support/cli.ts';
+import { stormCalls, stormSociety } from './support/storm.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
 const ROUNDS = 10;
 const MEMBERS = 10;
-const CALLS = ROUNDS * (1 + MEMBERS) + 1; // organizer + members per round, then the leader
+const CALLS = stormCalls({ rounds: ROUNDS, members: MEMBERS });
 
 /** An organizer who reads the whole transcript, ten members, ten rounds, a leader. */
-const doc = {
-  version: 1,
+const doc = stormSociety({
   name: 'crash test society',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
+  rounds: ROUNDS,
+  members: MEMBERS,
   settings: { concurrency: { default: 4 }, seed: 7 },
-  nodes: [
-    { id: 'topic', type: 'input', position: { x: 0, y: 0 }, data: { name: 'topic' } },
-    {
-      id: 'storm',
-      type: 'mindstorm',
-      position: { x: 0, y: 0 },
-      data: { maxRounds: ROUNDS, members: ['member'] },
-    },
-    {
-      id: 'organizer',
-      type: 'agent',
-      parentId: 'storm',
-      position: { x: 0, y: 0 },
-      data: {
-        model: 'm',
-        prompt:
-          'ORGANIZER {{ topic }} round {{ loop.round }}: {% for m in loop.transcript %}{{ m.from }}={{ m.text }}; {% endfor %}',
-      },
-    },
-    {
-      id: 'member',
-      type: 'agent',
-      parentId: 'storm',
-      position: { x: 0, y: 0 },
-      data: {
-        model: 'm',
-        replicate: { items: [...Array(MEMBERS).keys()].map((i) => `member ${i}`), as: 'who' },
-        prompt: 'You are {{ who }}. {{ q }}',
-      },
-    },
-    {
-      id: 'leader',
-      type: 'agent',
-      position: { x: 0, y: 0 },
-      data: { model: 'm', prompt: 'LEADER decide: {{ record }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    {
-      id: 'e1',
-      source: 'topic',
-      sourceHandle: 'value',
-      target: 'organizer',
-      targetHandle: 'topic',
-    },
-    { id: 'e2', source: 'organizer', sourceHandle: 'text', target: 'member', targetHandle: 'q' },
-    {
-      id: 'e3',
-      source: 'storm',
-      sourceHandle: 'transcript',
-      target: 'leader',
-      targetHandle: 'record',
-    },
-    { id: 'e4', source: 'leader', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
+});
 
 let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
 let dir: string;

@@ -17,6 +17,7 @@ import {
   ARITH_DOCUMENT,
   ARITH_RIGHT,
   ARITH_ROWS,
+  arithEvalArgs,
   arithJsonl,
   arithReply,
 } from './support/arith-eval.ts';
@@ -71,24 +72,15 @@ function startWorker(extra: string[] = []): Promise<Worker> {
   );
 }
 
-const evalArgs = (db: string, extra: string[] = []) => [
-  'eval',
-  file,
-  '--data',
-  data,
-  '--map',
-  'question=question',
-  '--expect',
-  'answer',
-  '--scorer',
-  'number',
-  '--variant',
-  `default=--provider openai=${stub.url}`,
-  '--db',
-  db,
-  '--json',
-  ...extra,
-];
+const evalArgs = (db: string, extra: string[] = []) =>
+  arithEvalArgs(file, data, db, [
+    '--scorer',
+    'number',
+    '--variant',
+    `default=--provider openai=${stub.url}`,
+    '--json',
+    ...extra,
+  ]);
 
 /** The table without timings (those differ from run to run). */
 const table = (summary: EvalSummary) =>
@@ -281,21 +273,7 @@ describe('a queue that cannot be reached', () => {
       writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
       writeFileSync(data, `${JSON.stringify(ARITH_ROWS[0])}\n`);
       const results = await Promise.all([
-        society([
-          'eval',
-          file,
-          '--data',
-          data,
-          '--map',
-          'question=question',
-          '--expect',
-          'answer',
-          '--simulate',
-          '--db',
-          join(dir, 'x.db'),
-          '--queue',
-          url,
-        ]),
+        society(arithEvalArgs(file, data, join(dir, 'x.db'), ['--simulate', '--queue', url])),
         society(['worker', '--queue', url]),
         society(['worker', '--queue', 'http://127.0.0.1:6379']),
       ]);

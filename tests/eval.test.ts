@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wilson } from '../app/eval/stats.ts';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
-import { ARITH_DOCUMENT, ARITH_RIGHT, arithJsonl, arithReply } from './support/arith-eval.ts';
+import {
+  ARITH_DOCUMENT,
+  ARITH_RIGHT,
+  arithEvalArgs,
+  arithJsonl,
+  arithReply,
+} from './support/arith-eval.ts';
 import { society } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
@@ -47,26 +53,17 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const evalArgs = (db: string, extra: string[] = []) => [
-  'eval',
-  file,
-  '--data',
-  data,
-  '--map',
-  'question=question',
-  '--expect',
-  'answer',
-  '--scorer',
-  'number',
-  '--provider',
-  `openai=${stub.url}`,
-  '--concurrency',
-  '2',
-  '--db',
-  db,
-  '--json',
-  ...extra,
-];
+const evalArgs = (db: string, extra: string[] = []) =>
+  arithEvalArgs(file, data, db, [
+    '--scorer',
+    'number',
+    '--provider',
+    `openai=${stub.url}`,
+    '--concurrency',
+    '2',
+    '--json',
+    ...extra,
+  ]);
 
 describe('society eval against a server with known answers', () => {
   it('reports exactly the accuracy the answers imply, with its interval, cost and latency', async () => {

@@ -14,7 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuedJob } from '../app/eval/queue/wire.ts';
 import type { EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
-import { ARITH_DOCUMENT, ARITH_ROWS, arithJsonl, arithReply } from './support/arith-eval.ts';
+import {
+  ARITH_DOCUMENT,
+  ARITH_ROWS,
+  arithEvalArgs,
+  arithJsonl,
+  arithReply,
+} from './support/arith-eval.ts';
 import { society } from './support/cli.ts';
 import { type LocalRedis, REDIS_SERVER, startRedis } from './support/redis.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
@@ -231,25 +237,15 @@ describe.skipIf(!REDIS_SERVER)('a queue whose Redis anyone may write to', () => 
         }
       })();
       const result = await society(
-        [
-          'eval',
-          file,
-          '--data',
-          data,
-          '--map',
-          'question=question',
-          '--expect',
-          'answer',
+        arithEvalArgs(file, data, join(dir, 'marker-coordinator.db'), [
           '--limit',
           '4',
           '--variant',
           `default=--provider local=${echo.url},key=LOCAL_LLM_ACCESS`,
-          '--db',
-          join(dir, 'marker-coordinator.db'),
           '--queue',
           redis.url,
           '--json',
-        ],
+        ]),
         { LOCAL_LLM_ACCESS: MARKER, SOCIETY_QUEUE_SECRET: SECRET },
       );
       sampling = false;
@@ -282,25 +278,15 @@ describe.skipIf(!REDIS_SERVER)('a queue whose Redis anyone may write to', () => 
       const db = join(dir, 'restart.db');
       const done = () => worker.lines.filter((l) => l.startsWith('done')).length;
       const running = society(
-        [
-          'eval',
-          file,
-          '--data',
-          data,
-          '--map',
-          'question=question',
-          '--expect',
-          'answer',
+        arithEvalArgs(file, data, db, [
           '--scorer',
           'number',
           '--variant',
           `default=--provider openai=${good.url}`,
-          '--db',
-          db,
           '--queue',
           redis.url,
           '--json',
-        ],
+        ]),
         { SOCIETY_QUEUE_SECRET: SECRET, SOCIETY_QUEUE_LOCK_MS: '1000' },
       );
       let finished = false;
@@ -362,38 +348,22 @@ describe.skipIf(!REDIS_SERVER)('a Redis with users and databases', () => {
       const data = join(local, 'q.jsonl');
       writeFileSync(file, JSON.stringify(ARITH_DOCUMENT));
       writeFileSync(data, arithJsonl());
-      const common = ['--map', 'question=question', '--expect', 'answer', '--limit', '2'];
+      const simulated = (db: string, queue: string) =>
+        society(
+          arithEvalArgs(file, data, join(local, db), [
+            '--limit',
+            '2',
+            '--simulate',
+            '--queue',
+            queue,
+          ]),
+          {
+            SOCIETY_QUEUE_SECRET: SECRET,
+          },
+        );
       const [wrong, result] = await Promise.all([
-        society(
-          [
-            'eval',
-            file,
-            '--data',
-            data,
-            ...common,
-            '--simulate',
-            '--db',
-            join(local, 'w.db'),
-            '--queue',
-            url.replace(password, 'not-the-password'),
-          ],
-          { SOCIETY_QUEUE_SECRET: SECRET },
-        ),
-        society(
-          [
-            'eval',
-            file,
-            '--data',
-            data,
-            ...common,
-            '--simulate',
-            '--db',
-            join(local, 'q.db'),
-            '--queue',
-            url,
-          ],
-          { SOCIETY_QUEUE_SECRET: SECRET },
-        ),
+        simulated('w.db', url.replace(password, 'not-the-password')),
+        simulated('q.db', url),
       ]);
       expect(result.code, result.stderr).toBe(0);
       expect(running.lines.filter((l) => l.startsWith('done'))).toHaveLength(2);
@@ -431,21 +401,7 @@ describe('a queue that would carry a key', () => {
       const [noSecret, keyed] = await Promise.all([
         society(['worker', '--queue', unreachable], { SOCIETY_QUEUE_SECRET: '' }),
         society(
-          [
-            'eval',
-            file,
-            '--data',
-            data,
-            '--map',
-            'question=question',
-            '--expect',
-            'answer',
-            '--simulate',
-            '--db',
-            join(local, 'x.db'),
-            '--queue',
-            unreachable,
-          ],
+          arithEvalArgs(file, data, join(local, 'x.db'), ['--simulate', '--queue', unreachable]),
           { SOCIETY_QUEUE_SECRET: SECRET },
         ),
       ]);

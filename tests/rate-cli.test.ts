@@ -10,34 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalItemRecord, EvalSummary } from '../app/eval/types.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
-import { writeQaEval } from './support/qa-eval.ts';
+import { qaEvalArgs, writeQaEval } from './support/qa-eval.ts';
 
 const files = writeQaEval();
 const db = files.db;
 
 /** The tiny eval (4 rows × 2 variants, simulated), with extra flags. */
-const evalArgs = (...extra: string[]) => [
-  'eval',
-  files.doc,
-  '--data',
-  files.data,
-  '--map',
-  'question=question',
-  '--expect',
-  'answer',
-  '--scorer',
-  'contains',
-  '--variant',
-  'small=--model m=openai:gpt-4o-mini',
-  '--variant',
-  'big=--model m=openai:gpt-4o',
-  '--simulate',
-  '--json',
-  '-q',
-  '--db',
-  db,
-  ...extra,
-];
+const evalArgs = (...extra: string[]) => [...qaEvalArgs(files, db), ...extra];
 
 let evalId = '';
 let items: EvalItemRecord[] = [];

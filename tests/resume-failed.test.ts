@@ -13,75 +13,20 @@ import { eventIdentity } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
+import { stormCalls, stormSociety } from './support/storm.ts';
 import { type StubOpenAI, startStubOpenAI, stubError } from './support/stub-openai.ts';
 
 const ROUNDS = 2;
 const MEMBERS = 2;
-const CALLS = ROUNDS * (1 + MEMBERS) + 1; // organizer and members each round, then the leader
+const CALLS = stormCalls({ rounds: ROUNDS, members: MEMBERS });
 
 /** An organizer, two members over two rounds, and a leader who decides. */
-const doc = {
-  version: 1,
+const doc = stormSociety({
   name: 'resume after failure',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 20 } },
+  rounds: ROUNDS,
+  members: MEMBERS,
   settings: { concurrency: { default: 2 }, seed: 3, retry: { attempts: 1 } },
-  nodes: [
-    { id: 'topic', type: 'input', position: { x: 0, y: 0 }, data: { name: 'topic' } },
-    {
-      id: 'storm',
-      type: 'mindstorm',
-      position: { x: 0, y: 0 },
-      data: { maxRounds: ROUNDS, members: ['member'] },
-    },
-    {
-      id: 'organizer',
-      type: 'agent',
-      parentId: 'storm',
-      position: { x: 0, y: 0 },
-      data: {
-        model: 'm',
-        prompt:
-          'ORGANIZER {{ topic }} round {{ loop.round }}: {% for m in loop.transcript %}{{ m.from }}={{ m.text }}; {% endfor %}',
-      },
-    },
-    {
-      id: 'member',
-      type: 'agent',
-      parentId: 'storm',
-      position: { x: 0, y: 0 },
-      data: {
-        model: 'm',
-        replicate: { items: ['member 0', 'member 1'], as: 'who' },
-        prompt: 'You are {{ who }}. {{ q }}',
-      },
-    },
-    {
-      id: 'leader',
-      type: 'agent',
-      position: { x: 0, y: 0 },
-      data: { model: 'm', prompt: 'LEADER decide: {{ record }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 0, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    {
-      id: 'e1',
-      source: 'topic',
-      sourceHandle: 'value',
-      target: 'organizer',
-      targetHandle: 'topic',
-    },
-    { id: 'e2', source: 'organizer', sourceHandle: 'text', target: 'member', targetHandle: 'q' },
-    {
-      id: 'e3',
-      source: 'storm',
-      sourceHandle: 'transcript',
-      target: 'leader',
-      targetHandle: 'record',
-    },
-    { id: 'e4', source: 'leader', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
+});
 
 let stub: StubOpenAI;
 /** The server refuses every request once it has answered this many (Infinity: healthy). */

@@ -3,14 +3,9 @@
  * and results go through the contract's schemas): the list of stored evals with their tables,
  * and one eval with its items and their runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ApiContract, ApiResult } from '../../app/api/contract.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EvalConfig } from '../../app/eval/types.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { call, store, withApi } from './handlers.test-helper.ts';
 
 const KEY = 'sk-handlers-evals-test-0123456789abcdef';
 
@@ -30,19 +25,9 @@ const config = (name: string): EvalConfig => ({
   mode: 'simulated',
 });
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
+withApi({ name: 'evals', key: KEY });
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-evals-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: { OPENAI_API_KEY: KEY },
-    log: () => {},
-  });
   // Each item links to a stored run.
   for (const id of ['run-1', 'run-2', 'run-3', 'run-4'])
     store.createRun({
@@ -114,16 +99,6 @@ beforeAll(() => {
   store.setEvalStatus('bb22', 'finished');
   vi.useRealTimers();
 });
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
 
 describe('evals.list', () => {
   it('lists evals newest first, each with its table per variant', async () => {

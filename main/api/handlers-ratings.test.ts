@@ -3,15 +3,10 @@
  * and results pass the contract's schemas): a run's ratings with its eval's rubric, a person's
  * scores stored and replaced, refusals the panel shows, and the eval's table counting them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiContract, ApiResult } from '../../app/api/contract.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RUBRICS } from '../../app/eval/rubrics.ts';
 import type { EvalConfig } from '../../app/eval/types.ts';
-import { openRunStore, type RunStore } from '../../app/store/index.ts';
-import { type ApiHandlers, createApiHandlers } from './handlers.ts';
+import { call, store, withApi } from './handlers.test-helper.ts';
 
 const KEY = 'sk-handlers-ratings-test-0123456789abcdef';
 
@@ -31,19 +26,9 @@ const config = (rubric?: EvalConfig['rubric']): EvalConfig => ({
   ...(rubric ? { rubric } : {}),
 });
 
-let dir: string;
-let store: RunStore;
-let api: ApiHandlers;
+withApi({ name: 'ratings', key: KEY });
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'society-handlers-ratings-'));
-  store = openRunStore(path.join(dir, 'society.db'));
-  api = createApiHandlers({
-    store,
-    workspaceDir: path.join(dir, 'workspace'),
-    env: { OPENAI_API_KEY: KEY },
-    log: () => {},
-  });
   for (const id of ['run-full-0', 'run-full-1', 'run-orig-0', 'run-plain'])
     store.createRun({
       id,
@@ -95,16 +80,6 @@ beforeAll(() => {
     runId: 'run-plain',
   });
 });
-
-afterAll(async () => {
-  await api?.close();
-  store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function call<M extends keyof ApiContract>(method: M, params: unknown): Promise<ApiResult<M>> {
-  return api.call(method, params) as Promise<ApiResult<M>>;
-}
 
 describe('ratings.list', () => {
   it("gives a run's ratings with the rubric of its eval", async () => {

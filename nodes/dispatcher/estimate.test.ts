@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { estimateRun } from '../../app/costs/estimate.ts';
-import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { estimatePromptTokens } from '../../app/providers/text.ts';
-import type { ChatRequest } from '../../app/providers/types.ts';
-import type { BlobStore } from '../../app/runtime/blobs.ts';
-import { compile, edge, graph, node, output, run } from '../../tests/support/graphs.ts';
+import { estimateOf, sentRequests } from '../../tests/support/estimates.ts';
+import { edge, graph, node, output } from '../../tests/support/graphs.ts';
 
 const MODELS = { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 100 } };
 
@@ -21,52 +18,35 @@ function kitchen(dispatcher: Record<string, unknown> = {}, world: Record<string,
   );
 }
 
-async function estimate(doc: unknown) {
-  return estimateRun((await compile(doc)).plan, DEFAULT_PRICES);
-}
-
-/** What each model call of a simulated run was sent, in order. */
-async function sent(doc: unknown, inputs: Record<string, unknown> = {}, blobs?: BlobStore) {
-  const requests: ChatRequest[] = [];
-  const result = await run(doc, {
-    simulate: true,
-    inputs,
-    ...(blobs ? { blobs } : {}),
-    onModelCall: ({ request }) => requests.push(request),
-  });
-  expect(result.status, result.error).toBe('succeeded');
-  return requests;
-}
-
 describe('the dispatcher estimate', () => {
   it('makes one call per step of the episode the environment sets up', async () => {
-    expect((await estimate(kitchen({}, { maxSteps: 10 }))).calls).toBe(10);
-    expect((await estimate(kitchen({}, { maxSteps: 25 }))).calls).toBe(25);
+    expect((await estimateOf(kitchen({}, { maxSteps: 10 }))).calls).toBe(10);
+    expect((await estimateOf(kitchen({}, { maxSteps: 25 }))).calls).toBe(25);
   });
 
   it('estimates the first step as exactly what the dispatcher sends', async () => {
     const doc = kitchen({}, { maxSteps: 1 });
-    const [first] = await sent(doc);
-    expect((await estimate(doc)).promptTokens).toBe(estimatePromptTokens(first!));
+    const [first] = await sentRequests(doc);
+    expect((await estimateOf(doc)).promptTokens).toBe(estimatePromptTokens(first!));
   });
 
   it('follows the prompt: hints, demonstrations, history and more agents change it', async () => {
-    const base = (await estimate(kitchen())).promptTokens;
+    const base = (await estimateOf(kitchen())).promptTokens;
     expect(base).toBeGreaterThan(10 * 1000);
-    expect((await estimate(kitchen({ hints: false }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({ demoSteps: 2 }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({ history: 0 }))).promptTokens).toBeLessThan(base);
-    expect((await estimate(kitchen({}, { agents: 4 }))).promptTokens).toBeGreaterThan(base);
+    expect((await estimateOf(kitchen({ hints: false }))).promptTokens).toBeLessThan(base);
+    expect((await estimateOf(kitchen({ demoSteps: 2 }))).promptTokens).toBeLessThan(base);
+    expect((await estimateOf(kitchen({ history: 0 }))).promptTokens).toBeLessThan(base);
+    expect((await estimateOf(kitchen({}, { agents: 4 }))).promptTokens).toBeGreaterThan(base);
   });
 
   it('counts retries in the worst case only, and nothing when people take every seat', async () => {
-    const retry = await estimate(kitchen({ behaviour: 'retry', retries: 2 }));
+    const retry = await estimateOf(kitchen({ behaviour: 'retry', retries: 2 }));
     expect(retry.calls).toBe(30);
     expect(retry.firstAttempts.calls).toBe(10);
     expect(retry.byNode.find((r) => r.retry)).toMatchObject({ phase: 'retry', calls: 20 });
 
-    const people = await estimate(kitchen({ seats: ['agent0', 'agent1'] }));
+    const people = await estimateOf(kitchen({ seats: ['agent0', 'agent1'] }));
     expect(people.calls).toBe(0);
-    expect((await estimate(kitchen({ controller: 'greedy', model: undefined }))).calls).toBe(0);
+    expect((await estimateOf(kitchen({ controller: 'greedy', model: undefined }))).calls).toBe(0);
   });
 });

@@ -2,28 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { estimateRun } from '../../app/costs/estimate.ts';
 import { DEFAULT_PRICES } from '../../app/costs/prices.ts';
 import { estimatePromptTokens } from '../../app/providers/text.ts';
-import type { ChatRequest } from '../../app/providers/types.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
-import { compile, edge, graph, input, node, output, run } from '../../tests/support/graphs.ts';
+import { estimateOf, sentRequests } from '../../tests/support/estimates.ts';
+import { compile, edge, graph, input, node, output } from '../../tests/support/graphs.ts';
 
 const MODELS = { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 100 } };
-
-async function estimate(doc: unknown) {
-  return estimateRun((await compile(doc)).plan, DEFAULT_PRICES);
-}
-
-/** What each model call of a simulated run was sent, in order. */
-async function sent(doc: unknown, inputs: Record<string, unknown> = {}, blobs?: BlobStore) {
-  const requests: ChatRequest[] = [];
-  const result = await run(doc, {
-    simulate: true,
-    inputs,
-    ...(blobs ? { blobs } : {}),
-    onModelCall: ({ request }) => requests.push(request),
-  });
-  expect(result.status, result.error).toBe('succeeded');
-  return requests;
-}
 
 describe('the planner estimate', () => {
   const TASK =
@@ -55,7 +38,7 @@ describe('the planner estimate', () => {
   it('estimates the first attempt as exactly the planning prompt, without the image', async () => {
     const blobs = new BlobStore();
     const image = blobs.putImage(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'image/png');
-    const [first] = await sent(planner(), { image, question: 'What number is it?' }, blobs);
+    const [first] = await sentRequests(planner(), { image, question: 'What number is it?' }, blobs);
     const plan = (await compile(planner())).plan;
     const e = estimateRun(plan, DEFAULT_PRICES, {
       imageTokens: 1105,
@@ -66,7 +49,7 @@ describe('the planner estimate', () => {
   });
 
   it('counts repairs in the worst case only, and the plan’s expert calls apart', async () => {
-    const e = await estimate(planner({ maxAttempts: 3 }));
+    const e = await estimateOf(planner({ maxAttempts: 3 }));
     expect(e.firstAttempts.calls - e.firstAttempts.expertCalls).toBe(1);
     expect(e.byNode.find((r) => r.phase === 'repair')).toMatchObject({ calls: 2, retry: true });
     // The rule plan for the task: denoise, deblur, colorize, then answer and translate.

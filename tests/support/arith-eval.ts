@@ -71,3 +71,24 @@ export function arithReply(prompt: string) {
 
 /** The rows as JSON Lines. */
 export const arithJsonl = () => `${ARITH_ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`;
+
+/**
+ * `society eval FILE` over the arithmetic rows in `data`, the question input fed from the
+ * column of that name and scored against `answer`, into the store `db`; `extra` adds the rest
+ * (the provider, a queue, `--json`).
+ */
+export function arithEvalArgs(file: string, data: string, db: string, extra: string[] = []) {
+  return [
+    'eval',
+    file,
+    '--data',
+    data,
+    '--map',
+    'question=question',
+    '--expect',
+    'answer',
+    '--db',
+    db,
+    ...extra,
+  ];
+}

@@ -55,9 +55,9 @@ export function writeQaEval(dir = mkdtempSync(path.join(tmpdir(), 'society-eval-
 
 /**
  * `society eval` over the tiny eval, simulated, two variants (small and big models), scored by
- * `contains`, printing JSON; into the store `db`, with the page written to `report`.
+ * `contains`, printing JSON; into the store `db`, with the page written to `report` when given.
  */
-export function qaEvalArgs(files: { doc: string; data: string }, db: string, report: string) {
+export function qaEvalArgs(files: { doc: string; data: string }, db: string, report?: string) {
   return [
     'eval',
     files.doc,
@@ -78,7 +78,6 @@ export function qaEvalArgs(files: { doc: string; data: string }, db: string, rep
     '-q',
     '--db',
     db,
-    '--report',
-    report,
+    ...(report === undefined ? [] : ['--report', report]),
   ];
 }
