@@ -29,6 +29,8 @@ const Breakpoint = z.union([
   z.object({ message: z.object({ from: z.string().optional(), contains: z.string().optional() }) }),
   /** Before a call to this tool (`*`: any). */
   z.object({ tool: z.string().min(1).max(64) }),
+  /** After a call to this tool (`*`: any) returned, before the model reads its result. */
+  z.object({ toolResult: z.string().min(1).max(64) }),
 ]);
 
 const RunSummary = z.object({
