@@ -3,7 +3,8 @@
  * reference server's `echo` (server-everything over Streamable HTTP, installed from npm) and a
  * local OpenAI-compatible stub. `n tool` stops before the call, `n tool` again once it returned;
  * `e` replaces the result and the model's next request carries the edited text. `society show`
- * marks the edit, and a replay of the exported run (the server stopped) gives the same answer.
+ * marks the edit; a fork from after it and a replay of the exported run (the server stopped) give
+ * the same answer without a model request.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,16 @@ describe('society run --step at a tool result', () => {
       edited: true,
       editedBy: { via: 'terminal' },
     });
+
+    // A fork from after the edit gives the model the edited result again, from the record.
+    const second = events.findLast((e) => e.type === 'model.request')!;
+    const fork = await societyHere([
+      ...['fork', out.runId, '--at', String(second.seq), '--mcp', `ev=${server!.url}`],
+      ...['--provider', `openai=${stub.url}`, '--db', db, '--json', '-q'],
+    ]);
+    expect(fork.code, fork.stderr).toBe(0);
+    expect(JSON.parse(fork.stdout).outputs.answer).toBe('The server said: Echo: changed by hand');
+    expect(stub.count()).toBe(before + 2);
 
     // A replay of the exported run, with the server gone: no tool call, no model request.
     const exported = join(dir, 'run.json');
