@@ -287,6 +287,8 @@ export function attachStepper(
           case 'd':
           case 'deny': {
             const tool = run.waitingAt.find((at) => at.kind === 'tool');
+            if (!tool && run.waitingAt.some((at) => at.kind === 'tool-result'))
+              throw new UsageError('the tool already ran: e TEXT gives the model another result');
             if (!tool) throw new UsageError('no tool call is waiting: step to one with "n tool"');
             run.denyToolCall(tool.callId);
             say(`${tool.tool} will not run; ${tool.instance} reads that it was denied`);

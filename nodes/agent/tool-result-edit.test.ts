@@ -186,12 +186,13 @@ describe('the terminal debugger at a tool result', () => {
     out.on('data', (d) => {
       said += d;
     });
-    attachStepper(r, out, Readable.from(['e twelve\nc\n']));
+    attachStepper(r, out, Readable.from(['d\ne twelve\nc\n']));
     const result = await r.result;
     expect(result.outputs.answer).toBe('The sum is twelve');
     expect(said).toContain(
       `⏸ breakpoint: after a's call to mcp:calc/add {"a":2,"b":3} returned: 5 (c sends it to the model, e TEXT sends this text instead)`,
     );
+    expect(said).toContain('the tool already ran: e TEXT gives the model another result');
     expect(said).toContain('a will read from add: twelve');
     expect(eventsOf(r.events, 'tool.result')[0]).toMatchObject({
       original: '5',
