@@ -136,13 +136,14 @@ export interface EditorState {
   /**
    * Nodes to pause before, and a round to pause at: once per round for every copy of a
    * replicated loop, or only in `roundLoop` (a copy's loop, `artists#3/talk`) when set;
-   * `tools`: pause before every tool call.
+   * `tools`: pause before every tool call; `toolResults`: after every tool call returned.
    */
   breakpoints: {
     nodes: string[];
     round: number | null;
     roundLoop?: string | null;
     tools?: boolean;
+    toolResults?: boolean;
   };
   /** Run inputs by input name: text as typed; images as 'example' or a data URL. */
   inputValues: Record<string, string>;

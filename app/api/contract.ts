@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
+import { AgentContext } from './context-contract.ts';
 import { defaultsContract } from './defaults-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
@@ -29,6 +30,8 @@ const Breakpoint = z.union([
   z.object({ message: z.object({ from: z.string().optional(), contains: z.string().optional() }) }),
   /** Before a call to this tool (`*`: any). */
   z.object({ tool: z.string().min(1).max(64) }),
+  /** After a call to this tool (`*`: any) returned, before the model reads its result. */
+  z.object({ toolResult: z.string().min(1).max(64) }),
 ]);
 
 const RunSummary = z.object({
@@ -43,52 +46,6 @@ const RunSummary = z.object({
   mode: z.string().optional(),
   /** The run this one forks. */
   parentRunId: z.string().optional(),
-});
-
-/** A tool call a model asked for: its id, the tool, the arguments as the model wrote them. */
-const ToolCallShape = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
-
-/** What an agent instance was sent (app/runtime/agent-context.ts). */
-const AgentContext = z.object({
-  instance: z.string(),
-  calls: z.array(z.object({ callId: z.string(), seq: z.number(), instance: z.string() })),
-  call: z
-    .object({
-      callId: z.string(),
-      seq: z.number(),
-      node: z.string(),
-      instance: z.string(),
-      profile: z.string(),
-      provider: z.string(),
-      model: z.string(),
-      messages: z.array(
-        z.object({
-          role: z.enum(['system', 'user', 'assistant', 'tool']),
-          text: z.string(),
-          /** Estimated (about 4 characters a token); images are not counted. */
-          tokens: z.number(),
-          images: z.number(),
-          /** On an assistant message: the tools the model asked to call. */
-          toolCalls: z.array(ToolCallShape).optional(),
-          /** On a tool message: the id of the call it answers. */
-          toolCallId: z.string().optional(),
-        }),
-      ),
-      tokens: z.number(),
-      response: z
-        .object({
-          text: z.string(),
-          promptTokens: z.number(),
-          completionTokens: z.number(),
-          costUsd: z.number().optional(),
-          source: z.enum(['live', 'cassette', 'simulated']),
-          simulated: z.boolean(),
-          toolCalls: z.array(ToolCallShape).optional(),
-        })
-        .optional(),
-      error: z.string().optional(),
-    })
-    .optional(),
 });
 
 const DiffSide = z.object({

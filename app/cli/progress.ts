@@ -108,7 +108,7 @@ class PlainProgress implements ProgressView {
       case 'tool.call':
         return `${e.instance} calls ${e.source} ${e.tool}(${clip(e.arguments, 120)})`;
       case 'tool.result':
-        return `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : e.from === 'cassette' ? ' (recorded)' : ''} in ${e.durationMs} ms: ${clip(e.result, 160)}`;
+        return `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : e.from === 'cassette' ? ' (recorded)' : ''} in ${e.durationMs} ms${e.edited ? ` (result edited by ${e.editedBy?.person ?? 'a person'})` : ''}: ${clip(e.result, 160)}`;
       case 'tool.error':
         return `${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`;
       case 'model.retry':
@@ -242,6 +242,8 @@ function describeCheckpoint(at: import('../runtime/events.ts').Checkpoint): stri
       return `${at.loop} round ${at.round}`;
     case 'tool':
       return `${at.instance}'s call to ${at.tool}`;
+    case 'tool-result':
+      return `the result of ${at.instance}'s call to ${at.tool}`;
     default:
       return at satisfies never;
   }

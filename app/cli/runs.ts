@@ -125,8 +125,9 @@ export function formatRun(run: RunRecord, events: RunEvent[], lines?: ReportLine
       out.push(`${e.instance} calls ${e.source} ${e.tool}(${e.arguments})`);
     } else if (e.type === 'tool.result') {
       out.push(
-        `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : ''}: ${e.result}`,
+        `${e.instance} ← ${e.tool}${e.isError ? ' (error)' : ''}${e.simulated ? ' [simulated]' : ''}${e.edited ? ` [edited by ${e.editedBy?.person ?? 'a person'} ${e.editedBy?.via === 'studio' ? 'in the studio' : 'at the terminal'}]` : ''}: ${e.result}`,
       );
+      if (e.edited && e.original !== undefined) out.push(`  (the tool gave: ${e.original})`);
     } else if (e.type === 'tool.error') {
       out.push(`${e.instance}: ${e.tool ? `${e.source} ${e.tool} failed: ` : ''}${e.error}`);
     } else if (e.type === 'human.response') {

@@ -3,12 +3,13 @@
  * run is held again before it acts, so a script piped to stdin behaves like a person typing.
  *
  *   n [message|node|round|tool]  step to the next message (default), node start, round or
- *                            tool call
+ *                            tool call (`n tool` at a tool call stops again once it returned)
  *   c                        continue to the next breakpoint or the end (a held tool call runs)
  *   p                        where the run is: held at, running, rounds, usage
  *   p INSTANCE               what that agent was sent last, message by message, with tokens
  *   e TEXT                   replace the held message before it is delivered; at a held tool
- *                            call, its arguments as JSON (checked against the tool's schema)
+ *                            call, its arguments as JSON (checked against the tool's schema);
+ *                            at a tool's result, the text the model reads instead
  *   d                        deny the held tool call: it never runs, the model reads why
  *   o PORT=VALUE             set the output of the node held before it starts (it will not run)
  *
@@ -16,7 +17,8 @@
  * `e` and `o` say so at once and ask how the rest is answered — [s]imulated, [l]ive, or
  * [c]ancel the edit — before the edit is made.
  *   b [SPEC]                 add a breakpoint (or list them): node:ID round:N event:TYPE report:KIND
- *                            message:TEXT from:INSTANCE tool:NAME (tool:* before every call);
+ *                            message:TEXT from:INSTANCE tool:NAME (tool:* before every call)
+ *                            tool-result:NAME (after it returned, before the model reads it);
  *                            round:N holds once per round for every copy of a replicated loop,
  *                            round:N@LOOP#K for that copy only
  *                            A node on a branch not taken never starts: `b node:ID` on one
@@ -30,6 +32,7 @@ import { agentContext } from '../runtime/agent-context.ts';
 import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
 import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
+import { resultEditor } from '../runtime/tool-holds.ts';
 import { UsageError } from './errors.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -95,9 +98,11 @@ export function parseBreakpoint(spec: string): Breakpoint {
       return { message: { from: value } };
     case 'tool':
       return { tool: value };
+    case 'tool-result':
+      return { toolResult: value };
     default:
       throw new UsageError(
-        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE or tool:NAME`,
+        `unknown breakpoint "${spec}": use node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE, tool:NAME or tool-result:NAME`,
       );
   }
 }
@@ -107,6 +112,7 @@ export function describeBreakpoint(b: Breakpoint): string {
   if ('round' in b) return `round:${b.round}${b.loop ? `@${b.loop}` : ''}`;
   if ('event' in b) return b.report !== undefined ? `report:${b.report}` : `event:${b.event}`;
   if ('tool' in b) return `tool:${b.tool}`;
+  if ('toolResult' in b) return `tool-result:${b.toolResult}`;
   return b.message.from ? `from:${b.message.from}` : `message:${b.message.contains}`;
 }
 
@@ -120,6 +126,8 @@ export function describeCheckpoint(at: Checkpoint): string {
       return `before ${at.loop} round ${at.round}`;
     case 'tool':
       return `before ${at.instance} calls ${at.source}/${at.tool} ${at.arguments}${at.ask ? ' (the tool asks first: c runs it, e JSON edits its arguments, d denies it)' : ''}`;
+    case 'tool-result':
+      return `after ${at.instance}'s call to ${at.source}/${at.tool} ${at.arguments} returned${at.isError ? ' an error' : ''}: ${at.result} (c sends it to the model, e TEXT sends this text instead)`;
     default:
       return at satisfies never;
   }
@@ -245,6 +253,16 @@ export function attachStepper(
             break;
           case 'e':
           case 'edit': {
+            const returned = run.waitingAt.find((at) => at.kind === 'tool-result');
+            if (returned) {
+              if (!arg) throw new UsageError('edit needs the result the model reads instead');
+              editing(`the result of ${returned.instance}'s call to ${returned.tool}`, () => {
+                run.editToolResult(returned.callId, arg, resultEditor('terminal'));
+                say(`${returned.instance} will read from ${returned.tool}: ${arg}`);
+              });
+              if (!pending) out.write('debug> ');
+              break;
+            }
             const tool = run.waitingAt.find((at) => at.kind === 'tool');
             if (tool) {
               if (!arg) throw new UsageError('edit needs the arguments as JSON, e.g. e {"n": 2}');
@@ -269,6 +287,8 @@ export function attachStepper(
           case 'd':
           case 'deny': {
             const tool = run.waitingAt.find((at) => at.kind === 'tool');
+            if (!tool && run.waitingAt.some((at) => at.kind === 'tool-result'))
+              throw new UsageError('the tool already ran: e TEXT gives the model another result');
             if (!tool) throw new UsageError('no tool call is waiting: step to one with "n tool"');
             run.denyToolCall(tool.callId);
             say(`${tool.tool} will not run; ${tool.instance} reads that it was denied`);
@@ -330,7 +350,7 @@ export function attachStepper(
           case 'h':
           case 'help':
             say(
-              'n [message|node|round|tool]  step · c continue · p [INSTANCE] print · e TEXT edit the held message (at a tool call: its arguments as JSON) · d deny the held tool call · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
+              'n [message|node|round|tool]  step · c continue · p [INSTANCE] print · e TEXT edit the held message (at a tool call: its arguments as JSON; at a tool result: what the model reads) · d deny the held tool call · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
             );
             out.write('debug> ');
             break;

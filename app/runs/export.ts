@@ -93,6 +93,15 @@ const EditedMessage = z.looseObject({
   text: z.string(),
 });
 
+/** A tool result a person replaced at the debugger: a replay gives `result` again. */
+const EditedToolResult = z.looseObject({
+  edited: z.literal(true),
+  callId: z.string().min(1),
+  result: z.string(),
+  original: z.string(),
+  editedBy: z.object({ person: z.string(), via: z.enum(['terminal', 'studio']) }),
+});
+
 /** A node's report: whose it is and its kind; the data is the node type's to read. */
 const Report = z.looseObject({
   node: z.string().min(1),
@@ -108,9 +117,11 @@ const EventSchema = z
         ? GivenOutputs
         : event.type === 'message' && 'edited' in event
           ? EditedMessage
-          : event.type === 'report'
-            ? Report
-            : undefined;
+          : event.type === 'tool.result' && 'edited' in event
+            ? EditedToolResult
+            : event.type === 'report'
+              ? Report
+              : undefined;
     const result = schema?.safeParse(event);
     for (const issue of result?.error?.issues ?? [])
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });

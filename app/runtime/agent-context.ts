@@ -7,7 +7,7 @@
 import { estimateTokens } from '../providers/text.ts';
 import type { ToolCall } from '../providers/tools.ts';
 import type { ChatMessage } from '../providers/types.ts';
-import type { RunEvent } from './events.ts';
+import type { RunEvent, ToolResultEditor } from './events.ts';
 
 /** One message of a call, flattened to text, with a token estimate (about 4 characters each). */
 export interface ContextMessage {
@@ -21,6 +21,8 @@ export interface ContextMessage {
   toolCalls?: ToolCall[];
   /** On a tool message: the call it answers. */
   toolCallId?: string;
+  /** On a tool message: a person replaced the tool's result at the debugger; this was the tool's. */
+  edited?: { original: string; by: ToolResultEditor };
 }
 
 /** One model call of an instance: what it was sent and, once answered, what came back. */
@@ -72,8 +74,15 @@ export function agentContext(
   };
   const chosen = callId === undefined ? requests.at(-1) : requests.find((e) => e.callId === callId);
   if (!chosen) return context;
+  // The results a person replaced for this instance, oldest first: a tool message sent with one
+  // is marked as edited (each edit marks one message).
+  const edits = events.flatMap((e) =>
+    e.type === 'tool.result' && e.edited && e.instance === chosen.instance ? [e] : [],
+  );
   const messages = chosen.messages.map((m): ContextMessage => {
     const text = contentText(m);
+    const at = m.role === 'tool' ? edits.findIndex((e) => e.result === text) : -1;
+    const edit = at === -1 ? undefined : edits.splice(at, 1)[0];
     return {
       role: m.role,
       text,
@@ -81,6 +90,9 @@ export function agentContext(
       images: typeof m.content === 'string' ? 0 : m.content.filter((p) => p.type !== 'text').length,
       ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
       ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
+      ...(edit?.original !== undefined && edit.editedBy
+        ? { edited: { original: edit.original, by: edit.editedBy } }
+        : {}),
     };
   });
   const call: ContextCall = {

@@ -1,7 +1,8 @@
 /**
  * Debugger control for a run. Nodes pass checkpoints before they start and before each message
  * they send; the first node of a round passes a round checkpoint. While the run is paused a
- * checkpoint blocks (calls already in flight finish; nothing new starts). Stepping lets the
+ * checkpoint blocks (calls already in flight finish; nothing new starts). A tool call passes two:
+ * before it runs and, once it returned, before the model reads its result. Stepping lets the
  * run go on until the next checkpoint of the chosen kind, and pauses there.
  */
 import type { Checkpoint, RunEventType } from './events.ts';
@@ -23,7 +24,9 @@ export type Breakpoint =
   | { event: RunEventType; report?: string }
   | { message: { from?: string; contains?: string } }
   /** Before a call to a tool of this name (`*`: any tool). */
-  | { tool: string };
+  | { tool: string }
+  /** After a tool of this name (`*`: any tool) returned, before the model reads its result. */
+  | { toolResult: string };
 export type StepKind = 'node' | 'message' | 'round' | 'tool';
 type PauseReason = 'user' | 'breakpoint' | 'step' | 'ask';
 
@@ -101,7 +104,8 @@ export class DebugGate {
 
   /**
    * Lets the checkpoint the run is held at go, runs on until the next checkpoint of `kind`, and
-   * pauses before it. Held checkpoints of other kinds go too.
+   * pauses before it (`tool` stops after a tool returned too). Held checkpoints of other kinds
+   * go too.
    */
   step(kind: StepKind): void {
     this.#mode = { kind: 'step', step: kind };
@@ -138,7 +142,9 @@ export class DebugGate {
     }
     if (
       mode.kind === 'step' &&
-      (mode.step === at.kind || (mode.step === 'node' && at.kind === 'round'))
+      (mode.step === at.kind ||
+        (mode.step === 'node' && at.kind === 'round') ||
+        (mode.step === 'tool' && at.kind === 'tool-result'))
     ) {
       this.#mode = { kind: 'paused' };
       this.#hold(waiter, 'step');
@@ -169,6 +175,8 @@ export class DebugGate {
         );
       }
       if ('tool' in b) return at.kind === 'tool' && (b.tool === '*' || at.tool === b.tool);
+      if ('toolResult' in b)
+        return at.kind === 'tool-result' && (b.toolResult === '*' || at.tool === b.toolResult);
       if ('node' in b) return at.kind === 'node' && at.node === b.node;
       if (at.kind !== 'round' || at.round !== b.round) return false;
       if (b.loop?.includes('#')) return b.loop === at.loop;

@@ -1,7 +1,7 @@
 /**
  * The edits a run's log records: node instances whose outputs were given instead of produced (a
  * fork's `--edit`, the debugger's `o`), messages a person rewrote (the debugger's `e`) and tool
- * calls a person changed or denied before they ran. A run that runs the same graph again (a
+ * calls a person changed or denied before they ran, or whose result they replaced. A run that runs the same graph again (a
  * replay of an export, a fork of a fork) passes them back as `overrides`, `messageEdits` and
  * `toolEdits`, so the edited instances do not ask a model the record never answered, and what
  * follows reads the same texts and calls its tools with the same arguments.
@@ -23,6 +23,13 @@ export function editsInLog(
     if (event.type === 'tool.call' && event.edited)
       toolEdits[event.callId] = { arguments: event.arguments };
     if (event.type === 'tool.result' && event.denied) toolEdits[event.callId] = { denied: true };
+    if (event.type === 'tool.result' && event.edited && event.editedBy) {
+      const before = toolEdits[event.callId];
+      toolEdits[event.callId] = {
+        ...(before && 'arguments' in before ? { arguments: before.arguments } : {}),
+        result: { text: event.result, by: event.editedBy },
+      };
+    }
   }
   return { overrides, messageEdits, toolEdits };
 }

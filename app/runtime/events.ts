@@ -24,6 +24,12 @@ export interface Usage {
 export type RunStatus = 'succeeded' | 'failed' | 'cancelled';
 
 /** Where the debugger can stop. */
+/** Who replaced a tool's result at the debugger: their login name, and where they did it. */
+export interface ToolResultEditor {
+  person: string;
+  via: 'terminal' | 'studio';
+}
+
 export type Checkpoint =
   | { kind: 'node'; node: string; instance: string; round?: number }
   | { kind: 'message'; node: string; instance: string; round?: number; text: string }
@@ -48,6 +54,23 @@ export type Checkpoint =
       /** The arguments as they will be sent (JSON text, checked against the tool's schema). */
       arguments: string;
       ask?: true;
+    }
+  | {
+      /**
+       * After a tool returned, before its result goes back to the model: a person may replace
+       * the result the model reads.
+       */
+      kind: 'tool-result';
+      node: string;
+      instance: string;
+      callId: string;
+      source: string;
+      tool: string;
+      /** The arguments the tool was sent (JSON text). */
+      arguments: string;
+      /** What the tool gave back, as the model would read it. */
+      result: string;
+      isError: boolean;
     };
 
 export type RunEventBody =
@@ -201,6 +224,13 @@ export type RunEventBody =
       durationMs: number;
       /** A person denied the call at the debugger: the tool never ran. */
       denied?: true;
+      /**
+       * A person replaced the tool's result at the debugger after it returned: `result` is
+       * theirs (what the model read), `original` what the tool gave, `editedBy` who changed it.
+       */
+      edited?: true;
+      original?: string;
+      editedBy?: ToolResultEditor;
     }
   | {
       /**

@@ -12,10 +12,15 @@ import type { ToolDefinition, ToolSources } from '../providers/tools.ts';
 import type { ChatProvider, ChatRequest, ChatResult, ProviderProfile } from '../providers/types.ts';
 import type { BlobStore } from './blobs.ts';
 import type { Breakpoint } from './debugger.ts';
-import type { RunEvent, RunStatus, Usage } from './events.ts';
+import type { RunEvent, RunStatus, ToolResultEditor, Usage } from './events.ts';
 
-/** A person's change to a tool call held before it ran: new arguments (JSON text) or a denial. */
-export type ToolEdit = { arguments: string } | { denied: true };
+/**
+ * A person's change to a tool call at the debugger: a denial, or new arguments (JSON text) before
+ * it ran and/or the result the model reads instead of what the tool gave (after it returned).
+ */
+export type ToolEdit =
+  | { denied: true }
+  | { arguments?: string; result?: { text: string; by: ToolResultEditor } };
 
 export interface RunOptions {
   registry: NodeRegistry;
@@ -116,7 +121,8 @@ export interface RunOptions {
   messageEdits?: Record<string, string>;
   /**
    * Tool calls a person changed at the debugger (by call id such as `asker:tool1`): the
-   * arguments they gave, or that they denied the call. Given again by a replay or fork.
+   * arguments they gave, the result they gave the model instead of the tool's, or that they
+   * denied the call. Given again by a replay or fork.
    */
   toolEdits?: Record<string, ToolEdit>;
   /**

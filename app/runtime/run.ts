@@ -19,7 +19,14 @@ import { Budget } from './budget.ts';
 import { CallsGateway } from './calls.ts';
 import { type Breakpoint, DebugGate, type StepKind } from './debugger.ts';
 import { EventLog } from './event-log.ts';
-import type { Checkpoint, RunEvent, RunMode, RunStatus, Usage } from './events.ts';
+import type {
+  Checkpoint,
+  RunEvent,
+  RunMode,
+  RunStatus,
+  ToolResultEditor,
+  Usage,
+} from './events.ts';
 import { checkRunInputs, collectRunOutputs } from './inputs.ts';
 import { nodeOfInstance } from './instance-id.ts';
 import { Loops } from './loops.ts';
@@ -272,6 +279,14 @@ export class Run {
    */
   editToolCall(callId: string, args: string): void {
     this.#tools.editHeld(callId, args);
+  }
+
+  /**
+   * Replaces the result of a tool call held after it returned, before the model reads it: the
+   * model reads `text`; the `tool.result` event keeps the tool's own and says who changed it.
+   */
+  editToolResult(callId: string, text: string, by: ToolResultEditor): void {
+    this.#tools.editHeldResult(callId, text, by);
   }
 
   /** Denies a tool call held before it runs: the tool never runs; the model reads the denial. */

@@ -20,12 +20,19 @@ import type {
 import { abortError, isAbortError } from '../providers/types.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import { BudgetExceededError } from './budget.ts';
-import type { Checkpoint, RunEventBody } from './events.ts';
+import type { RunEventBody, ToolResultEditor } from './events.ts';
 import { graphToolDefinition, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
-import type { RunOptions, ToolEdit } from './run-options.ts';
+import type { RunOptions } from './run-options.ts';
 import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
 import { checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
+import {
+  knownResultEdit,
+  type ResultEditFields,
+  type ToolCheckpoint,
+  ToolHolds,
+  type ToolResultCheckpoint,
+} from './tool-holds.ts';
 import { errorMessage } from './values.ts';
 
 export { simulatedResult, sourceId } from './tool-calls.ts';
@@ -41,10 +48,10 @@ export interface ToolsSetup {
   timeoutMs: number;
   emit: (body: RunEventBody) => void;
   /**
-   * The debugger's checkpoint before each call: resolves when the run may make it. A call whose
-   * tool asks first is held there until a person lets it go.
+   * The debugger's checkpoints before each call and after it returned: resolves when the run may
+   * go on. A call whose tool asks first is held before it until a person lets it go.
    */
-  hold?: (at: ToolCheckpoint) => Promise<void>;
+  hold?: (at: ToolCheckpoint | ToolResultCheckpoint) => Promise<void>;
   /**
    * Runs a graph as a child of a node instance (`child` names the call's copy, under the
    * instance): what a call to a graph tool does.
@@ -57,8 +64,7 @@ export interface ToolsSetup {
   ): Promise<Record<string, unknown>>;
 }
 
-/** The debugger's checkpoint before a tool call. */
-export type ToolCheckpoint = Extract<Checkpoint, { kind: 'tool' }>;
+export type { ToolCheckpoint } from './tool-holds.ts';
 
 /** Where a tool offered to an instance comes from. */
 interface Offered {
@@ -88,13 +94,14 @@ export class ToolGateway {
   #calls = 0;
   /** Closes the sources when the run ends. */
   readonly #closing = new AbortController();
-  /** Calls held at their checkpoint, with what a person changed there. */
-  readonly #held = new Map<string, { offered: Offered; edit?: ToolEdit }>();
+  /** Calls held at the debugger before they run or after they returned. */
+  readonly #holds: ToolHolds;
 
   constructor(setup: ToolsSetup) {
     this.#setup = setup;
     this.#options = setup.options;
     this.#limits = new ProviderLimits(setup.doc.settings?.concurrency, () => undefined);
+    this.#holds = new ToolHolds(setup.answerBytes);
   }
 
   /** From now on calls the replayed cassette lacks are made (see `CallsGateway.beyondCassette`). */
@@ -344,7 +351,12 @@ export class ToolGateway {
       });
     };
     const started = performance.now();
-    const done = (result: ToolResult, denied = false): ToolResult => {
+    const done = (
+      result: ToolResult,
+      denied = false,
+      edit?: ResultEditFields,
+      durationMs = Math.round(performance.now() - started),
+    ): ToolResult => {
       if (result.source === 'simulated') this.simulatedSeen = true;
       this.#setup.emit({
         type: 'tool.result',
@@ -353,8 +365,9 @@ export class ToolGateway {
         isError: result.isError === true,
         from: result.source,
         simulated: result.source === 'simulated',
-        durationMs: Math.round(performance.now() - started),
+        durationMs,
         ...(denied ? { denied: true as const } : {}),
+        ...edit,
       });
       return result;
     };
@@ -389,29 +402,23 @@ export class ToolGateway {
     let text = call.arguments;
     let edited = false;
     // A replay or fork of a run a person changed at the debugger changes it again.
-    let edit: ToolEdit | undefined = this.#options.toolEdits?.[callId];
+    const known = this.#options.toolEdits?.[callId];
+    const knownResult = knownResultEdit(known);
+    let edit = known && ('denied' in known || known.arguments !== undefined) ? known : undefined;
     if (!edit && this.#setup.hold) {
       const asks = this.#asks(offered) && this.#wouldCall(offered, args);
       if (asks && !this.#options.toolApproval?.interactive) {
         throw new Error(unansweredLine([toolLabel(offered.ref, call.name)]));
       }
-      const held: { offered: Offered; edit?: ToolEdit } = { offered };
-      this.#held.set(callId, held);
-      try {
-        await this.#setup.hold({
-          kind: 'tool',
-          ...who,
-          arguments: text,
-          ...(asks ? { ask: true as const } : {}),
-        });
-      } finally {
-        this.#held.delete(callId);
-      }
-      signal.throwIfAborted();
-      edit = held.edit;
+      edit = await this.#holds.beforeCall(
+        { kind: 'tool', ...who, arguments: text, ...(asks ? { ask: true as const } : {}) },
+        (t) => checkArguments(offered, t),
+        this.#setup.hold,
+        signal,
+      );
     }
     if (edit && 'denied' in edit) return denied(text);
-    if (edit) {
+    if (edit?.arguments !== undefined) {
       const again = checkArguments(offered, edit.arguments);
       if (typeof again === 'string') return refused(again, edit.arguments);
       args = again;
@@ -419,6 +426,18 @@ export class ToolGateway {
       edited = true;
     }
     announce(text, edited);
+    /** The tool returned: the debugger may hold here, and a person replace what the model reads. */
+    const returned = async (result: ToolResult): Promise<ToolResult> => {
+      const durationMs = Math.round(performance.now() - started);
+      const settled = await this.#holds.settle(
+        { ...who, arguments: text },
+        result,
+        knownResult,
+        this.#setup.hold,
+        signal,
+      );
+      return done(settled.result, false, settled.edit, durationMs);
+    };
     try {
       if (offered.ref.kind === 'graph') {
         // A graph tool runs its graph under the instance, whatever the mode: its own model and
@@ -432,9 +451,11 @@ export class ToolGateway {
         const result = graphToolResult(outputs);
         this.#checkSize(call.name, result.content);
         const replayed = this.#options.cassette?.mode === 'replay';
-        return done({ ...result, source: replayed ? 'cassette' : 'live' });
+        return await returned({ ...result, source: replayed ? 'cassette' : 'live' });
       }
-      return done(await this.#answer(offered, call.name, args, signal, { callId, node, instance }));
+      return await returned(
+        await this.#answer(offered, call.name, args, signal, { callId, node, instance }),
+      );
     } catch (error) {
       if (!isAbortError(error) && !signal.aborted) {
         this.#setup.emit({
@@ -457,24 +478,19 @@ export class ToolGateway {
     return !cassette.cassette.holdsTool(request, { fresh: cassette.mode === 'replay-then-live' });
   }
 
-  /**
-   * Changes the arguments of a call held at its checkpoint (JSON text, checked against the
-   * tool's schema now); the tool is sent them when the run goes on. Throws one line when no
-   * such call is held or the arguments do not fit.
-   */
+  /** Changes the arguments of a call held before it runs (see `ToolHolds.editCall`). */
   editHeld(callId: string, argumentsText: string): void {
-    const held = this.#held.get(callId);
-    if (!held) throw new Error(`no tool call ${callId} is waiting to run`);
-    const checked = checkArguments(held.offered, argumentsText);
-    if (typeof checked === 'string') throw new Error(checked);
-    held.edit = { arguments: JSON.stringify(checked) };
+    this.#holds.editCall(callId, argumentsText);
   }
 
-  /** Denies a call held at its checkpoint: the tool never runs, the model reads why. */
+  /** Replaces the result of a call held after it returned (see `ToolHolds.editResult`). */
+  editHeldResult(callId: string, text: string, by: ToolResultEditor): void {
+    this.#holds.editResult(callId, text, by);
+  }
+
+  /** Denies a call held before it runs: the tool never runs, the model reads why. */
   denyHeld(callId: string): void {
-    const held = this.#held.get(callId);
-    if (!held) throw new Error(`no tool call ${callId} is waiting to run`);
-    held.edit = { denied: true };
+    this.#holds.denyCall(callId);
   }
 
   /** Counts a call against the run's and the node's budgets, or throws when one is spent. */

@@ -31,6 +31,7 @@ export function toBreakpoints(
     }
     if ('round' in b) return { round: b.round, ...(b.loop !== undefined ? { loop: b.loop } : {}) };
     if ('tool' in b) return { tool: b.tool };
+    if ('toolResult' in b) return { toolResult: b.toolResult };
     return { node: b.node };
   });
 }

@@ -2,7 +2,7 @@
  * Starting and steering a run from the page: `run.start` (live, simulated, or a template's
  * replay, as the page says; a replay the cassette cannot answer, a key a live call needs and is
  * not set, a budget the run cannot meet and a live run above the spending threshold are refused
- * before anything is recorded or called), `run.control`, `run.breakpoints`, `run.editHeld`, `run.context` and `run.blob`. Runs are
+ * before anything is recorded or called), `run.control`, `run.breakpoints`, `run.editHeld`, `run.editHeldTool`, `run.editHeldToolResult`, `run.context` and `run.blob`. Runs are
  * recorded in the store exactly as `society run` records them (app/cli/commands/run.ts and app/cli/execute.ts): the document,
  * inputs and images, every event, the run's own record of calls, and how it ended.
  */
@@ -21,6 +21,7 @@ import { agentContext } from '../../app/runtime/agent-context.ts';
 import { BlobStore } from '../../app/runtime/blobs.ts';
 import { startRun } from '../../app/runtime/engine.ts';
 import { missingRunInputs } from '../../app/runtime/inputs.ts';
+import { resultEditor } from '../../app/runtime/tool-holds.ts';
 import { newRunId } from '../../app/store/index.ts';
 import { toBreakpoints } from './breakpoints.ts';
 import { checkStudioBudget } from './budget.ts';
@@ -47,6 +48,7 @@ export function runMethods(
   | 'run.breakpoints'
   | 'run.editHeld'
   | 'run.editHeldTool'
+  | 'run.editHeldToolResult'
   | 'run.context'
   | 'run.blob'
 > {
@@ -213,6 +215,20 @@ export function runMethods(
       try {
         if ('deny' in params) run.denyToolCall(params.callId);
         else run.editToolCall(params.callId, params.arguments);
+      } catch (error) {
+        throw new ApiError(messageOf(error));
+      }
+      return { callId: params.callId };
+    },
+
+    async 'run.editHeldToolResult'(params) {
+      const { run } = live.find(params.runId);
+      if (run.mode === 'replay')
+        throw new ApiError(
+          'this run replays a cassette: a changed tool result is not in it; fork the run to change it',
+        );
+      try {
+        run.editToolResult(params.callId, params.result, resultEditor('studio'));
       } catch (error) {
         throw new ApiError(messageOf(error));
       }

@@ -33,6 +33,7 @@ const METHODS = [
   'run.breakpoints',
   'run.editHeld',
   'run.editHeldTool',
+  'run.editHeldToolResult',
   'run.context',
   'run.blob',
   'runs.list',

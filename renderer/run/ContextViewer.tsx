@@ -186,6 +186,14 @@ function ContextViewerView() {
                 {m.toolCallId ? (
                   <p className="muted small" data-testid="context-tool-result">
                     result of call <code>{m.toolCallId}</code>
+                    {m.edited ? (
+                      <span data-testid="context-tool-edited">
+                        {' '}
+                        — <strong>edited</strong> by {m.edited.by.person}{' '}
+                        {m.edited.by.via === 'studio' ? 'in the studio' : 'at the terminal'}; the
+                        tool gave: <code>{m.edited.original}</code>
+                      </span>
+                    ) : null}
                   </p>
                 ) : null}
                 {m.text ? <pre className="context-text">{m.text}</pre> : null}

@@ -6,6 +6,7 @@ import { useEditor } from '../store.ts';
 import { control } from './controller.ts';
 import { HeldEditor } from './HeldEditor.tsx';
 import { HeldToolCall } from './HeldToolCall.tsx';
+import { HeldToolResult } from './HeldToolResult.tsx';
 
 export function PausedPane() {
   const status = useEditor((s) => s.run.status);
@@ -17,9 +18,11 @@ export function PausedPane() {
       ? `before round ${at.round ?? '?'} of ${at.loop ?? '?'}`
       : at.kind === 'tool'
         ? `before ${at.instance} calls ${at.tool}`
-        : at.kind === 'message'
-          ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
-          : `before ${at.instance ?? at.node} starts`
+        : at.kind === 'tool-result'
+          ? `after ${at.instance}'s call to ${at.tool} returned`
+          : at.kind === 'message'
+            ? `before ${at.instance ?? at.node} sends a message${at.text ? `: “${at.text.slice(0, 80)}”` : ''}`
+            : `before ${at.instance ?? at.node} starts`
     : '';
   return (
     <aside className="paused-pane" aria-label="Paused run">
@@ -54,6 +57,7 @@ export function PausedPane() {
         </div>
         <HeldEditor />
         <HeldToolCall />
+        <HeldToolResult />
       </div>
     </aside>
   );

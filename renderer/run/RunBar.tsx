@@ -99,6 +99,18 @@ export function RunBar() {
         />
         Break before tool calls
       </label>
+      <label
+        className="inline"
+        title="Pause after every tool call returned, before the model reads its result (which you can edit)"
+      >
+        <input
+          type="checkbox"
+          data-testid="break-tool-results"
+          checked={breakpoints.toolResults === true}
+          onChange={(e) => setBreakTools(e.target.checked, 'toolResults')}
+        />
+        Break after tool results
+      </label>
       <label className="inline">
         Break at round
         <input

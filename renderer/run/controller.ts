@@ -27,6 +27,7 @@ import {
 } from './consent.ts';
 import { useDebug } from './debugState.ts';
 import { applyHeldToolEdit } from './HeldToolCall.tsx';
+import { applyHeldToolResultEdit } from './HeldToolResult.tsx';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
@@ -113,6 +114,7 @@ function breakpointList() {
         ]
       : []),
     ...(breakpoints.tools ? [{ tool: '*' }] : []),
+    ...(breakpoints.toolResults ? [{ toolResult: '*' }] : []),
   ];
 }
 
@@ -308,6 +310,7 @@ export async function control(
   // An edit of the held message (or tool call) goes with the step that delivers it.
   if ((action === 'step' || action === 'resume') && !(await applyHeldEdit())) return;
   if ((action === 'step' || action === 'resume') && !(await applyHeldToolEdit())) return;
+  if ((action === 'step' || action === 'resume') && !(await applyHeldToolResultEdit())) return;
   try {
     await api().call('run.control', { runId, action, ...(step ? { step } : {}) });
   } catch (error) {
@@ -341,9 +344,12 @@ export function toggleBreakpoint(nodeId: string): void {
   void syncBreakpoints();
 }
 
-/** Pauses before every tool call (or no longer). */
-export function setBreakTools(tools: boolean): void {
-  set((s) => ({ breakpoints: { ...s.breakpoints, tools } }));
+/**
+ * Pauses before every tool call (`tools`), or after every tool call returned, before the model
+ * reads its result (`toolResults`), or no longer.
+ */
+export function setBreakTools(on: boolean, at: 'tools' | 'toolResults' = 'tools'): void {
+  set((s) => ({ breakpoints: { ...s.breakpoints, [at]: on } }));
   void syncBreakpoints();
 }
 

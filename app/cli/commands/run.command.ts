@@ -86,7 +86,7 @@ export function register(program: Command): void {
     )
     .option(
       '--break <SPEC>',
-      'stop at node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE or tool:NAME (opens the terminal debugger)',
+      'stop at node:ID, round:N, event:TYPE, report:KIND, message:TEXT, from:INSTANCE, tool:NAME or tool-result:NAME (opens the terminal debugger)',
       collect,
       [],
     )
