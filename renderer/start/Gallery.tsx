@@ -34,11 +34,15 @@ export function useTemplateList(): { list: TemplateEntry[] | null; error: string
   return state;
 }
 
-/** One template: its picture, name, summary, citation, what it needs, and Open. */
-export function TemplateCard({ entry }: { entry: TemplateEntry }) {
+/**
+ * One template: its picture, name, summary, citation, what it needs, and Open. Its test ids are
+ * `template-FILE` and `template-open-FILE`, after `prefix` (the start page's `start-`: the
+ * gallery may open over it).
+ */
+export function TemplateCard({ entry, prefix = '' }: { entry: TemplateEntry; prefix?: string }) {
   const keys = keyBadges(entry);
   return (
-    <article className="card template-card" data-testid={`template-${entry.file}`}>
+    <article className="card template-card" data-testid={`${prefix}template-${entry.file}`}>
       <GraphPicture doc={entry.outline} label={entry.name} />
       <h3>{entry.name}</h3>
       {entry.summary ? (
@@ -79,7 +83,7 @@ export function TemplateCard({ entry }: { entry: TemplateEntry }) {
         <button
           type="button"
           className="primary"
-          data-testid={`template-open-${entry.file}`}
+          data-testid={`${prefix}template-open-${entry.file}`}
           onClick={() => openTemplate(entry.file, entry.hasCassette)}
         >
           Open a copy

@@ -92,7 +92,7 @@ export function StartPage({ banners, children }: { banners: ReactNode; children?
           {templates.list === null && !templates.error ? <p className="muted">Loading…</p> : null}
           <div className="cards start-cards">
             {picks.map((t) => (
-              <TemplateCard key={t.file} entry={t} />
+              <TemplateCard key={t.file} entry={t} prefix="start-" />
             ))}
           </div>
         </Section>

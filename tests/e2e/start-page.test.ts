@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
@@ -38,7 +39,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
     const cards = page.getByTestId('start-templates').locator('article.card');
     await expect.poll(() => cards.count(), WAIT).toBe(5);
     const shown = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
-    expect(shown).toEqual(FEATURED.map((b) => `template-${b}.society.json`));
+    expect(shown).toEqual(FEATURED.map((b) => `start-template-${b}.society.json`));
     expect(await page.getByTestId('start-recent-none').isVisible()).toBe(true);
     const docs = await page
       .getByTestId('start-doc')
@@ -46,9 +47,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
     expect(docs.length).toBeGreaterThanOrEqual(3);
     for (const href of docs) expect(href).toMatch(/^\/docs\/[\w-]+\.md$/);
     await s.screenshot('start-page', page);
+    // Nothing serious for a screen reader or in contrast.
+    const axe = await new AxeBuilder({ page }).include('[data-testid="start-page"]').analyze();
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes[0]?.target}`);
+    expect(serious).toEqual([]);
 
     // A template card opens the editor with a copy of that template.
-    await page.getByTestId('template-open-nlsom-vqa.society.json').click();
+    await page.getByTestId('start-template-open-nlsom-vqa.society.json').click();
     await start.waitFor({ state: 'detached' });
     await page.getByTestId('node-storm').waitFor();
     expect(await page.getByTestId('doc-title').textContent()).toContain(
@@ -129,6 +136,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
         .textContent(),
     ).toMatch(/^\d+ calls · [\d,]+ tokens · \$/);
     await s.screenshot('gallery-grouped', page);
+    const axe = await new AxeBuilder({ page }).include('[data-testid="gallery"]').analyze();
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes[0]?.target}`);
+    expect(serious).toEqual([]);
 
     // A search narrows the cards: a node type finds the societies that use it.
     await page.getByTestId('gallery-search').fill('router');
