@@ -54,6 +54,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
       .map((v) => `${v.id}: ${v.nodes[0]?.target}`);
     expect(serious).toEqual([]);
 
+    // At 1280×720 nothing runs off the side, and the five are all there to scroll to.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      1280,
+    );
+    await s.screenshot('start-page-1280', page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+
     // A template card opens the editor with a copy of that template.
     await page.getByTestId('start-template-open-nlsom-vqa.society.json').click();
     await start.waitFor({ state: 'detached' });
