@@ -134,6 +134,10 @@ const ARTIST_CRITIC_FILE = 'artist-critic.society.json';
 /** Gets the page to where one click on the file in Open… opens it; returns that click's selector. */
 async function openFileSelector(page: Page, fileName: string): Promise<string> {
   await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
+  // The start page lists its templates first (the backend compiles them once, in seconds):
+  // the document's load is measured after that, not beside it.
+  const start = page.getByTestId('start-page');
+  if (await start.count()) await start.locator('article.card').first().waitFor({ timeout: 60_000 });
   await page.getByTestId('tb-open').click();
   const selector = `[data-testid="file-${fileName}"]`;
   await page.locator(selector).waitFor();

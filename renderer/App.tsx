@@ -5,15 +5,17 @@ import { ConnectionBanner, DraftOffer } from './ConnectionBanner.tsx';
 import { watchDrafts } from './drafts.ts';
 import { Canvas } from './editor/Canvas.tsx';
 import { Palette } from './editor/Palette.tsx';
-import { EvalsView } from './evals/EvalsView.tsx';
+import { EvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { save } from './files/actions.ts';
 import { ImportProblems, ModalHost } from './files/Modals.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
-import { MachineView } from './machine/MachineView.tsx';
+import { MachineView, useMachineView } from './machine/MachineView.tsx';
 import { watchRuns } from './run/controller.ts';
 import { followCanvasSelection } from './run/debugState.ts';
 import { RunPanel } from './run/RunPanel.tsx';
 import { loadModelDefaults } from './settings/defaults.ts';
+import { useHome } from './start/home.ts';
+import { StartPage } from './start/StartPage.tsx';
 import { copy, currentDocument, notify, paste, redo, undo, useEditor } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 
@@ -171,6 +173,11 @@ export function App() {
       stopDrafts();
     };
   }, []);
+  // The Machine and Evals views open over the editor, with or without a document.
+  const homeOpen = useHome((s) => s.open);
+  const machineOpen = useMachineView((s) => s.open);
+  const evalsOpen = useEvalsView((s) => s.open);
+  const home = homeOpen && !machineOpen && !evalsOpen;
   useShortcuts();
   useLeaveWarning();
   useValidation(connection);
@@ -178,22 +185,36 @@ export function App() {
     <ReactFlowProvider>
       <div className="app">
         <Toolbar connection={connection} />
-        <div className="workspace">
-          <Palette />
-          <main className="center">
-            <Canvas />
-            <MachineView />
+        {home ? (
+          <StartPage
+            banners={
+              <>
+                <ConnectionBanner connection={connection} />
+                <DraftOffer />
+              </>
+            }
+          >
             <ImportProblems />
             <Notice />
-            <div className="banners">
-              <ConnectionBanner connection={connection} />
-              <DraftOffer />
-            </div>
-          </main>
-          <Inspector />
-          <EvalsView />
-        </div>
-        <RunPanel />
+          </StartPage>
+        ) : (
+          <div className="workspace">
+            <Palette />
+            <main className="center">
+              <Canvas />
+              <MachineView />
+              <ImportProblems />
+              <Notice />
+              <div className="banners">
+                <ConnectionBanner connection={connection} />
+                <DraftOffer />
+              </div>
+            </main>
+            <Inspector />
+            <EvalsView />
+          </div>
+        )}
+        {home ? null : <RunPanel />}
         <ModalHost />
       </div>
     </ReactFlowProvider>

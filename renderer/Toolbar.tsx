@@ -5,6 +5,7 @@ import { toggleEvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
 import { toggleMachineView, useMachineView } from './machine/MachineView.tsx';
 import { control, isActive, startRun } from './run/controller.ts';
+import { goHome } from './start/home.ts';
 import { redo, undo, useEditor } from './store.ts';
 
 export function Toolbar({ connection }: { connection: ConnectionStatus }) {
@@ -42,6 +43,14 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
         <span className="muted small">{fileName ?? 'unsaved'}</span>
       </div>
       <div className="group">
+        <button
+          type="button"
+          data-testid="tb-home"
+          onClick={goHome}
+          title="Close the document and show the start page: recent documents and templates"
+        >
+          Home
+        </button>
         <button type="button" data-testid="tb-new" onClick={newDoc}>
           New
         </button>

@@ -15,6 +15,7 @@ import { defaultsContract } from './defaults-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
+import { templatesContract } from './templates-contract.ts';
 import { toolApprovalContract } from './tool-approval-contract.ts';
 
 const Problem = z.object({ path: z.string(), node: z.string().optional(), message: z.string() });
@@ -232,26 +233,7 @@ export type ApiEvalItem = z.infer<typeof EvalItem>;
 
 /** Every method: its params and its result. */
 export const contract = {
-  'templates.list': {
-    params: z.object({}),
-    result: z.array(
-      z.object({
-        file: z.string(),
-        name: z.string(),
-        description: z.string(),
-        /** Provider profile names its models use. */
-        providers: z.array(z.string()),
-        /** Worst-case cost at the price table, when every model has a price. */
-        estimate: z.object({ calls: z.number(), tokens: z.number(), costUsd: z.number() }),
-        /** A cassette ships with it, so it runs with no key. */
-        hasCassette: z.boolean(),
-      }),
-    ),
-  },
-  'templates.open': {
-    params: z.object({ file: z.string() }),
-    result: z.object({ text: z.string() }),
-  },
+  ...templatesContract,
   'document.validate': {
     params: z.object({ document: Document }),
     result: z.object({ ok: z.boolean(), problems: z.array(Problem) }),

@@ -4,7 +4,7 @@ import { Page, VQA_TEXT, vqaDocument, withStudio } from './server.test-helper.ts
 withStudio();
 
 describe('the studio API', () => {
-  it('lists the VQA template with its cassette and a worst-case estimate, and opens it by name only', async () => {
+  it('lists the VQA template with its cassette and a likely estimate, and opens it by name only', async () => {
     const page = await Page.open();
     try {
       const templates = await page.call<Array<Record<string, unknown>>>('templates.list');

@@ -2,11 +2,11 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import type { ApiResult } from '../../app/api/contract.ts';
 import { formatProblem } from '../../app/schema/problems.ts';
 import { api } from '../api.ts';
-import { plural } from '../model/plural.ts';
 import { LiveEstimateModal } from '../run/LiveEstimate.tsx';
 import { SettingsModal } from '../settings/SettingsModal.tsx';
+import { GalleryModal } from '../start/Gallery.tsx';
 import { useEditor } from '../store.ts';
-import { openFile, openTemplate, suggestedFileName, writeFile } from './actions.ts';
+import { openFile, suggestedFileName, writeFile } from './actions.ts';
 import { orderForOpening, recentFiles } from './recent.ts';
 
 const close = () => useEditor.setState({ modal: null });
@@ -147,57 +147,6 @@ function OpenModal({ pick, title }: { pick?: (name: string) => void; title?: str
           </li>
         ))}
       </ul>
-    </Modal>
-  );
-}
-
-function GalleryModal() {
-  const [templates, setTemplates] = useState<ApiResult<'templates.list'> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    api()
-      .call('templates.list', {})
-      .then(setTemplates)
-      .catch((e: Error) => setError(e.message));
-  }, []);
-  return (
-    <Modal title="Templates" testId="gallery" wide>
-      {error ? <p className="errors">{error}</p> : null}
-      {templates === null && !error ? <p className="muted">Loading…</p> : null}
-      <div className="cards">
-        {templates?.map((t) => (
-          <article key={t.file} className="card" data-testid={`template-${t.file}`}>
-            <h3>{t.name}</h3>
-            <p className="card-description" title={t.description}>
-              {t.description}
-            </p>
-            <dl>
-              <dt>Providers</dt>
-              <dd>{t.providers.join(', ') || 'none'}</dd>
-              <dt>Estimate</dt>
-              <dd>
-                {plural(t.estimate.calls, 'call')} · {plural(t.estimate.tokens, 'token')} · $
-                {t.estimate.costUsd.toFixed(4)}
-              </dd>
-            </dl>
-            <div className="row">
-              {t.hasCassette ? (
-                <span className="badge badge-keyless" title="A recorded cassette ships with it">
-                  runs without a key
-                </span>
-              ) : null}
-              <button
-                type="button"
-                className="primary"
-                data-testid={`template-open-${t.file}`}
-                onClick={() => openTemplate(t.file, t.hasCassette)}
-              >
-                Open a copy
-              </button>
-            </div>
-          </article>
-        ))}
-      </div>
     </Modal>
   );
 }

@@ -51,8 +51,11 @@ export interface StudioSession {
   pageErrors: string[];
   /** Every URL the pages requested that is not on the studio's own origin (a CDN, say). */
   foreignRequests: string[];
-  /** Opens a fresh page on the studio (a reload, or a second window). */
-  newPage(): Promise<Page>;
+  /**
+   * Opens a fresh page on the studio (a reload, or a second window), in the empty editor as
+   * "Build from scratch" opens it; with `startPage`, left on the start page a fresh studio shows.
+   */
+  newPage(options?: { startPage?: boolean }): Promise<Page>;
   screenshot(name: string, page?: Page): Promise<string>;
   close(): Promise<void>;
 }
@@ -84,7 +87,7 @@ export async function openStudio(
   const pageErrors: string[] = [];
   const foreignRequests: string[] = [];
   const origin = new URL(studio.url).origin;
-  const newPage = async () => {
+  const newPage = async (opening: { startPage?: boolean } = {}) => {
     const page = await context.newPage();
     page.on('request', (r) => {
       const url = r.url();
@@ -97,6 +100,7 @@ export async function openStudio(
     });
     await page.goto(studio.url);
     await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
+    if (!opening.startPage) await page.getByTestId('start-scratch').click();
     return page;
   };
   const page = await newPage();
