@@ -5,7 +5,7 @@ import { toggleEvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
 import { toggleMachineView, useMachineView } from './machine/MachineView.tsx';
 import { control, isActive, startRun } from './run/controller.ts';
-import { goHome } from './start/home.ts';
+import { goHome, useHome } from './start/home.ts';
 import { redo, undo, useEditor } from './store.ts';
 
 export function Toolbar({ connection }: { connection: ConnectionStatus }) {
@@ -23,7 +23,10 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
   );
   const machineOpen = useMachineView((s) => s.open);
   const evalsOpen = useEvalsView((s) => s.open);
+  // On the start page no document is open: nothing to save, export or run.
+  const home = useHome((s) => s.open);
   const online = connection === 'open';
+  const canRun = online && !home;
   const active = isActive(status);
   const canStep = status === 'running' || status === 'paused';
   const replay = template?.hasCassette === true;
@@ -85,15 +88,16 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
             e.target.value = '';
           }}
         />
-        <button type="button" data-testid="tb-save" disabled={!online} onClick={save}>
+        <button type="button" data-testid="tb-save" disabled={!canRun} onClick={save}>
           Save
         </button>
-        <button type="button" data-testid="tb-save-as" disabled={!online} onClick={saveAs}>
+        <button type="button" data-testid="tb-save-as" disabled={!canRun} onClick={saveAs}>
           Save as…
         </button>
         <button
           type="button"
           data-testid="tb-export"
+          disabled={home}
           onClick={exportFile}
           title="Download the document (it never holds keys)"
         >
@@ -126,7 +130,7 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
             type="button"
             className="primary"
             data-testid="tb-replay"
-            disabled={!online || active}
+            disabled={!canRun || active}
             onClick={() => startRun('replay')}
             title={`Answer from ${template?.file}'s cassette: calls nothing, needs no key. Refused, before anything runs, when the document, a parameter or an input differs from what it was recorded with`}
           >
@@ -137,7 +141,7 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
           type="button"
           className={replay ? undefined : 'primary'}
           data-testid="tb-run-simulated"
-          disabled={!online || active}
+          disabled={!canRun || active}
           onClick={() => startRun('simulated')}
           title="Deterministic simulated answers, clearly labelled; calls nothing, needs no key"
         >
@@ -146,7 +150,7 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
         <button
           type="button"
           data-testid="tb-run-live"
-          disabled={!online || active}
+          disabled={!canRun || active}
           onClick={() => startRun('live')}
           title="Call the models with your keys (paid). Asks first when the estimate is above the threshold in Settings"
         >

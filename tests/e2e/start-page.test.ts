@@ -35,6 +35,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
     // Never a blank canvas: no editor, no minimap, nothing to run.
     expect(await page.locator('.react-flow').count()).toBe(0);
     expect(await page.locator('.react-flow__minimap').count()).toBe(0);
+    for (const id of ['tb-run-simulated', 'tb-run-live', 'tb-save', 'tb-export'])
+      expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
     // The five templates to start from, in their order.
     const cards = page.getByTestId('start-templates').locator('article.card');
     await expect.poll(() => cards.count(), WAIT).toBe(5);
