@@ -132,14 +132,12 @@ export function wireTools(doc: GraphDocument, specs: SpecTable): WiredTools {
       }
       const several = nodePorts.outputs.length > 1;
       const name = graphName(doc, scope, node.id, edge.sourceHandle, several);
-      const data = node.data as { label?: unknown; description?: unknown };
+      const data = node.data as { label?: unknown };
       const label = typeof data.label === 'string' && data.label ? data.label : node.id;
       const parsed = spec.data.safeParse(node.data);
       const summary = parsed.success ? spec.summary?.(parsed.data) : undefined;
-      const description = [
-        typeof data.description === 'string' ? data.description : undefined,
-        `${spec.title} "${label}"${summary ? `: ${summary}` : ''}.`,
-      ]
+      const told = parsed.success ? spec.toolDescription?.(parsed.data) : undefined;
+      const description = [told, `${spec.title} "${label}"${summary ? `: ${summary}` : ''}.`]
         .filter(Boolean)
         .join(' ')
         .slice(0, 2000);

@@ -103,6 +103,8 @@ export interface NodeSpec<D = unknown> {
    * the plan runs and estimates. The document keeps its wires; this data is never saved.
    */
   withToolGraphs?(data: Record<string, unknown>, tools: WiredToolGraph[]): Record<string, unknown>;
+  /** What the node does, told to a model it is offered to as a tool (else its title and summary). */
+  toolDescription?(data: D): string | undefined;
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**

@@ -130,7 +130,8 @@ describe('nodes wired into an agent’s tools port', () => {
     expect(tools).toMatchObject([
       {
         name: 'translate',
-        description: 'Expert model "translate": machine-translation.',
+        description:
+          'Translates English text into German. Expert model "translate": machine-translation.',
         parameters: {
           type: 'object',
           properties: { text: { type: 'string' } },
