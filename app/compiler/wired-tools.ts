@@ -9,7 +9,7 @@
  * outputs are made through the `makeRunInput`/`makeRunOutput` hooks.
  */
 import type { NodeSpec, PortSpec, WiredToolGraph } from '../node-sdk/define.ts';
-import { toolName } from '../node-sdk/tool-modalities.ts';
+import { isGivenModality, toolName } from '../node-sdk/tool-modalities.ts';
 import type { GraphDocument, GraphEdge, GraphNode, LibraryGraph } from '../schema/document.ts';
 import { TOOL_MODALITY } from '../schema/modality.ts';
 import { formatPath, type Problem } from '../schema/problems.ts';
@@ -157,8 +157,20 @@ export function wireTools(doc: GraphDocument, specs: SpecTable): WiredTools {
       if (!list.some((t) => t.graph === name)) list.push(tool);
       offers.set(edge.target, list);
       offered.add(node.id);
-      if (graphs.has(name) || pending.some((p) => p.name === name)) continue;
       const inputs = nodePorts.inputs.filter((p) => p.modality !== TOOL_MODALITY);
+      // What a model cannot write (a picture) is the receiving node's own input, given to calls.
+      const receiver = byId.get(edge.target)?.node;
+      const own = receiver ? (portsOf(receiver)?.inputs ?? []) : [];
+      const lacking = inputs.find(
+        (p) => p.required && isGivenModality(p.modality) && !own.some((o) => o.name === p.name),
+      );
+      if (lacking) {
+        bad(
+          `its input "${lacking.name}" is ${lacking.modality}, which a model cannot write: give ${edge.target} an input "${lacking.name}" and wire the ${lacking.modality} into it, so every call is given it`,
+        );
+        continue;
+      }
+      if (graphs.has(name) || pending.some((p) => p.name === name)) continue;
       pending.push({ name, node, port: edge.sourceHandle, inputs, description, i: at.i });
     }
     // The data a node runs with: offering what is wired into its tool ports, if anything.

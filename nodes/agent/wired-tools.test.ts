@@ -214,6 +214,13 @@ describe('nodes wired into an agent’s tools port', () => {
         'node "q" (edges[4]): a run input cannot be offered as a tool: remove the wire to a.tools and wire a node that does the work',
       ],
       [
+        'picture',
+        (d) => {
+          d.nodes[2].data.module = 'image-captioning';
+        },
+        'node "translate" (edges[1]): its input "image" is image, which a model cannot write: give a an input "image" and wire the image into it, so every call is given it',
+      ],
+      [
         'clash',
         (d) => {
           d.nodes[3].data.label = 'translate';
