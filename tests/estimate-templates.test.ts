@@ -53,6 +53,7 @@ const WITHIN: Record<string, number> = {
   // (a calculator's line, a caption) hardly more.
   'calculator-debate.society.json': 3,
   'openagi-tool-agent.society.json': 3,
+  'expert-tools.society.json': 3,
 };
 
 const files = readdirSync(TEMPLATES)

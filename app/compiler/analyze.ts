@@ -67,6 +67,11 @@ export interface GraphPlan {
    * child graph), by graph name: what the estimate counts for one call. Set by `compileGraph`.
    */
   toolPlans?: ReadonlyMap<string, GraphPlan>;
+  /**
+   * With nodes wired into tool ports: the document whose library holds the graphs they are
+   * offered as (app/compiler/wired-tools.ts), which a graph-tool call runs. Set by `compileGraph`.
+   */
+  toolDoc?: GraphDocument;
 }
 
 export type AnalysisResult = { ok: true; plan: GraphPlan } | { ok: false; problems: Problem[] };

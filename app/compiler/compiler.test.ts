@@ -68,7 +68,7 @@ describe('compiler errors name the node or the JSON path', () => {
     expect(found).toContainEqual({
       path: 'edges[0].targetHandle',
       node: 'a',
-      message: 'agent "a" has no input "question" (inputs: q)',
+      message: 'agent "a" has no input "question" (inputs: q, tools)',
     });
     expect(found).toContainEqual({
       path: 'edges[2].sourceHandle',
@@ -231,7 +231,8 @@ describe('compiler errors name the node or the JSON path', () => {
       ),
     ]);
     const { plan } = await compile(doc);
-    expect(plan.nodes.get('artist')?.ports.inputs).toEqual([]);
+    // Only its tools port, which takes nodes offered as tools, not values.
+    expect(plan.nodes.get('artist')?.ports.inputs.map((p) => p.name)).toEqual(['tools']);
   });
 
   it('a bad Liquid template', async () => {

@@ -8,6 +8,7 @@ import { analyzeGraph, type GraphPlan } from './analyze.ts';
 import { expandSubgraphs, libraryPorts, referenceCycles } from './expand.ts';
 import { buildMachines, type MachineSet } from './machine.ts';
 import { graphToolDocument, toolGraphProblems } from './tool-graphs.ts';
+import { wireTools } from './wired-tools.ts';
 
 export * from './analyze.ts';
 export * from './machine.ts';
@@ -61,22 +62,38 @@ export async function compileGraph(
   // record all see into them; a library that contains itself never is.
   const cycles = referenceCycles(bound.doc, nodes);
   if (cycles.length > 0) return { ok: false, problems: cycles };
-  const toolGraphs = toolGraphProblems(bound.doc, nodes);
+  // Nodes wired into tool ports become library graphs offered as tools, before anything else
+  // reads the library: the plan runs `wired.doc`, the document keeps its wires.
+  const wired = wireTools(bound.doc, nodes);
+  if (wired.problems.length > 0) return { ok: false, problems: wired.problems };
+  const toolGraphs = toolGraphProblems(wired.doc, nodes).map(wired.locate);
   if (toolGraphs.length > 0) return { ok: false, problems: toolGraphs };
-  const expansion = expandSubgraphs(bound.doc, nodes);
-  if (!expansion.complete) return { ok: false, problems: expansion.problems };
+  const expansion = expandSubgraphs(wired.doc, nodes);
+  if (!expansion.complete) return { ok: false, problems: expansion.problems.map(wired.locate) };
   const analysis = analyzeGraph(expansion.doc, nodes, values.values, {
-    ports: libraryPorts(bound.doc, nodes),
+    ports: libraryPorts(wired.doc, nodes),
     laidOut: expansion.containers,
   });
   const problems = [
     ...expansion.problems,
     ...(analysis.ok ? [] : expansion.locate(analysis.problems)),
-  ];
+  ].map(wired.locate);
   if (problems.length > 0 || !analysis.ok) return { ok: false, problems };
+  const tools = await toolPlans(analysis.plan, wired.doc, nodes);
+  // An offered node its graph cannot run (its data, its own ports) is the document's problem.
+  const offered = [...wired.graphs].flatMap(
+    ([name, at]) =>
+      tools.failed.get(name)?.map((p) => ({
+        path: at.where,
+        node: at.node,
+        message: `offered as a tool, it cannot run: ${p.message}`,
+      })) ?? [],
+  );
+  if (offered.length > 0) return { ok: false, problems: offered };
   const plan: GraphPlan = {
     ...analysis.plan,
-    toolPlans: await toolPlans(analysis.plan, bound.doc, nodes),
+    toolPlans: tools.plans,
+    ...(wired.graphs.size > 0 ? { toolDoc: wired.doc } : {}),
   };
   return {
     ok: true,
@@ -92,13 +109,13 @@ export async function compileGraph(
  * The plans of the library graphs the plan's nodes offer as tools, each compiled as the document
  * a call runs (`graphToolDocument`), for the estimate. A graph offered inside itself is refused
  * before this (`toolGraphProblems`), so the recursion ends; one that does not compile on its own
- * is left out (a call to it fails the run, naming why).
+ * is left out (a call to it fails the run, naming why), its problems kept in `failed`.
  */
 async function toolPlans(
   plan: GraphPlan,
   doc: GraphDocument,
   nodes: NodeRegistry,
-): Promise<Map<string, GraphPlan>> {
+): Promise<{ plans: Map<string, GraphPlan>; failed: Map<string, Problem[]> }> {
   const names = new Set<string>();
   for (const node of plan.nodes.values()) {
     for (const ref of node.spec.toolSources?.(node.data as never) ?? []) {
@@ -106,9 +123,11 @@ async function toolPlans(
     }
   }
   const plans = new Map<string, GraphPlan>();
+  const failed = new Map<string, Problem[]>();
   for (const name of names) {
     const compiled = await compileGraph(graphToolDocument(doc, name), nodes);
     if (compiled.ok) plans.set(name, compiled.plan);
+    else failed.set(name, compiled.problems);
   }
-  return plans;
+  return { plans, failed };
 }

@@ -27,6 +27,13 @@ export interface PortSpec {
   description?: string;
 }
 
+/** A node wired into a `tool` port, as the library graph that runs one call of it. */
+export interface WiredToolGraph {
+  graph: string;
+  name: string;
+  description: string;
+}
+
 export interface NodePorts {
   inputs: PortSpec[];
   outputs: PortSpec[];
@@ -90,6 +97,14 @@ export interface NodeSpec<D = unknown> {
    * source is opened when the run starts, never when a document is loaded or validated.
    */
   toolSources?(data: D): ToolSourceRef[];
+  /**
+   * The node's data as written, offering besides its own tools the nodes wired into its `tool`
+   * ports, each laid out by the compiler as a library graph (app/compiler/wired-tools.ts): what
+   * the plan runs and estimates. The document keeps its wires; this data is never saved.
+   */
+  withToolGraphs?(data: Record<string, unknown>, tools: WiredToolGraph[]): Record<string, unknown>;
+  /** What the node does, told to a model it is offered to as a tool (else its title and summary). */
+  toolDescription?(data: D): string | undefined;
   /** Checks beyond the schema. */
   check?(data: D): DataProblem[];
   /**
@@ -116,6 +131,10 @@ export interface NodeSpec<D = unknown> {
   exampleInput?(data: D): RunExample | undefined;
   /** A run output: what arrives at the node's `value` input is the run's output `name`. */
   runOutput?(data: D): { name: string };
+  /** Data of a run input standing for `port` (a node offered as a tool takes its inputs so). */
+  makeRunInput?(port: PortSpec): D;
+  /** Data of a run output named `name`. */
+  makeRunOutput?(name: string): D;
   /** A loop container's states and estimate effects; its run-time part is `loop` in execute.ts. */
   loop?: LoopSpec<D>;
   /** Checks of the node's place in the graph (what it holds, whom it names), after the edges. */

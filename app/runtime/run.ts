@@ -126,7 +126,8 @@ export class Run {
     });
     this.#tools = new ToolGateway({
       options,
-      doc: compiled.doc,
+      // With nodes wired as tools, the library holding the graphs they are offered as.
+      doc: compiled.plan.toolDoc ?? compiled.doc,
       answerBytes: limits.answerBytes,
       // A tool's own limit when the document sets one, else the per-call timeout, else 60 s.
       timeoutMs: settings.limits?.toolMs ? limits.toolMs : (settings.timeoutMs ?? limits.toolMs),

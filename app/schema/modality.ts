@@ -22,7 +22,14 @@ export const SCALAR_MODALITIES = [
 ] as const;
 export type ScalarModality = (typeof SCALAR_MODALITIES)[number];
 
-export type Modality = ScalarModality | `list<${string}>`;
+/**
+ * The modality of a port that takes tools, not values (an agent's `tools`): any node's output
+ * wired into it offers that node to the receiving node as a tool. No value travels on such a
+ * wire, so no value has this modality: it is not a scalar, and `isModality` refuses it.
+ */
+export const TOOL_MODALITY = 'tool';
+
+export type Modality = ScalarModality | typeof TOOL_MODALITY | `list<${string}>`;
 
 export type ParsedModality =
   | { kind: 'scalar'; name: ScalarModality }
@@ -59,9 +66,13 @@ export function listOf(m: Modality): Modality {
  * - `any` on either side fits (it is checked at run time instead);
  * - numbers, booleans and labels fit text ports (they print naturally; a label as its class);
  * - everything except binary values (images, audio, 3D assets) fits `json`;
- * - lists fit lists element-wise; a list never silently becomes a scalar, nor the reverse.
+ * - lists fit lists element-wise; a list never silently becomes a scalar, nor the reverse;
+ * - every output fits a `tool` port (it offers its node as a tool).
  */
 export function modalityFits(from: Modality, to: Modality): boolean {
+  // Any node's output may be offered as a tool; a tools port feeds nothing.
+  if (to === TOOL_MODALITY) return from !== TOOL_MODALITY;
+  if (from === TOOL_MODALITY) return false;
   const a = parseModality(from);
   const b = parseModality(to);
   if (!a || !b) return false;

@@ -8,7 +8,7 @@ import {
 } from '../../app/node-sdk/common.ts';
 import { defineNode, type PortSpec, type ToolOffer } from '../../app/node-sdk/define.ts';
 import { isGivenModality } from '../../app/node-sdk/tool-modalities.ts';
-import type { Modality } from '../../app/schema/modality.ts';
+import { type Modality, TOOL_MODALITY } from '../../app/schema/modality.ts';
 import { agentCalls } from './estimate.ts';
 
 /** How an agent's answer is read before it leaves the node. */
@@ -158,6 +158,8 @@ export const spec = defineNode({
         inputs.push({ name: port.name, modality: port.modality, required: true });
       }
     }
+    // Nodes wired here are offered as tools (app/compiler/wired-tools.ts): no value arrives.
+    inputs.push({ name: 'tools', modality: TOOL_MODALITY, multiple: true });
     return { inputs, outputs: [{ name: 'text', modality: OUTPUT_MODALITY[data.parse] }] };
   },
   models: (data) => [data.model],
@@ -169,6 +171,13 @@ export const spec = defineNode({
           ? [{ kind: 'graph', graph: t.graph }]
           : [],
     ),
+  withToolGraphs: (data, wired) => ({
+    ...data,
+    tools: [
+      ...(Array.isArray(data.tools) ? data.tools : []),
+      ...wired.map((t) => ({ graph: t.graph, name: t.name, description: t.description })),
+    ],
+  }),
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
   sendsMessage: true,

@@ -174,6 +174,7 @@ export const spec = defineNode({
     return ctx.answerTokens(ctx.node);
   },
 
+  toolDescription: (data) => catalogueEntry(data.module)?.description,
   summary: (data) =>
     [
       data.module,

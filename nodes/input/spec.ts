@@ -37,6 +37,13 @@ export const spec = defineNode({
     ...(data.default === undefined ? {} : { default: data.default }),
     ...(data.description === undefined ? {} : { description: data.description }),
   }),
+  makeRunInput: (port) => ({
+    name: port.name,
+    modality: port.modality,
+    // An optional port stays optional: a call that leaves it out gives it nothing.
+    ...(port.required ? {} : { default: null }),
+    ...(port.description ? { description: port.description } : {}),
+  }),
   exampleInput: (data) =>
     data.example === undefined
       ? undefined

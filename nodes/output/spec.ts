@@ -14,6 +14,7 @@ export const spec = defineNode({
   }),
   ports: () => ({ inputs: [{ name: 'value', modality: 'any', required: true }], outputs: [] }),
   runOutput: (data) => ({ name: data.name }),
+  makeRunOutput: (name) => ({ name }),
 
   summary: (data) => data.name,
   initialData: ({ id }) => ({ name: id }),

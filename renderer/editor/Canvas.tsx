@@ -15,6 +15,8 @@ import {
 } from '@xyflow/react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { collapsedView, drawnEdges, drawnNodes } from '../model/collapse.ts';
+import { isToolWire } from '../model/tool-wires.ts';
+import './wired-tools.css';
 import {
   absolutePosition,
   containerAt,
@@ -112,6 +114,12 @@ function styledEdge(edge: FlowEdge, byId: ReadonlyMap<string, FlowNode>): FlowEd
   const source = byId.get(edge.source);
   const cached = edgeStyleCache.get(edge);
   if (cached && cached.source === source?.data) return cached.styled;
+  // A wire offering its source as a tool carries no value: drawn apart, labelled.
+  if (isToolWire(edge, byId)) {
+    const styled: FlowEdge = { ...edge, className: 'edge-tool', label: 'tool' };
+    edgeStyleCache.set(edge, { source: source?.data, styled });
+    return styled;
+  }
   const port = source
     ? specPorts(source).outputs.find((p) => p.name === edge.sourceHandle)
     : undefined;

@@ -4,6 +4,8 @@ import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
+import { toolOwners } from '../model/tool-wires.ts';
+import { useEditor } from '../store.ts';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -33,6 +35,8 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const stage = typeof data.stage === 'string' ? data.stage : undefined;
   const summary = parsed.ok ? summaryOf(spec, parsed.data) : undefined;
   const Card = viewOf(type)?.card;
+  // Offered as a tool by a wire: it runs when its owner calls it, not in the flow.
+  const toolOf = useEditor((s) => toolOwners(id, s.nodes, s.edges).join(', '));
   const classes = [
     'society-node',
     `type-${type}`,
@@ -51,6 +55,15 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
         <span className={`node-kind group-${spec?.group ?? 'unknown'}`}>{spec?.title ?? type}</span>
         {replicate ? <ReplicaBadge id={id} items={replicate.items} as={replicate.as} /> : null}
         {stage ? <span className="badge badge-stage">{stage}</span> : null}
+        {toolOf ? (
+          <span
+            className="badge badge-tool"
+            data-testid={`tool-of-${id}`}
+            title={`Offered as a tool to ${toolOf}: it runs once per call, with the arguments the model writes`}
+          >
+            tool of {toolOf}
+          </span>
+        ) : null}
         {breakpoint ? (
           <span
             className="breakpoint-dot"

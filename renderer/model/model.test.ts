@@ -13,9 +13,10 @@ import {
   toDocument,
 } from './document.ts';
 import { setDocumentParams } from './params.ts';
-import { checkConnection, portsOf } from './ports.ts';
+import { checkConnection, type NodeLike, portsOf } from './ports.ts';
 import { registryTypes } from './registry.test-helper.ts';
 import { applyEvents, startingRun } from './run.ts';
+import { toolOwners } from './tool-wires.ts';
 
 const template = (() => {
   const result = parseDocument(
@@ -92,7 +93,49 @@ describe('connections', () => {
     expect(ports.inputs.map((p) => `${p.name}:${p.modality}`)).toEqual([
       'question:text',
       'captions:list<text>',
+      'tools:tool',
     ]);
+  });
+
+  it('takes a node into an agent’s tools port, and refuses what cannot be offered, saying why', () => {
+    const expert = { id: 'caption', type: 'expert', data: { module: 'image-captioning' } };
+    const nodes = new Map<string, NodeLike>([...byId, ['caption', expert]]);
+    const wire = {
+      source: 'caption',
+      sourceHandle: 'text',
+      target: 'leader',
+      targetHandle: 'tools',
+    };
+    expect(checkConnection(wire, nodes, [])).toMatchObject({ ok: true });
+    expect(
+      checkConnection({ ...wire, source: 'question', sourceHandle: 'value' }, nodes, []),
+    ).toEqual({ ok: false, reason: 'a run input cannot be offered as a tool (leader.tools)' });
+    // A node in the flow is not offered; a node offered takes no value from the flow.
+    const fed = {
+      id: 'f',
+      source: 'image',
+      sourceHandle: 'value',
+      target: 'caption',
+      targetHandle: 'image',
+    };
+    expect(checkConnection(wire, nodes, [fed])).toEqual({
+      ok: false,
+      reason:
+        'caption is wired into the flow (image → caption): a node offered as a tool runs only when called',
+    });
+    const offered = { id: 't', ...wire };
+    expect(
+      checkConnection(
+        { source: 'image', sourceHandle: 'value', target: 'caption', targetHandle: 'image' },
+        nodes,
+        [offered],
+      ),
+    ).toEqual({
+      ok: false,
+      reason:
+        'caption is offered as a tool to leader: its inputs come from the calls and its result goes back to the caller',
+    });
+    expect(toolOwners('caption', nodes, [offered])).toEqual(['leader']);
   });
 });
 

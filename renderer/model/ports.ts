@@ -12,12 +12,14 @@ import {
   modalityFits,
   type ParsedModality,
   parseModality,
+  TOOL_MODALITY,
 } from '../../app/schema/modality.ts';
 import { bindData } from '../../app/schema/params.ts';
 import type { Library } from './library.ts';
 import { libraryContext } from './library.ts';
 import { boundValue, canvasParams } from './params.ts';
 import { specOf } from './registry.ts';
+import { toolWireRefusal } from './tool-wires.ts';
 
 /** The parts of a canvas node the rules read; both document nodes and React Flow nodes fit. */
 export interface NodeLike {
@@ -266,6 +268,8 @@ export function checkConnection(
     const takes = inp.multiple ? `${inp.modality} or ${listOf(inp.modality)}` : inp.modality;
     return { ok: false, reason: `${modality} does not fit ${takes} (${target.id}.${inp.name})` };
   }
+  const refusal = toolWireRefusal(source, target, inp.modality === TOOL_MODALITY, byId, edges);
+  if (refusal) return { ok: false, reason: refusal };
   const into = edges.filter((e) => e.target === target.id && e.targetHandle === inp.name);
   if (into.some((e) => e.source === source.id && e.sourceHandle === out.name)) {
     return {
@@ -292,6 +296,7 @@ export function portAccepts(port: PortSpec, modality: Modality): boolean {
 
 /** The scalar at the bottom of a modality (the colour) and how many lists wrap it. */
 export function modalityLook(m: string): { base: string; depth: number } {
+  if (m === TOOL_MODALITY) return { base: 'tool', depth: 0 };
   let parsed: ParsedModality | undefined = parseModality(m);
   let depth = 0;
   while (parsed?.kind === 'list') {
@@ -325,7 +330,8 @@ export function slotSourcesOf(
   }
   return {
     slots: portsOf(node, byId)
-      .inputs.map((p) => p.name)
+      .inputs.filter((p) => p.modality !== TOOL_MODALITY)
+      .map((p) => p.name)
       .filter((name) => !(name === 'image' && node.data.vision === true)),
     upstream: edges
       .filter((e) => e.target === id)
