@@ -18,8 +18,14 @@ export async function validateCommand(
   for (const file of files) {
     const result = await compileFile(file, undefined, flags.set);
     if (result.ok) {
+      // Nodes wired into a tools port leave the flow: each is a library graph of the plan's own.
+      const offered =
+        Object.keys(result.plan.toolDoc?.graphs ?? {}).length -
+        Object.keys(result.doc.graphs ?? {}).length;
+      const tools =
+        offered > 0 ? `, ${offered} offered as ${offered === 1 ? 'a tool' : 'tools'}` : '';
       process.stdout.write(
-        `${file}: valid (${result.plan.nodes.size} nodes, ${result.plan.doc.edges.length} edges)\n`,
+        `${file}: valid (${result.plan.nodes.size} nodes, ${result.plan.doc.edges.length} edges${tools})\n`,
       );
       // A warning leaves the exit code alone: the document is valid, its budget may be short.
       // Inputs count as empty here (their values are a run's): calls do not depend on them.
