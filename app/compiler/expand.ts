@@ -11,7 +11,8 @@
  * `renameIds` hooks. Problems found in copied nodes point back into the library
  * (`graphs.NAME.nodes[i]…`), never at a laid-out copy's index.
  */
-import type { NodePorts, NodeSpec, PortSpec, PortsContext } from '../node-sdk/define.ts';
+import type { NodePorts, NodeSpec, PortsContext } from '../node-sdk/define.ts';
+import { graphPorts, type LibraryHooks } from '../node-sdk/library-ports.ts';
 import type { GraphDocument, GraphEdge, GraphNode, LibraryGraph } from '../schema/document.ts';
 import { DOCUMENT_BOUNDS } from '../schema/limits.ts';
 import { formatPath, type Problem } from '../schema/problems.ts';
@@ -75,39 +76,50 @@ function parsedData<T>(
 }
 
 /**
- * The ports of each library graph: its input nodes are inputs (required unless they have a
- * default), its output nodes outputs. What the editor, `society nodes` and analysis hand to a
- * node type's `ports`.
+ * The ports of each library graph (app/node-sdk/library-ports.ts: input nodes are inputs, every
+ * one required; output nodes outputs, of the modality of what feeds them). What the editor,
+ * `society nodes` and analysis hand to a node type's `ports`.
  */
 export function libraryPorts(doc: Pick<GraphDocument, 'graphs'>, specs: SpecLookup): PortsContext {
   const cache = new Map<string, NodePorts>();
-  return {
+  const visiting = new Set<string>();
+  const hooks: LibraryHooks = {
+    runInput: (node) => {
+      const spec = specs.get(node.type);
+      return spec && parsedData(spec, node.data, spec.runInput);
+    },
+    runOutput: (node) => {
+      const spec = specs.get(node.type);
+      return spec && parsedData(spec, node.data, spec.runOutput);
+    },
+    outputModality: (node, port) => {
+      const spec = specs.get(node.type);
+      const parsed = spec?.data.safeParse(node.data);
+      if (!spec || !parsed?.success) return undefined;
+      try {
+        return spec.ports(parsed.data, context).outputs.find((p) => p.name === port)?.modality;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  const context: PortsContext = {
     subgraphPorts(name) {
       const graph = Object.hasOwn(doc.graphs ?? {}, name) ? doc.graphs?.[name] : undefined;
       if (!graph) return undefined;
       const known = cache.get(name);
       if (known) return known;
-      const inputs: PortSpec[] = [];
-      const outputs: PortSpec[] = [];
-      for (const node of graph.nodes) {
-        const spec = specs.get(node.type);
-        if (!spec) continue;
-        const input = parsedData(spec, node.data, spec.runInput);
-        if (input) {
-          inputs.push({
-            name: input.name,
-            modality: input.modality,
-            ...(input.default === undefined ? { required: true } : {}),
-          });
-        }
-        const output = parsedData(spec, node.data, spec.runOutput);
-        if (output) outputs.push({ name: output.name, modality: 'any' });
-      }
-      const ports = { inputs, outputs };
+      // A graph whose output is fed by a node standing for it again would recurse without end
+      // (a cycle refused elsewhere: referenceCycles).
+      if (visiting.has(name)) return { inputs: [], outputs: [] };
+      visiting.add(name);
+      const ports = graphPorts(graph, hooks);
+      visiting.delete(name);
       cache.set(name, ports);
       return ports;
     },
   };
+  return context;
 }
 
 /**

@@ -29,11 +29,14 @@ export function graphToolDefinition(
   const ports = libraryPorts(doc, specs).subgraphPorts(name);
   if (!graph || !ports) return undefined;
   const described = new Map<string, string>();
+  // Run on its own, the graph reads its inputs' defaults: a model may leave those out.
+  const optional = new Set<string>();
   for (const node of graph.nodes) {
     const spec = specs.get(node.type);
     const parsed = spec?.runInput ? spec.data.safeParse(node.data) : undefined;
     const input = parsed?.success ? spec?.runInput?.(parsed.data) : undefined;
     if (input?.description) described.set(input.name, input.description);
+    if (input && input.default !== undefined) optional.add(input.name);
   }
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
@@ -48,7 +51,7 @@ export function graphToolDefinition(
       ...modalityJsonSchema(port.modality),
       ...(description ? { description } : {}),
     };
-    if (port.required) required.push(port.name);
+    if (!optional.has(port.name)) required.push(port.name);
   }
   const about = offer.description ?? graph.description ?? `Runs the graph "${name}".`;
   const note = given.length

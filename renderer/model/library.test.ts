@@ -94,6 +94,24 @@ describe('sub-society ports', () => {
     });
     setCanvasLibrary(undefined);
   });
+
+  it('are the same in the editor and the engine, an input with a default required too', async () => {
+    const d = doc();
+    const trio = d.graphs?.trio;
+    const input = trio?.nodes.find((n) => n.type === 'input');
+    if (!trio || !input) throw new Error('the fixture has a library graph with an input');
+    input.data = { ...input.data, default: 'the weather' };
+    // Valid data for the engine, which reads a node's ports only when its data parses.
+    for (const n of trio.nodes) if (n.type === 'agent') delete n.data.name;
+    setCanvasLibrary(d.graphs);
+    const editor = specPorts(node('panel', 'society', { graph: 'trio' }));
+    setCanvasLibrary(undefined);
+    // Its input node is not laid out with the members: only a wire can give it a value.
+    expect(editor.inputs).toEqual([{ name: 'topic', modality: 'text', required: true }]);
+    const { libraryPorts } = await import('../../app/compiler/expand.ts');
+    const { loadNodeRegistry } = await import('../../app/node-sdk/registry.ts');
+    expect(libraryPorts(d, await loadNodeRegistry()).subgraphPorts('trio')).toEqual(editor);
+  });
 });
 
 describe('make sub-society from selection', () => {

@@ -5,54 +5,16 @@
  * library graph is made in the editor (from a selection, from another document).
  */
 import type { NodePorts, PortsContext } from '../../app/node-sdk/define.ts';
+import { graphPorts, type LibraryHooks } from '../../app/node-sdk/library-ports.ts';
 import type {
   GraphDocument,
   GraphEdge,
   GraphNode,
   LibraryGraph,
 } from '../../app/schema/document.ts';
-import type { Modality } from '../../app/schema/modality.ts';
 import type { NodeRun } from './run.ts';
 
 export type Library = NonNullable<GraphDocument['graphs']>;
-
-/** Spec hooks the library reads, passed in so this module stays free of the registry. */
-export interface LibraryHooks {
-  runInput(node: GraphNode): { name: string; modality: Modality; default?: unknown } | undefined;
-  runOutput(node: GraphNode): { name: string } | undefined;
-  /** The modality a node's output port gives (for what an output node passes on). */
-  outputModality(node: GraphNode, port: string): Modality | undefined;
-}
-
-/**
- * The ports of a library graph: each input node is an input (its name and modality, required
- * unless it has a default), each output node an output (the modality of what feeds it, else
- * any, so a drawn edge is checked against what the graph really gives).
- */
-export function graphPorts(graph: LibraryGraph, hooks: LibraryHooks): NodePorts {
-  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  const inputs: NodePorts['inputs'] = [];
-  const outputs: NodePorts['outputs'] = [];
-  for (const node of graph.nodes) {
-    const input = hooks.runInput(node);
-    if (input) {
-      inputs.push({
-        name: input.name,
-        modality: input.modality,
-        // As the engine reads them (app/compiler/expand.ts): an input with a default may be left open.
-        ...(input.default === undefined ? { required: true } : {}),
-      });
-    }
-    const output = hooks.runOutput(node);
-    if (output) {
-      const feed = graph.edges.find((e) => e.target === node.id);
-      const source = feed && byId.get(feed.source);
-      const modality = (source && hooks.outputModality(source, feed.sourceHandle ?? '')) ?? 'any';
-      outputs.push({ name: output.name, modality });
-    }
-  }
-  return { inputs, outputs };
-}
 
 /** A PortsContext over a library, each graph's ports worked out once per library object. */
 export function libraryContext(library: Library | undefined, hooks: LibraryHooks): PortsContext {
