@@ -132,6 +132,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a server that runs a program, where the host ca
     await page.getByTestId('mcp-command').fill(`"${process.execPath}" ${EVERYTHING} stdio`);
     await page.getByTestId('mcp-env-name').fill('API_KEY');
     await page.getByTestId('mcp-env-var').fill('EVERYTHING_KEY');
+    await s.screenshot('mcp-program');
     await page.getByTestId('mcp-add').click();
     await expect
       .poll(() => page.getByTestId('mcp-error').textContent())
