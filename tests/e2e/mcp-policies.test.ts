@@ -93,7 +93,8 @@ describe.skipIf(!HAVE_CHROMIUM)('tool policies in Settings', () => {
       .toEqual({ lookup: 'deny' });
     // What `society mcp` prints for it.
     expect(describeMcpProfile(listMcpProfiles(s.store)[0]!)).toContain('tools: lookup deny');
-    expect(await lookupPolicy.inputValue()).toBe('deny');
+    // The page shows it once the backend answers.
+    await expect.poll(() => lookupPolicy.inputValue()).toBe('deny');
     await s.screenshot('mcp-policies');
     await page.getByTestId('settings-modal-close').click();
 
