@@ -1,7 +1,9 @@
 /**
  * MCP server profiles in the studio's Settings (spread into app/api/contract.ts): the same
- * profiles `society mcp` keeps. The page lists them and adds HTTP ones (a URL and the variables
- * its headers are read from); a server that runs a program is added only from a terminal.
+ * profiles `society mcp` keeps. The page lists them, adds HTTP ones (a URL and the variables
+ * its headers are read from), lists a server's tools and sets their policies. A server that runs
+ * a program is added from a terminal, or in the desktop app after the person confirms the exact
+ * command line in a native dialog; never from the studio's page.
  */
 import { z } from 'zod';
 
@@ -21,7 +23,29 @@ const McpProfileView = z.object({
   tools: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
 });
 
-const McpProfiles = z.object({ profiles: z.array(McpProfileView) });
+const McpProfiles = z.object({
+  profiles: z.array(McpProfileView),
+  /**
+   * Whether this host adds a server that runs a program (`settings.mcp.saveProgram`): true in
+   * the desktop app, which asks the person first; false in the studio, whose page could be anyone's.
+   */
+  programs: z.boolean(),
+});
+
+const Policy = z.enum(['allow', 'ask', 'deny']);
+
+/** One of a server's tools as `society mcp tools NAME` lists it, with the policy it runs under. */
+const McpToolView = z.object({
+  name: z.string(),
+  /** The first line of its description. */
+  description: z.string(),
+  /** It says it is destructive (MCP's `destructiveHint`): without a setting, it asks. */
+  destructive: z.boolean(),
+  /** The policy it runs under: its own setting, else the server's, else its default. */
+  policy: Policy,
+  /** Its own setting, when it has one. */
+  setting: Policy.optional(),
+});
 
 export const mcpContract = {
   'settings.mcp.list': { params: z.object({}), result: McpProfiles },
@@ -35,6 +59,26 @@ export const mcpContract = {
       command: z.string().max(2000).optional(),
     }),
     result: McpProfiles,
+  },
+  /**
+   * As `society mcp --add NAME --command "CMD ARGS" --env NAME=ENV_VAR…`: a server that runs a
+   * program. Only where the host can ask the person (the desktop app's native dialog, showing the
+   * exact command line); refused elsewhere with the terminal command. Declined: nothing is saved.
+   */
+  'settings.mcp.saveProgram': {
+    params: z.strictObject({
+      name: z.string().min(1).max(40),
+      command: z.string().min(1).max(2000),
+      args: z.array(z.string().max(2000)).max(100).default([]),
+      /** Its environment variables, each read from one of yours when a run starts it. */
+      env: z.array(FromVariable).max(20).default([]),
+    }),
+    result: McpProfiles,
+  },
+  /** As `society mcp tools NAME`: connects (or starts the program) and lists the server's tools. */
+  'settings.mcp.tools': {
+    params: z.object({ name: z.string().min(1).max(40) }),
+    result: z.object({ name: z.string(), tools: z.array(McpToolView) }),
   },
   /**
    * As `society mcp --policy NAME[/TOOL]=POLICY`: whether a server's tools (or one of them) run

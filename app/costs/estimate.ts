@@ -179,6 +179,8 @@ export function estimateRun(
             calls: row.calls,
             promptTokens: row.calls > 0 ? row.promptTokens / row.calls : 0,
             completionTokens: row.calls > 0 ? row.completionTokens / row.calls : 0,
+            // The node's hook may name what the call went through (a graph tool's own tools).
+            ...(row.phase ? { phase: row.phase } : {}),
             ...(row.retry ? { retry: true } : {}),
             ...(row.expert ? { expert: { model: row.model } } : {}),
           }),

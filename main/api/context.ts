@@ -42,6 +42,13 @@ export interface ApiHandlersOptions {
    * the user's key to the thief's server. Default: `refused`, with the command to run instead.
    */
   keyRedirects?: 'allowed' | 'refused';
+  /**
+   * Asks the person a yes-or-no question in a dialog of the host's own (the desktop app's native
+   * one), resolving to their answer. Only a host whose dialog a page cannot answer for the
+   * person has one; without it, what needs their confirm (adding a server that runs a program)
+   * is refused with the terminal command to run instead.
+   */
+  confirm?: (message: string) => Promise<boolean>;
 }
 
 /** A method's parsed params and its result, as its handler sees them. */
@@ -73,6 +80,8 @@ export interface ApiContext {
   /** The backend's own environment, without the keys entered in settings. */
   readonly baseEnv: NodeJS.ProcessEnv;
   readonly keyRedirects: 'allowed' | 'refused';
+  /** The host's confirm dialog (ApiHandlersOptions.confirm), when it has one. */
+  readonly confirm?: (message: string) => Promise<boolean>;
   readonly log: (line: string) => void;
   /** The node registry, loaded on first use. */
   nodeRegistry(): Promise<NodeRegistry>;
@@ -148,6 +157,7 @@ export function createApiContext(options: ApiHandlersOptions, templatesDir: stri
     keys,
     baseEnv,
     keyRedirects,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
     log,
     nodeRegistry,
     redactor,

@@ -11,7 +11,8 @@ import { call, refusal, store, withApi } from './handlers.test-helper.ts';
 withApi({ name: 'mcp' });
 
 it('lists, adds and removes HTTP servers; refuses programs from the page', async () => {
-  expect(await call('settings.mcp.list', {})).toEqual({ profiles: [] });
+  // The studio has no dialog of its own to ask the person in: it adds no program.
+  expect(await call('settings.mcp.list', {})).toEqual({ profiles: [], programs: false });
   const added = await call('settings.mcp.save', {
     name: 'search',
     url: 'http://127.0.0.1:3001/mcp',
@@ -34,6 +35,14 @@ it('lists, adds and removes HTTP servers; refuses programs from the page', async
   expect(program.message).toBe(
     'a server that runs a program is added from a terminal, not from this page: society mcp --add shell --command "CMD ARGS"',
   );
+  // Nor by the method the desktop app's page uses, called directly: one line, the command to run.
+  const direct = await refusal(
+    call('settings.mcp.saveProgram', { name: 'shell', command: 'sh', args: ['-c', 'id'] }),
+  );
+  expect(direct.message).toBe(
+    'a server that runs a program is added from a terminal or the desktop app, not from this page: society mcp --add shell --command "CMD ARGS"',
+  );
+  expect(listMcpProfiles(store).map((p) => p.name)).toEqual(['search']);
   saveMcpProfile(store, { name: 'local', transport: 'stdio', command: 'my-server' });
   const overwrite = await refusal(
     call('settings.mcp.save', { name: 'local', url: 'http://127.0.0.1:9/mcp' }),

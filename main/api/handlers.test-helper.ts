@@ -41,6 +41,8 @@ export interface ApiOptions {
   openai?: 'plain' | 'chain';
   /** The workspace folder's name in the temporary folder; default `workspace`. */
   workspace?: string;
+  /** The host's confirm dialog (the desktop app's); none by default, as in the studio. */
+  confirm?: (message: string) => Promise<boolean>;
 }
 
 /** Creates the handlers for the calling test file's tests, and closes them after. */
@@ -61,6 +63,7 @@ export function withApi(options: ApiOptions): void {
       workspaceDir: path.join(dir, options.workspace ?? 'workspace'),
       env,
       log: () => {},
+      ...(options.confirm ? { confirm: options.confirm } : {}),
     });
     api.onRunEvent((push) => {
       pushes.push(push);

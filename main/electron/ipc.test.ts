@@ -64,6 +64,45 @@ describe('the IPC dispatcher', () => {
     expect(await dispatch('runs.list', EDITOR, undefined)).toEqual({ result: [] });
   });
 
+  it("adds a server that runs a program once the host's confirm says yes, as main.ts wires it", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'society-ipc-'));
+    store = openRunStore(':memory:');
+    const answers = [false, true];
+    const asked: string[] = [];
+    const handlers = createApiHandlers({
+      store,
+      workspaceDir: dir,
+      env: {},
+      log: () => {},
+      confirm: async (message) => {
+        asked.push(message);
+        return answers.shift()!;
+      },
+    });
+    const dispatch = createIpcDispatcher(handlers, () => {});
+    const request = { name: 'files', command: 'files-server', args: ['--root', 'my notes'] };
+    expect(await dispatch('settings.mcp.saveProgram', EDITOR, request)).toEqual({
+      error: { message: 'MCP server "files" was not added: you did not confirm it' },
+    });
+    expect(asked[0]).toContain("files-server --root 'my notes'");
+    const saved = await dispatch('settings.mcp.saveProgram', EDITOR, request);
+    expect(saved).toMatchObject({
+      result: {
+        programs: true,
+        profiles: [{ name: 'files', where: 'files-server --root my notes' }],
+      },
+    });
+    // A command line is never taken from another frame, even with a yes ready.
+    answers.push(true);
+    const other = { ...EDITOR, frameUrl: 'https://evil.example/' };
+    expect(await dispatch('settings.mcp.saveProgram', other, { ...request, name: 'evil' })).toEqual(
+      {
+        error: { message: REFUSED_SENDER_MESSAGE },
+      },
+    );
+    expect(asked).toHaveLength(2);
+  });
+
   it('refuses bad params with a message naming the method and the field', async () => {
     const dispatch = realDispatcher();
     const answer = await dispatch('runs.list', EDITOR, { limit: 'all' });

@@ -147,6 +147,9 @@ async function startDesktop(): Promise<void> {
     // Only the editor window reaches these handlers (S7), and its page asks the person before
     // it points a key at another server; no token or cookie exists that another page could use.
     keyRedirects: 'allowed',
+    // A native dialog the page cannot answer for the person: adding a server that runs a program
+    // shows them the exact command line first (main/api/mcp-program.ts).
+    confirm: confirmInDialog,
   });
   registerIpc(handlers);
 
@@ -169,6 +172,26 @@ async function startDesktop(): Promise<void> {
   });
 
   editorWindow = createWindow();
+}
+
+/** Asks the person in a native dialog over the editor window; Cancel is the default. */
+async function confirmInDialog(message: string): Promise<boolean> {
+  const [question, ...detail] = message.split('\n');
+  const options = {
+    type: 'warning' as const,
+    title: 'Society Studio',
+    message: question ?? message,
+    detail: detail.join('\n').trim(),
+    buttons: ['Cancel', 'Add it'],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  };
+  const { response } =
+    editorWindow && !editorWindow.isDestroyed()
+      ? await dialog.showMessageBox(editorWindow, options)
+      : await dialog.showMessageBox(options);
+  return response === 1;
 }
 
 /** S3, S5: no permission is ever granted, and the page reaches no network or file URL. */

@@ -64,8 +64,10 @@ const METHODS = [
   'settings.hosts.revoke',
   'settings.mcp.list',
   'settings.mcp.save',
-  'settings.mcp.remove',
+  'settings.mcp.saveProgram',
+  'settings.mcp.tools',
   'settings.mcp.policy',
+  'settings.mcp.remove',
   'run.hosts',
   'runs.hosts',
 ];

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { listMcpProfiles } from '../../app/tools/profiles.ts';
 import {
   dbFile,
   EXAMPLE_PNG,
@@ -81,6 +82,22 @@ describe('the studio API', () => {
       ]);
       await page.call('settings.providers.remove', { name: 'lab' });
       await page.call('settings.providers.remove', { name: 'openai' });
+    } finally {
+      page.close();
+    }
+  });
+
+  it('refuses, to anyone holding the token, to add a server that runs a program', async () => {
+    const page = await Page.open();
+    try {
+      // The desktop app's method, called over the studio's socket as a page bypassing its form.
+      await expect(
+        page.call('settings.mcp.saveProgram', { name: 'shell', command: 'sh', args: ['-c', 'id'] }),
+      ).rejects.toThrow(
+        'a server that runs a program is added from a terminal or the desktop app, not from this page: society mcp --add shell --command "CMD ARGS"',
+      );
+      expect(await page.call('settings.mcp.list', {})).toEqual({ profiles: [], programs: false });
+      expect(listMcpProfiles(store)).toEqual([]);
     } finally {
       page.close();
     }

@@ -40,9 +40,9 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
       // Without a bound the engine enforces, the worst case is one call per round to every
       // graph tool: a figure, not a bound (a round's calls are as many as the model asks).
       if (bound === undefined) {
-        for (const c of viaTool(ctx, name, rounds, true)) {
-          calls.push({ ...c, phase: `${c.phase}, no bound on graph-tool calls: set maxToolCalls` });
-        }
+        calls.push(
+          ...viaTool(ctx, name, rounds, true, ', no bound on graph-tool calls: set maxToolCalls'),
+        );
       }
     }
     memory.push(user + ctx.completion);
@@ -55,12 +55,15 @@ export function agentCalls(ctx: CallEstimateContext<AgentData>): EstimatedCall[]
     const costliest = graphs
       .map((name) => ({ name, calls: ctx.graphCalls(name) }))
       .reduce((a, b) => (weight(b.calls) > weight(a.calls) ? b : a));
-    for (const c of viaTool(ctx, costliest.name, bound, true)) {
-      calls.push({ ...c, phase: `${c.phase}, up to ${bound} calls`, perNode: true });
+    for (const c of viaTool(ctx, costliest.name, bound, true, `, up to ${bound} calls`)) {
+      calls.push({ ...c, perNode: true });
     }
   }
   return calls;
 }
+
+/** How the phase of a call made through a graph tool begins. */
+const VIA = 'via tool ';
 
 /** The bound the engine enforces on a node's tool calls in a run: the lower of the two set. */
 function toolCallBound(node: number | undefined, run: number | undefined): number | undefined {
@@ -68,16 +71,21 @@ function toolCallBound(node: number | undefined, run: number | undefined): numbe
   return run === undefined ? node : Math.min(node, run);
 }
 
-/** The calls of `times` calls to a graph tool, under the agent: `via tool NAME`. */
+/**
+ * The calls of `times` calls to a graph tool, under the agent: `via tool NAME` and what bounds
+ * them (`qualifier`). A call the graph's own agents make through a graph tool of theirs names
+ * the chain, each tool with its bound: `via tool desk, up to 2 calls › advisor`.
+ */
 function viaTool(
   ctx: CallEstimateContext<AgentData>,
   name: string,
   times: number,
   atMost: boolean,
+  qualifier = '',
 ): EstimatedCall[] {
   return ctx.graphCalls(name).map((c) => ({
     ...c,
-    phase: `via tool ${name}`,
+    phase: `via tool ${name}${qualifier}${c.phase?.startsWith(VIA) ? ` › ${c.phase.slice(VIA.length)}` : ''}`,
     calls: (c.calls ?? 1) * times,
     ...(atMost || c.retry ? { retry: true } : {}),
   }));

@@ -1,6 +1,7 @@
 /**
  * The estimate of an agent offered library graphs as tools: a call costs one run of the graph
- * (its own calls, under the agent as `via tool NAME`), likely once a turn, and in the worst case
+ * (its own calls, under the agent as `via tool NAME`, or `via tool NAME › INNER` for those made
+ * through a graph tool of its own), likely once a turn, and in the worst case
  * as often as the engine lets it (the node's or the run's `maxToolCalls`), or, where nothing
  * bounds it, once a tool round, said so.
  */
@@ -135,13 +136,23 @@ describe('the estimate of graph tools', () => {
         edges: [edge('question.value', 'clerk.question'), edge('clerk.text', 'reply.value')],
       },
     };
-    const worst = estimateRun((await compile(doc)).plan, PRICES);
-    const via = worst.byNode.filter((r) => r.phase === 'via tool desk' && !r.retry);
-    // Likely, one call to the desk: the clerk's turn and tool round, and the advisor it calls.
-    expect(via.map((r) => [r.model, r.calls])).toEqual([
-      ['outer-model', 2],
-      ['inner-model', 1],
+    const plan = (await compile(doc)).plan;
+    const worst = estimateRun(plan, PRICES);
+    // Likely, one call to the desk: the clerk's turn and tool round, and the advisor it calls,
+    // named through the chain; in the worst case each tool at its own bound.
+    expect(rows(worst).slice(3)).toEqual([
+      ['via tool desk', 'outer-model', 2, false],
+      ['via tool desk', 'outer-model', 7, true],
+      ['via tool desk › advisor', 'inner-model', 1, false],
+      ['via tool desk › advisor, up to 1 calls', 'inner-model', 1, true],
+      ['via tool desk, up to 1 calls', 'outer-model', 9, true],
+      ['via tool desk, up to 1 calls › advisor', 'inner-model', 1, true],
+      ['via tool desk, up to 1 calls › advisor, up to 1 calls', 'inner-model', 1, true],
     ]);
+    const likely = estimateRun(plan, PRICES, { answerShare: LIKELY_ANSWER_SHARE });
+    expect(formatEstimate(worst, likely)).toMatch(
+      /^a \(via tool desk › advisor\) +inner-model +1 /m,
+    );
     expect(worst.firstAttempts.calls).toBe(2 + 3);
   });
 

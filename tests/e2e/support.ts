@@ -62,7 +62,12 @@ export interface StudioSession {
 
 /** Starts a studio with its own workspace and run store, and a Chromium page on it. */
 export async function openStudio(
-  options: { env?: NodeJS.ProcessEnv; registry?: NodeRegistry } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    registry?: NodeRegistry;
+    /** Stands in for the desktop app's native dialog (ApiHandlersOptions.confirm); none by default. */
+    confirm?: (message: string) => Promise<boolean>;
+  } = {},
 ): Promise<StudioSession> {
   // Built once per test run by tests/e2e/global-setup.ts.
   const rendererDir = inject('rendererDir');
@@ -80,6 +85,7 @@ export async function openStudio(
     env: options.env ?? {},
     // Default: the built-in node types (tests/e2e/fixture-nodes.ts adds the fixture ones).
     ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
     log: () => {},
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -16,6 +16,8 @@ export interface CountedTool {
   name: string;
   description?: string;
   input: z.ZodRawShape;
+  /** What it says of itself (MCP's annotations), e.g. `{ destructiveHint: true }`. */
+  annotations?: { destructiveHint?: boolean; readOnlyHint?: boolean };
   /** Throwing answers the call as an error result carrying the message, as the SDK does. */
   answer: (
     args: Record<string, unknown>,
@@ -43,7 +45,11 @@ export function countingMcp(tools: readonly CountedTool[], calls: ReceivedCall[]
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { description: tool.description ?? tool.name, inputSchema: tool.input },
+      {
+        description: tool.description ?? tool.name,
+        inputSchema: tool.input,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      },
       async (args: Record<string, unknown>, extra) => {
         calls.push({ tool: tool.name, args });
         const text = await tool.answer(args, {

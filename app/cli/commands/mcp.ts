@@ -4,6 +4,7 @@
  * variables its headers or environment are read from, never a value.
  */
 
+import { splitCommandLine } from '../../tools/command-line.ts';
 import { connectMcp } from '../../tools/mcp-source.ts';
 import {
   describeMcpProfile,
@@ -129,7 +130,7 @@ function profileFromFlags(flags: McpFlags): McpProfile {
         `--add ${name} --command: a server that runs a program is added only from a terminal; add --yes to confirm it here`,
       );
     }
-    const [command, ...args] = splitCommandLine(flags.command);
+    const [command, ...args] = commandWords(flags.command);
     input = { name, transport: 'stdio', command, args, env: pairs(flags.env, '--env') };
   }
   try {
@@ -139,40 +140,13 @@ function profileFromFlags(flags: McpFlags): McpProfile {
   }
 }
 
-/**
- * Splits a command line into words as a shell would for quoting only ('…', "…", \ before a
- * character); nothing is expanded, and nothing runs until a run opens the server.
- */
-export function splitCommandLine(text: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < text.length) word += text[++i];
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
+/** `--command`'s words (app/tools/command-line.ts); a bad line is a usage error. */
+function commandWords(text: string): string[] {
+  try {
+    return splitCommandLine(text);
+  } catch (error) {
+    throw new UsageError(`--command: ${(error as Error).message}`);
   }
-  if (quote) throw new UsageError(`--command: a ${quote} is not closed`);
-  if (inWord) words.push(word);
-  if (words.length === 0) throw new UsageError('--command is empty');
-  return words;
 }
 
 /** Connects to the profile `name` names and prints its tools; resolves to the exit code. */
