@@ -4,6 +4,7 @@ import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
+import { CardValue } from './CardValue.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -66,6 +67,12 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
       </div>
       {summary ? <div className="node-summary">{summary}</div> : null}
       {Card && parsed.ok ? <Card id={id} data={parsed.data} /> : null}
+      <CardValue
+        id={id}
+        type={type}
+        data={parsed.ok ? parsed.data : undefined}
+        copies={replicate?.items.length}
+      />
       {!spec ? <div className="node-problem">unknown node type "{type}"</div> : null}
       {spec && !parsed.ok ? (
         <div
