@@ -26,9 +26,14 @@ interface CardValueProps {
   data: Record<string, unknown> | undefined;
   /** How many copies a replicated node has, or undefined. */
   copies?: number;
+  /**
+   * One line, for a card inside a container, whose members sit close together: a taller card
+   * would cover the one below it.
+   */
+  compact?: boolean;
 }
 
-function CardValueView({ id, type, data, copies }: CardValueProps) {
+function CardValueView({ id, type, data, copies, compact = false }: CardValueProps) {
   const value = useEditor((s) => nodeValue(s, id));
   if (!value) return null;
   const summary = summarizeValue(value, data, value.held ? undefined : viewOf(type)?.value);
@@ -36,7 +41,7 @@ function CardValueView({ id, type, data, copies }: CardValueProps) {
   const copy = copyOf(value.instance, id, copies);
   return (
     <div
-      className={`card-value${value.held ? ' held' : ''}`}
+      className={`card-value${value.held ? ' held' : ''}${compact ? ' compact' : ''}`}
       data-testid={`value-${id}`}
       data-kind={summary.kind}
     >
@@ -50,12 +55,20 @@ function CardValueView({ id, type, data, copies }: CardValueProps) {
           ) : null}
         </div>
       ) : null}
-      <Summary id={id} summary={summary} />
+      <Summary id={id} summary={summary} compact={compact} />
     </div>
   );
 }
 
-function Summary({ id, summary }: { id: string; summary: ValueSummary }) {
+function Summary({
+  id,
+  summary,
+  compact,
+}: {
+  id: string;
+  summary: ValueSummary;
+  compact: boolean;
+}) {
   const label =
     summary.label !== undefined ? <span className="card-value-label">{summary.label}</span> : null;
   switch (summary.kind) {
@@ -71,7 +84,12 @@ function Summary({ id, summary }: { id: string; summary: ValueSummary }) {
       return (
         <>
           {label}
-          <ClippedText id={id} text={summary.text} json={summary.kind === 'json'} />
+          <ClippedText
+            id={id}
+            text={summary.text}
+            json={summary.kind === 'json'}
+            compact={compact}
+          />
         </>
       );
     case 'list':
@@ -96,10 +114,20 @@ function Summary({ id, summary }: { id: string; summary: ValueSummary }) {
   }
 }
 
-/** Text clipped to about three lines, with a toggle to read it all when it is longer. */
-function ClippedText({ id, text, json }: { id: string; text: string; json: boolean }) {
+/** Text clipped to about three lines (one when compact), with a toggle to read it all. */
+function ClippedText({
+  id,
+  text,
+  json,
+  compact,
+}: {
+  id: string;
+  text: string;
+  json: boolean;
+  compact: boolean;
+}) {
   const [open, setOpen] = useState(false);
-  const long = isLong(text);
+  const long = isLong(text, compact ? 1 : undefined);
   return (
     <>
       <div

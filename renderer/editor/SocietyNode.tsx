@@ -24,7 +24,7 @@ export function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): s
 }
 
 /** Every node type that is not a container: ports from the spec, a summary, badges. */
-function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
+function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowNode>) {
   const spec = specOf(type);
   const ports = usePorts(id, type, data);
   const { run, breakpoint } = useRunState(id);
@@ -72,6 +72,7 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
         type={type}
         data={parsed.ok ? parsed.data : undefined}
         copies={replicate?.items.length}
+        compact={parentId !== undefined}
       />
       {!spec ? <div className="node-problem">unknown node type "{type}"</div> : null}
       {spec && !parsed.ok ? (

@@ -41,10 +41,14 @@ describe('the generic summary of a node value', () => {
     expect(defaultSummary(value({}))).toBeUndefined();
   });
 
-  it('calls text long past about three lines', () => {
+  it('calls text long past about three lines, or one', () => {
     expect(isLong('short answer')).toBe(false);
     expect(isLong('x'.repeat(121))).toBe(true);
     expect(isLong('a\nb\nc\nd')).toBe(true);
+    // A card inside a container shows one line.
+    expect(isLong('x'.repeat(41), 1)).toBe(true);
+    expect(isLong('yes', 1)).toBe(false);
+    expect(isLong('yes\nno', 1)).toBe(true);
   });
 
   it('falls back to the generic summary when a node type’s hook gives none or throws', () => {

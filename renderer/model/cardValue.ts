@@ -93,9 +93,9 @@ export function compact(value: unknown): string {
 const CLIP_CHARS = 120;
 const CLIP_LINES = 3;
 
-/** Whether text is long enough to be clipped on a card (about three lines). */
-export function isLong(text: string): boolean {
-  return text.length > CLIP_CHARS || text.split('\n').length > CLIP_LINES;
+/** Whether text is long enough to be clipped on a card: about three lines, or `lines`. */
+export function isLong(text: string, lines: number = CLIP_LINES): boolean {
+  return text.length > (CLIP_CHARS / CLIP_LINES) * lines || text.split('\n').length > lines;
 }
 
 /**

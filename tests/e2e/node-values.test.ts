@@ -140,4 +140,39 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     await page.getByTestId('tb-stop').click();
     expect(s.pageErrors).toEqual([]);
   });
+
+  it("shows an image input as a thumbnail and the members' descriptions while a replay is held", async () => {
+    const s = studio();
+    const { page } = s;
+    await page.getByTestId('tb-gallery').click();
+    await page.getByTestId('template-open-nlsom-vqa.society.json').click();
+    if (await page.getByTestId('confirm-ok').count()) await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('node-storm').waitFor();
+    await page.getByTestId('run-tab-inputs').click();
+    await page.getByTestId('break-round').fill('2');
+    await page.getByTestId('tb-replay').click();
+    await page.getByTestId('paused-banner').waitFor({ timeout: 20_000 });
+
+    // The picture the run was given, fetched from the run's files and drawn on its card.
+    const thumbnail = page.getByTestId('value-image-image');
+    await expect
+      .poll(
+        () =>
+          thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBeGreaterThan(0);
+    // The members described it in round 1: the latest copy's description, and which copy.
+    expect(await page.getByTestId('value-copy-describe').textContent()).toMatch(
+      /^copy [123] of 3$/,
+    );
+    expect((await page.getByTestId('value-text-describe').textContent())?.length).toBeGreaterThan(
+      0,
+    );
+    await s.screenshot('node-values-vqa-paused');
+    await page.getByTestId('tb-stop').click();
+    expect(s.pageErrors).toEqual([]);
+  });
 });
