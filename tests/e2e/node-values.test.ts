@@ -4,6 +4,7 @@
  * to read it all, which copy of a replicated node it came from — and every state reads as a word
  * and a mark, not by its colour alone. A new run starts with no values.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
 
@@ -85,6 +86,11 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     );
     expect(mark).toContain('⤼');
     expect(await page.getByTestId('status-count').getAttribute('data-icon')).toBe('✓');
+    // The values and state labels pass the accessibility checks (contrast, names, roles).
+    const axe = await new AxeBuilder({ page }).include('.card-value').include('.status').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+    expect(axe.passes.map((p) => p.id)).toContain('color-contrast');
     await s.screenshot('node-values-tie-judge');
     expect(s.pageErrors).toEqual([]);
   });
