@@ -36,6 +36,21 @@ export function useRunState(id: string) {
   return { run, breakpoint };
 }
 
+/**
+ * A mark for each state, drawn before the word (card-value.css reads it from `data-icon`, so the
+ * label's text stays the state's word), so a state reads without its colour; a screen reader
+ * hears the node and its state from the label's `aria-label`.
+ */
+export const STATUS_ICON: Record<NodeRun['state'], string> = {
+  waiting: '○',
+  running: '●',
+  done: '✓',
+  failed: '✕',
+  paused: '‖',
+  skipped: '⤼',
+};
+
+/** The node's state as a mark and a word (`✓ done`, `⤼ skipped`), with why in its tooltip. */
 export function StatusLabel({ id }: { id: string }) {
   const run = useEditor((s) => nodeRun(s, id));
   const streaming = useEditor((s) => runNodeId(s.path, id));
@@ -49,6 +64,9 @@ export function StatusLabel({ id }: { id: string }) {
       <span
         className={`status status-${run.state}`}
         data-testid={`status-${id}`}
+        role="img"
+        data-icon={STATUS_ICON[run.state]}
+        aria-label={`${id}: ${text}${run.skipped ? ` (${run.skipped})` : ''}`}
         title={run.error ?? run.skipped}
       >
         {text}

@@ -6,6 +6,7 @@ import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { toolOwners } from '../model/tool-wires.ts';
 import { useEditor } from '../store.ts';
+import { CardValue } from './CardValue.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -25,7 +26,7 @@ export function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): s
 }
 
 /** Every node type that is not a container: ports from the spec, a summary, badges. */
-function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
+function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowNode>) {
   const spec = specOf(type);
   const ports = usePorts(id, type, data);
   const { run, breakpoint } = useRunState(id);
@@ -79,6 +80,13 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
       </div>
       {summary ? <div className="node-summary">{summary}</div> : null}
       {Card && parsed.ok ? <Card id={id} data={parsed.data} /> : null}
+      <CardValue
+        id={id}
+        type={type}
+        data={parsed.ok ? parsed.data : undefined}
+        copies={replicate?.items.length}
+        compact={parentId !== undefined}
+      />
       {!spec ? <div className="node-problem">unknown node type "{type}"</div> : null}
       {spec && !parsed.ok ? (
         <div

@@ -1,10 +1,11 @@
 /**
  * Node types may draw part of their own card and inspector: an optional `nodes/<type>/view.tsx`
  * exporting `view` (a `NodeView`) is found at build time, like the specs, so a node type adds
- * its look by adding a file to its folder. Views get the node's parsed data only when it is
+ * its look, and how its value reads on its card after a run, by adding a file to its folder. Views get the node's parsed data only when it is
  * valid; the generic card and form still show everything else.
  */
 import type { ComponentType } from 'react';
+import type { ValueHook } from '../model/cardValue.ts';
 import { byFolder } from '../model/node-folders.ts';
 
 export interface NodeViewProps<D = Record<string, unknown>> {
@@ -20,6 +21,11 @@ export interface NodeView<D = Record<string, unknown>> {
   card?: ComponentType<NodeViewProps<D>>;
   /** Drawn in the inspector, above the generated form. */
   inspector?: ComponentType<NodeViewProps<D>>;
+  /**
+   * How the node's latest value reads on its card after a run (a vote's winner, a router's
+   * branch), or undefined for the generic summary (renderer/model/cardValue.ts).
+   */
+  value?: ValueHook<D>;
 }
 
 // `@nodes` is the nodes/ folder (vite.config.ts), or a test's folder with fixture types too.

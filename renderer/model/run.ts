@@ -42,6 +42,22 @@ export interface NodeRun {
   before?: NodeRunState;
 }
 
+/**
+ * A node's latest value, for its card: the outputs its last finished copy gave (as the redacted
+ * events carry them: long text clipped, images as references), or the message a paused run holds
+ * it at before delivering it.
+ */
+export interface NodeValue {
+  /** The copy that gave it (`critic#3`, `talk@r2`). */
+  instance: string;
+  /** Output values by port; only the ports the node took. */
+  outputs: Record<string, unknown>;
+  /** The outputs it did not take (a router's other branches), with why. */
+  notTaken?: Record<string, string>;
+  /** The text is a message the debugger holds: not delivered yet, and still editable. */
+  held?: boolean;
+}
+
 /** One execution of a node instance (`member#1@r2`), for the timeline and usage by node. */
 export interface InstanceRun {
   instance: string;
@@ -128,6 +144,8 @@ export interface RunView {
    * a node type's own kinds), in order, each with the type of the node that reported it.
    */
   reports: ReportView[];
+  /** Each node's latest value (its card shows it), by node id as `nodes` has them. */
+  values: Record<string, NodeValue>;
 }
 
 /** A node's report, as its node type's run view reads it. */
@@ -162,6 +180,7 @@ export function idleRun(): RunView {
     live: {},
     plans: [],
     reports: [],
+    values: {},
   };
 }
 
@@ -197,6 +216,7 @@ export function applyEvents(
     usage: { ...view.usage },
     instances: { ...view.instances },
     live: { ...view.live },
+    values: { ...view.values },
     log: [...view.log, ...known].slice(-LOG_LIMIT),
   };
   for (const e of known) foldEvent(next, e);

@@ -61,6 +61,11 @@ export function foldEvent(view: RunView, e: RunEvent): void {
         i.state = 'done';
         i.end = e.time;
       }
+      view.values[e.node] = {
+        instance: e.instance ?? e.node,
+        outputs: e.outputs ?? {},
+        ...(e.notTaken ? { notTaken: e.notTaken } : {}),
+      };
       return;
     }
     case 'node.failed': {
@@ -211,6 +216,14 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       const n = node(view, e.at.kind === 'round' ? nodeOfLoop(e.at.loop) : e.at.node);
       if (n.state !== 'paused') n.before = n.state;
       n.state = 'paused';
+      // A held message is the node's value until it is delivered (as proposed or as edited).
+      if (e.at.kind === 'message') {
+        view.values[e.at.node] = {
+          instance: e.at.instance,
+          outputs: { text: e.at.text },
+          held: true,
+        };
+      }
       return;
     }
     case 'resumed':
@@ -219,6 +232,9 @@ export function foldEvent(view: RunView, e: RunEvent): void {
       closePause(view, e.time);
       for (const [id, n] of Object.entries(view.nodes)) {
         if (n.state === 'paused') view.nodes[id] = { ...n, state: n.before ?? 'waiting' };
+      }
+      for (const [id, v] of Object.entries(view.values)) {
+        if (v.held) view.values[id] = { ...v, held: false };
       }
       return;
     case 'error':

@@ -20,8 +20,8 @@ function saveFile(name: string, blob: Blob): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The bytes of a blob the run holds, from the backend. */
-async function fetchBlob(runId: string, hash: string): Promise<Blob> {
+/** The bytes of a blob the run holds, from the backend (the outputs here, thumbnails on cards). */
+export async function fetchBlob(runId: string, hash: string): Promise<Blob> {
   const { mime, base64 } = await api().call('run.blob', { runId, hash });
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   return new Blob([bytes], { type: mime });
