@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvalItemRecord } from '../../app/eval/types.ts';
@@ -19,6 +20,15 @@ const TEMPLATE = 'nlsom-artist-critic.society.json';
 async function blur(page: Page): Promise<void> {
   const focused = page.locator(':focus');
   if (await focused.count()) await focused.blur();
+}
+
+/** axe-core over one part of the page: no serious or critical violation. */
+async function expectNoSeriousViolations(page: Page, selector: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {
@@ -60,6 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {
       await help.waitFor();
       expect(await help.getAttribute('aria-modal')).toBe('true');
       await s.screenshot('help-overlay');
+      await expectNoSeriousViolations(page, '[data-testid="help-overlay"]');
       for (const [id, text] of [
         ['help', '?'],
         ['search', 'Ctrl+K'],
@@ -147,6 +158,7 @@ describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {
     expect(await search.getAttribute('aria-expanded')).toBe('true');
     expect(await results.first().getAttribute('aria-selected')).toBe('true');
     await studio().screenshot('search-node');
+    await expectNoSeriousViolations(page, '.search-box');
     await page.keyboard.press('Enter');
     await expect.poll(() => collector.getAttribute('class')).toContain('selected');
     const canvas = await visibleBox(page.getByTestId('canvas'));
@@ -160,9 +172,17 @@ describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {
         );
       })
       .toBeLessThan(4);
-    await expect
-      .poll(() => page.getByRole('complementary', { name: 'Inspector' }).textContent())
-      .toContain('collector');
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    await expect.poll(() => inspector.textContent()).toContain('collector');
+
+    // ? typed in the prompt's code editor (Monaco) is text, not the help.
+    const prompt = inspector.locator('.monaco-editor').first();
+    await prompt.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('?');
+    await expect.poll(() => prompt.locator('.view-lines').textContent()).toContain('?');
+    expect(await page.getByTestId('help-overlay').count()).toBe(0);
+    await blur(page);
 
     // A finished run, by its id: it opens in the run panel.
     const runId = items[0]?.runId ?? '';
