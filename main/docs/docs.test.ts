@@ -58,8 +58,14 @@ describe('the docs renderer', () => {
         '[<b>x</b>](https://example.com/"onmouseover="alert(3))',
         '',
         '<div>block</div>',
+        '',
+        '<!-- a note for editors',
+        'over two lines -->',
+        'After the note.',
       ].join('\n'),
     );
+    expect(out).not.toContain('note for editors');
+    expect(out).toContain('<p>After the note.</p>');
     expect(out).not.toMatch(/<(script|img|div|b)[\s>]/);
     expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(out).toContain('href="https://example.com/&quot;onmouseover=&quot;alert(3"');

@@ -2,7 +2,7 @@
  * A small Markdown renderer for the project's own docs (README.md, docs/*.md), served by the
  * studio and the desktop app at /docs/. It covers what those files use: headings, paragraphs,
  * lists (nested, ordered or not), fenced code, tables, block quotes, rules, links, inline code,
- * bold and emphasis. Everything from the source is escaped: raw HTML in a doc shows as text and
+ * bold and emphasis; comments (`<!-- … -->` lines) are left out. Everything from the source is escaped: raw HTML in a doc shows as text and
  * is never passed through, so a page is exactly what this file writes. Images are not loaded
  * (the page fetches nothing): their alt text shows instead.
  */
@@ -89,6 +89,12 @@ export function renderMarkdown(source: string, resolve: LinkResolver): RenderedM
         i++;
         const lang = fence[3] ? ` class="language-${escapeHtml(fence[3])}"` : '';
         out.push(`<pre><code${lang}>${escapeHtml(code.join('\n'))}</code></pre>\n`);
+        continue;
+      }
+      if (line.trimStart().startsWith('<!--')) {
+        // A comment is for whoever edits the file (GitHub hides it too): it is left out.
+        while (i < lines.length && !(lines[i] ?? '').includes('-->')) i++;
+        i++;
         continue;
       }
       const head = HEADING.exec(line);
