@@ -113,6 +113,9 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
           Redo
         </button>
       </div>
+      <div className="group search-group">
+        <SearchBox />
+      </div>
       <div className="group">
         {replay ? (
           <button
@@ -196,7 +199,6 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
         </button>
       </div>
       <div className="group end">
-        <SearchBox />
         <button
           type="button"
           data-testid="tb-machine"

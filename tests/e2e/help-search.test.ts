@@ -139,6 +139,15 @@ describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {
   it('finds a node of the open template and centres it, a run and opens it, an eval', async () => {
     const { page } = studio();
     page.setDefaultTimeout(8000);
+    // At the smaller window the toolbar still holds the search and Help, inside the window.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    for (const id of ['search-input', 'help-button']) {
+      const box = await visibleBox(page.getByTestId(id));
+      expect(box.x + box.width, id).toBeLessThanOrEqual(1280);
+    }
+    expect(await page.locator('.toolbar').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(
+      true,
+    );
     await page.getByTestId('tb-gallery').click();
     await page.getByTestId(`template-open-${TEMPLATE}`).click();
     const collector = page.locator('.react-flow__node[data-id="collector"]');
