@@ -8,6 +8,8 @@ import { Palette } from './editor/Palette.tsx';
 import { EvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { save } from './files/actions.ts';
 import { ImportProblems, ModalHost } from './files/Modals.tsx';
+import { HelpOverlay } from './help/HelpOverlay.tsx';
+import { isTyping, shortcutOf } from './help/shortcuts.ts';
 import { Inspector } from './inspector/Inspector.tsx';
 import { MachineView, useMachineView } from './machine/MachineView.tsx';
 import { watchRuns } from './run/controller.ts';
@@ -19,35 +21,24 @@ import { StartPage } from './start/StartPage.tsx';
 import { copy, currentDocument, notify, paste, redo, undo, useEditor } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  // Monaco types through an EditContext element that is neither an input nor contenteditable.
-  return (
-    target.isContentEditable ||
-    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
-    target.closest('.nokey') !== null
-  );
-}
-
-/** Ctrl/Cmd shortcuts; text fields keep their own (undo inside a prompt undoes typing). */
+/** Ctrl/Cmd shortcuts (help/shortcuts.ts); text fields keep their own (undo undoes typing). */
 function useShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const key = e.key.toLowerCase();
-      if (key === 's') {
+      const shortcut = shortcutOf(e);
+      if (shortcut === 'save') {
         e.preventDefault();
         if (!useEditor.getState().modal) save();
         return;
       }
       if (isTyping(e.target) || useEditor.getState().modal) return;
-      if (key === 'z' && !e.shiftKey) undo();
-      else if ((key === 'z' && e.shiftKey) || key === 'y') redo();
-      else if (key === 'c') {
+      if (shortcut === 'undo') undo();
+      else if (shortcut === 'redo') redo();
+      else if (shortcut === 'copy') {
         const n = copy();
         if (n) notify('info', `Copied ${n} node${n === 1 ? '' : 's'}`);
         return;
-      } else if (key === 'v') paste();
+      } else if (shortcut === 'paste') paste();
       else return;
       e.preventDefault();
     };
@@ -216,6 +207,7 @@ export function App() {
         )}
         {home ? null : <RunPanel />}
         <ModalHost />
+        <HelpOverlay />
       </div>
     </ReactFlowProvider>
   );

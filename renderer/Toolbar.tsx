@@ -3,6 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ConnectionStatus } from './api.ts';
 import { toggleEvalsView, useEvalsView } from './evals/EvalsView.tsx';
 import { exportFile, importFile, newDoc, save, saveAs } from './files/actions.ts';
+import { toggleHelp } from './help/HelpOverlay.tsx';
+import { SearchBox } from './help/SearchBox.tsx';
 import { toggleMachineView, useMachineView } from './machine/MachineView.tsx';
 import { control, isActive, startRun } from './run/controller.ts';
 import { goHome, useHome } from './start/home.ts';
@@ -124,6 +126,9 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
           Redo
         </button>
       </div>
+      <div className="group search-group">
+        <SearchBox />
+      </div>
       <div className="group">
         {replay ? (
           <button
@@ -241,6 +246,15 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
           title="Keys, providers, default models and prices"
         >
           Settings
+        </button>
+        <button
+          type="button"
+          data-testid="help-button"
+          aria-haspopup="dialog"
+          onClick={toggleHelp}
+          title="Keyboard shortcuts and the docs (?)"
+        >
+          Help
         </button>
         <span
           className={`connection connection-${connection}`}

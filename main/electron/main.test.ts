@@ -202,6 +202,16 @@ describe('the main process', () => {
     on.get('will-attach-webview')!(webview);
     expect(webview.preventDefault).toHaveBeenCalled();
     expect(openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    expect(openHandler!({ url: 'app://bundle/index.html' })).toEqual({ action: 'deny' });
+    // The help's docs links open a window of their own, sandboxed and with no preload.
+    const docs = openHandler!({ url: 'app://bundle/docs/tools.md' });
+    expect(docs.action).toBe('allow');
+    expect(docs.overrideBrowserWindowOptions.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+    });
+    expect(docs.overrideBrowserWindowOptions.webPreferences.preload).toBeUndefined();
   });
 
   it('serves the bundle on app:// with the CSP, and nothing outside it', async () => {
@@ -225,6 +235,28 @@ describe('the main process', () => {
       new Request('app://bundle/index.html', { method: 'POST' }),
     )) as Response;
     expect(post.status).toBe(405);
+  });
+
+  it('serves the docs on app://bundle/docs/, rendered, and only the docs', async () => {
+    const [, serve] = callsOf('protocol.handle')[0]! as [string, Fn];
+    const tools = (await serve(new Request('app://bundle/docs/tools.md'))) as Response;
+    expect(tools.status).toBe(200);
+    expect(tools.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(tools.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(await tools.text()).toContain(
+      '<h1 id="agents-that-use-tools">Agents that use tools</h1>',
+    );
+    const index = (await serve(new Request('app://bundle/docs/'))) as Response;
+    expect(await index.text()).toContain('href="/docs/README.md"');
+    for (const url of [
+      'app://bundle/docs/../package.json',
+      'app://bundle/docs/%2e%2e/package.json',
+      'app://bundle/docs/..%2fpackage.json',
+      'app://bundle/docs/nothing.md',
+    ]) {
+      const refused = (await serve(new Request(url))) as Response;
+      expect(refused.status, url).toBe(404);
+    }
   });
 
   it('handles one channel per contract method, checking the sender', async () => {

@@ -10,7 +10,8 @@
  * - S2: the page comes from the privileged `app://bundle/` scheme, never `file://`;
  * - S3: every response carries the strict Content-Security-Policy, and network requests from the
  *   page are cancelled;
- * - S4: navigation off the app origin, redirects, new windows and webviews are refused;
+ * - S4: navigation off the app origin, redirects, new windows and webviews are refused (but a
+ *   docs page, app://bundle/docs/…, which opens in its own window with no preload);
  * - S5: every permission request and check is denied; DevTools only when not packaged;
  * - S7: one `ipcMain.handle` per contract method, each checking the sender and validating the
  *   request and the answer; run events go to the editor window only;
@@ -33,6 +34,7 @@ import {
 } from 'electron';
 import { defaultDatabasePath, openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type ApiHandlers, createApiHandlers } from '../api/handlers.ts';
+import { docsAnswer } from '../docs/docs.ts';
 import { DEFAULT_RENDERER_DIR } from '../studio/server.ts';
 import { defaultWorkspace } from '../studio/start.ts';
 import {
@@ -52,6 +54,8 @@ import {
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
+  appDocsPath,
+  docsWindowPreferences,
   isAllowedNavigation,
   isBlockedRequest,
   mimeTypeOf,
@@ -100,7 +104,21 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-frame-navigate', refuseOffOrigin);
   contents.on('will-redirect', refuseOffOrigin);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // The help's links to the docs (app://bundle/docs/…) open in a window of their own, with no
+  // preload; anything else is refused.
+  contents.setWindowOpenHandler(({ url }) =>
+    appDocsPath(url)
+      ? {
+          action: 'allow',
+          overrideBrowserWindowOptions: {
+            width: 1000,
+            height: 800,
+            autoHideMenuBar: true,
+            webPreferences: docsWindowPreferences(app.isPackaged),
+          },
+        }
+      : { action: 'deny' },
+  );
 });
 
 let editorWindow: BrowserWindow | undefined;
@@ -216,6 +234,14 @@ async function serveBundle(request: Request): Promise<Response> {
     return new Response(null, {
       status: 405,
       headers: { ...RESPONSE_HEADERS, Allow: 'GET, HEAD' },
+    });
+  }
+  const docs = appDocsPath(request.url);
+  if (docs) {
+    const answer = docsAnswer(docs);
+    return new Response(request.method === 'HEAD' ? null : answer.body, {
+      status: answer.status,
+      headers: headers(answer.contentType),
     });
   }
   const file = resolveAppFile(request.url, RENDERER_DIR);

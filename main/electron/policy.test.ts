@@ -2,7 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   APP_ENTRY_URL,
+  appDocsPath,
   CONTENT_SECURITY_POLICY,
+  docsWindowPreferences,
   isAllowedNavigation,
   isAppUrl,
   isBlockedRequest,
@@ -189,5 +191,29 @@ describe('app:// files (S2)', () => {
     expect(mimeTypeOf('/r/assets/index.js')).toBe('text/javascript; charset=utf-8');
     expect(mimeTypeOf('/r/index.html')).toBe('text/html; charset=utf-8');
     expect(mimeTypeOf('/r/unknown.bin')).toBe('application/octet-stream');
+  });
+});
+
+describe("docs pages (the help's links)", () => {
+  it('are app://bundle/docs/… only, on the app origin', () => {
+    expect(appDocsPath('app://bundle/docs/tools.md')).toBe('/docs/tools.md');
+    expect(appDocsPath('app://bundle/docs/')).toBe('/docs/');
+    for (const url of [
+      'app://bundle/index.html',
+      'app://bundle.evil.example/docs/tools.md',
+      'app://x@bundle/docs/tools.md',
+      'https://example.com/docs/tools.md',
+      'file:///docs/tools.md',
+      'not a url',
+    ]) {
+      expect(appDocsPath(url), url).toBeUndefined();
+    }
+  });
+
+  it('open in a window as locked down as the editor, with no preload', () => {
+    const prefs = docsWindowPreferences(true);
+    expect(prefs).not.toHaveProperty('preload');
+    const { preload: _, ...editor } = windowWebPreferences('/x/preload.cjs', true);
+    expect(prefs).toEqual(editor);
   });
 });

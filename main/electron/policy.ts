@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import type { WebPreferences } from 'electron';
+import { isDocsPath } from '../docs/docs.ts';
 
 /** The scheme the page is served from, registered as privileged before `ready` (S2). */
 export const APP_SCHEME = 'app';
@@ -68,6 +69,25 @@ export function windowWebPreferences(preload: string, packaged: boolean): WebPre
     spellcheck: false,
     devTools: !packaged,
   };
+}
+
+/**
+ * The web preferences of a docs window (the help's links, `/docs/…`): the editor window's
+ * isolation and sandbox, and no preload, so a docs page has no way to the backend at all.
+ */
+export function docsWindowPreferences(packaged: boolean): WebPreferences {
+  const { preload: _none, ...rest } = windowWebPreferences('', packaged);
+  return rest;
+}
+
+/**
+ * The docs path (`/docs/…`) an app:// URL names, or undefined for any other URL. The docs are
+ * answered by main/docs/docs.ts, which serves only the names it lists.
+ */
+export function appDocsPath(url: string): string | undefined {
+  if (!isAppUrl(url)) return undefined;
+  const parsed = parse(url);
+  return parsed && isDocsPath(parsed.pathname) ? parsed.pathname : undefined;
 }
 
 /** The URL parsed, or undefined when it is not a URL. */

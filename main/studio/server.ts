@@ -19,6 +19,9 @@
  *   for 127.0.0.1 would also be sent to every other local server's pages, and a socket offering
  *   the token only by cookie is refused like one offering nothing.
  *
+ * - The project's docs (README.md, docs/*.md) are served at /docs/ under the same rule as the
+ *   editor's files (main/docs/docs.ts), so the help links never leave the machine.
+ *
  * Pages get a strict Content-Security-Policy (S3). The page names files and templates, never
  * paths (S9), and no key ever goes back to it (S12).
  */
@@ -34,6 +37,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
 import { STUDIO_PROTOCOL, tokenFromProtocols } from '../../app/api/studio-auth.ts';
 import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
+import { DEFAULT_DOCS_ROOT, docsAnswer, isDocsPath } from '../docs/docs.ts';
 import { mimeTypeOf } from '../renderer-files.ts';
 
 /** Where `vite build` puts the renderer. */
@@ -53,6 +57,8 @@ export interface StudioOptions extends ApiHandlersOptions {
   host?: typeof LOOPBACK;
   /** The built renderer (default: dist/renderer). */
   rendererDir?: string;
+  /** The folder with README.md and docs/, served at /docs/ (default: the repository). */
+  docsRoot?: string;
 }
 
 /** A running studio. */
@@ -95,7 +101,13 @@ export function contentSecurityPolicy(port: number): string {
 
 /** Starts the studio on 127.0.0.1 and resolves once it listens. */
 export async function startStudio(options: StudioOptions): Promise<Studio> {
-  const { port: requestedPort = 0, host = LOOPBACK, rendererDir, ...handlerOptions } = options;
+  const {
+    port: requestedPort = 0,
+    host = LOOPBACK,
+    rendererDir,
+    docsRoot = DEFAULT_DOCS_ROOT,
+    ...handlerOptions
+  } = options;
   if (host !== LOOPBACK) throw new Error(`the studio listens on ${LOOPBACK} only, not ${host}`);
   const root = path.resolve(rendererDir ?? DEFAULT_RENDERER_DIR);
   const log = handlerOptions.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -147,6 +159,14 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return refuse(res, 405, 'Method Not Allowed');
+    }
+    if (isDocsPath(url.pathname)) {
+      // The docs are as public as the editor's files: the same Host rule, no token.
+      const answer = docsAnswer(url.pathname, docsRoot);
+      securityHeaders(res);
+      res.writeHead(answer.status, { 'Content-Type': answer.contentType });
+      res.end(req.method === 'HEAD' ? undefined : answer.body);
+      return;
     }
     serveStatic(root, url.pathname, req, res, securityHeaders, refuse).catch((error) => {
       log(`society studio: cannot serve ${url.pathname}: ${(error as Error).message}`);

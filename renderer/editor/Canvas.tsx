@@ -14,6 +14,7 @@ import {
   useStore,
 } from '@xyflow/react';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BOX_SELECT_KEY, DELETE_KEYS, MULTI_SELECT_KEYS } from '../help/shortcuts.ts';
 import { collapsedView, drawnEdges, drawnNodes } from '../model/collapse.ts';
 import { isToolWire } from '../model/tool-wires.ts';
 import './wired-tools.css';
@@ -333,8 +334,9 @@ export function Canvas() {
         onNodeDragStart={onNodeDragStart}
         onNodeDragStop={onNodeDragStop}
         onNodeDoubleClick={onNodeDoubleClick}
-        deleteKeyCode={['Backspace', 'Delete']}
-        multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+        deleteKeyCode={DELETE_KEYS}
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        selectionKeyCode={BOX_SELECT_KEY}
         // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
         // they are all in view, and culling would only add work to every pan frame.
         onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}

@@ -1,6 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { type DragEvent, useMemo, useState } from 'react';
 import type { NodeSpec } from '../../app/node-sdk/define.ts';
+import { matchesQuery } from '../help/search.ts';
 import { containerAt, freeSpot } from '../model/document.ts';
 import { GROUP_ORDER, SPECS } from '../model/registry.ts';
 import { addNode, useEditor } from '../store.ts';
@@ -11,13 +12,8 @@ export function Palette() {
   const [query, setQuery] = useState('');
   const { screenToFlowPosition } = useReactFlow();
   const groups = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    const matches = [...SPECS.values()].filter(
-      (s) =>
-        !q ||
-        s.type.includes(q) ||
-        s.title.toLowerCase().includes(q) ||
-        s.description.toLowerCase().includes(q),
+    const matches = [...SPECS.values()].filter((s) =>
+      matchesQuery(query, [s.type, s.title, s.description]),
     );
     const names = [
       ...GROUP_ORDER,
