@@ -57,18 +57,40 @@ const VIEWS: Array<{
     },
   },
   {
-    name: "the run panel's transcript after a simulated run",
-    within: 'section.run-panel',
+    name: "the editor and the run panel's transcript after a simulated run",
     reach: async ({ page }) => {
       await runSimulated(page);
       await page.getByTestId('run-tab-transcript').click();
       await page.getByTestId('message').first().waitFor(WAIT);
     },
   },
+  ...['context', 'timeline', 'usage', 'outputs', 'events', 'problems', 'runs'].map((tab) => ({
+    name: `the run panel's ${tab} tab`,
+    within: 'section.run-panel',
+    reach: async ({ page }: StudioSession) => {
+      await page.getByTestId(`run-tab-${tab}`).click();
+    },
+  })),
+  {
+    name: 'the inspector with an agent selected',
+    within: 'aside.inspector',
+    reach: async ({ page }) => {
+      await page.getByTestId('node-leader').click();
+      await page.locator('aside.inspector .monaco-editor').first().waitFor(WAIT);
+    },
+  },
   {
     name: 'the editor with a CuisineWorld template open',
     reach: async ({ page }) => {
       await openTemplate(page, 'cuisineworld-short-demo.society.json', 'kitchen');
+    },
+  },
+  {
+    name: "the run panel's episodes after a simulated CuisineWorld run",
+    within: 'section.run-panel',
+    reach: async ({ page }) => {
+      await runSimulated(page);
+      await page.locator('[data-testid^="run-tab-report:"]').first().click();
     },
   },
   {
