@@ -200,7 +200,7 @@ describe.skipIf(!HAVE_CHROMIUM)('themes and accessibility', () => {
 
   it('Settings picks a theme over the system one, and the pick survives a reload', async () => {
     const s = studio();
-    let { page } = s;
+    const { page } = s;
     await page.emulateMedia({ colorScheme: 'dark' });
     if (!(await page.getByTestId('settings-theme').isVisible()))
       await page.getByTestId('settings-button').click();
@@ -211,9 +211,9 @@ describe.skipIf(!HAVE_CHROMIUM)('themes and accessibility', () => {
     await expect.poll(() => looksLight(page)).toBe(true);
     expect(await axeProblems(page)).toEqual([]);
 
-    // A new page (a reload) opens light at once, the system still dark.
-    page = await s.newPage();
-    await page.emulateMedia({ colorScheme: 'dark' });
+    // After a reload the page is light at once, the system still dark.
+    await page.reload();
+    await page.getByTestId('connection-status').filter({ hasText: 'connected' }).waitFor();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
     expect(await looksLight(page)).toBe(true);
     await page.getByTestId('settings-button').click();
