@@ -28,6 +28,7 @@ import {
   dialog,
   type IpcMainInvokeEvent,
   ipcMain,
+  nativeTheme,
   protocol,
   safeStorage,
   session,
@@ -314,7 +315,9 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Society Studio',
-    backgroundColor: '#0f1115',
+    // The page's own --bg (renderer/styles.css) in the system's theme, so no other colour shows
+    // before it draws (a theme picked in Settings applies with the page's first frame).
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#0f1115' : '#f4f5f7',
     webPreferences: windowWebPreferences(PRELOAD, app.isPackaged),
   });
   created.once('ready-to-show', () => created.show());

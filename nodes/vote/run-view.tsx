@@ -33,7 +33,7 @@ import {
   tallyOutcome,
 } from './chart-model.ts';
 
-const COLORS = { winner: '#4ade80', tied: '#f5b041', other: '#6aa6ff' };
+const COLORS = { winner: 'var(--ok)', tied: 'var(--warn)', other: 'var(--accent)' };
 const ROW_HEIGHT = 26;
 /** More candidates than this without votes are listed behind a toggle rather than in a line. */
 const UNVOTED_INLINE = 8;
@@ -66,7 +66,7 @@ function CandidateTick(props: {
         x={-4}
         dy={4}
         textAnchor="end"
-        fill={won ? COLORS.winner : '#e6e9ef'}
+        fill={won ? COLORS.winner : 'var(--text)'}
         fontSize={12}
         fontWeight={won ? 700 : 400}
       >
@@ -129,31 +129,35 @@ function TallyChartView({ view }: { view: TallyView }) {
             margin={{ top: 4, right: 24, bottom: 4, left: 4 }}
             barCategoryGap={4}
           >
-            <CartesianGrid horizontal={false} stroke="#2a303b" />
+            <CartesianGrid horizontal={false} stroke="var(--border)" />
             <XAxis
               type="number"
               allowDecimals={false}
-              stroke="#8b94a5"
-              tick={{ fill: '#8b94a5', fontSize: 11 }}
+              stroke="var(--muted)"
+              tick={{ fill: 'var(--muted)', fontSize: 11 }}
             />
             <YAxis
               type="category"
               dataKey="candidate"
               width={axisWidth}
-              stroke="#8b94a5"
+              stroke="var(--muted)"
               tick={<CandidateTick winner={tally.winner ?? null} axisWidth={axisWidth} />}
               interval={0}
             />
             <Tooltip
-              cursor={{ fill: 'rgb(106 166 255 / 8%)' }}
-              contentStyle={{ background: '#1d222b', border: '1px solid #2a303b', fontSize: 12 }}
-              itemStyle={{ color: '#e6e9ef' }}
+              cursor={{ fill: 'color-mix(in srgb, var(--accent) 8%, transparent)' }}
+              contentStyle={{
+                background: 'var(--panel-2)',
+                border: '1px solid var(--border)',
+                fontSize: 12,
+              }}
+              itemStyle={{ color: 'var(--text)' }}
               formatter={(value) => [String(value), tally.rule === 'borda' ? 'points' : 'votes']}
             />
             <Bar
               dataKey="count"
               isAnimationActive={false}
-              label={{ position: 'right', fill: '#e6e9ef', fontSize: 11 }}
+              label={{ position: 'right', fill: 'var(--text)', fontSize: 11 }}
             >
               {bars.map((b) => (
                 <Cell

@@ -38,6 +38,7 @@ import {
   reparent,
   useEditor,
 } from '../store.ts';
+import { useTheme } from '../theme.ts';
 import { autoLayout } from './autoLayout.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { framePadding, MINIMAP, minimapFits } from './framing.ts';
@@ -139,11 +140,12 @@ function styledEdge(edge: FlowEdge, byId: ReadonlyMap<string, FlowNode>): FlowEd
 
 const minimapColor = (node: FlowNode): string => {
   const state = useEditor.getState().run.nodes[node.id]?.state;
-  if (state === 'running') return '#f59e0b';
-  if (state === 'done') return '#22c55e';
-  if (state === 'failed') return '#ef4444';
-  if (state === 'paused') return '#a855f7';
-  return node.parentId ? '#64748b' : '#94a3b8';
+  // Theme colours (styles.css): the minimap draws them as SVG fills, which resolve var().
+  if (state === 'running') return 'var(--warn)';
+  if (state === 'done') return 'var(--ok)';
+  if (state === 'failed') return 'var(--danger)';
+  if (state === 'paused') return 'var(--paused)';
+  return node.parentId ? 'var(--line-strong)' : 'var(--muted)';
 };
 
 const MINIMAP_KEY = 'society-studio.minimap';
@@ -179,6 +181,7 @@ const ZOOMED_OUT = 0.5;
 const CULL_ABOVE = 300;
 
 export function Canvas() {
+  const theme = useTheme();
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const epoch = useEditor((s) => s.epoch);
@@ -340,7 +343,7 @@ export function Canvas() {
         // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
         // they are all in view, and culling would only add work to every pan frame.
         onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}
-        colorMode="dark"
+        colorMode={theme}
         minZoom={0.1}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />

@@ -35,6 +35,8 @@ export function PortRow({
       title={`${port.name}: ${details}${port.description ? ` — ${port.description}` : ''}`}
     >
       <Handle
+        // A handle is a picture with a name (axe: aria-label needs a role).
+        role="img"
         type={side === 'in' ? 'target' : 'source'}
         position={footer ? Position.Bottom : side === 'in' ? Position.Left : Position.Right}
         id={port.name}

@@ -31,8 +31,8 @@ import {
   scoreBars,
 } from '../model/evals.ts';
 
-const AXIS = { fill: '#8b94a5', fontSize: 11 };
-const GRID = '#2a303b';
+const AXIS = { fill: 'var(--muted)', fontSize: 11 };
+const GRID = 'var(--border)';
 const score = (x: number) => x.toFixed(3);
 
 function BarTip({
@@ -125,7 +125,10 @@ function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
           <CartesianGrid stroke={GRID} vertical={false} />
           <XAxis dataKey="name" tick={<NameTick slot={slot} />} interval={0} stroke={GRID} />
           <YAxis domain={domain} tick={AXIS} width={40} stroke={GRID} />
-          <Tooltip content={<BarTip />} cursor={{ fill: 'rgb(255 255 255 / 4%)' }} />
+          <Tooltip
+            content={<BarTip />}
+            cursor={{ fill: 'color-mix(in srgb, var(--text) 4%, transparent)' }}
+          />
           <Bar
             dataKey="mean"
             isAnimationActive={false}
@@ -136,7 +139,13 @@ function EvalChartsView({ summary }: { summary: ApiEvalSummary }) {
             {bars.map((b) => (
               <Cell key={b.name} fill={b.color} />
             ))}
-            <ErrorBar dataKey="err" width={6} stroke="#e6e9ef" strokeWidth={1.5} direction="y" />
+            <ErrorBar
+              dataKey="err"
+              width={6}
+              stroke="var(--text)"
+              strokeWidth={1.5}
+              direction="y"
+            />
           </Bar>
         </BarChart>
       </figure>

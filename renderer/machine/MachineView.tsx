@@ -20,6 +20,7 @@ import { layoutMachineGraph, type MachineLayout } from './layout.ts';
 import { type BoxNode, boxTypes, type RouteEdge, routeTypes } from './MachineBoxes.tsx';
 import './machine.css';
 import { revealNode } from '../editor/library-actions.ts';
+import { useTheme } from '../theme.ts';
 
 /** Whether the machine view is open (it covers the canvas while it is). */
 export const useMachineView = create<{ open: boolean }>()(() => ({ open: false }));
@@ -96,6 +97,7 @@ function useCompiled(): Compiled {
 const ARROW = { type: MarkerType.ArrowClosed, width: 14, height: 14 } as const;
 
 function Drawing({ graph, layout }: { graph: MachineGraph; layout: MachineLayout }) {
+  const theme = useTheme();
   const run = useEditor((s) => s.run);
   const highlight = useMemo(() => machineHighlight(graph, run), [graph, run]);
   const { fitView, getNodesBounds, setViewport } = useReactFlow<BoxNode, RouteEdge>();
@@ -184,7 +186,7 @@ function Drawing({ graph, layout }: { graph: MachineGraph; layout: MachineLayout
       nodesFocusable={false}
       minZoom={0.05}
       maxZoom={2}
-      colorMode="dark"
+      colorMode={theme}
       proOptions={{ hideAttribution: true }}
       onNodeClick={(_, node) => {
         // A scheduled node is a node of the document: select it there (the inspector shows it).

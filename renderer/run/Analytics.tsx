@@ -32,7 +32,10 @@ import { plural } from '../model/plural.ts';
 import type { NodeRunView, NodeRunViewProps } from './runViews.ts';
 import './run.css';
 
-/** Line colours (Tableau 10), one per key in key order, repeating past ten. */
+/**
+ * Line colours (Tableau 10), one per key in key order, repeating past ten: data colours, the same
+ * in both themes (never text).
+ */
 const LINE_COLOURS = [
   '#4e79a7',
   '#f28e2b',
@@ -45,7 +48,7 @@ const LINE_COLOURS = [
   '#9c755f',
   '#bab0ac',
 ];
-const AXIS = { fill: '#8b94a5', fontSize: 11 };
+const AXIS = { fill: 'var(--muted)', fontSize: 11 };
 
 /** The Analytics tab: the heat map, then every series. */
 function Analytics({ reports }: NodeRunViewProps) {
@@ -181,21 +184,29 @@ const SeriesChart = memo(function SeriesChart({ series }: { series: Series }) {
       >
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={series.points} margin={{ top: 4, right: 16, bottom: 4, left: 0 }}>
-            <CartesianGrid stroke="#2a303b" />
+            <CartesianGrid stroke="var(--border)" />
             <XAxis
               dataKey="x"
               type="number"
               domain={['dataMin', 'dataMax']}
-              stroke="#8b94a5"
+              stroke="var(--muted)"
               tick={AXIS}
               allowDecimals={false}
             />
-            <YAxis stroke="#8b94a5" tick={AXIS} width={44} />
+            <YAxis stroke="var(--muted)" tick={AXIS} width={44} />
             <Tooltip
-              contentStyle={{ background: '#1d222b', border: '1px solid #2a303b', fontSize: 12 }}
+              contentStyle={{
+                background: 'var(--panel-2)',
+                border: '1px solid var(--border)',
+                fontSize: 12,
+              }}
               labelFormatter={(x) => `step ${x}`}
             />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
+            {/* Names in the text colour: a line colour can be too pale for text in a theme. */}
+            <Legend
+              wrapperStyle={{ fontSize: 11 }}
+              formatter={(value) => <span style={{ color: 'var(--text)' }}>{value}</span>}
+            />
             {series.keys.map((key, i) => (
               <Line
                 key={key}

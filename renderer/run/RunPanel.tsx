@@ -106,7 +106,13 @@ export function RunPanel() {
               </button>
             ))}
           </div>
-          <div className="run-body">
+          <div
+            className="run-body"
+            role="tabpanel"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a tab panel is focusable (WAI-ARIA tabs), so the keyboard can scroll one with nothing else to focus (the events)
+            tabIndex={0}
+            aria-label={tabs.find((t) => t.id === tab)?.label ?? 'Run'}
+          >
             <ForkForm />
             {tab === 'inputs' ? <InputsForm /> : null}
             {tab === 'transcript' ? <Transcript /> : null}

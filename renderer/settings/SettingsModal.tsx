@@ -10,6 +10,7 @@ import { LiveRunsSection } from './LiveRunsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { PricesSection } from './PricesSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
+import { ThemeSection } from './ThemeSection.tsx';
 import './settings.css';
 
 type KeyStatus = ApiResult<'settings.keys'>[number];
@@ -22,12 +23,13 @@ const SECTIONS = [
   { id: 'settings-live-runs', label: 'Live runs' },
   { id: 'settings-hosts', label: 'Allowed hosts' },
   { id: 'settings-mcp', label: 'MCP servers' },
+  { id: 'settings-theme', label: 'Theme' },
 ] as const;
 
 /**
  * Settings: keys, provider profiles, default models, the price table, when a live run asks
  * first, the hosts documents may contact and the MCP servers agents may use, all kept by the backend
- * (the store, or the key vault for keys). One scrolling page, so every control is there at once;
+ * (the store, or the key vault for keys); and the colour theme, kept by the browser. One scrolling page, so every control is there at once;
  * the side list jumps between sections.
  */
 export function SettingsModal() {
@@ -94,6 +96,7 @@ export function SettingsModal() {
           <LiveRunsSection />
           <HostsSection />
           <McpSection />
+          <ThemeSection />
         </div>
       </div>
     </Modal>

@@ -6,7 +6,8 @@
  */
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { memo, useEffect, useRef } from 'react';
-import { type monaco, provideSlotSources, THEME } from './setup.ts';
+import { useTheme } from '../../theme.ts';
+import { type monaco, provideSlotSources, THEMES } from './setup.ts';
 import './code-editor.css';
 import type { SlotSources } from './templateLanguage.ts';
 
@@ -40,6 +41,7 @@ function CodeEditorImpl({
   ariaLabel,
   onBlur,
 }: CodeEditorProps) {
+  const theme = useTheme();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const containerRef = useRef<HTMLDivElement | null>(null);
   const sourcesRef = useRef(slotSources);
@@ -105,7 +107,7 @@ function CodeEditorImpl({
         defaultValue={value}
         path={path}
         language={language}
-        theme={THEME}
+        theme={THEMES[theme]}
         onMount={onMount}
         loading={<div className="code-editor-loading">Loading editor…</div>}
         options={{

@@ -53,10 +53,13 @@ window.MonacoEnvironment = {
     label === 'json' ? new JsonWorker() : new EditorWorker(),
 };
 
-/** The colour theme, matched to the app's dark palette; slots stand out in the prompt. */
-export const THEME = 'society-dark';
+/**
+ * Monaco's colour themes, one per studio theme (renderer/theme.ts), matched to its palette; slots
+ * stand out in the prompt. Monaco takes literal colours, not CSS properties.
+ */
+export const THEMES = { dark: 'society-dark', light: 'society-light' } as const;
 
-monaco.editor.defineTheme(THEME, {
+monaco.editor.defineTheme(THEMES.dark, {
   base: 'vs-dark',
   inherit: true,
   rules: [
@@ -69,6 +72,22 @@ monaco.editor.defineTheme(THEME, {
   colors: {
     'editor.background': '#12141a',
     'editorGutter.background': '#12141a',
+  },
+});
+
+monaco.editor.defineTheme(THEMES.light, {
+  base: 'vs',
+  inherit: true,
+  rules: [
+    { token: 'delimiter.slot', foreground: '7a35c4', fontStyle: 'bold' },
+    { token: 'variable.slot', foreground: '855d00', fontStyle: 'bold' },
+    { token: 'delimiter.tag', foreground: '1f5fbf' },
+    { token: 'keyword.filter', foreground: '0a7369' },
+    { token: 'keyword', foreground: '1f5fbf' },
+  ],
+  colors: {
+    'editor.background': '#ffffff',
+    'editorGutter.background': '#ffffff',
   },
 });
 
