@@ -39,7 +39,20 @@ const VIEWS: Array<{
   /** The part of the page checked, when the rest was checked in an earlier view (the canvas). */
   within?: string;
 }> = [
-  { name: 'the editor as it opens', reach: async () => {} },
+  {
+    name: 'the start page',
+    reach: async ({ page }) => {
+      await page.getByTestId('tb-home').click();
+      await page.getByTestId('start-page').waitFor();
+    },
+  },
+  {
+    name: 'the editor as it opens',
+    reach: async ({ page }) => {
+      await page.getByTestId('start-scratch').click();
+      await page.locator('.react-flow').waitFor();
+    },
+  },
   {
     name: 'the gallery',
     within: '[data-testid="gallery"]',
