@@ -70,6 +70,8 @@ const fake = vi.hoisted(() => {
     BrowserWindow,
     dialog: { showErrorBox: record('dialog.showErrorBox') },
     ipcMain: { handle: record('ipcMain.handle') },
+    // The window's first colour follows the system's theme (dark here).
+    nativeTheme: { shouldUseDarkColors: true },
     protocol: {
       registerSchemesAsPrivileged: record('protocol.registerSchemesAsPrivileged', () =>
         order.push(`registerSchemes ready=${state.ready}`),
@@ -151,6 +153,8 @@ describe('the main process', () => {
   it('opens one hardened window on app://bundle', () => {
     const [window] = electron.BrowserWindow.created;
     const prefs = window!.options.webPreferences as Record<string, unknown>;
+    // Dark before the page draws, as the system is (no white flash).
+    expect(window!.options.backgroundColor).toBe('#0f1115');
     expect(prefs).toMatchObject({
       contextIsolation: true,
       sandbox: true,
