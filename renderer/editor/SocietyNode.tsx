@@ -46,6 +46,8 @@ function SocietyNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
       className={classes.filter(Boolean).join(' ')}
       data-testid={`node-${id}`}
       data-state={run?.state}
+      // Zoomed out, the card shows its title alone, large (lod.css).
+      data-title={label}
     >
       <div className="node-header">
         <span className={`node-kind group-${spec?.group ?? 'unknown'}`}>{spec?.title ?? type}</span>
