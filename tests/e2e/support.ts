@@ -236,6 +236,24 @@ export function overlaps(a: Box, b: Box, margin = 0): boolean {
   );
 }
 
+/**
+ * Zooms the canvas in until it draws every detail of the cards (the level of detail
+ * renderer/editor/lod.ts calls full: 100% and more; below, cards show their titles alone):
+ * with the mouse wheel over `around`'s top left corner, which stays where it is, or with the
+ * + button around the middle of the canvas.
+ */
+export async function zoomToFullDetail(page: Page, around?: Locator): Promise<void> {
+  const canvas = page.getByTestId('canvas');
+  for (let i = 0; i < 20 && (await canvas.getAttribute('data-lod')) !== 'full'; i++) {
+    const box = around ? await around.boundingBox() : null;
+    if (box) {
+      await page.mouse.move(box.x + 4, box.y + 4);
+      await page.mouse.wheel(0, -200);
+    } else await page.locator('.react-flow__controls-zoomin').click();
+  }
+  await page.locator('[data-testid="canvas"][data-lod="full"]').waitFor();
+}
+
 /** The page-side half of visibleTexts: an arrow function's source (see the file). */
 const VISIBLE_TEXTS = readFileSync(new URL('./visible-texts.js', import.meta.url), 'utf8')
   .trim()
