@@ -9,6 +9,9 @@
  *   card; port names, kinds, summaries and badges are hidden; the handles stay, to wire.
  * - far (0.3–0.6): titles larger still (37 px, ≥ 11.1 px on screen), handles hidden.
  * - shapes (below 0.3): no text at all, the cards and edges alone.
+ *
+ * In titles and far, a card with a `data-lod-value` attribute (a few words of what it holds,
+ * its latest output say) shows them along its bottom edge at the title's size.
  */
 export type LodBand = 'full' | 'titles' | 'far' | 'shapes';
 

@@ -127,6 +127,17 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
     expect(far).toBeLessThan(0.6);
     expect(await canvas.getAttribute('data-lod')).toBe('far');
     expect((await title()) * far).toBeGreaterThanOrEqual(MIN_PX);
+    // A card that says what it holds (data-lod-value) shows it as large as its title.
+    await page.getByTestId('node-in_image').evaluate((el) => {
+      (el as unknown as { setAttribute(k: string, v: string): void }).setAttribute(
+        'data-lod-value',
+        'a photo of a jersey',
+      );
+    });
+    const value = (await visibleTexts(page, { within: '.canvas', limit: 100 })).find(
+      (t) => t.text === 'a photo of a jersey',
+    );
+    expect(value?.px).toBeGreaterThanOrEqual(MIN_PX);
     expect(await tooSmall(page)).toEqual([]);
     await s.screenshot('lod-far');
     // Further out the cards are shapes: no text on them at all.
