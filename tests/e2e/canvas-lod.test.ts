@@ -5,6 +5,7 @@
  * panel's splitter is visible, drags, keeps its size across a reload and hides the panel; at
  * 1280×720 the maximized panel shows at least six messages of a finished run.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -180,6 +181,13 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
     );
     await again.close();
 
+    // It passes the accessibility checks, shown and hidden.
+    const serious = async () =>
+      (await new AxeBuilder({ page }).include('.run-splitter').analyze()).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id);
+    expect(await serious()).toEqual([]);
+
     // The keyboard moves it too.
     await handle.focus();
     await page.keyboard.press('ArrowDown');
@@ -196,6 +204,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
     expect(await page.getByTestId('run-panel-collapse').getAttribute('aria-expanded')).toBe(
       'false',
     );
+    expect(await serious()).toEqual([]);
     await s.screenshot('lod-panel-hidden');
     await page.keyboard.press('Control+j');
     await expect.poll(tabs).toBeCloseTo(dragged - 40, -1);
