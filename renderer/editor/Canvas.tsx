@@ -41,7 +41,9 @@ import {
 import { useTheme } from '../theme.ts';
 import { autoLayout } from './autoLayout.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
-import { framePadding, MINIMAP, minimapFits } from './framing.ts';
+import { framePadding, MINIMAP, minimapFits, openingViewport, type Rect } from './framing.ts';
+import { lodBand } from './lod.ts';
+import './lod.css';
 import { openGraph } from './library-actions.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
@@ -175,8 +177,6 @@ function useMinimapWanted(): [boolean, () => void] {
 /** The most a fit zooms in: a document of two nodes is not blown up to fill the screen. */
 const FIT_MAX_ZOOM = 1.25;
 
-/** Below this zoom the canvas drops detail that cannot be read anyway (see `zoomedOut`). */
-const ZOOMED_OUT = 0.5;
 /** Societies larger than this render only the nodes in view when zoomed in. */
 const CULL_ABOVE = 300;
 
@@ -185,10 +185,8 @@ export function Canvas() {
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const epoch = useEditor((s) => s.epoch);
-  const { screenToFlowPosition, fitView, getNodes, getNodesBounds, setViewport } = useReactFlow<
-    FlowNode,
-    FlowEdge
-  >();
+  const { screenToFlowPosition, fitView, getNodes, getEdges, getNodesBounds, setViewport } =
+    useReactFlow<FlowNode, FlowEdge>();
   const width = useStore((s) => s.width);
   const height = useStore((s) => s.height);
   const [minimapWanted, toggleMinimap] = useMinimapWanted();
@@ -206,10 +204,35 @@ export function Canvas() {
     },
     [fitView, getNodes, getNodesBounds, width, height, minimap],
   );
-  // Zoomed far out, port rows are too small to read or hit, yet they are most of what the
-  // browser lays out and hit-tests on every pan frame: they are hidden (not removed, so nothing
-  // is measured again and edges stay on their handles). Only crossing the threshold re-renders.
-  const zoomedOut = useStore((s) => s.transform[2] < ZOOMED_OUT);
+  // A document opens fitted whole when that draws its cards readably, else on its entry point
+  // at a readable zoom (framing.ts).
+  const open = useCallback(() => {
+    const all = getNodes().filter((n) => !n.hidden);
+    if (all.length === 0) return;
+    const bounds: Rect = getNodesBounds(all);
+    const viewport = openingViewport(bounds, entryBounds(), { width, height }, minimap);
+    if (viewport) void setViewport(viewport);
+    else void frame(0);
+    function entryBounds(): Rect {
+      // Nothing flows into the entry (a round's feedback aside); open containers stand for
+      // their members. The nodes it feeds come into view with it.
+      const edges = getEdges().filter((e) => !e.hidden && e.data?.previousRound !== true);
+      const fed = new Set(edges.map((e) => e.target));
+      const parents = new Set(all.map((n) => n.parentId));
+      const entry = new Set(
+        all.filter((n) => !fed.has(n.id) && !parents.has(n.id)).map((n) => n.id),
+      );
+      for (const e of edges) if (entry.has(e.source) && !parents.has(e.target)) entry.add(e.target);
+      const focus = all.filter((n) => entry.has(n.id));
+      return getNodesBounds(focus.length ? focus : all);
+    }
+  }, [frame, getNodes, getEdges, getNodesBounds, setViewport, width, height, minimap]);
+  // The level of detail (lod.ts) as the canvas's data-lod: the selector's result changes only
+  // when the zoom crosses a band's edge, so panning and zooming within a band re-render nothing.
+  const lod = useStore((s) => lodBand(s.transform[2]));
+  // Zoomed far out, port rows are hidden (lod.css), yet they are most of what the browser lays
+  // out and hit-tests on every pan frame.
+  const zoomedOut = lod === 'far' || lod === 'shapes';
 
   // Collapsed containers are drawn as cards: their members hidden, edges ending on the card.
   const collapsed = collapsedView(nodes, edges);
@@ -249,10 +272,10 @@ export function Canvas() {
       // A new, empty document starts at the natural size, wherever the last one was zoomed.
       if (useEditor.getState().nodes.length === 0) void setViewport({ x: 0, y: 0, zoom: 1 });
       else if (needsLayout(useEditor.getState().nodes)) {
-        void autoLayout().then(() => frame(0));
-      } else void frame(0);
+        void autoLayout().then(open);
+      } else open();
     }
-  }, [epoch, measured, frame, setViewport]);
+  }, [epoch, measured, open, setViewport]);
 
   const onLayout = useCallback(() => {
     const selected = useEditor.getState().nodes.filter((n) => n.selected);
@@ -323,7 +346,7 @@ export function Canvas() {
   }, []);
 
   return (
-    <div className={zoomedOut ? 'canvas zoomed-out' : 'canvas'} data-testid="canvas">
+    <div className="canvas" data-lod={lod} data-testid="canvas">
       <ReactFlow<FlowNode, FlowEdge>
         nodes={shownNodes}
         edges={shownEdges}

@@ -47,6 +47,8 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
       className={classes.filter(Boolean).join(' ')}
       data-testid={`node-${id}`}
       data-state={state}
+      // Zoomed out, the card shows its title alone, large (lod.css).
+      data-title={label}
     >
       <NodeResizer
         isVisible={selected && !collapsed}

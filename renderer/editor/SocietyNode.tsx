@@ -51,6 +51,8 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
       className={classes.filter(Boolean).join(' ')}
       data-testid={`node-${id}`}
       data-state={run?.state}
+      // Zoomed out, the card shows its title alone, large (lod.css).
+      data-title={label}
     >
       <div className="node-header">
         <span className={`node-kind group-${spec?.group ?? 'unknown'}`}>{spec?.title ?? type}</span>

@@ -1,82 +1,166 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import {
-  applyTabsHeight,
+  applyPanel,
   clampTabsHeight,
-  rememberedTabsHeight,
+  MIN_TABS_HEIGHT,
+  mostTabsHeight,
+  type PanelMode,
+  panelMode,
   rememberTabsHeight,
+  setPanelMode,
+  tabsHeightFor,
+  usePanelMode,
 } from './panelSize.ts';
+import './splitter.css';
 
-/** The run panel's tab area (tab strip and body), whose height the handle sets. */
-function tabsOf(el: HTMLElement): HTMLElement | null {
-  return el.closest('.run-panel')?.querySelector<HTMLElement>('.run-split') ?? null;
+/** The key that shows or hides the run panel, with Ctrl (Cmd on a Mac). */
+export const TOGGLE_PANEL_KEY = 'j';
+const STEP = 40;
+
+/** Shows or hides the run panel (Ctrl/Cmd+J, and the splitter's button). */
+export function toggleRunPanel(): void {
+  setPanelMode(panelMode() === 'collapsed' ? 'normal' : 'collapsed');
 }
-
-function setHeight(el: HTMLElement, px: number, remember: boolean) {
-  const app = el.closest('.app') as HTMLElement | null;
-  if (!app) return;
-  const h = clampTabsHeight(px, window.innerHeight);
-  applyTabsHeight(app, h);
-  if (remember) rememberTabsHeight(h);
-}
-
-const currentHeight = (el: HTMLElement) => tabsOf(el)?.getBoundingClientRect().height ?? 240;
 
 /**
- * The run panel's top edge: drag it (or use the arrow keys) to give the tabs more room; a double
- * click switches between the usual height and most of the window. The size is remembered.
+ * The splitter between the canvas and the run panel: drag it (or focus it and use the arrow
+ * keys, Home and End) to give the tabs more room or less; Enter or the button hides the panel
+ * so the canvas gets the full height, and shows it again; Maximize gives the tabs all but a
+ * strip of canvas (a double click does too). The size and the mode are remembered.
  */
 export function PanelResizer() {
-  // The size the user gave the panel last time, within what this window can give.
+  const mode = usePanelMode();
+  const [height, setHeight] = useState(() => tabsHeightFor(mode, window.innerHeight));
+
+  // The mode and the size on the app, again whenever the window changes size.
   useEffect(() => {
     const app = document.querySelector<HTMLElement>('.app');
-    const remembered = rememberedTabsHeight();
-    if (!app || remembered === null) return;
-    const apply = () => applyTabsHeight(app, clampTabsHeight(remembered, window.innerHeight));
+    if (!app) return;
+    const apply = () => {
+      const px = tabsHeightFor(mode, window.innerHeight);
+      applyPanel(app, mode, px);
+      setHeight(px);
+    };
     apply();
     window.addEventListener('resize', apply);
     return () => window.removeEventListener('resize', apply);
+  }, [mode]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      if (e.key.toLowerCase() !== TOGGLE_PANEL_KEY) return;
+      e.preventDefault();
+      toggleRunPanel();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  /** A height the user chose: the panel shows at it, and it is remembered when `remember`. */
+  const resize = (px: number, remember: boolean) => {
+    const app = document.querySelector<HTMLElement>('.app');
+    if (!app) return;
+    const h = clampTabsHeight(px, window.innerHeight);
+    applyPanel(app, 'normal', h);
+    setHeight(h);
+    if (remember) {
+      rememberTabsHeight(h);
+      setPanelMode('normal');
+    }
+  };
+  const collapsed = mode === 'collapsed';
+  const most = mostTabsHeight(window.innerHeight);
+  const setMode = (next: PanelMode) => setPanelMode(mode === next ? 'normal' : next);
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a draggable splitter, not a thematic break
-    <div
-      className="run-resize"
-      role="separator"
-      aria-orientation="horizontal"
-      aria-label="Resize the run panel"
-      aria-valuenow={0}
-      tabIndex={0}
-      title="Drag to resize the run panel; double-click to enlarge it"
-      data-testid="run-panel-resize"
-      onPointerDown={(e) => {
-        const handle = e.currentTarget;
-        handle.setPointerCapture(e.pointerId);
-        // The run bar above the tabs keeps its height: the pointer sets the panel's top edge.
-        const panel = handle.closest('.run-panel')?.getBoundingClientRect().height ?? 0;
-        const above = panel - currentHeight(handle);
-        let last: number | null = null;
-        const move = (ev: PointerEvent) => {
-          last = window.innerHeight - ev.clientY - above;
-          setHeight(handle, last, false);
-        };
-        const up = () => {
-          handle.removeEventListener('pointermove', move);
-          handle.removeEventListener('pointerup', up);
-          if (last !== null) setHeight(handle, last, true);
-        };
-        handle.addEventListener('pointermove', move);
-        handle.addEventListener('pointerup', up);
-      }}
-      onDoubleClick={(e) => {
-        const el = e.currentTarget;
-        const tall = window.innerHeight * 0.55;
-        setHeight(el, currentHeight(el) < tall - 20 ? tall : 0, true);
-      }}
-      onKeyDown={(e) => {
-        const step = e.key === 'ArrowUp' ? 40 : e.key === 'ArrowDown' ? -40 : 0;
-        if (!step) return;
-        e.preventDefault();
-        setHeight(e.currentTarget, currentHeight(e.currentTarget) + step, true);
-      }}
-    />
+    <div className="run-splitter">
+      {/* biome-ignore lint/a11y/useSemanticElements: a draggable splitter, not a thematic break */}
+      <div
+        className="run-resize"
+        role="separator"
+        aria-orientation="horizontal"
+        aria-label="Resize the run panel"
+        aria-valuemin={0}
+        aria-valuemax={most}
+        aria-valuenow={collapsed ? 0 : height}
+        aria-valuetext={collapsed ? 'hidden' : `${height} pixels`}
+        tabIndex={0}
+        title="Drag to resize the run panel (arrow keys when focused; Enter hides it); double-click to maximize"
+        data-testid="run-panel-resize"
+        onPointerDown={(e) => {
+          if (e.button !== 0) return;
+          const handle = e.currentTarget;
+          handle.setPointerCapture(e.pointerId);
+          // The tabs grow by as much as the pointer moves up (from nothing when hidden).
+          const startY = e.clientY;
+          const start = collapsed ? 0 : height;
+          let last: number | null = null;
+          const move = (ev: PointerEvent) => {
+            last = start + startY - ev.clientY;
+            resize(last, false);
+          };
+          const up = () => {
+            handle.removeEventListener('pointermove', move);
+            handle.removeEventListener('pointerup', up);
+            if (last !== null) resize(last, true);
+          };
+          handle.addEventListener('pointermove', move);
+          handle.addEventListener('pointerup', up);
+        }}
+        onDoubleClick={() => setMode('maximized')}
+        onKeyDown={(e) => {
+          const current = collapsed ? MIN_TABS_HEIGHT - STEP : height;
+          const to =
+            e.key === 'ArrowUp'
+              ? current + STEP
+              : e.key === 'ArrowDown'
+                ? current - STEP
+                : e.key === 'Home'
+                  ? MIN_TABS_HEIGHT
+                  : e.key === 'End'
+                    ? most
+                    : null;
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            toggleRunPanel();
+          } else if (to !== null) {
+            e.preventDefault();
+            if (e.key === 'ArrowDown' && !collapsed && height <= MIN_TABS_HEIGHT) {
+              setPanelMode('collapsed');
+            } else resize(to, true);
+          }
+        }}
+      >
+        <span className="run-resize-grip" />
+      </div>
+      <div className="run-splitter-actions">
+        {collapsed ? null : (
+          <button
+            type="button"
+            className="run-splitter-button"
+            data-testid="run-panel-maximize"
+            aria-pressed={mode === 'maximized'}
+            title={
+              mode === 'maximized'
+                ? 'Give the run panel its usual height back'
+                : 'Give the run panel all but a strip of the canvas'
+            }
+            onClick={() => setMode('maximized')}
+          >
+            {mode === 'maximized' ? 'Restore' : 'Maximize'}
+          </button>
+        )}
+        <button
+          type="button"
+          className="run-splitter-button"
+          data-testid="run-panel-collapse"
+          aria-expanded={!collapsed}
+          title={`${collapsed ? 'Show' : 'Hide'} the run panel (Ctrl+${TOGGLE_PANEL_KEY.toUpperCase()})`}
+          onClick={toggleRunPanel}
+        >
+          {collapsed ? '▴ Show run panel' : '▾ Hide'}
+        </button>
+      </div>
+    </div>
   );
 }

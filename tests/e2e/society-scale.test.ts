@@ -9,7 +9,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ART_STYLES, artistCriticDocument, PROFESSIONS } from '../../bench/editor-artist-critic.ts';
-import { type Box, HAVE_CHROMIUM, overlaps, studioForSuite, visibleBox } from './support.ts';
+import {
+  type Box,
+  HAVE_CHROMIUM,
+  overlaps,
+  studioForSuite,
+  visibleBox,
+  zoomToFullDetail,
+} from './support.ts';
 
 const FILE = 'artist-critic.society.json';
 /** Model calls of the society at 3 rounds: 26 · (2·3 + 2) + 50 + 1. */
@@ -41,6 +48,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     expect(await page.getByTestId('replicas-artists').textContent()).toBe('×26');
     expect(await page.getByTestId('replicas-critic').textContent()).toBe('×50');
     const card = page.getByTestId('collapsed-artists');
+    // The card's items and members are drawn at full detail (100% zoom and more).
+    await zoomToFullDetail(page, artists);
     expect(await card.locator('.collapsed-items-list').textContent()).toBe(
       ART_STYLES.slice(0, 3).join(', '),
     );

@@ -3,7 +3,7 @@
  * download) against a real studio started in this process, with a temporary workspace and run
  * store. Without Chromium (a user's fresh clone) they skip with a message.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -244,4 +244,61 @@ export function overlaps(a: Box, b: Box, margin = 0): boolean {
     a.y - margin < b.y + b.height + margin &&
     b.y - margin < a.y + a.height + margin
   );
+}
+
+/**
+ * Zooms the canvas in until it draws every detail of the cards (the level of detail
+ * renderer/editor/lod.ts calls full: 100% and more; below, cards show their titles alone):
+ * with the mouse wheel over `around`'s top left corner, which stays where it is, or with the
+ * + button around the middle of the canvas.
+ */
+export async function zoomToFullDetail(page: Page, around?: Locator): Promise<void> {
+  const canvas = page.getByTestId('canvas');
+  for (let i = 0; i < 20 && (await canvas.getAttribute('data-lod')) !== 'full'; i++) {
+    const box = around ? await around.boundingBox() : null;
+    if (box) {
+      await page.mouse.move(box.x + 4, box.y + 4);
+      await page.mouse.wheel(0, -200);
+    } else await page.locator('.react-flow__controls-zoomin').click();
+  }
+  await page.locator('[data-testid="canvas"][data-lod="full"]').waitFor();
+}
+
+/** The page-side half of visibleTexts: an arrow function's source (see the file). */
+const VISIBLE_TEXTS = readFileSync(new URL('./visible-texts.js', import.meta.url), 'utf8')
+  .trim()
+  .replace(/;$/, '');
+
+/** A run of text a person can see, with the size it renders at on screen. */
+export interface VisibleText {
+  /** Its font size times every scale above it (the canvas's zoom, say), in CSS pixels. */
+  px: number;
+  /** The text, cut to 40 characters. */
+  text: string;
+  /** Where it is: the element's tag, test id or classes, and those of its nearest ancestors. */
+  where: string;
+}
+
+/**
+ * The visible texts on the page (or inside `within`), smallest rendered size first, at most
+ * `limit` of them. A text counts when some of it is inside the window and inside every ancestor
+ * that clips (a scrolled list, the canvas), and neither `visibility` nor `opacity` hides it;
+ * text a style sheet draws (a ::before or ::after `content`) counts as its element's. Its
+ * size is the computed font size times the scale of every CSS transform (and `zoom`) above it,
+ * so a card's 11 px label on a canvas zoomed to 50% counts as 5.5 px.
+ */
+export async function visibleTexts(
+  page: Page,
+  options: { within?: string; limit?: number } = {},
+): Promise<VisibleText[]> {
+  const args = { within: options.within ?? 'body', limit: options.limit ?? 20 };
+  return page.evaluate(`(${VISIBLE_TEXTS})(${JSON.stringify(args)})`);
+}
+
+/** The smallest visible text on the page or inside `within` (see visibleTexts), if any. */
+export async function smallestVisibleText(
+  page: Page,
+  within?: string,
+): Promise<VisibleText | undefined> {
+  return (await visibleTexts(page, { limit: 1, ...(within ? { within } : {}) }))[0];
 }
