@@ -5,7 +5,7 @@
  * not every card. Hidden at the canvas's lowest level of detail (card-value.css).
  */
 import { memo, useEffect, useState } from 'react';
-import { copyOf, isLong, summarizeValue, type ValueSummary } from '../model/cardValue.ts';
+import { copyOf, fewWords, isLong, summarizeValue, type ValueSummary } from '../model/cardValue.ts';
 import { runPrefix } from '../model/library.ts';
 import type { NodeValue } from '../model/run.ts';
 import { fetchBlob } from '../run/Outputs.tsx';
@@ -31,6 +31,21 @@ interface CardValueProps {
    * would cover the one below it.
    */
   compact?: boolean;
+}
+
+/**
+ * The node's latest value in a few words, for its card zoomed out (`data-lod-value`, lod.css),
+ * or undefined before a run gave it one.
+ */
+export function useFewWords(
+  id: string,
+  type: string,
+  data: Record<string, unknown> | undefined,
+): string | undefined {
+  const value = useEditor((s) => nodeValue(s, id));
+  if (!value) return undefined;
+  const summary = summarizeValue(value, data, value.held ? undefined : viewOf(type)?.value);
+  return summary ? fewWords(summary) : undefined;
 }
 
 function CardValueView({ id, type, data, copies, compact = false }: CardValueProps) {

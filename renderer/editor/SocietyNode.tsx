@@ -6,7 +6,7 @@ import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { toolOwners } from '../model/tool-wires.ts';
 import { useEditor } from '../store.ts';
-import { CardValue } from './CardValue.tsx';
+import { CardValue, useFewWords } from './CardValue.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -38,6 +38,7 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
   const Card = viewOf(type)?.card;
   // Offered as a tool by a wire: it runs when its owner calls it, not in the flow.
   const toolOf = useEditor((s) => toolOwners(id, s.nodes, s.edges).join(', '));
+  const fewWords = useFewWords(id, type, parsed.ok ? parsed.data : undefined);
   const classes = [
     'society-node',
     `type-${type}`,
@@ -53,6 +54,8 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
       data-state={run?.state}
       // Zoomed out, the card shows its title alone, large (lod.css).
       data-title={label}
+      // …and, after a run, a few words of its latest value.
+      data-lod-value={fewWords}
     >
       <div className="node-header">
         <span className={`node-kind group-${spec?.group ?? 'unknown'}`}>{spec?.title ?? type}</span>

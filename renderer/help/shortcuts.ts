@@ -25,6 +25,7 @@ export type ShortcutId =
   | 'delete'
   | 'multi-select'
   | 'box-select'
+  | 'run-panel'
   | 'close';
 
 /** Every shortcut, in the order the help lists them. */
@@ -54,6 +55,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     does: 'Select the nodes in a box',
     where: 'on the canvas',
   },
+  { id: 'run-panel', keys: ['Mod+J'], does: 'Hide or show the run panel', where: 'anywhere' },
   { id: 'close', keys: ['Escape'], does: 'Close a dialog, this help or the search results' },
 ];
 
@@ -88,6 +90,7 @@ export function shortcutOf(e: KeyboardEvent): ShortcutId | undefined {
     if (key === 'y') return 'redo';
     if (key === 'c') return 'copy';
     if (key === 'v') return 'paste';
+    if (key === 'j' && !e.shiftKey) return 'run-panel';
     return undefined;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return undefined;

@@ -3,7 +3,7 @@ import type { RouterData } from '../../nodes/router/spec.ts';
 import { routerValue } from '../../nodes/router/view.tsx';
 import type { VoteData } from '../../nodes/vote/spec.ts';
 import { voteValue } from '../../nodes/vote/view.tsx';
-import { copyOf, defaultSummary, isLong, summarizeValue } from './cardValue.ts';
+import { copyOf, defaultSummary, fewWords, isLong, summarizeValue } from './cardValue.ts';
 import { applyEvents, type NodeValue, startingRun } from './run.ts';
 
 const value = (outputs: Record<string, unknown>, extra: Partial<NodeValue> = {}): NodeValue => ({
@@ -159,5 +159,19 @@ describe('node values folded from a run', () => {
     view = applyEvents(view, [{ ...base, seq: 5, type: 'resumed' }]);
     expect(view.values.b?.held).toBe(false);
     expect(startingRun(['a']).values).toEqual({});
+  });
+});
+
+describe('a value in a few words, for a card zoomed out', () => {
+  it('keeps a choice, counts a list, cuts a text on a word budget, names an image', () => {
+    expect(fewWords({ kind: 'choice', label: 'winner', value: 'yes', detail: '2 of 2' })).toBe(
+      'winner yes',
+    );
+    expect(fewWords({ kind: 'list', count: 1, first: 'a' })).toBe('1 item');
+    expect(fewWords({ kind: 'list', count: 3, first: 'a' })).toBe('3 items');
+    expect(fewWords({ kind: 'image', hash: 'h', mime: 'image/png' })).toBe('image');
+    const said = fewWords({ kind: 'text', text: 'The  painting\nshows a fox under a crimson sky' });
+    expect(said).toBe('The painting shows a fox un…');
+    expect(said).toHaveLength(28);
   });
 });

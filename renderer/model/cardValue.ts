@@ -112,3 +112,24 @@ export function copyOf(
   const index = Number(new RegExp(`(?:^|/)${escaped}#(\\d+)(?:[/@]|$)`).exec(instance)?.[1]);
   return Number.isInteger(index) ? { index, of: count } : undefined;
 }
+
+/**
+ * A summary in a few words, for a card zoomed out (its `data-lod-value`): a choice's value, a
+ * list's count, the start of a text; an image says so.
+ */
+export function fewWords(summary: ValueSummary, most = 28): string {
+  const cut = (text: string) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > most ? `${line.slice(0, most - 1)}…` : line;
+  };
+  switch (summary.kind) {
+    case 'choice':
+      return cut(`${summary.label} ${summary.value}`);
+    case 'list':
+      return `${summary.count} item${summary.count === 1 ? '' : 's'}`;
+    case 'image':
+      return 'image';
+    default:
+      return cut(summary.text);
+  }
+}

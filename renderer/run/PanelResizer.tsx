@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { keyLabel, shortcutOf } from '../help/shortcuts.ts';
+import { useEditor } from '../store.ts';
 import {
   applyPanel,
   clampTabsHeight,
@@ -13,8 +15,6 @@ import {
 } from './panelSize.ts';
 import './splitter.css';
 
-/** The key that shows or hides the run panel, with Ctrl (Cmd on a Mac). */
-export const TOGGLE_PANEL_KEY = 'j';
 const STEP = 40;
 
 /** Shows or hides the run panel (Ctrl/Cmd+J, and the splitter's button). */
@@ -46,10 +46,15 @@ export function PanelResizer() {
     return () => window.removeEventListener('resize', apply);
   }, [mode]);
 
+  // A run that stops at a breakpoint wants the person's eyes: a hidden panel shows again.
+  const status = useEditor((s) => s.run.status);
+  useEffect(() => {
+    if (status === 'paused' && panelMode() === 'collapsed') setPanelMode('normal');
+  }, [status]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
-      if (e.key.toLowerCase() !== TOGGLE_PANEL_KEY) return;
+      if (shortcutOf(e) !== 'run-panel') return;
       e.preventDefault();
       toggleRunPanel();
     };
@@ -155,7 +160,7 @@ export function PanelResizer() {
           className="run-splitter-button"
           data-testid="run-panel-collapse"
           aria-expanded={!collapsed}
-          title={`${collapsed ? 'Show' : 'Hide'} the run panel (Ctrl+${TOGGLE_PANEL_KEY.toUpperCase()})`}
+          title={`${collapsed ? 'Show' : 'Hide'} the run panel (${keyLabel('Mod+J')})`}
           onClick={toggleRunPanel}
         >
           {collapsed ? '▴ Show run panel' : '▾ Hide'}
