@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
+import { HAVE_CHROMIUM, openDocument, studioForSuite, zoomToFullDetail } from './support.ts';
 
 /** A question too long for three lines of a card. */
 const QUESTION =
@@ -56,6 +56,8 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     await page.getByTestId('tb-gallery').click();
     await page.getByTestId('template-open-tie-judge.society.json').click();
     await page.getByTestId('node-judge').waitFor();
+    // Values are part of a card's full detail (zoomed out, a card says them in a few words).
+    await zoomToFullDetail(page);
     // Before any run no card shows a value.
     expect(await page.locator('[data-testid^="value-"]').count()).toBe(0);
 
@@ -99,6 +101,7 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     const s = studio();
     const { page } = s;
     await openDocument(s, 'draft.society.json', DRAFT, 'editor');
+    await zoomToFullDetail(page, page.getByTestId('node-q'));
     await page.getByTestId('node-editor').click();
     await page.getByTestId('breakpoint-toggle').check();
     await page.getByTestId('tb-run-simulated').click();
@@ -154,6 +157,7 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     await page.getByTestId('template-open-nlsom-vqa.society.json').click();
     if (await page.getByTestId('confirm-ok').count()) await page.getByTestId('confirm-ok').click();
     await page.getByTestId('node-storm').waitFor();
+    await zoomToFullDetail(page, page.getByTestId('node-image'));
     await page.getByTestId('run-tab-inputs').click();
     await page.getByTestId('break-round').fill('2');
     await page.getByTestId('tb-replay').click();
