@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
+import { HAVE_CHROMIUM, studioForSuite, zoomToFullDetail } from './support.ts';
 
 /** A mindstorm whose rounds, structure, members and tone are template parameters. */
 const DOC = fileURLToPath(new URL('../../docs/examples/parameters.society.json', import.meta.url));
@@ -24,6 +24,8 @@ describe.skipIf(!HAVE_CHROMIUM)('template parameters in the studio', () => {
     expect(await page.getByTestId('replicas-member').textContent()).toMatch(/×3/);
 
     // The inspector says which parameter a field follows, and offers no box to overwrite it.
+    // (The container's title is read, and clicked, at full detail.)
+    await zoomToFullDetail(page, page.getByTestId('node-storm'));
     await page.getByTestId('node-storm').locator('.container-title').click();
     const chip = page.getByTestId('field-maxRounds-param');
     await expect.poll(() => chip.textContent()).toBe('parameter rounds = 2');
