@@ -14,22 +14,14 @@ import { agentContext } from '../../app/runtime/agent-context.ts';
 import { editsInLog } from '../../app/runtime/edits.ts';
 import type { Run, RunOptions } from '../../app/runtime/engine.ts';
 import type { Checkpoint } from '../../app/runtime/events.ts';
+import { eventsOf, run, start } from '../../tests/support/graphs.ts';
+import type { StubOpenAI } from '../../tests/support/stub-openai.ts';
 import {
-  agent,
-  edge,
-  eventsOf,
-  graph,
-  input,
-  output,
-  run,
-  start,
-} from '../../tests/support/graphs.ts';
-import {
-  type StubOpenAI,
-  type StubRequestBody,
-  startStubOpenAI,
-} from '../../tests/support/stub-openai.ts';
-import { fakeToolSources } from '../../tests/support/tool-source.ts';
+  calculatorSociety,
+  fakeToolSources,
+  lastToolResult,
+  startAdderModel,
+} from '../../tests/support/tool-source.ts';
 
 let stub: StubOpenAI | undefined;
 afterEach(async () => {
@@ -37,25 +29,13 @@ afterEach(async () => {
   stub = undefined;
 });
 
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
-
 /** A model that calls add(2, 3), then answers with what it read back. */
 async function adder(): Promise<StubOpenAI> {
-  stub = await startStubOpenAI({
-    respond: (body, { index }) =>
-      index === 0
-        ? { text: '', toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }
-        : { text: `The sum is ${lastToolResult(body)}` },
-  });
+  stub = await startAdderModel();
   return stub;
 }
 
-const calculator = () =>
-  graph(
-    [input('q'), agent('a', 'Use add: {{ q }}', { tools: [{ mcp: 'calc' }] }), output('answer')],
-    [edge('q.value', 'a.q'), edge('a.text', 'answer.value')],
-  );
+const calculator = calculatorSociety;
 
 function options(s: StubOpenAI, extra: Partial<RunOptions>): Partial<RunOptions> {
   return {

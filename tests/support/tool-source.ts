@@ -11,6 +11,8 @@ import type {
   ToolSourceRef,
   ToolSources,
 } from '../../app/providers/tools.ts';
+import { agent, edge, graph, input, output } from './graphs.ts';
+import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './stub-openai.ts';
 
 /** A tool of the fake: its definition and what it does with checked arguments. */
 export interface FakeTool {
@@ -112,3 +114,24 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
     );
   });
 }
+
+/** The text of the last tool message a model request carries ('' when none). */
+export const lastToolResult = (body: StubRequestBody): string =>
+  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
+
+/** A local OpenAI-compatible model that calls add(2, 3), then answers with what it read back. */
+export function startAdderModel(): Promise<StubOpenAI> {
+  return startStubOpenAI({
+    respond: (body, { index }) =>
+      index === 0
+        ? { text: '', toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }
+        : { text: `The sum is ${lastToolResult(body)}` },
+  });
+}
+
+/** q → agent `a` offered every tool of the MCP profile `calc` → answer. */
+export const calculatorSociety = () =>
+  graph(
+    [input('q'), agent('a', 'Use add: {{ q }}', { tools: [{ mcp: 'calc' }] }), output('answer')],
+    [edge('q.value', 'a.q'), edge('a.text', 'answer.value')],
+  );
