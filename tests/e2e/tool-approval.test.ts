@@ -6,58 +6,22 @@
  * the arguments to {"message":"edited"} and continues; the server echoes the edited arguments and
  * the model's second request carries what it said.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setMcpPolicy } from '../../app/tools/profiles.ts';
-import { agent, edge, graph, input, output } from '../support/graphs.ts';
-import { startEverythingHttp } from '../support/mcp-everything.ts';
-import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from '../support/stub-openai.ts';
-import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
+import { lastToolResult } from '../support/tool-source.ts';
+import { addEverything, echoSociety, echoToolStudio } from './echo-tool.ts';
+import { HAVE_CHROMIUM, openDocument } from './support.ts';
 
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
-
-const DOC = graph(
-  [
-    input('q'),
-    agent('asker', 'Echo this: {{ q }}', { tools: [{ mcp: 'everything', allow: ['echo'] }] }),
-    output('answer'),
-  ],
-  [edge('q.value', 'asker.q'), edge('asker.text', 'answer.value')],
-  { models: { m: { provider: 'openai', model: 'gpt-4o-mini' } }, name: 'Echo asker' },
-);
-
-let stub: StubOpenAI | undefined;
-let server: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-afterAll(async () => {
-  await stub?.close();
-  await server?.stop();
-});
+const DOC = echoSociety('Echo asker');
 
 describe.skipIf(!HAVE_CHROMIUM)('a tool that asks before it runs, in the studio', () => {
-  const studio = studioForSuite(async () => {
-    [stub, server] = await Promise.all([
-      startStubOpenAI({
-        respond: (body, { index }) =>
-          index === 0
-            ? { text: '', toolCalls: [{ name: 'echo', arguments: { message: 'first' } }] }
-            : { text: `The server said: ${lastToolResult(body)}` },
-      }),
-      startEverythingHttp(),
-    ]);
-    return { env: { OPENAI_API_KEY: 'sk-e2e-approval-0123456789', OPENAI_BASE_URL: stub.url } };
-  });
+  const { studio, model, server } = echoToolStudio('sk-e2e-approval-0123456789');
 
   it('pauses before the call; the edited arguments are what the server receives', async () => {
     const s = studio();
     const { page } = s;
     // The server, added in Settings → MCP servers; its echo asks first (the user's policy).
-    await page.getByTestId('settings-button').click();
-    await page.getByTestId('settings-nav-mcp').click();
-    await page.getByTestId('mcp-name').fill('everything');
-    await page.getByTestId('mcp-url').fill(server!.url);
-    await page.getByTestId('mcp-add').click();
-    await page.getByTestId('mcp-everything').waitFor();
-    await page.getByTestId('settings-modal-close').click();
+    await addEverything(page, server().url);
     setMcpPolicy(s.store, 'everything', 'echo', 'ask');
 
     await openDocument(s, 'echo.society.json', DOC, 'asker');
@@ -74,7 +38,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a tool that asks before it runs, in the studio'
     expect(await held.textContent()).toMatch(/asker asks to call echo \(mcp:everything\)/);
     const box = page.getByTestId('held-tool-arguments');
     expect(JSON.parse(await box.inputValue())).toEqual({ message: 'first' });
-    expect(stub!.count()).toBe(1);
+    expect(model().count()).toBe(1);
     await s.screenshot('tool-approval-held');
 
     // Not the tool's schema: refused, still held.
@@ -90,8 +54,8 @@ describe.skipIf(!HAVE_CHROMIUM)('a tool that asks before it runs, in the studio'
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
       .toMatch(/succeeded/i);
-    expect(stub!.count()).toBe(2);
-    expect(lastToolResult(stub!.requests[1]!)).toBe('Echo: edited');
+    expect(model().count()).toBe(2);
+    expect(lastToolResult(model().requests[1]!)).toBe('Echo: edited');
     const [run] = s.store.listRuns();
     expect(s.store.getRun(run!.id)!.outputs).toEqual({ answer: 'The server said: Echo: edited' });
     const events = s.store.events(run!.id);

@@ -7,58 +7,22 @@
  * A replay of the exported run, with the server stopped, makes no call and gives the same answer.
  */
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../app/runtime/events.ts';
 import { societyHere } from '../support/cli.ts';
-import { agent, edge, graph, input, output } from '../support/graphs.ts';
-import { startEverythingHttp } from '../support/mcp-everything.ts';
-import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from '../support/stub-openai.ts';
-import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
+import { lastToolResult } from '../support/tool-source.ts';
+import { addEverything, echoSociety, echoToolStudio } from './echo-tool.ts';
+import { HAVE_CHROMIUM, openDocument } from './support.ts';
 
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
-
-const DOC = graph(
-  [
-    input('q'),
-    agent('asker', 'Echo this: {{ q }}', { tools: [{ mcp: 'everything', allow: ['echo'] }] }),
-    output('answer'),
-  ],
-  [edge('q.value', 'asker.q'), edge('asker.text', 'answer.value')],
-  { models: { m: { provider: 'openai', model: 'gpt-4o-mini' } }, name: 'Echo reader' },
-);
-
-let stub: StubOpenAI | undefined;
-let server: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-afterAll(async () => {
-  await stub?.close();
-  await server?.stop();
-});
+const DOC = echoSociety('Echo reader');
 
 describe.skipIf(!HAVE_CHROMIUM)('a tool result edited in the studio', () => {
-  const studio = studioForSuite(async () => {
-    [stub, server] = await Promise.all([
-      startStubOpenAI({
-        respond: (body, { index }) =>
-          index === 0
-            ? { text: '', toolCalls: [{ name: 'echo', arguments: { message: 'first' } }] }
-            : { text: `The server said: ${lastToolResult(body)}` },
-      }),
-      startEverythingHttp(),
-    ]);
-    return { env: { OPENAI_API_KEY: 'sk-e2e-toolresult-0123456789', OPENAI_BASE_URL: stub.url } };
-  });
+  let { studio, model, server } = echoToolStudio('sk-e2e-toolresult-0123456789');
 
   it('pauses after the tool returned; the model reads the edited result', async () => {
     const s = studio();
     const { page } = s;
-    await page.getByTestId('settings-button').click();
-    await page.getByTestId('settings-nav-mcp').click();
-    await page.getByTestId('mcp-name').fill('everything');
-    await page.getByTestId('mcp-url').fill(server!.url);
-    await page.getByTestId('mcp-add').click();
-    await page.getByTestId('mcp-everything').waitFor();
-    await page.getByTestId('settings-modal-close').click();
+    await addEverything(page, server().url);
 
     await openDocument(s, 'echo-reader.society.json', DOC, 'asker');
     await page.getByTestId('break-tool-results').check();
@@ -78,7 +42,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a tool result edited in the studio', () => {
     const box = page.getByTestId('held-tool-result-text');
     expect(await box.inputValue()).toBe('Echo: first');
     // The model has not read it yet.
-    expect(stub!.count()).toBe(1);
+    expect(model().count()).toBe(1);
     await s.screenshot('tool-result-held');
 
     // As JSON, the text must parse: refused here, still held.
@@ -96,8 +60,8 @@ describe.skipIf(!HAVE_CHROMIUM)('a tool result edited in the studio', () => {
     await expect
       .poll(() => page.getByTestId('run-status').textContent(), { timeout: 15_000 })
       .toMatch(/succeeded/i);
-    expect(stub!.count()).toBe(2);
-    expect(lastToolResult(stub!.requests[1]!)).toBe('Echo: edited in the studio');
+    expect(model().count()).toBe(2);
+    expect(lastToolResult(model().requests[1]!)).toBe('Echo: edited in the studio');
     const [run] = s.store.listRuns();
     expect(s.store.getRun(run!.id)!.outputs).toEqual({
       answer: 'The server said: Echo: edited in the studio',
@@ -122,13 +86,12 @@ describe.skipIf(!HAVE_CHROMIUM)('a tool result edited in the studio', () => {
     // A replay of the run, the server gone: no tool call, no model request, the same answer.
     const file = join(s.dbFile, '..', 'echo-reader.run.json');
     expect((await societyHere(['export', run!.id, '-o', file, '--db', s.dbFile])).code).toBe(0);
-    await server!.stop();
-    server = undefined;
+    await server().stop();
     const replay = await societyHere(['replay', file, '--db', s.dbFile, '--json', '-q']);
     expect(replay.code, replay.stderr).toBe(0);
     const replayed = JSON.parse(replay.stdout);
     expect(replayed.outputs.answer).toBe('The server said: Echo: edited in the studio');
-    expect(stub!.count()).toBe(2);
+    expect(model().count()).toBe(2);
     const events = s.store.events(replayed.runId) as RunEvent[];
     expect(events.filter((e) => e.type === 'tool.result')).toMatchObject([
       { from: 'cassette', result: 'Echo: edited in the studio', original: 'Echo: first' },

@@ -48,7 +48,8 @@ export async function startEverythingHttp(): Promise<{ url: string; stop: () => 
     url: `http://127.0.0.1:${port}/mcp`,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Already gone (a process ended by a signal has no exit code, only a signal code).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill();
       }),
