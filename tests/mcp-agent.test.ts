@@ -15,7 +15,8 @@ import type { McpProfile } from '../app/tools/profiles.ts';
 import { mcpToolSources } from '../app/tools/sources.ts';
 import { agent, edge, eventsOf, graph, input, output, run } from './support/graphs.ts';
 import { everythingStdio, startEverythingHttp } from './support/mcp-everything.ts';
-import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+import { lastToolResult } from './support/tool-source.ts';
 
 let http: Awaited<ReturnType<typeof startEverythingHttp>>;
 beforeAll(async () => {
@@ -26,8 +27,6 @@ afterAll(async () => {
 });
 
 /** The text of the last tool message the model was sent. */
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 /** First a call to get-sum(19, 23), then an answer quoting what the tool gave back. */
 async function arithmeticModel(): Promise<StubOpenAI> {

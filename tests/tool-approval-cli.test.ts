@@ -11,15 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
 import { startEverythingHttp } from './support/mcp-everything.ts';
-import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+import { lastToolResult } from './support/tool-source.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-approval-'));
 const db = join(dir, 'runs.db');
 let stub: StubOpenAI;
 let server: Awaited<ReturnType<typeof startEverythingHttp>>;
-
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 beforeAll(async () => {
   [stub, server] = await Promise.all([

@@ -14,15 +14,13 @@ import type { RunEvent } from '../app/runtime/events.ts';
 import { society, societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
 import { startEverythingHttp } from './support/mcp-everything.ts';
-import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
+import { lastToolResult } from './support/tool-source.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-tool-result-'));
 const db = join(dir, 'runs.db');
 let stub: StubOpenAI;
 let server: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 beforeAll(async () => {
   [stub, server] = await Promise.all([

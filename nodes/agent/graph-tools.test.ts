@@ -25,6 +25,7 @@ import {
   type StubRequestBody,
   startStubOpenAI,
 } from '../../tests/support/stub-openai.ts';
+import { lastToolResult } from '../../tests/support/tool-source.ts';
 
 let stub: StubOpenAI | undefined;
 afterEach(async () => {
@@ -42,9 +43,6 @@ async function stubAnswering(
 function providerFor(s: StubOpenAI): RunOptions['providerFor'] {
   return () => new OpenAICompatibleProvider({ id: 'test', baseUrl: s.url });
 }
-
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 /** Arithmetic without a model: a template adds, subtracts, multiplies and divides a by b. */
 const CALCULATOR: LibraryGraph = {

@@ -30,7 +30,7 @@ import {
   type StubRequestBody,
   startStubOpenAI,
 } from '../../tests/support/stub-openai.ts';
-import { ADD, fakeToolSources } from '../../tests/support/tool-source.ts';
+import { ADD, fakeToolSources, lastToolResult } from '../../tests/support/tool-source.ts';
 
 withTempStores();
 
@@ -58,8 +58,6 @@ function providerFor(s: StubOpenAI): RunOptions['providerFor'] {
 }
 
 /** The text of the last tool message of a request body: what the model read back. */
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 /** q → a (offered the `calc` profile's tools) → answer */
 const calculator = (data: Record<string, unknown> = {}, settings = {}) =>

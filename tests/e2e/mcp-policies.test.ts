@@ -13,12 +13,11 @@ import { agent, edge, graph, input, output } from '../support/graphs.ts';
 import { type CountingMcpServer, startCountingMcp } from '../support/mcp-counting.ts';
 import { EVERYTHING } from '../support/mcp-everything.ts';
 import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from '../support/stub-openai.ts';
+import { lastToolResult } from '../support/tool-source.ts';
 import { HAVE_CHROMIUM, openDocument, studioForSuite } from './support.ts';
 
 const offeredTools = (body: StubRequestBody): string[] =>
   (body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
-const lastToolResult = (body: StubRequestBody): string =>
-  body.messages.filter((m: { role: string }) => m.role === 'tool').at(-1)?.content ?? '';
 
 const DOC = graph(
   [

@@ -17,7 +17,7 @@ import { HAVE_CHROMIUM, openDocument } from './support.ts';
 const DOC = echoSociety('Echo reader');
 
 describe.skipIf(!HAVE_CHROMIUM)('a tool result edited in the studio', () => {
-  let { studio, model, server } = echoToolStudio('sk-e2e-toolresult-0123456789');
+  const { studio, model, server } = echoToolStudio('sk-e2e-toolresult-0123456789');
 
   it('pauses after the tool returned; the model reads the edited result', async () => {
     const s = studio();
