@@ -26,6 +26,7 @@ interface Widths {
   widest: number;
   widestWhere: string;
   window: number;
+  height: number;
   scrollX: number;
 }
 
@@ -42,6 +43,7 @@ async function widths(page: Page): Promise<Widths> {
     const g = globalThis as unknown as {
       document: { documentElement: El; querySelectorAll(s: string): Iterable<El> };
       innerWidth: number;
+      innerHeight: number;
       scrollX: number;
       getComputedStyle(e: El): { display: string; visibility: string };
     };
@@ -74,12 +76,12 @@ async function widths(page: Page): Promise<Widths> {
         widestWhere = `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}.${String(el.className)}`;
       }
     }
-    return { widest, widestWhere, window: g.innerWidth, scrollX: g.scrollX };
+    return { widest, widestWhere, window: g.innerWidth, height: g.innerHeight, scrollX: g.scrollX };
   });
 }
 
 /** A stop on the walk: a screenshot, nothing wider than the window, every panel in reach. */
-async function stop(s: StudioSession, size: string, name: string): Promise<void> {
+async function stop(s: StudioSession, size: string, name: string, editor = true): Promise<void> {
   const { page } = s;
   await s.screenshot(`walk-${size}-${name}`);
   const w = await widths(page);
@@ -87,11 +89,21 @@ async function stop(s: StudioSession, size: string, name: string): Promise<void>
     w.window + 0.5,
   );
   expect(w.scrollX, `${name}: the page scrolled sideways`).toBe(0);
-  // The toolbar's panels (Home, Gallery, Evals, Settings, Help) are on screen.
-  for (const id of ['tb-home', 'tb-gallery', 'tb-evals', 'settings-button']) {
-    const box = await visibleBox(page.getByTestId(id));
-    expect(box.x + box.width, `${name}: ${id}`).toBeLessThanOrEqual(w.window);
-    expect(box.y, `${name}: ${id}`).toBeGreaterThanOrEqual(0);
+  // The toolbar's panels (Home, Gallery, Evals, Settings, Help) are on screen, and with a
+  // document open so are the palette, the inspector and the run panel's tabs.
+  const panels = [
+    '[data-testid="tb-home"]',
+    '[data-testid="tb-gallery"]',
+    '[data-testid="tb-evals"]',
+  ];
+  panels.push('[data-testid="settings-button"]', '[data-testid="help-button"]');
+  if (editor) panels.push('aside.palette', 'aside.inspector', '.run-panel [role="tablist"]');
+  for (const selector of panels) {
+    const box = await visibleBox(page.locator(selector).first());
+    expect(box.x + box.width, `${name}: ${selector}`).toBeLessThanOrEqual(w.window + 0.5);
+    expect(box.x, `${name}: ${selector}`).toBeGreaterThanOrEqual(0);
+    expect(box.y, `${name}: ${selector}`).toBeGreaterThanOrEqual(0);
+    expect(box.y, `${name}: ${selector}`).toBeLessThan(w.height);
   }
 }
 
@@ -140,13 +152,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the newcomer walk', () => {
 
       // The start page, never a blank canvas.
       await page.getByTestId('start-page').waitFor();
-      await stop(session, size, '01-start');
+      await stop(session, size, '01-start', false);
       await readable(page, 'the start page');
 
       // The gallery, searched; the NLSOM VQA mindstorm opens at a zoom its titles read at.
       await page.getByTestId('start-gallery').click();
       await page.locator('[data-testid="gallery"] article.card').first().waitFor(WAIT);
-      await stop(session, size, '02-gallery');
+      await stop(session, size, '02-gallery', false);
       await page.getByTestId('gallery-search').fill('visual question');
       await page.getByTestId('template-open-nlsom-vqa.society.json').click();
       await page.getByTestId('gallery').waitFor({ state: 'detached' });
@@ -219,7 +231,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the newcomer walk', () => {
         .locator('svg.recharts-surface')
         .first()
         .waitFor(WAIT);
-      await stop(session, size, '07-evals');
+      await stop(session, size, '07-evals', false);
       await page.getByTestId('tb-evals').click();
 
       // ITCMA-S over 75 steps: its Analytics tab scrolls inside the run panel.
@@ -238,7 +250,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the newcomer walk', () => {
       // Settings, then the light theme.
       await page.getByTestId('settings-button').click();
       await page.getByTestId('settings-keys').waitFor(WAIT);
-      await stop(session, size, '09-settings');
+      await stop(session, size, '09-settings', false);
       await page.getByTestId('theme-light').check();
       await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('light');
       await page.keyboard.press('Escape');
