@@ -34,18 +34,18 @@ export function Toolbar({ connection }: { connection: ConnectionStatus }) {
   const replay = template?.hasCassette === true;
   return (
     <header className="toolbar" role="toolbar" aria-label="Document and run">
-      <div className="brand" title={fileName ?? 'not saved yet'}>
+      <div className="brand" title={home ? undefined : (fileName ?? 'not saved yet')}>
         <strong>Society Studio</strong>
         <span className="doc-name" data-testid="doc-title">
-          {name}
-          {dirty ? (
+          {home ? 'Start' : name}
+          {dirty && !home ? (
             <span className="dirty" data-testid="dirty-marker" title="unsaved changes">
               {' '}
               •
             </span>
           ) : null}
         </span>
-        <span className="muted small">{fileName ?? 'unsaved'}</span>
+        <span className="muted small">{home ? 'no document open' : (fileName ?? 'unsaved')}</span>
       </div>
       <div className="group">
         <button

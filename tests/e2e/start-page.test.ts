@@ -35,6 +35,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
     // Never a blank canvas: no editor, no minimap, nothing to run.
     expect(await page.locator('.react-flow').count()).toBe(0);
     expect(await page.locator('.react-flow__minimap').count()).toBe(0);
+    // The toolbar names no document: none is open.
+    expect(await page.getByTestId('doc-title').textContent()).toBe('Start');
     for (const id of ['tb-run-simulated', 'tb-run-live', 'tb-save', 'tb-export'])
       expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
     // The five templates to start from, in their order.
