@@ -16,20 +16,36 @@ export function isToolWire(edge: EdgeLike, byId: ReadonlyMap<string, NodeLike>):
   return port?.modality === TOOL_MODALITY;
 }
 
+/** Who each node is offered to as a tool, worked out once per version of the canvas's edges. */
+const owned = new WeakMap<
+  readonly EdgeLike[],
+  { nodes: object; owners: ReadonlyMap<string, readonly string[]> }
+>();
+
 /**
  * The nodes `id` is offered to as a tool, by a wire into their tool ports. Takes the nodes as a
- * map or a list (a card asks on every change of the canvas: only its own edges are looked at).
+ * map or a list. Every card asks on every change of the editor's state (a run's events too), so
+ * the answer for all nodes is kept while the nodes and the edges stay the same objects.
  */
 export function toolOwners(
   id: string,
   nodes: ReadonlyMap<string, NodeLike> | readonly NodeLike[],
   edges: readonly EdgeLike[],
-): string[] {
-  const out = edges.filter((e) => e.source === id);
-  if (out.length === 0) return [];
-  const byId = 'get' in nodes ? nodes : new Map(nodes.map((n) => [n.id, n]));
-  const owners = out.filter((e) => isToolWire(e, byId)).map((e) => e.target);
-  return [...new Set(owners)];
+): readonly string[] {
+  let known = owned.get(edges);
+  if (known?.nodes !== nodes) {
+    const byId = 'get' in nodes ? nodes : new Map(nodes.map((n) => [n.id, n]));
+    const owners = new Map<string, string[]>();
+    for (const e of edges) {
+      if (!isToolWire(e, byId)) continue;
+      const list = owners.get(e.source) ?? [];
+      if (!list.includes(e.target)) list.push(e.target);
+      owners.set(e.source, list);
+    }
+    known = { nodes, owners };
+    owned.set(edges, known);
+  }
+  return known.owners.get(id) ?? [];
 }
 
 /**
