@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
 import { startEverythingHttp } from './support/mcp-everything.ts';
-import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
-import { lastToolResult } from './support/tool-source.ts';
+import type { StubOpenAI } from './support/stub-openai.ts';
+import { startEchoModel } from './support/tool-source.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-approval-'));
 const db = join(dir, 'runs.db');
@@ -20,15 +20,7 @@ let stub: StubOpenAI;
 let server: Awaited<ReturnType<typeof startEverythingHttp>>;
 
 beforeAll(async () => {
-  [stub, server] = await Promise.all([
-    startStubOpenAI({
-      respond: (body) =>
-        lastToolResult(body)
-          ? { text: `The server said: ${lastToolResult(body)}` }
-          : { text: '', toolCalls: [{ name: 'echo', arguments: { message: 'hi' } }] },
-    }),
-    startEverythingHttp(),
-  ]);
+  [stub, server] = await Promise.all([startEchoModel('hi'), startEverythingHttp()]);
 });
 afterAll(async () => {
   await stub?.close();

@@ -14,8 +14,8 @@ import type { RunEvent } from '../app/runtime/events.ts';
 import { society, societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
 import { startEverythingHttp } from './support/mcp-everything.ts';
-import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
-import { lastToolResult } from './support/tool-source.ts';
+import type { StubOpenAI } from './support/stub-openai.ts';
+import { lastToolResult, startEchoModel } from './support/tool-source.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-tool-result-'));
 const db = join(dir, 'runs.db');
@@ -23,15 +23,7 @@ let stub: StubOpenAI;
 let server: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
 
 beforeAll(async () => {
-  [stub, server] = await Promise.all([
-    startStubOpenAI({
-      respond: (body) =>
-        lastToolResult(body)
-          ? { text: `The server said: ${lastToolResult(body)}` }
-          : { text: '', toolCalls: [{ name: 'echo', arguments: { message: 'hi' } }] },
-    }),
-    startEverythingHttp(),
-  ]);
+  [stub, server] = await Promise.all([startEchoModel('hi'), startEverythingHttp()]);
 });
 afterAll(async () => {
   await stub?.close();

@@ -35,8 +35,6 @@ async function adder(): Promise<StubOpenAI> {
   return stub;
 }
 
-const calculator = calculatorSociety;
-
 /** The fake `calc` server, with the user's policy for its tools. */
 function sources(policy?: ToolPolicy, tools: FakeTool[] = [ADD]) {
   return Object.assign(fakeToolSources({ tools }), {
@@ -68,7 +66,10 @@ describe('a tool whose policy is ask', () => {
   it('holds the run before the call; the edited arguments are what the tool and the model get', async () => {
     const s = await adder();
     const tools = sources('ask');
-    const r = await start(calculator(), options(s, { tools, toolApproval: { interactive: true } }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, toolApproval: { interactive: true } }),
+    );
     const at = await pausedFor(r, 'ask');
     expect(at).toMatchObject({
       kind: 'tool',
@@ -102,7 +103,7 @@ describe('a tool whose policy is ask', () => {
     const again = await adder();
     const replayed = await sources('ask');
     const second = await run(
-      calculator(),
+      calculatorSociety(),
       options(again, {
         tools: replayed,
         toolApproval: { interactive: true },
@@ -116,7 +117,10 @@ describe('a tool whose policy is ask', () => {
   it('denied: the tool never runs and the model reads that it was denied', async () => {
     const s = await adder();
     const tools = sources('ask');
-    const r = await start(calculator(), options(s, { tools, toolApproval: { interactive: true } }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, toolApproval: { interactive: true } }),
+    );
     const at = (await pausedFor(r, 'ask')) as { callId: string };
     r.denyToolCall(at.callId);
     r.resume();
@@ -132,7 +136,7 @@ describe('a tool whose policy is ask', () => {
 
   it('fails a run no one can answer before its agent asks anything, naming the tool; --approve-tools lets it run', async () => {
     const s = await adder();
-    const refused = await run(calculator(), options(s, { tools: sources('ask') }));
+    const refused = await run(calculatorSociety(), options(s, { tools: sources('ask') }));
     expect(refused.status).toBe('failed');
     expect(refused.error).toBe(
       'node "a": the tool calc/add asks before it runs and no one is here to answer: run with --step, or approve it with --approve-tools calc/add',
@@ -142,14 +146,17 @@ describe('a tool whose policy is ask', () => {
       await stub?.close();
       const fresh = await adder();
       const tools = sources('ask');
-      const ok = await run(calculator(), options(fresh, { tools, toolApproval: { approved } }));
+      const ok = await run(
+        calculatorSociety(),
+        options(fresh, { tools, toolApproval: { approved } }),
+      );
       expect(ok.outputs.answer).toBe('The sum is 5');
       expect(tools.calls).toHaveLength(1);
     }
   });
 
   it('asks nothing of a simulated run: its tools are not called', async () => {
-    const r = await run(calculator(), {
+    const r = await run(calculatorSociety(), {
       simulate: true,
       tools: sources('ask'),
       inputs: { q: '2 + 3?' },
@@ -167,18 +174,21 @@ describe('tool policies', () => {
 
   it('asks about a tool that says it is destructive, unless the user allows it', async () => {
     const s = await adder();
-    const asked = await run(calculator(), options(s, { tools: sources(undefined, [destructive]) }));
+    const asked = await run(
+      calculatorSociety(),
+      options(s, { tools: sources(undefined, [destructive]) }),
+    );
     expect(asked.error).toMatch(/^node "a": the tool calc\/add asks before it runs/);
     expect(s.count()).toBe(0);
     const allowed = sources('allow', [destructive]);
-    const ok = await run(calculator(), options(s, { tools: allowed }));
+    const ok = await run(calculatorSociety(), options(s, { tools: allowed }));
     expect(ok.outputs.answer).toBe('The sum is 5');
   });
 
   it('never offers a denied tool', async () => {
     stub = await startStubOpenAI({ respond: () => ({ text: 'I cannot add.' }) });
     const tools = sources('deny');
-    const r = await run(calculator(), options(stub, { tools }));
+    const r = await run(calculatorSociety(), options(stub, { tools }));
     expect(r.outputs.answer).toBe('I cannot add.');
     expect(stub.requests[0].tools).toBeUndefined();
   });
@@ -186,7 +196,10 @@ describe('tool policies', () => {
   it('b tool:NAME holds before an allowed tool runs; n tool steps to the next call', async () => {
     const s = await adder();
     const tools = sources();
-    const r = await start(calculator(), options(s, { tools, breakpoints: [{ tool: 'add' }] }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, breakpoints: [{ tool: 'add' }] }),
+    );
     const at = await pausedFor(r, 'breakpoint');
     expect(at).toMatchObject({ kind: 'tool', tool: 'add' });
     expect(at).not.toHaveProperty('ask');
@@ -201,7 +214,10 @@ describe('the terminal debugger at a tool that asks', () => {
   it('shows the call, e edits its arguments as JSON, c runs it', async () => {
     const s = await adder();
     const tools = sources('ask');
-    const r = await start(calculator(), options(s, { tools, toolApproval: { interactive: true } }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, toolApproval: { interactive: true } }),
+    );
     const out = new PassThrough();
     let said = '';
     out.on('data', (d) => {
@@ -223,7 +239,10 @@ describe('the terminal debugger at a tool that asks', () => {
   it('d denies the held call', async () => {
     const s = await adder();
     const tools = sources('ask');
-    const r = await start(calculator(), options(s, { tools, toolApproval: { interactive: true } }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, toolApproval: { interactive: true } }),
+    );
     const out = new PassThrough();
     let said = '';
     out.on('data', (d) => {

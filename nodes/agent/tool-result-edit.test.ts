@@ -35,8 +35,6 @@ async function adder(): Promise<StubOpenAI> {
   return stub;
 }
 
-const calculator = calculatorSociety;
-
 function options(s: StubOpenAI, extra: Partial<RunOptions>): Partial<RunOptions> {
   return {
     providerFor: () => new OpenAICompatibleProvider({ id: 'test', baseUrl: s.url }),
@@ -65,7 +63,7 @@ describe('the hold after a tool returned', () => {
     const tools = fakeToolSources();
     const recording = new Cassette();
     const r = await start(
-      calculator(),
+      calculatorSociety(),
       options(s, {
         tools,
         breakpoints: [{ toolResult: 'add' }],
@@ -109,7 +107,7 @@ describe('the hold after a tool returned', () => {
     });
     const replayTools = fakeToolSources();
     const replayed = await run(
-      calculator(),
+      calculatorSociety(),
       options(s, {
         tools: replayTools,
         cassette: { cassette: Cassette.fromJSON(recording.toJSON()), mode: 'replay' },
@@ -129,7 +127,7 @@ describe('the hold after a tool returned', () => {
   it('continued unedited, the model reads the tool’s own result and the event says nothing was edited', async () => {
     const s = await adder();
     const r = await start(
-      calculator(),
+      calculatorSociety(),
       options(s, { tools: fakeToolSources(), breakpoints: [{ toolResult: '*' }] }),
     );
     await pausedFor(r, 'breakpoint');
@@ -143,7 +141,10 @@ describe('the hold after a tool returned', () => {
   it('stepping by tool from before the call stops again once it returned', async () => {
     const s = await adder();
     const tools = fakeToolSources();
-    const r = await start(calculator(), options(s, { tools, breakpoints: [{ tool: 'add' }] }));
+    const r = await start(
+      calculatorSociety(),
+      options(s, { tools, breakpoints: [{ tool: 'add' }] }),
+    );
     expect(await pausedFor(r, 'breakpoint')).toMatchObject({ kind: 'tool', tool: 'add' });
     const after = pausedFor(r, 'step');
     r.step('tool');
@@ -158,7 +159,7 @@ describe('the terminal debugger at a tool result', () => {
   it('shows the result; e replaces what the model reads; b tool-result:NAME reads back', async () => {
     const s = await adder();
     const r = await start(
-      calculator(),
+      calculatorSociety(),
       options(s, { tools: fakeToolSources(), breakpoints: [parseBreakpoint('tool-result:add')] }),
     );
     const out = new PassThrough();

@@ -1,15 +1,15 @@
 /**
  * The studio tests of tool calls share one set-up: the MCP project's reference server
  * (server-everything, over Streamable HTTP) added in Settings → MCP servers as `everything`, a
- * local OpenAI-compatible model that calls its `echo` once and then answers with what it read
- * back, and a society whose agent `asker` is offered that echo.
+ * local OpenAI-compatible model that calls its `echo` and then answers with what it read back
+ * (startEchoModel), and a society whose agent `asker` is offered that echo.
  */
 import type { Page } from 'playwright-core';
 import { afterAll } from 'vitest';
 import { agent, edge, graph, input, output } from '../support/graphs.ts';
 import { startEverythingHttp } from '../support/mcp-everything.ts';
-import { type StubOpenAI, startStubOpenAI } from '../support/stub-openai.ts';
-import { lastToolResult } from '../support/tool-source.ts';
+import type { StubOpenAI } from '../support/stub-openai.ts';
+import { startEchoModel } from '../support/tool-source.ts';
 import { type StudioSession, studioForSuite } from './support.ts';
 
 /** q → `asker`, offered server-everything's echo → answer. */
@@ -38,15 +38,7 @@ export function echoToolStudio(key: string): {
     await server?.stop();
   });
   const studio = studioForSuite(async () => {
-    [model, server] = await Promise.all([
-      startStubOpenAI({
-        respond: (body, { index }) =>
-          index === 0
-            ? { text: '', toolCalls: [{ name: 'echo', arguments: { message: 'first' } }] }
-            : { text: `The server said: ${lastToolResult(body)}` },
-      }),
-      startEverythingHttp(),
-    ]);
+    [model, server] = await Promise.all([startEchoModel('first'), startEverythingHttp()]);
     return { env: { OPENAI_API_KEY: key, OPENAI_BASE_URL: model.url } };
   });
   const started = <T>(value: T | undefined): T => {

@@ -135,3 +135,16 @@ export const calculatorSociety = () =>
     [input('q'), agent('a', 'Use add: {{ q }}', { tools: [{ mcp: 'calc' }] }), output('answer')],
     [edge('q.value', 'a.q'), edge('a.text', 'answer.value')],
   );
+
+/**
+ * A local OpenAI-compatible model that asks the MCP reference server's `echo` to say `message`
+ * whenever the conversation holds no tool result yet, and otherwise answers with the last one.
+ */
+export function startEchoModel(message: string): Promise<StubOpenAI> {
+  return startStubOpenAI({
+    respond: (body) =>
+      lastToolResult(body)
+        ? { text: `The server said: ${lastToolResult(body)}` }
+        : { text: '', toolCalls: [{ name: 'echo', arguments: { message } }] },
+  });
+}
