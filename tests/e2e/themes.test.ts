@@ -8,8 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { societyHere } from '../support/cli.ts';
-import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
+import { storeQaEval } from '../support/qa-eval.ts';
 import { HAVE_CHROMIUM, type StudioSession, studioForSuite } from './support.ts';
 
 const WAIT = { timeout: 20_000 };
@@ -186,10 +185,8 @@ describe.skipIf(!HAVE_CHROMIUM)('themes and accessibility', () => {
   let evalId = '';
 
   beforeAll(async () => {
-    const files = writeQaEval();
-    const run = await societyHere(qaEvalArgs(files, studio().dbFile, `${files.dir}/report.html`));
-    expect(run.code, run.stderr).toBe(0);
-    evalId = JSON.parse(run.stdout).evalId;
+    // An eval to find in the Evals view, as `society eval` stores one.
+    evalId = await storeQaEval(studio().dbFile);
   }, 30_000);
 
   // One test per view, in order on the same page: each starts where the previous one left it.

@@ -8,8 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { societyHere } from '../support/cli.ts';
-import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
+import { storeQaEval } from '../support/qa-eval.ts';
 import {
   HAVE_CHROMIUM,
   type StudioSession,
@@ -131,10 +130,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the newcomer walk', () => {
 
   beforeAll(async () => {
     // An eval to find in the Evals view, as `society eval` stores one.
-    const files = writeQaEval();
-    const run = await societyHere(qaEvalArgs(files, studio().dbFile, `${files.dir}/report.html`));
-    expect(run.code, run.stderr).toBe(0);
-    evalId = JSON.parse(run.stdout).evalId;
+    evalId = await storeQaEval(studio().dbFile);
   }, 30_000);
 
   for (const viewport of [

@@ -6,6 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { societyHere } from './cli.ts';
 
 /** One agent answering one question: the smallest document an eval can run. */
 export const QA_DOCUMENT = {
@@ -80,4 +81,15 @@ export function qaEvalArgs(files: { doc: string; data: string }, db: string, rep
     db,
     ...(report === undefined ? [] : ['--report', report]),
   ];
+}
+
+/**
+ * Runs the tiny eval into the store `db`, as a user's `society eval --db` would, and returns
+ * its id: an eval for a test to find in the studio.
+ */
+export async function storeQaEval(db: string): Promise<string> {
+  const files = writeQaEval();
+  const run = await societyHere(qaEvalArgs(files, db, path.join(files.dir, 'report.html')));
+  if (run.code !== 0) throw new Error(`society eval failed (${run.code}): ${run.stderr}`);
+  return JSON.parse(run.stdout).evalId;
 }
