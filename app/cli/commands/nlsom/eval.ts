@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAokvqaJson, readAokvqa } from '../../../eval/aokvqa.ts';
 import {
   type DataRow,
   type Dataset,
@@ -34,19 +35,32 @@ import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+import {
+  compareRow,
+  paperFigure,
+  parseStructures,
+  type StructureName,
+  splitRounds,
+  type TableRow,
+  tableRows,
+} from './table.ts';
 
 /** The VQA template this command runs unless `--document` names another. */
 export const VQA_TEMPLATE = fileURLToPath(
   new URL('../../../../templates/nlsom-vqa.society.json', import.meta.url),
 );
 
-const STRUCTURES = ['monarchy', 'democracy'] as const;
+/** The VQA template whose members are Hugging Face VQA models (`--members experts`). */
+export const VQA_EXPERTS_TEMPLATE = fileURLToPath(
+  new URL('../../../../templates/nlsom-vqa-experts.society.json', import.meta.url),
+);
 
 export interface NlsomEvalFlags extends EvalRunFlags, BudgetFlags {
   images?: string;
   requireImages?: boolean;
   limit?: string;
   structure?: string;
+  members?: string;
   set: string[];
   model: string[];
   provider: string[];
@@ -94,25 +108,25 @@ export function imagePathOf(
 export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Promise<number> {
   const limit = positiveInt(flags.limit, '--limit');
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
-  const structures = (flags.structure ?? 'monarchy')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const s of structures)
-    if (!(STRUCTURES as readonly string[]).includes(s))
-      throw new UsageError(
-        `--structure ${s}: use monarchy, democracy or both (monarchy,democracy)`,
-      );
-  if (structures.length === 0 || new Set(structures).size !== structures.length)
-    throw new UsageError('--structure: name monarchy, democracy or both, each once');
+  const structures = parseStructures(flags.structure);
   if (flags.set.some((s) => s.trim().startsWith('structure=')))
     throw new UsageError('use --structure, not --set structure=…');
+  const { rounds, rest: sets } = splitRounds(flags.set);
+  const members = flags.members ?? 'chat';
+  if (members !== 'chat' && members !== 'experts')
+    throw new UsageError(`--members ${members}: use chat or experts`);
+  if (flags.members !== undefined && flags.document !== undefined)
+    throw new UsageError('--members picks a template: give it or --document, not both');
+  if (members === 'experts' && structures.some((s) => s !== 'monarchy'))
+    throw new UsageError(
+      '--members experts runs the monarchy only: the rights to know, change and execute give members prompts to read, which a VQA model does not take',
+    );
   if (flags.images !== undefined && !existsSync(flags.images))
     throw new UsageError(`--images ${flags.images}: no such folder`);
 
   let dataset: ReturnType<typeof readDataset>;
   try {
-    dataset = readDataset(data);
+    dataset = isAokvqaJson(data) ? readAokvqa(data) : readDataset(data);
   } catch (error) {
     if (error instanceof DatasetError) throw new UsageError(error.message);
     throw error;
@@ -123,16 +137,17 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
   );
   if (bad >= 0)
     throw new UsageError(
-      `${data}: question ${bad + 1} lacks question, choices or answer (A-OKVQA's _!_ lines, or JSONL with those fields)`,
+      `${data}: question ${bad + 1} lacks question, choices or answer (A-OKVQA's JSON, its _!_ lines, or JSONL with those fields)`,
     );
 
-  const variants: VariantSpec[] = structures.map((structure) => ({
-    name: structure,
+  const table = tableRows(structures, rounds);
+  const variants: VariantSpec[] = table.map((row) => ({
+    name: row.name,
     model: flags.model,
-    set: [`structure=${structure}`, ...flags.set],
+    set: [...row.set, ...sets],
     provider: flags.provider,
   }));
-  const document = flags.document ?? VQA_TEMPLATE;
+  const document = flags.document ?? (members === 'experts' ? VQA_EXPERTS_TEMPLATE : VQA_TEMPLATE);
   const prepared = await prepareVariants(document, variants, [], flags);
   checkVariantBudgets(prepared, flags);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
@@ -179,6 +194,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
   const missingItems = new Set(found.flatMap((p, i) => (p === undefined ? [i] : [])));
   // What each structure's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
+  const paper = paperColumn(table, ran);
   return runPlannedEval({
     config,
     evalId,
@@ -189,7 +205,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
     concurrency,
     scorer: textScorer('choice'),
     present: {
-      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote, ran),
+      text: (summary, items) => formatAccuracy(summary, items, missingItems, imageNote, ran, paper),
       json: (summary, items) => ({
         ...summary,
         params: ranWithJson(ran),
@@ -199,7 +215,15 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
           missing,
           whenMissing: flags.requireImages ? 'failed' : 'example-picture',
         },
-        accuracy: accuracyBySight(summary, items, missingItems),
+        accuracy: accuracyBySight(summary, items, missingItems).map((a, i) => {
+          const c = compareRow(paper[i]?.figure, ours(a.all));
+          return {
+            ...a,
+            paper: c.paper === null ? null : { value: c.paper, where: paper[i]!.figure!.where },
+            diff: c.diff,
+            paperInInterval: c.paperInInterval,
+          };
+        }),
       }),
     },
   });
@@ -312,9 +336,30 @@ const cell = (p: { n: number; failed: number; mean: number; ci95: [number, numbe
       ? `failed (all ${p.n})`
       : `${pct(p.mean)} [${pct(p.ci95[0])}, ${pct(p.ci95[1])}] n=${p.n}${p.failed ? `, ${p.failed} failed` : ''}`;
 
+/** A part of the accuracy as `compareWithPaper` takes it; none when no question ran. */
+const ours = (p: { n: number; mean: number; ci95: [number, number] }) =>
+  p.n === 0 ? null : { mean: p.mean, ci95: p.ci95, n: p.n };
+
+/** The paper's figure for each row, from the rounds and members its runs used. */
+function paperColumn(table: readonly TableRow[], ran: readonly RanVariant[]) {
+  return table.map((row, i) => {
+    const params = ran[i]?.params ?? {};
+    const rounds = typeof params.rounds === 'number' ? params.rounds : row.rounds;
+    const list = params.vlms ?? params.experts;
+    // A document that does not say how many members it has is compared as the paper's three.
+    const members = Array.isArray(list) ? list.length : 3;
+    const figure =
+      rounds === undefined
+        ? undefined
+        : paperFigure(row.structure as StructureName, rounds, members);
+    return { figure };
+  });
+}
+
 /**
- * NLSOM's Table 4 layout: the parameters the runs used, accuracy (%) per structure with
- * intervals and the photo split, then the paper's figures apart.
+ * NLSOM's Table 1 and Table 4 in one table: a row per structure (and per rounds when several),
+ * the paper's accuracy beside ours with its interval and the difference, the photo split, and
+ * where the paper's figure comes from; a row the paper has no figure for says `not in paper`.
  */
 function formatAccuracy(
   summary: EvalSummary,
@@ -322,18 +367,44 @@ function formatAccuracy(
   missing: ReadonlySet<number>,
   imageNote: string,
   ran: readonly RanVariant[],
+  paper: ReadonlyArray<{ figure: ReturnType<typeof paperFigure> }>,
 ): string {
   const rows = [
-    ['structure', 'accuracy (95% CI)', 'with photo', 'without photo (example picture)'],
+    [
+      'structure',
+      'paper',
+      'ours (95% CI)',
+      'Δ',
+      'with photo',
+      'without photo (example picture)',
+      "paper's figure",
+    ],
   ];
   const accuracy = accuracyBySight(summary, items, missing);
-  for (const a of accuracy)
-    rows.push([a.structure, cell(a.all), cell(a.withPhoto), cell(a.withoutPhoto)]);
+  accuracy.forEach((a, i) => {
+    const figure = paper[i]?.figure;
+    const c = compareRow(figure, ours(a.all));
+    const ourText =
+      a.all.n === 0
+        ? 'no question'
+        : a.all.failed >= a.all.n
+          ? `failed (all ${a.all.n})`
+          : `${c.text.ours} n=${a.all.n}${a.all.failed ? `, ${a.all.failed} failed` : ''}`;
+    rows.push([
+      a.structure,
+      c.text.paper,
+      ourText,
+      c.text.diff,
+      cell(a.withPhoto),
+      cell(a.withoutPhoto),
+      figure?.where ?? '–',
+    ]);
+  });
   const settings = ranWithLine(ran);
   const failed = accuracy.reduce((n, a) => n + a.all.failed, 0);
   const runs = accuracy.reduce((n, a) => n + a.all.n, 0);
   return [
-    `A-OKVQA multiple-choice accuracy (NLSOM Table 4 layout)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
+    `A-OKVQA multiple-choice accuracy (NLSOM Tables 1 and 4)${summary.simulated ? ' · simulated answers: a guess among the options, no model' : ''}`,
     ...(settings ? [settings] : []),
     ...columns(rows),
     ...(failed
@@ -342,7 +413,7 @@ function formatAccuracy(
         ]
       : []),
     imageNote,
-    // The paper's figures, with the settings they were measured at: a comparison, not this run's.
-    'the paper (Table 4, 5 rounds, its own models): monarchy 66.20%, democracy 63.41%',
+    // Where the paper's figures come from: its own models, so a difference is not a bug.
+    "the paper's figures: InstructGPT leading BLIP-2, OFA and mPLUG on A-OKVQA val (1,145 questions); Table 1 by rounds (monarchy), Table 4 by structure at 5 rounds",
   ].join('\n');
 }

@@ -17,20 +17,28 @@ export function register(program: Command): void {
     )
     .argument(
       '<data>',
-      "an A-OKVQA file in NLSOM's _!_ format (image_!_question_!_[options]_!_index)",
+      "A-OKVQA questions: its own JSON (aokvqa_v1p0_val.json), NLSOM's _!_ format (image_!_question_!_[options]_!_index) or JSONL",
     )
     .option(
       '--images <DIR>',
-      'the COCO photos, found by file name (default: the paths as written, relative to the data file)',
+      'the COCO photos (val2017/NAME.jpg or NAME.jpg inside), found by file name (default: the paths as written, relative to the data file)',
     )
     .option(
       '--require-images',
       "fail a question whose photo is missing (default: it runs with the template's example picture, reported apart)",
     )
-    .option('--structure <S>', 'monarchy, democracy, or both: monarchy,democracy', 'monarchy')
+    .option(
+      '--structure <S>',
+      "Table 4's rows: monarchy, monarchy+rtk, monarchy+rtk+rtc, democracy, a list of them, or table4 (all four)",
+      'monarchy',
+    )
+    .option(
+      '--members <KIND>',
+      'chat (vision chat models, the default) or experts (Hugging Face VQA models: BLIP-2, OFA, mPLUG)',
+    )
     .option(
       '--set <NAME=VALUE>',
-      'a template parameter, e.g. rounds=5 or rtk=true (see society params FILE)',
+      'a template parameter, e.g. rounds=5 (rounds=1,3,5,10: a row each, Table 1) or rtk=true (see society params FILE)',
       collect,
       [],
     )

@@ -1,0 +1,135 @@
+/**
+ * NLSOM's A-OKVQA tables as `society nlsom eval` rows: Table 4's four structures (monarchy, then
+ * the members' rights to know, change and execute added one by one) and Table 1's rounds, each
+ * row a variant of the VQA template set through its parameters, printed beside the paper's figure.
+ */
+import { compareWithPaper, type PaperFigure } from '../../../eval/paper-values.ts';
+import { UsageError } from '../../errors.ts';
+
+/** Table 4's rows, in the paper's order, with the template parameters each sets. */
+export const STRUCTURES = {
+  monarchy: { structure: 'monarchy', rtk: false, rtc: false },
+  'monarchy+rtk': { structure: 'monarchy', rtk: true, rtc: false },
+  'monarchy+rtk+rtc': { structure: 'monarchy', rtk: true, rtc: true },
+  democracy: { structure: 'democracy', rtk: true, rtc: true },
+} as const;
+export type StructureName = keyof typeof STRUCTURES;
+
+/** What `--structure table4` stands for. */
+const TABLE4: StructureName[] = ['monarchy', 'monarchy+rtk', 'monarchy+rtk+rtc', 'democracy'];
+
+/** Table 4 (5 rounds, InstructGPT with BLIP-2, OFA and mPLUG): accuracy in %. */
+const PAPER_TABLE4: Record<StructureName, number> = {
+  monarchy: 66.2,
+  'monarchy+rtk': 64.23,
+  'monarchy+rtk+rtc': 63.15,
+  democracy: 63.41,
+};
+
+/** Table 1, the (G,B,O,M) row: the monarchy's accuracy in % by rounds. */
+const PAPER_TABLE1: Record<number, number> = { 1: 55.78, 3: 64.15, 5: 66.2, 10: 67.42 };
+
+/** `--structure monarchy,democracy` or `table4` → the rows, each named once. */
+export function parseStructures(text: string | undefined): StructureName[] {
+  const named = (text ?? 'monarchy')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .flatMap((s) => (s === 'table4' ? TABLE4 : [s]));
+  for (const s of named)
+    if (!Object.hasOwn(STRUCTURES, s))
+      throw new UsageError(
+        `--structure ${s}: use monarchy, monarchy+rtk, monarchy+rtk+rtc, democracy, a list of them, or table4 (all four)`,
+      );
+  if (named.length === 0 || new Set(named).size !== named.length)
+    throw new UsageError('--structure: name each structure once (or table4 for all four)');
+  return named as StructureName[];
+}
+
+/**
+ * `--set rounds=1,3,5,10` → [1, 3, 5, 10] (Table 1's rows) and the other `--set`s; a single
+ * value stays an ordinary `--set`, so the rows are then structures alone.
+ */
+export function splitRounds(sets: readonly string[]): { rounds: number[]; rest: string[] } {
+  const rest: string[] = [];
+  let rounds: number[] = [];
+  for (const s of sets) {
+    const match = /^\s*rounds\s*=\s*(.+)$/.exec(s);
+    if (!match || !match[1]!.includes(',')) {
+      rest.push(s);
+      continue;
+    }
+    rounds = match[1]!.split(',').map((r) => {
+      const n = Number(r.trim());
+      if (!Number.isInteger(n) || n < 1)
+        throw new UsageError(`--set ${s.trim()}: rounds is a list of whole numbers, e.g. 1,3,5,10`);
+      return n;
+    });
+    if (new Set(rounds).size !== rounds.length)
+      throw new UsageError(`--set ${s.trim()}: name each number of rounds once`);
+  }
+  return { rounds, rest };
+}
+
+/** One row: its variant name and the `--set`s it adds. */
+export interface TableRow {
+  name: string;
+  structure: StructureName;
+  rounds?: number;
+  set: string[];
+}
+
+/** Structures × rounds, in that order; a row's name says both when rounds vary (`monarchy@5`). */
+export function tableRows(structures: readonly StructureName[], rounds: readonly number[]) {
+  const perRounds = rounds.length ? rounds : [undefined];
+  return structures.flatMap((structure) =>
+    perRounds.map((r): TableRow => {
+      const p = STRUCTURES[structure];
+      return {
+        name: r === undefined ? structure : `${structure}@${r}`,
+        structure,
+        ...(r === undefined ? {} : { rounds: r }),
+        // Only the rights a row adds are set (a democracy holds all three), so a document
+        // without rights (the expert members' template) runs the plain monarchy too.
+        set: [
+          `structure=${p.structure}`,
+          ...(p.structure === 'monarchy' && p.rtk ? ['rtk=true'] : []),
+          ...(p.structure === 'monarchy' && p.rtc ? ['rtc=true'] : []),
+          ...(r === undefined ? [] : [`rounds=${r}`]),
+        ],
+      };
+    }),
+  );
+}
+
+/**
+ * The paper's figure for a row run at `rounds` with `members` vision members, as a fraction:
+ * Table 4 for a structure at 5 rounds, Table 1's (G,B,O,M) row for the monarchy at 1, 3, 5 or
+ * 10 rounds; none for anything else (other rounds, or not three members).
+ */
+export function paperFigure(
+  structure: StructureName,
+  rounds: number,
+  members: number,
+): PaperFigure | undefined {
+  if (members !== 3) return undefined;
+  if (structure === 'monarchy' && PAPER_TABLE1[rounds] !== undefined)
+    return {
+      value: PAPER_TABLE1[rounds]! / 100,
+      where: rounds === 5 ? 'Tables 1 and 4, 5 rounds' : `Table 1 (G,B,O,M), ${rounds} rounds`,
+    };
+  if (rounds === 5) return { value: PAPER_TABLE4[structure] / 100, where: 'Table 4, 5 rounds' };
+  return undefined;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const pctDiff = (x: number) =>
+  `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(2)} pts`;
+
+/** A row's accuracy beside the paper's: the texts and numbers of `compareWithPaper`. */
+export function compareRow(
+  paper: PaperFigure | undefined,
+  ours: { mean: number; ci95: [number, number]; n: number } | null,
+) {
+  return compareWithPaper(paper ?? null, ours, pct, pctDiff);
+}
