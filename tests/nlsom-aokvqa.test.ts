@@ -5,8 +5,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, societyHere } from './support/cli.ts';
+import { type StubHf, type StubHfRequest, startStubHuggingFace } from './support/stub-hf.ts';
+import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-aokvqa-'));
 const db = join(dir, 'runs.db');
@@ -121,5 +123,63 @@ describe("NLSOM's Tables 1 and 4 in one table", () => {
     ]);
     expect(rights.code).toBe(2);
     expect(rights.stderr).toContain('--members experts runs the monarchy only');
+  });
+});
+
+describe('members as expert models (--members experts)', () => {
+  let hf: StubHf;
+  let openai: StubOpenAI;
+  beforeAll(async () => {
+    hf = await startStubHuggingFace({
+      respond: (request: StubHfRequest) => ({
+        body: [{ answer: `${request.model?.split('/')[0]} sees a circle`, score: 0.9 }],
+      }),
+    });
+    openai = await startStubOpenAI({
+      respond: (body) => {
+        const text = JSON.stringify(body.messages);
+        if (text.includes('ask the observers one new short question'))
+          return { text: 'What shape is it?' };
+        if (text.includes('Which option is most likely right?')) return { text: '(a)' };
+        return { text: 'The observers agree it is a circle.' };
+      },
+    });
+  });
+  afterAll(async () => {
+    await hf.close();
+    await openai.close();
+  });
+
+  it("sends the paper's BLIP-2, OFA and mPLUG to the Hugging Face server, 3 + 4R + 2 calls a question", async () => {
+    const coco = join(dir, 'coco-experts');
+    mkdirSync(coco, { recursive: true });
+    copyFileSync(PNG, join(coco, '000000000139.jpg'));
+    const file = aokvqaFile('experts.json', [entry(139, 'What shape is on the table?')]);
+    const hfBefore = hf.requests.length;
+    const chatBefore = openai.count();
+    const result = await societyHere([
+      ...['nlsom', 'eval', file, '--images', coco, '--members', 'experts', '--set', 'rounds=2'],
+      ...['--provider', `hf-inference=${hf.url}/models/{model},kind=huggingface`],
+      ...['--provider', `openai=${openai.url}`, '--db', db, '-q', '--json'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.variants[0]).toMatchObject({ name: 'monarchy', n: 1, failed: 0 });
+    expect(json.accuracy[0].all.mean).toBe(1);
+    const sent = hf.requests.slice(hfBefore);
+    // Each member describes the photo, then answers each of the 2 rounds' questions.
+    const models = sent.map((r) => r.model).sort();
+    const paper = [
+      'Salesforce/blip2-flan-t5-xl',
+      'damo/mplug_visual-question-answering_coco_large_en',
+      'damo/ofa_visual-question-answering_pretrain_large_en',
+    ];
+    expect(models).toEqual(paper.flatMap((m) => [m, m, m]));
+    const questions = sent.map((r) => (r.json as { inputs: { question: string } }).inputs.question);
+    expect(questions.filter((q) => q === 'Introduce this image in detail.')).toHaveLength(3);
+    expect(questions.filter((q) => q === 'What shape is it?')).toHaveLength(6);
+    // The organizer twice, the summary and the leader: 3 + 4R + 2 = 13 calls in all.
+    expect(openai.count() - chatBefore).toBe(2 + 2);
+    expect(json.params.monarchy).toMatchObject({ rounds: 2, blip2: paper[0] });
   });
 });

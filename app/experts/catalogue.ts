@@ -258,7 +258,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       alternates: ['microsoft/git-base-textvqa', 'Salesforce/blip-vqa-base'],
       paper: {
         model: 'microsoft/git-base-textvqa',
-        note: 'OpenAGI names GIT; its code loads the ViLT used here. NLSOM’s VQA members (BLIP-2, OFA, mPLUG) are vision chat models: use the vision-chat backend',
+        note: 'OpenAGI names GIT; its code loads the ViLT used here. NLSOM’s VQA members are BLIP-2, OFA and mPLUG (templates/nlsom-vqa-experts.society.json; OFA’s and mPLUG’s ids are ModelScope’s)',
       },
     },
     papers: ['openagi', 'nlsom'],

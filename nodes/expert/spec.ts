@@ -6,6 +6,11 @@ import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/
 
 /** About how long a hosted captioner's sentence is, in tokens, when no limit is given. */
 const CAPTION_TOKENS = 30;
+/**
+ * About how long a hosted VQA model's answer is, in tokens: a word or a short phrase (NLSOM's
+ * code caps BLIP-2 at 20 new tokens).
+ */
+const VQA_TOKENS = 20;
 
 /** Tasks a vision chat model (an OpenAI-compatible VLM) can stand in for. */
 export const VISION_CHAT_MODULES = ['visual-question-answering', 'image-captioning'];
@@ -170,6 +175,10 @@ export const spec = defineNode({
     if (task === 'image-to-text' && ctx.data.backend === 'huggingface') {
       const asked = ctx.data.parameters?.max_new_tokens;
       return typeof asked === 'number' ? asked : CAPTION_TOKENS;
+    }
+    if (task === 'visual-question-answering' && ctx.data.backend === 'huggingface') {
+      const asked = ctx.data.parameters?.max_new_tokens;
+      return typeof asked === 'number' ? asked : VQA_TOKENS;
     }
     return ctx.answerTokens(ctx.node);
   },
