@@ -65,7 +65,10 @@ interface TemplateRun {
   result: RunResult;
   chatCalls: number;
   hfRequests: StubHfRequest[];
-  doc: { nodes: Array<{ id: string; type: string; data: Record<string, unknown> }> };
+  doc: {
+    nodes: Array<{ id: string; type: string; data: Record<string, unknown> }>;
+    params?: Record<string, { default: unknown }>;
+  };
 }
 
 /** Runs a shipped template with its example inputs; counts what each server was sent. */
@@ -96,8 +99,12 @@ async function runTemplate(base: string): Promise<TemplateRun> {
   };
 }
 
-const maxRounds = (run: TemplateRun) =>
-  run.doc.nodes.find((n) => n.type === 'mindstorm')!.data.maxRounds as number;
+/** The mindstorm's rounds: a number, or a parameter's default (`{ "$param": "rounds" }`). */
+const maxRounds = (run: TemplateRun) => {
+  const rounds = run.doc.nodes.find((n) => n.type === 'mindstorm')!.data.maxRounds;
+  if (typeof rounds === 'number') return rounds;
+  return run.doc.params![(rounds as { $param: string }).$param]!.default as number;
+};
 
 describe('NLSOM captioning (App. F)', () => {
   let run: TemplateRun;
