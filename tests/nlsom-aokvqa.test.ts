@@ -102,12 +102,25 @@ describe("NLSOM's Tables 1 and 4 in one table", () => {
     // Ours with its interval, then the difference to the paper's figure, in points.
     const ours = String.raw`\d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] n=2`;
     const row = (name: string, paper: string, where: string) =>
-      new RegExp(String.raw`^${name}\s+${paper}\s+${ours}\s+[−+±]\d+\.\d\d pts\s+.*${where}$`, 'm');
-    expect(out).toMatch(row('monarchy@1', '55\\.78%', 'Table 1 \\(G,B,O,M\\), 1 rounds'));
+      new RegExp(
+        String.raw`^${name}\s+${paper}\s+${ours}\s+[−+±]\d+\.\d\d pts\s+.*${where}\s+[−+±]\d+\.\d pts, p`,
+        'm',
+      );
+    expect(out).toMatch(
+      new RegExp(
+        String.raw`^monarchy@1\s+55\.78%\s+${ours}\s+[−+±]\d+\.\d\d pts\s+.*Table 1 \(G,B,O,M\), 1 round\s+–$`,
+        'm',
+      ),
+    );
     expect(out).toMatch(row('monarchy@5', '66\\.20%', 'Tables 1 and 4, 5 rounds'));
     expect(out).toMatch(row('monarchy\\+rtk@5', '64\\.23%', 'Table 4, 5 rounds'));
     expect(out).toMatch(row('monarchy\\+rtk\\+rtc@5', '63\\.15%', 'Table 4, 5 rounds'));
     expect(out).toMatch(row('democracy@5', '63\\.41%', 'Table 4, 5 rounds'));
+    // Each later row against the first over the same questions: McNemar's test.
+    expect(out).toMatch(/ vs monarchy@1 \(McNemar\)$/m);
+    expect(out).toMatch(
+      /^democracy@5\s.*Table 4, 5 rounds\s+[−+±]\d+\.\d pts, p[=<][01]\.\d{3}( \*)?$/m,
+    );
     // The paper ran the rights at 5 rounds only.
     expect(out).toMatch(new RegExp(String.raw`^democracy@1\s+not in paper\s+${ours}\s+–\s`, 'm'));
   });

@@ -36,7 +36,9 @@ import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
 import {
+  againstFirst,
   compareRow,
+  pairedText,
   paperFigure,
   parseStructures,
   type StructureName,
@@ -215,10 +217,15 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
           missing,
           whenMissing: flags.requireImages ? 'failed' : 'example-picture',
         },
-        accuracy: accuracyBySight(summary, items, missingItems).map((a, i) => {
+        accuracy: accuracyBySight(summary, items, missingItems).map((a, i, all) => {
           const c = compareRow(paper[i]?.figure, ours(a.all));
+          const test = againstFirst(
+            all.map((r) => r.structure),
+            items,
+          )[i];
           return {
             ...a,
+            ...(test ? { againstFirst: { row: all[0]!.structure, ...test } } : {}),
             paper: c.paper === null ? null : { value: c.paper, where: paper[i]!.figure!.where },
             diff: c.diff,
             paperInInterval: c.paperInInterval,
@@ -381,6 +388,12 @@ function formatAccuracy(
     ],
   ];
   const accuracy = accuracyBySight(summary, items, missing);
+  const paired = againstFirst(
+    accuracy.map((a) => a.structure),
+    items,
+  );
+  const several = accuracy.length > 1;
+  if (several) rows[0]!.push(`vs ${accuracy[0]!.structure} (McNemar)`);
   accuracy.forEach((a, i) => {
     const figure = paper[i]?.figure;
     const c = compareRow(figure, ours(a.all));
@@ -398,6 +411,7 @@ function formatAccuracy(
       cell(a.withPhoto),
       cell(a.withoutPhoto),
       figure?.where ?? '–',
+      ...(several ? [pairedText(paired[i])] : []),
     ]);
   });
   const settings = ranWithLine(ran);
@@ -410,6 +424,11 @@ function formatAccuracy(
     ...(failed
       ? [
           `${failed} of ${runs} runs failed, counted as wrong (society eval-show ${summary.evalId} --items says why)`,
+        ]
+      : []),
+    ...(several
+      ? [
+          `vs ${accuracy[0]!.structure}: each row's accuracy minus the first row's over the same questions, McNemar's test; * marks p < 0.05`,
         ]
       : []),
     imageNote,

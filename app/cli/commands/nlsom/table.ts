@@ -3,6 +3,7 @@
  * the members' rights to know, change and execute added one by one) and Table 1's rounds, each
  * row a variant of the VQA template set through its parameters, printed beside the paper's figure.
  */
+import { mcnemar, type PairedTest } from '../../../eval/paired.ts';
 import { compareWithPaper, type PaperFigure } from '../../../eval/paper-values.ts';
 import { UsageError } from '../../errors.ts';
 
@@ -116,7 +117,10 @@ export function paperFigure(
   if (structure === 'monarchy' && PAPER_TABLE1[rounds] !== undefined)
     return {
       value: PAPER_TABLE1[rounds]! / 100,
-      where: rounds === 5 ? 'Tables 1 and 4, 5 rounds' : `Table 1 (G,B,O,M), ${rounds} rounds`,
+      where:
+        rounds === 5
+          ? 'Tables 1 and 4, 5 rounds'
+          : `Table 1 (G,B,O,M), ${rounds} round${rounds === 1 ? '' : 's'}`,
     };
   if (rounds === 5) return { value: PAPER_TABLE4[structure] / 100, where: 'Table 4, 5 rounds' };
   return undefined;
@@ -132,4 +136,42 @@ export function compareRow(
   ours: { mean: number; ci95: [number, number]; n: number } | null,
 ) {
   return compareWithPaper(paper ?? null, ours, pct, pctDiff);
+}
+
+/**
+ * Each row against the table's first row over the same questions: McNemar's test on which
+ * questions each got right (a failed run counts as wrong), as the paper's rows differ by one
+ * setting from the monarchy. Undefined for the first row, or when the rows share no question.
+ */
+export function againstFirst(
+  rows: readonly string[],
+  items: readonly { item: number; variant: string; status: string; score?: number | null }[],
+): (PairedTest | undefined)[] {
+  const scores = (variant: string) => {
+    const byItem = new Map<number, number>();
+    for (const i of items)
+      if (i.variant === variant && i.status !== 'running')
+        byItem.set(i.item, i.status === 'failed' ? 0 : (i.score ?? 0));
+    return byItem;
+  };
+  const first = rows[0] === undefined ? new Map<number, number>() : scores(rows[0]);
+  return rows.map((row, index) => {
+    if (index === 0) return undefined;
+    const own = scores(row);
+    const shared = [...first.keys()].filter((k) => own.has(k)).sort((a, b) => a - b);
+    if (shared.length === 0) return undefined;
+    return mcnemar(
+      shared.map((k) => first.get(k)!),
+      shared.map((k) => own.get(k)!),
+    );
+  });
+}
+
+/** `+12.5 pts, p=0.031 *` (the star: significant at 0.05), or `–` for the first row. */
+export function pairedText(test: PairedTest | undefined): string {
+  if (!test) return '–';
+  const d = test.meanDiff * 100;
+  const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
+  const p = test.p < 0.001 ? 'p<0.001' : `p=${test.p.toFixed(3)}`;
+  return `${sign}${Math.abs(d).toFixed(1)} pts, ${p}${test.significant ? ' *' : ''}`;
 }
