@@ -195,4 +195,32 @@ describe('members as expert models (--members experts)', () => {
     expect(openai.count() - chatBefore).toBe(2 + 2);
     expect(json.params.monarchy).toMatchObject({ rounds: 2, blip2: paper[0] });
   });
+
+  it('members=vision-chat: the same society with chat models answering, nothing sent to Hugging Face', async () => {
+    const file = aokvqaFile('experts-chat.json', [entry(139, 'What shape is on the table?')]);
+    const hfBefore = hf.requests.length;
+    const chatBefore = openai.count();
+    const result = await societyHere([
+      ...[
+        'nlsom',
+        'eval',
+        file,
+        '--document',
+        join(ROOT, 'templates/nlsom-vqa-experts.society.json'),
+      ],
+      ...['--set', 'rounds=2', '--set', 'members=vision-chat'],
+      ...['--provider', `openai=${openai.url}`, '--db', db, '-q', '--json'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).variants[0]).toMatchObject({ n: 1, failed: 0 });
+    expect(hf.requests.length - hfBefore).toBe(0);
+    expect(openai.count() - chatBefore).toBe(3 + 4 * 2 + 2);
+    // The members' 9 calls carry the photo, to the three member profiles' models.
+    const sent = openai.requests.slice(chatBefore);
+    const withPhoto = sent.filter((r) => JSON.stringify(r.messages).includes('image_url'));
+    expect(withPhoto).toHaveLength(3 + 3 * 2);
+    expect(new Set(withPhoto.map((r) => r.model))).toEqual(
+      new Set(['gpt-4o-mini', 'gpt-4.1-mini', 'gpt-4.1-nano']),
+    );
+  });
 });
