@@ -81,21 +81,11 @@ describe("A-OKVQA's JSON with a COCO folder", () => {
 describe("NLSOM's Tables 1 and 4 in one table", () => {
   it("prints Table 4's four structures and Table 1's rounds beside the paper's figures", async () => {
     const file = aokvqaFile('two.json', [entry(1, 'What shape?'), entry(2, 'Which shape?', 3)]);
-    const result = await societyHere([
-      'nlsom',
-      'eval',
-      file,
-      '--structure',
-      'table4',
-      '--set',
-      'rounds=1,5',
-      '--simulate',
-      '--concurrency',
-      '8',
-      '--db',
-      db,
-      '-q',
-    ]);
+    const args = [
+      ...['nlsom', 'eval', file, '--structure', 'table4', '--set', 'rounds=1,5', '--simulate'],
+      ...['--concurrency', '8', '--db', db, '-q'],
+    ];
+    const result = await societyHere(args);
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toContain('A-OKVQA multiple-choice accuracy (NLSOM Tables 1 and 4)');
@@ -123,6 +113,21 @@ describe("NLSOM's Tables 1 and 4 in one table", () => {
     );
     // The paper ran the rights at 5 rounds only.
     expect(out).toMatch(new RegExp(String.raw`^democracy@1\s+not in paper\s+${ours}\s+–\s`, 'm'));
+
+    // The same eval again, as JSON: it resumes from the store, and each row carries its numbers.
+    const again = await societyHere([...args, '--json']);
+    const rows = JSON.parse(again.stdout).accuracy as Array<{
+      structure: string;
+      all: { mean: number };
+      paper: unknown;
+      diff: number;
+      againstFirst?: unknown;
+    }>;
+    const democracy = rows.find((r) => r.structure === 'democracy@5')!;
+    expect(democracy.paper).toEqual({ value: 0.6341, where: 'Table 4, 5 rounds' });
+    expect(democracy.diff).toBeCloseTo(democracy.all.mean - 0.6341, 10);
+    expect(democracy.againstFirst).toMatchObject({ row: 'monarchy@1', test: 'McNemar', n: 2 });
+    expect(rows.find((r) => r.structure === 'democracy@1')!.paper).toBeNull();
   });
 
   it('refuses an unknown structure, and the rights with expert members', async () => {

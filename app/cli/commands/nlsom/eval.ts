@@ -217,20 +217,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
           missing,
           whenMissing: flags.requireImages ? 'failed' : 'example-picture',
         },
-        accuracy: accuracyBySight(summary, items, missingItems).map((a, i, all) => {
-          const c = compareRow(paper[i]?.figure, ours(a.all));
-          const test = againstFirst(
-            all.map((r) => r.structure),
-            items,
-          )[i];
-          return {
-            ...a,
-            ...(test ? { againstFirst: { row: all[0]!.structure, ...test } } : {}),
-            paper: c.paper === null ? null : { value: c.paper, where: paper[i]!.figure!.where },
-            diff: c.diff,
-            paperInInterval: c.paperInInterval,
-          };
-        }),
+        accuracy: comparedAccuracy(summary, items, missingItems, paper),
       }),
     },
   });
@@ -352,14 +339,43 @@ function paperColumn(table: readonly TableRow[], ran: readonly RanVariant[]) {
   return table.map((row, i) => {
     const params = ran[i]?.params ?? {};
     const rounds = typeof params.rounds === 'number' ? params.rounds : row.rounds;
-    const list = params.vlms ?? params.experts;
-    // A document that does not say how many members it has is compared as the paper's three.
-    const members = Array.isArray(list) ? list.length : 3;
+    // The expert members' template has the paper's three members, fixed; a document that does
+    // not say how many members it has is compared as the paper's three too.
+    const members = Array.isArray(params.vlms) ? params.vlms.length : 3;
     const figure =
       rounds === undefined
         ? undefined
         : paperFigure(row.structure as StructureName, rounds, members);
     return { figure };
+  });
+}
+
+/**
+ * `--json`'s accuracy per row: the photo split, the paper's figure and the difference, and the
+ * paired test against the first row.
+ */
+function comparedAccuracy(
+  summary: EvalSummary,
+  items: readonly EvalItemRecord[],
+  missing: ReadonlySet<number>,
+  paper: ReadonlyArray<{ figure: ReturnType<typeof paperFigure> }>,
+) {
+  const accuracy = accuracyBySight(summary, items, missing);
+  const tests = againstFirst(
+    accuracy.map((a) => a.structure),
+    items,
+  );
+  return accuracy.map((a, i) => {
+    const figure = paper[i]?.figure;
+    const c = compareRow(figure, ours(a.all));
+    const test = tests[i];
+    return {
+      ...a,
+      paper: figure ? { value: figure.value, where: figure.where } : null,
+      diff: c.diff,
+      paperInInterval: c.paperInInterval,
+      ...(test ? { againstFirst: { row: accuracy[0]!.structure, ...test } } : {}),
+    };
   });
 }
 
