@@ -124,8 +124,9 @@ export interface VariantSummary {
 }
 
 /**
- * One scale's ratings over a variant's items. An item rated by several people counts once, at the
- * mean of their scores, so `n` is the number of items rated on the scale.
+ * One scale's ratings over a variant's items. What was rated (an item's run, or one agent of it)
+ * counts once, at the mean of its raters' scores, so `n` is the number of runs or agent
+ * trajectories rated on the scale.
  */
 export interface ScaleRating {
   scale: string;
@@ -135,9 +136,11 @@ export interface ScaleRating {
   ci95?: [number, number];
 }
 
-/** A person's score of one run on one scale of a rubric; one per run × rater × scale. */
+/** A person's score of one run (or one agent of it) on one scale; one per run × agent × rater × scale. */
 export interface RatingRecord {
   runId: string;
+  /** The agent of the run whose trajectory was rated; absent when the whole run was. */
+  agent?: string;
   rater: string;
   scale: string;
   score: number;

@@ -187,6 +187,29 @@ CREATE TABLE ratings (
 ) STRICT;
 `,
   },
+  {
+    name: 'ratings per agent',
+    sql: `
+-- A rating may be of one agent of a run (one member's trajectory, as ITCMA-S's raters read each
+-- agent's) as well as of the whole run: \`agent\` is '' for the whole run, which every rating
+-- written before this step was. SQLite cannot change a primary key in place, so the table is
+-- copied into its new shape.
+CREATE TABLE ratings_by_agent (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  agent TEXT NOT NULL DEFAULT '' CHECK (length(agent) <= 80),
+  rater TEXT NOT NULL CHECK (length(rater) BETWEEN 1 AND 80),
+  scale TEXT NOT NULL CHECK (length(scale) BETWEEN 1 AND 40),
+  score INTEGER NOT NULL,
+  note TEXT,
+  rated_at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, agent, rater, scale)
+) STRICT;
+INSERT INTO ratings_by_agent (run_id, agent, rater, scale, score, note, rated_at)
+  SELECT run_id, '', rater, scale, score, note, rated_at FROM ratings;
+DROP TABLE ratings;
+ALTER TABLE ratings_by_agent RENAME TO ratings;
+`,
+  },
 ];
 
 /** The schema version this build writes. */

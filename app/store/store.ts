@@ -456,7 +456,7 @@ export class RunStore {
   }
 
   /** Deletes a run's ratings (one rater's, one scale's, or all); returns how many went. */
-  deleteRatings(runId: string, which?: { rater?: string; scale?: string }): number {
+  deleteRatings(runId: string, which?: { rater?: string; scale?: string; agent?: string }): number {
     return this.#ratings.deleteRatings(runId, which);
   }
 
