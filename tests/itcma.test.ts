@@ -220,18 +220,20 @@ describe('society itcma eval', () => {
     const params = items.map((i) => {
       const doc = JSON.parse(store.getRun(i.runId!)!.documentText);
       const value = (name: string) => doc.params[name].default;
-      return [i.variant, doc.settings.seed, value('filter'), value('ltrha'), value('memory')];
+      const row = [value('filter'), value('ltrha'), value('driver'), value('memory')];
+      return [i.variant, doc.settings.seed, ...row];
     });
     store.close();
+    // "original" is the paper's ITCMA base: its own memory and driver, no Elim, no LTRHA.
     expect(params.sort()).toEqual([
-      ['full', 1, true, true, 3],
-      ['full', 2, true, true, 3],
-      ['original', 1, false, false, 0],
-      ['original', 2, false, false, 0],
+      ['full', 1, true, true, true, 3],
+      ['full', 2, true, true, true, 3],
+      ['original', 1, false, false, false, 6],
+      ['original', 2, false, false, false, 6],
     ]);
 
     for (const [args, message] of [
-      [['--architectures', 'tribal'], /--architectures tribal: use any of full, filter-only/],
+      [['--architectures', 'tribal'], /--architectures tribal: use any of original, ltrha-only/],
       [['--set', 'filter=false'], /--set filter=false: the architectures set filter/],
       [['--seeds', '0'], /--seeds/],
     ] as const) {

@@ -9,7 +9,8 @@ import { terminalText } from '../../terminal-text.ts';
 import { formatItems, formatSummary } from './print.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 
-function findEval(store: RunStore, id: string) {
+/** The eval an id (or a unique prefix of one) names; a usage error when none or several do. */
+export function findEval(store: RunStore, id: string) {
   try {
     const record = store.getEval(id);
     if (!record) throw new UsageError(`no eval "${id}" in ${store.path} (see \`society evals\`)`);
