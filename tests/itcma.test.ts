@@ -207,6 +207,20 @@ describe('society itcma eval', () => {
     const summary = JSON.parse(made.stdout);
     expect(summary.items).toBe(2);
     expect(summary.variants.map((v: { name: string }) => v.name)).toEqual(['full', 'original']);
+    // The paper's Table 1 beside ours, per cell: nothing is rated yet.
+    expect(summary.paper.source).toBe('Table 1, 48 raters, 7-point Likert scales');
+    expect(
+      summary.paper.cells
+        .filter((c: { scale: string }) => c.scale === 'personification')
+        .map((c: { paperRow: string; comparison: { paper: number; ours: unknown } }) => [
+          c.paperRow,
+          c.comparison.paper,
+          c.comparison.ours,
+        ]),
+    ).toEqual([
+      ['ITCMA-S', 6.29, null],
+      ['ITCMA', 2.88, null],
+    ]);
     expect(summary.rubric.scales.map((s: { id: string }) => s.id)).toEqual([
       'personification',
       'consistency',
