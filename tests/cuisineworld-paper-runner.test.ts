@@ -167,6 +167,9 @@ describe('society cuisineworld sweep --runner', () => {
     expect(out).toMatch(/^level_3 α 1\.25\s+not in paper\s/m);
     expect(out).toMatch(/^level_6 τ1\s+not in paper\s/m);
     expect(out).not.toMatch(/^level_3 CoS/m);
+    expect(out).toContain(
+      'The paper ran 3 episodes of 60 steps per cell; this sweep ran 1 of 4, so its totals are not the paper',
+    );
     expect(out).toContain('runner: ours');
   });
 

@@ -366,7 +366,12 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
             alphas,
             perEpisode.filter((c) => c.agents === agents),
           );
-          return `${table}\n\n${beside.text}`;
+          // The paper's cells are 3 episodes of 60 steps: other lengths are compared, and said.
+          const unlike =
+            episodes !== 3 || maxSteps !== 60
+              ? `\nThe paper ran 3 episodes of 60 steps per cell; this sweep ran ${episodes} of ${maxSteps}, so its totals are not the paper's scale.`
+              : '';
+          return `${table}\n\n${simulatedPrefix(simulated)}${beside.text}${unlike}`;
         });
         blocks.push(runnerLine);
         if (failed > 0)
