@@ -41,6 +41,10 @@ export function register(program: Command): void {
       [],
     )
     .option('--behaviour <B>', 'without a document: feedback (paper, the default) or retry')
+    .option(
+      '--runner <R>',
+      "how turns count: ours (the default) or paper (MindAgent's: no game step on a turn with no readable command, at most one expiry counted per step)",
+    )
     .option('--no-feedback', 'Table 8: never tell the dispatcher why commands were refused')
     .option('--no-hints', "Table 8: leave the environment's hints out of the prompt")
     .option('--demo-steps <N>', 'Table 8: steps in the worked demonstration (the paper: 2)')

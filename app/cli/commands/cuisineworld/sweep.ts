@@ -40,6 +40,7 @@ import { parseProviders } from '../../provider-flags.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
+import { type EpisodeCounts, paperBeside } from './paper-beside.ts';
 import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
 
 function list(text: string, what: string): string[] {
@@ -77,6 +78,7 @@ export interface SweepFlags extends EvalRunFlags, BudgetFlags {
   controller?: string;
   model: string[];
   behaviour?: string;
+  runner?: string;
   /** False with `--no-feedback` (commander's negation); true otherwise. */
   feedback: boolean;
   hints: boolean;
@@ -97,6 +99,7 @@ const FLAGS: Record<EpisodeSetting, string> = {
   alpha: '--alphas',
   seed: '--seed',
   maxSteps: '--steps',
+  runner: '--runner',
   feedback: '--no-feedback',
   hints: '--no-hints',
   demoSteps: '--demo-steps',
@@ -214,6 +217,9 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
   const providerOverrides = parseProviders(flags.provider ?? []);
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
   const ablations = ablationsOf(flags);
+  if (flags.runner !== undefined && flags.runner !== 'ours' && flags.runner !== 'paper')
+    throw new UsageError(`--runner must be ours or paper, got "${flags.runner}"`);
+  const runner = (flags.runner ?? own.runner ?? 'ours') as EpisodeSettings['runner'];
   const params = readSets(flags.set);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
 
@@ -226,7 +232,12 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
           cells.push({ level, agents, alpha, episode });
   const plan: PlannedJob[] = [];
   const hashes: string[] = [];
-  const evalKey = { documents: hashes, grid: cells.length, ablations: ablations.settings, mode };
+  const evalKey = {
+    documents: hashes,
+    grid: cells.length,
+    ablations: ablations.settings,
+    mode,
+  };
   for (const [item, cell] of cells.entries()) {
     const doc = withEpisodeSettings(
       base,
@@ -236,6 +247,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
         alpha: cell.alpha,
         seed: `${flags.seed}:${cell.episode}`,
         maxSteps,
+        ...(flags.runner === undefined ? {} : { runner }),
         ...ablations.settings,
       },
       registry,
@@ -291,12 +303,15 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
   };
   const tables = (items: readonly EvalItemRecord[]) => {
     const results: Record<string, Record<number, CellCounts[]>> = {};
+    const perEpisode: EpisodeCounts[] = [];
     const byItem = new Map(items.map((i) => [i.item, i]));
     let failed = 0;
     for (const agents of agentCounts)
       for (const level of levels) {
+        const episodesByAlpha: CellCounts[][] = [];
         const row = alphas.map((alpha) => {
           const counts: CellCounts = { completed: 0, failed: 0, open: 0 };
+          const episodes: CellCounts[] = [];
           cells.forEach((c, item) => {
             if (c.level !== level || c.agents !== agents || c.alpha !== alpha) return;
             const record = byItem.get(item);
@@ -305,17 +320,25 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
               failed++;
               return;
             }
-            counts.completed += m.completed ?? 0;
-            counts.failed += m.failed ?? 0;
-            counts.open += m.open ?? 0;
+            const one = { completed: m.completed ?? 0, failed: m.failed ?? 0, open: m.open ?? 0 };
+            episodes.push(one);
+            counts.completed += one.completed;
+            counts.failed += one.failed;
+            counts.open += one.open;
           });
+          episodesByAlpha.push(episodes);
           return counts;
         });
         results[level] ??= {};
         results[level]![agents] = row;
+        perEpisode.push({ level, agents, episodes: episodesByAlpha });
       }
-    return { results, simulated: mode === 'simulated', failed };
+    return { results, perEpisode, simulated: mode === 'simulated', failed };
   };
+  const runnerLine =
+    runner === 'paper'
+      ? "runner: paper (MindAgent's: a turn with no readable command does not move the game but uses up a turn; at most one expired order counts per step)"
+      : 'runner: ours (every turn plays a game step; every expired order counts; --runner paper for MindAgent’s)';
   return runPlannedEval({
     config,
     evalId,
@@ -327,18 +350,30 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     scorer: textScorer('cos'),
     present: {
       text: (_summary, items) => {
-        const { results, simulated, failed } = tables(items);
+        const { results, perEpisode, simulated, failed } = tables(items);
         const blocks = agentCounts.map((agents) => {
           const columns: SweepColumn[] = levels.map((level) => ({
             level,
             cells: results[level]![agents]!,
           }));
-          return formatCosTable(
+          const table = formatCosTable(
             `${simulatedPrefix(simulated)}${agents} agents · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
             columns,
             alphas,
           );
+          const beside = paperBeside(
+            ablations.name,
+            alphas,
+            perEpisode.filter((c) => c.agents === agents),
+          );
+          // The paper's cells are 3 episodes of 60 steps: other lengths are compared, and said.
+          const unlike =
+            episodes !== 3 || maxSteps !== 60
+              ? `\nThe paper ran 3 episodes of 60 steps per cell; this sweep ran ${episodes} of ${maxSteps}, so its totals are not the paper's scale.`
+              : '';
+          return `${table}\n\n${simulatedPrefix(simulated)}${beside.text}${unlike}`;
         });
+        blocks.push(runnerLine);
         if (failed > 0)
           blocks.push(
             `${failed} episode${failed === 1 ? '' : 's'} failed and count no order (see society eval-show ${evalId} --items)`,
@@ -352,7 +387,18 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
         alphas,
         episodes,
         ablations: ablations.settings,
-        ...tables(items),
+        runner,
+        ...(({ perEpisode, ...rest }) => ({
+          ...rest,
+          paper: agentCounts.flatMap(
+            (agents) =>
+              paperBeside(
+                ablations.name,
+                alphas,
+                perEpisode.filter((c) => c.agents === agents),
+              ).cells,
+          ),
+        }))(tables(items)),
       }),
     },
   });
