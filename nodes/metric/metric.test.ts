@@ -1,7 +1,7 @@
 /** The metric node: its arithmetic on hand-made vectors, its ports and default models. */
 import { describe, expect, it } from 'vitest';
 import { clipScore, cosine, embeddingRows, greedyMatch } from './execute.ts';
-import { DEFAULT_METRIC_MODELS, metricData, metricPorts } from './spec.ts';
+import { DEFAULT_METRIC_MODELS, type MetricKind, metricData, metricPorts } from './spec.ts';
 
 describe('metric arithmetic', () => {
   it('cosine: parallel, orthogonal, opposite, 45 degrees; zero vectors score 0', () => {
@@ -70,17 +70,32 @@ describe('metric arithmetic', () => {
   });
 
   it('has ports by kind and a default model for each', () => {
-    const names = (kind: 'text-similarity' | 'clip-score' | 'image-similarity') =>
-      metricPorts(kind).inputs.map((p) => `${p.name}:${p.modality}`);
+    const names = (kind: MetricKind, idf = false) =>
+      metricPorts({ kind, idf }).inputs.map((p) => `${p.name}:${p.modality}`);
     expect(names('text-similarity')).toEqual(['prediction:text', 'reference:text']);
     expect(names('clip-score')).toEqual(['image:image', 'text:text']);
     expect(names('image-similarity')).toEqual(['prediction:image', 'reference:image']);
-    expect(metricPorts('clip-score').outputs.map((p) => p.name)).toEqual(['score', 'report']);
+    expect(names('bertscore')).toEqual(['prediction:text', 'reference:text']);
+    expect(names('bertscore', true)).toEqual(['prediction:text', 'reference:text', 'idf:json']);
+    expect(names('vit-distance')).toEqual(['prediction:image', 'reference:image']);
+    expect(metricPorts({ kind: 'clip-score' }).outputs.map((p) => p.name)).toEqual([
+      'score',
+      'report',
+      'definition',
+    ]);
     expect(metricData.parse({})).toMatchObject({
       kind: 'text-similarity',
       provider: 'hf-inference',
       keepSpecialTokens: false,
     });
     expect(DEFAULT_METRIC_MODELS['text-similarity']).toBe('sentence-transformers/all-MiniLM-L6-v2');
+    // OpenAGI's models and settings (research/benchmark_tasks at 22190c5).
+    expect(DEFAULT_METRIC_MODELS.bertscore).toBe('microsoft/deberta-xlarge-mnli');
+    expect(DEFAULT_METRIC_MODELS['vit-distance']).toBe('nateraw/vit-base-beans');
+    expect(DEFAULT_METRIC_MODELS['clip-score']).toBe('openai/clip-vit-base-patch16');
+    expect(metricData.parse({ kind: 'bertscore' })).toMatchObject({
+      idf: false,
+      rescaleWithBaseline: false,
+    });
   });
 });
