@@ -1,7 +1,8 @@
 /** The metric node: its arithmetic on hand-made vectors, its ports and default models. */
 import { describe, expect, it } from 'vitest';
+import { metricDefinition } from './definition.ts';
 import { clipScore, cosine, embeddingRows, greedyMatch } from './execute.ts';
-import { DEFAULT_METRIC_MODELS, type MetricKind, metricData, metricPorts } from './spec.ts';
+import { DEFAULT_METRIC_MODELS, type MetricKind, metricData, metricPorts, spec } from './spec.ts';
 
 describe('metric arithmetic', () => {
   it('cosine: parallel, orthogonal, opposite, 45 degrees; zero vectors score 0', () => {
@@ -97,5 +98,27 @@ describe('metric arithmetic', () => {
       idf: false,
       rescaleWithBaseline: false,
     });
+  });
+
+  it('shows on its card which definition it computes and which way is better', () => {
+    const card = (data: object) => spec.summary?.(metricData.parse(data));
+    expect(card({ kind: 'bertscore' })).toBe(
+      'BERTScore F1 · deberta-xlarge-mnli · layer 40 (higher is better)',
+    );
+    expect(card({ kind: 'bertscore', idf: true, rescaleWithBaseline: true })).toBe(
+      'BERTScore F1 · deberta-xlarge-mnli · layer 40 · idf · rescaled (higher is better)',
+    );
+    expect(card({ kind: 'vit-distance' })).toBe(
+      'ViT hidden-state distance (OpenAGI) · vit-base-beans (lower is better)',
+    );
+    expect(card({ kind: 'text-similarity' })).toBe(
+      'text embedding cosine similarity · all-MiniLM-L6-v2 (higher is better)',
+    );
+    expect(card({ kind: 'recall-at-k', k: 3, tolerance: 10 })).toBe(
+      'recall at 3 within 10 s (R3@10) (higher is better)',
+    );
+    expect(
+      metricDefinition(metricData.parse({ kind: 'bertscore', layer: 12 })).settings.layer,
+    ).toBe(12);
   });
 });

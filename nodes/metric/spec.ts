@@ -64,7 +64,16 @@ export const metricData = z.strictObject({
    * layer for the model (40 for `microsoft/deberta-xlarge-mnli`). The server answers one
    * layer's vectors: it must serve this one (a plain feature-extraction endpoint serves the last).
    */
-  layer: z.number().int().min(0).max(200).optional().meta(BERTSCORE_ONLY),
+  layer: z
+    .number()
+    .int()
+    .min(0)
+    .max(200)
+    .optional()
+    .meta({
+      ...BERTSCORE_ONLY,
+      placeholder: "bert_score's layer for the model (40 for deberta-xlarge-mnli)",
+    }),
   /**
    * BERTScore: weigh tokens by their idf over the reference texts. Feature extraction answers
    * vectors, not token ids, so the weights come in on the `idf` input. Off as OpenAGI calls it.
@@ -150,7 +159,7 @@ export function metricPorts(data: Pick<MetricData, 'kind'> & { idf?: boolean }):
       {
         name: 'report',
         modality: 'json',
-        description: 'kind, score, method, model, and whether it was simulated',
+        description: 'kind, score, method, model, definition, and whether it was simulated',
       },
       {
         name: 'definition',
