@@ -1,5 +1,6 @@
 /** The metric node: its arithmetic on hand-made vectors, its ports and default models. */
 import { describe, expect, it } from 'vitest';
+import { definitionLines, metricCardValue } from './card-value.ts';
 import { metricDefinition } from './definition.ts';
 import { clipScore, cosine, embeddingRows, greedyMatch } from './execute.ts';
 import { DEFAULT_METRIC_MODELS, type MetricKind, metricData, metricPorts, spec } from './spec.ts';
@@ -120,5 +121,32 @@ describe('metric arithmetic', () => {
     expect(
       metricDefinition(metricData.parse({ kind: 'bertscore', layer: 12 })).settings.layer,
     ).toBe(12);
+  });
+});
+
+describe("the metric's card after a run", () => {
+  it('shows the score under its definition, with the direction and the model', () => {
+    const definition = metricDefinition(metricData.parse({ kind: 'vit-distance' }));
+    const outputs = { score: 0.28354, report: { simulated: true }, definition };
+    expect(metricCardValue(outputs)).toEqual({
+      kind: 'choice',
+      label: 'ViT hidden-state distance (OpenAGI)',
+      value: '0.2835',
+      detail: 'lower is better · nateraw/vit-base-beans · simulated',
+    });
+    // A run from before definitions were reported reads as before.
+    expect(metricCardValue({ score: 1 })).toBe(undefined);
+  });
+
+  it('lists in the inspector what the settings compute', () => {
+    expect(definitionLines(metricDefinition(metricData.parse({ kind: 'bertscore' })))).toEqual([
+      'model: microsoft/deberta-xlarge-mnli',
+      'layer: 40',
+      'idf: false',
+      'rescaleWithBaseline: false',
+      'baselineF1: none',
+      'markers: matched, weight 0',
+      'higher is better',
+    ]);
   });
 });
