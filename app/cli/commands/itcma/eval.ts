@@ -140,6 +140,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   const plan = planSeedJobs(prepared, { evalId, seeds, mode });
   // What each architecture's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
+  config.table = { kind: 'itcma-table1', context: { ran } };
   return runPlannedEval({
     config,
     evalId,
@@ -194,7 +195,7 @@ function planSeedJobs(
 }
 
 /** The paper's Table 1 layout: mean rating per scale per architecture, and pairs that talked. */
-function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
+export function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
   const scales = summary.rubric?.scales ?? RUBRICS.itcma!.scales;
   const rows = [['architecture', ...scales.map((s) => s.label), 'pairs that talked']];
   let rated = 0;
