@@ -81,4 +81,12 @@ describe("the papers' layouts in eval-show and bundles", () => {
     expect(stdout).toContain('images: 1 of 2 not found under');
     expect((await societyHere(['eval-show', evalId, '--db', db])).stdout).toBe(stdout);
   });
+
+  it("MindAgent's CoS tables: eval-show prints the sweep's tables again", async () => {
+    const db = path.join(dir, 'sweep.db');
+    const args = ['cuisineworld', 'sweep', '--alphas', '1,3', '--episodes', '1', '--steps', '6'];
+    const { stdout, evalId } = await tableCommand(args, db);
+    expect(stdout).toMatch(/^\[simulated\] 2 agents · .* · 1 episode of 6 steps per cell\n/);
+    expect((await societyHere(['eval-show', evalId, '--db', db])).stdout).toBe(stdout);
+  });
 });
