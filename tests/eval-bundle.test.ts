@@ -3,7 +3,16 @@
  * OpenAI-protocol server, exported, opened in another store with the same table byte for byte,
  * refused when a file changed, and re-scored there without a model call.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -224,6 +233,37 @@ describe('society eval-export / eval-import', () => {
     const other = path.join(dir, 'laid-out.db');
     expect((await societyHere(['eval-import', out, '--db', other])).code).toBe(0);
     expect((await societyHere(['eval-show', laidOut, '--db', other])).stdout).toBe(here.stdout);
+  });
+
+  it('refuses to write a bundle holding a key-shaped string no variable holds', async () => {
+    const files = path.join(dir, 'pasted');
+    mkdirSync(files);
+    const doc = path.join(files, 'qa.society.json');
+    const data = path.join(files, 'data.jsonl');
+    writeFileSync(doc, JSON.stringify(QA_DOCUMENT));
+    writeFileSync(
+      data,
+      `${JSON.stringify({ question: 'Is sk-proj-Ab12Cd34Ef56Gh78Ij90Kl a key?', answer: 'yes' })}\n`,
+    );
+    const pastedDb = path.join(files, 'runs.db');
+    const ran = await societyHere([
+      ...['eval', doc, '--data', data, '--map', 'question=question', '--expect', 'answer'],
+      ...['--simulate', '--json', '-q', '--db', pastedDb],
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const out = path.join(files, 'bundle');
+    const result = await societyHere([
+      'eval-export',
+      JSON.parse(ran.stdout).evalId,
+      out,
+      '--db',
+      pastedDb,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^society: not exported: items\.jsonl: \S+ holds what looks like a key\. Keys belong in the environment/,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses a folder that is not empty', async () => {
