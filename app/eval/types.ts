@@ -58,6 +58,11 @@ export interface EvalConfig {
    * rubric to the command that made an eval reopens that eval and attaches it.
    */
   rubric?: Rubric;
+  /**
+   * The layout its table is printed in besides the usual one (a paper's), by kind, with what that
+   * layout needs beyond the items (table-presenters.ts). Not part of the eval's identity.
+   */
+  table?: { kind: string; context?: unknown };
 }
 
 /** How an eval stands. */

@@ -10,12 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
-import {
-  type CellCounts,
-  formatCosTable,
-  type SweepColumn,
-  TAU_ALPHAS,
-} from '../../../environments/cos.ts';
+import { TAU_ALPHAS } from '../../../environments/cos.ts';
 import type {
   EpisodeSetting,
   EpisodeSettings,
@@ -32,7 +27,6 @@ import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { migrateNodeData } from '../../../schema/node-versions.ts';
 import { formatProblem } from '../../../schema/problems.ts';
-import { simulatedPrefix } from '../../../schema/simulated.ts';
 import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
@@ -40,8 +34,8 @@ import { parseProviders } from '../../provider-flags.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
-import { type EpisodeCounts, paperBeside } from './paper-beside.ts';
 import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
+import { type SweepLayout, sweepPaperCells, sweepTables, sweepText } from './table-presenter.ts';
 
 function list(text: string, what: string): string[] {
   const items = text
@@ -301,44 +295,22 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     variants: [variant],
     mode,
   };
-  const tables = (items: readonly EvalItemRecord[]) => {
-    const results: Record<string, Record<number, CellCounts[]>> = {};
-    const perEpisode: EpisodeCounts[] = [];
-    const byItem = new Map(items.map((i) => [i.item, i]));
-    let failed = 0;
-    for (const agents of agentCounts)
-      for (const level of levels) {
-        const episodesByAlpha: CellCounts[][] = [];
-        const row = alphas.map((alpha) => {
-          const counts: CellCounts = { completed: 0, failed: 0, open: 0 };
-          const episodes: CellCounts[] = [];
-          cells.forEach((c, item) => {
-            if (c.level !== level || c.agents !== agents || c.alpha !== alpha) return;
-            const record = byItem.get(item);
-            const m = record?.prediction as Partial<CellCounts> & { simulated?: boolean };
-            if (record?.status !== 'scored' || !m) {
-              failed++;
-              return;
-            }
-            const one = { completed: m.completed ?? 0, failed: m.failed ?? 0, open: m.open ?? 0 };
-            episodes.push(one);
-            counts.completed += one.completed;
-            counts.failed += one.failed;
-            counts.open += one.open;
-          });
-          episodesByAlpha.push(episodes);
-          return counts;
-        });
-        results[level] ??= {};
-        results[level]![agents] = row;
-        perEpisode.push({ level, agents, episodes: episodesByAlpha });
-      }
-    return { results, perEpisode, simulated: mode === 'simulated', failed };
+  const layout: SweepLayout = {
+    cells,
+    levels,
+    agentCounts,
+    alphas,
+    title: `${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`}`,
+    episodes,
+    maxSteps,
+    ablation: ablations.name,
+    runner,
   };
-  const runnerLine =
-    runner === 'paper'
-      ? "runner: paper (MindAgent's: a turn with no readable command does not move the game but uses up a turn; at most one expired order counts per step)"
-      : 'runner: ours (every turn plays a game step; every expired order counts; --runner paper for MindAgent’s)';
+  config.table = { kind: 'cuisineworld-sweep', context: layout };
+  const tables = (items: readonly EvalItemRecord[]) => {
+    const { results, failed } = sweepTables(items, layout);
+    return { results, simulated: mode === 'simulated', failed };
+  };
   return runPlannedEval({
     config,
     evalId,
@@ -349,37 +321,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     concurrency,
     scorer: textScorer('cos'),
     present: {
-      text: (_summary, items) => {
-        const { results, perEpisode, simulated, failed } = tables(items);
-        const blocks = agentCounts.map((agents) => {
-          const columns: SweepColumn[] = levels.map((level) => ({
-            level,
-            cells: results[level]![agents]!,
-          }));
-          const table = formatCosTable(
-            `${simulatedPrefix(simulated)}${agents} agents · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
-            columns,
-            alphas,
-          );
-          const beside = paperBeside(
-            ablations.name,
-            alphas,
-            perEpisode.filter((c) => c.agents === agents),
-          );
-          // The paper's cells are 3 episodes of 60 steps: other lengths are compared, and said.
-          const unlike =
-            episodes !== 3 || maxSteps !== 60
-              ? `\nThe paper ran 3 episodes of 60 steps per cell; this sweep ran ${episodes} of ${maxSteps}, so its totals are not the paper's scale.`
-              : '';
-          return `${table}\n\n${simulatedPrefix(simulated)}${beside.text}${unlike}`;
-        });
-        blocks.push(runnerLine);
-        if (failed > 0)
-          blocks.push(
-            `${failed} episode${failed === 1 ? '' : 's'} failed and count no order (see society eval-show ${evalId} --items)`,
-          );
-        return blocks.join('\n\n');
-      },
+      text: (summary, items) => sweepText(summary, items, layout),
       json: (summary, items) => ({
         ...summary,
         levels,
@@ -388,17 +330,8 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
         episodes,
         ablations: ablations.settings,
         runner,
-        ...(({ perEpisode, ...rest }) => ({
-          ...rest,
-          paper: agentCounts.flatMap(
-            (agents) =>
-              paperBeside(
-                ablations.name,
-                alphas,
-                perEpisode.filter((c) => c.agents === agents),
-              ).cells,
-          ),
-        }))(tables(items)),
+        ...tables(items),
+        paper: sweepPaperCells(items, layout),
       }),
     },
   });

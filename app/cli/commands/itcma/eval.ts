@@ -185,6 +185,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   const plan = planSeedJobs(prepared, { evalId, seeds, mode });
   // What each architecture's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
+  config.table = { kind: 'itcma-table1', context: { ran } };
   return runPlannedEval({
     config,
     evalId,
@@ -285,7 +286,7 @@ export function table1Cells(summary: EvalSummary): Table1Cell[] {
 }
 
 /** The paper's Table 1 beside ours, cell by cell, then the share of agent pairs that talked. */
-function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
+export function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
   const labels = new Map(
     (summary.rubric?.scales ?? RUBRICS.itcma!.scales).map((s) => [s.id, s.label]),
   );

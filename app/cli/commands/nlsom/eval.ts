@@ -179,6 +179,7 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
   const missingItems = new Set(found.flatMap((p, i) => (p === undefined ? [i] : [])));
   // What each structure's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
+  config.table = { kind: 'nlsom-vqa', context: { missing: [...missingItems], imageNote, ran } };
   return runPlannedEval({
     config,
     evalId,
@@ -316,7 +317,7 @@ const cell = (p: { n: number; failed: number; mean: number; ci95: [number, numbe
  * NLSOM's Table 4 layout: the parameters the runs used, accuracy (%) per structure with
  * intervals and the photo split, then the paper's figures apart.
  */
-function formatAccuracy(
+export function formatAccuracy(
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   missing: ReadonlySet<number>,

@@ -1,5 +1,6 @@
 /** `society nlsom eval` (NLSOM's A-OKVQA accuracy): arguments, options and help. */
 import type { Command } from 'commander';
+import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
@@ -7,6 +8,7 @@ import type { NlsomEvalFlags } from './eval.ts';
 
 /** `society nlsom` and its `eval` subcommand. */
 export function register(program: Command): void {
+  registerTablePresenter('nlsom-vqa', async () => (await import('./table-presenter.ts')).present);
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");

@@ -29,6 +29,7 @@ import { UsageError } from '../../errors.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
+import { OPENAGI_TABLE1, type OpenAgiTableContext } from './table-presenter.ts';
 import { formatTable1, table1 } from './table1.ts';
 import { readTasks } from './task-file.ts';
 
@@ -140,6 +141,11 @@ export async function openAgiEvalCommand(
   }
   // The samples are data: a changed sample is another eval.
   const dataHash = sha256Hex(canonicalJson(plan.map((p) => p.job.inputs)));
+  const tableContext: OpenAgiTableContext = {
+    planner,
+    tasks: graphs.length,
+    categories: graphs.map((g) => g.task.category),
+  };
   const config: EvalConfig = {
     name: `OpenAGI Table 1 · ${planner}`,
     document: `${graphs.length} task graph${graphs.length === 1 ? '' : 's'} (society openagi build)`,
@@ -152,6 +158,7 @@ export async function openAgiEvalCommand(
     variants: [variant],
     ...(limit !== undefined ? { limit } : {}),
     mode,
+    table: { kind: OPENAGI_TABLE1, context: tableContext },
   };
   const evalId = evalIdentity({ documentHash, dataHash, variant, limit: limit ?? null, mode });
 
