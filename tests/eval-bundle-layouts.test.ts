@@ -38,7 +38,7 @@ describe("the papers' layouts in eval-show and bundles", () => {
     const db = path.join(dir, 'itcma.db');
     const args = ['itcma', 'eval', '--seeds', '1', '--steps', '2', '--architectures', 'full'];
     const { stdout, evalId } = await tableCommand(args, db);
-    expect(stdout).toMatch(/^ITCMA-S human evaluation \(Table 1 layout/);
+    expect(stdout).toMatch(/^ITCMA-S, Table 1, 48 raters/);
     expect((await societyHere(['eval-show', evalId, '--db', db])).stdout).toBe(stdout);
     const items = JSON.parse(
       (await societyHere(['eval-show', evalId, '--items', '--json', '--db', db])).stdout,
@@ -48,7 +48,10 @@ describe("the papers' layouts in eval-show and bundles", () => {
     ]);
     expect(rated.code, rated.stderr).toBe(0);
     const after = (await societyHere(['eval-show', evalId, '--db', db])).stdout;
-    expect(after).toMatch(/^full\s+6\.00 \(n=1\)/m);
+    // One agent trajectory rated: the paper's mean, ours (one rating, no interval), the difference.
+    expect(after).toMatch(
+      /^full\s+ITCMA-S\s+Personification\s+6\.29\s+6\.00 \(n=1, no interval\)\s+−0\.29\s+1$/m,
+    );
   });
 
   it("NLSOM's A-OKVQA accuracy: eval-show prints the layout with its photo note", async () => {
