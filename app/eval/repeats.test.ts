@@ -71,12 +71,13 @@ describe('repeats of a plan', () => {
     );
   });
 
-  it("offsets a document's own seed rather than replacing it", () => {
+  it("extends a document's own seed rather than replacing it, so item seeds never collide", () => {
     expect(repeatSeed(undefined, 2)).toBe(2);
-    expect(repeatSeed(7, 2)).toBe(9);
+    // Seed 1's second repeat is not seed 2's first.
+    expect(repeatSeed(1, 1)).toBe('1:1');
     expect(repeatSeed('abc', 2)).toBe('abc:2');
     const text = JSON.stringify({ version: 1, settings: { seed: 7, timeoutMs: 5 } });
-    expect(JSON.parse(seededDocumentText(text, 1)).settings).toEqual({ seed: 8, timeoutMs: 5 });
+    expect(JSON.parse(seededDocumentText(text, 1)).settings).toEqual({ seed: '7:1', timeoutMs: 5 });
   });
 
   it('keeps an eval id when run once and makes another for N > 1', () => {

@@ -5,7 +5,8 @@
  *
  * Repeat 0 is the job as planned, unchanged: an eval run once keeps the id, job keys and runs it
  * had before repeats existed. Repeat r ≥ 1 runs with seed r when the document sets none (the
- * default seed is 0, repeat 0's), its seed + r when it sets a number, and `seed:r` for a text seed.
+ * default seed is 0, repeat 0's), and with `s:r` when it sets its own seed s: a command whose
+ * items differ by seed (one per item, 1…N) keeps every item × repeat on a seed of its own.
  */
 import { createHash } from 'node:crypto';
 import { evalIdentity } from './identity.ts';
@@ -14,7 +15,6 @@ import type { PlannedJob } from './runner.ts';
 /** The seed repeat `repeat` runs with, given the document's own (`settings.seed`). */
 export function repeatSeed(documentSeed: unknown, repeat: number): number | string {
   if (documentSeed === undefined || documentSeed === null) return repeat;
-  if (typeof documentSeed === 'number') return documentSeed + repeat;
   return `${String(documentSeed)}:${repeat}`;
 }
 
