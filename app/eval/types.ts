@@ -126,7 +126,8 @@ export interface VariantSummary {
   /**
    * The mean over the n runs, a failed one counting as 0, and its 95% interval. Meaningless
    * when every item failed (`failed === n`): tables show "failed" then (score-text.ts). With
-   * repeats the interval is over the items' means (comparison.ts), not the n runs.
+   * repeats the mean and interval are over the items' means across their repeats
+   * (comparison.ts), not over the n runs.
    */
   score: { mean: number; ci95: [number, number] };
   costUsd: number;
