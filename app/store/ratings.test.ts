@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { scaleRatings } from '../eval/ratings.ts';
 import { RUBRICS } from '../eval/rubrics.ts';
 import type { EvalConfig } from '../eval/types.ts';
-import { MIGRATIONS, migrate } from './migrations.ts';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from './migrations.ts';
 import { connections, dir, newRun, store, withTempStores } from './store.test-helper.ts';
 import type { RunStore } from './store.ts';
 
@@ -149,7 +149,7 @@ describe('ratings', () => {
     ).run(JSON.stringify(config));
     db.close();
     const s = store(file);
-    expect(s.diagnostics().schemaVersion).toBe(MIGRATIONS.length);
+    expect(s.diagnostics().schemaVersion).toBe(SCHEMA_VERSION);
     expect(s.getEval('old1')?.name).toBe('old');
     const run = newRun(s, 'r1').id;
     expect(s.putRatings({ runId: run, rater: 'ada', scores: { logicality: 3 } })).toHaveLength(1);
