@@ -1,0 +1,193 @@
+/**
+ * `society openagi eval --data DIR` over a 3-task folder in OpenAGI's layout (made here): every
+ * sample of every task is an item, a malformed folder is refused before any run naming the file
+ * and what is wrong, and the paper's zero-shot planner sends no model list on the wire and
+ * scores an invalid plan 0.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { societyHere } from '../../../../tests/support/cli.ts';
+import { type StubHf, startStubHuggingFace } from '../../../../tests/support/stub-hf.ts';
+import { type StubOpenAI, startStubOpenAI } from '../../../../tests/support/stub-openai.ts';
+import { openAgiModules } from '../../../experts/catalogue.ts';
+
+const TASKS = [
+  'Given noisy grayscale image, how to return the regular image step by step?',
+  'Given noisy blurry grayscale image and clozed English query, how to answer the question in English step by step?',
+  'Given clozed English text, how to translate the text in German step by step?',
+];
+const SAMPLES = 4;
+
+let dir: string;
+let llm: StubOpenAI;
+let hf: StubHf;
+
+/** OpenAGI's layout: <id>/inputs/ and <id>/outputs/, pictures 0.jpg…, one text per line. */
+async function makeData(root: string): Promise<void> {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'task_description.txt'), `${TASKS.join('\n')}\n`);
+  const pictures = async (folder: string) => {
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < SAMPLES; i++) {
+      const jpg = await sharp({
+        create: { width: 8, height: 8, channels: 3, background: { r: 20 * i, g: 90, b: 160 } },
+      })
+        .jpeg()
+        .toBuffer();
+      writeFileSync(join(folder, `${i}.jpg`), jpg);
+    }
+  };
+  const lines = (file: string, make: (i: number) => string) => {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, `${Array.from({ length: SAMPLES }, (_, i) => make(i)).join('\n')}\n`);
+  };
+  await pictures(join(root, '0/inputs/image'));
+  await pictures(join(root, '0/outputs/image'));
+  await pictures(join(root, '1/inputs/image'));
+  lines(join(root, '1/inputs/question.txt'), (i) => `What number is [MASK] shirt ${i}?`);
+  lines(join(root, '1/outputs/answer.txt'), (i) => String(20 + i));
+  lines(join(root, '2/inputs/text.txt'), (i) => `A bear [MASK] in the grass, number ${i}.`);
+  lines(join(root, '2/outputs/text.txt'), (i) => `Ein Bär im Gras, Nummer ${i}.`);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'society-openagi-data-'));
+  await makeData(join(dir, 'data'));
+  // A planner that writes no step: the paper's mapping finds nothing, so the plan is invalid.
+  llm = await startStubOpenAI({
+    respond: () => ({ text: 'I would look at the picture closely and think it over.' }),
+  });
+  hf = await startStubHuggingFace({ respond: () => ({ status: 500, body: 'not expected' }) });
+});
+afterAll(async () => {
+  await llm.close();
+  await hf.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('society openagi eval --data', () => {
+  it('runs every sample of every task folder as an item', async () => {
+    const data = join(dir, 'data');
+    const db = join(dir, 'all.db');
+    const args = ['openagi', 'eval', '--data', data, '--split', 'folder', '--simulate'];
+    const result = await societyHere([...args, '--json', '-q', '--db', db]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json).toMatchObject({ status: 'finished', items: 3 * SAMPLES });
+    expect(json.variants[0]).toMatchObject({ n: 3 * SAMPLES, failed: 0 });
+    const byMetric = Object.fromEntries(
+      json.table1.metrics.map((m: { metric: string }) => [m.metric, m]),
+    );
+    // Task 0 answers with a picture (ViT); tasks 1 and 2 in text (BERT), four samples each.
+    expect(byMetric.ViT).toMatchObject({ tasks: 1, items: SAMPLES });
+    expect(byMetric.BERT).toMatchObject({ tasks: 2, items: 2 * SAMPLES });
+
+    const text = await societyHere([...args, '--samples', '2', '-q', '--db', db]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('3 tasks, 6 samples in all');
+    expect(text.stdout).toMatch(
+      /^BERT\s+not in paper\s+-?\d\.\d{4} \[.*\]\s+–\s+2 \(4 samples\)\s/m,
+    );
+  });
+
+  it('refuses a malformed folder before any run, naming the file and what is wrong', async () => {
+    const bad = join(dir, 'bad');
+    const cases: Array<[(root: string) => void, RegExp]> = [
+      [
+        (root) => rmSync(join(root, '0/inputs/image/2.jpg')),
+        /^society: .*bad\/0\/inputs\/image\/2\.jpg: missing \(a picture folder holds 3 files, named 0\.jpg to 2\.jpg\)\n$/,
+      ],
+      [
+        (root) => writeFileSync(join(root, '1/outputs/answer.txt'), '20\n21\n22\n'),
+        /^society: .*bad\/1\/outputs\/answer\.txt: 3 samples, but .*bad\/1\/inputs\/image has 4\n$/,
+      ],
+      [
+        (root) => rmSync(join(root, '1/inputs/question.txt')),
+        /^society: .*bad\/1\/inputs: holds a picture folder, but task 1 \(image\+text->text\) takes a picture folder and a \.txt file\n$/,
+      ],
+      [
+        (root) => writeFileSync(join(root, '2/inputs/text.txt'), 'one\n\nthree\nfour\n'),
+        /^society: .*bad\/2\/inputs\/text\.txt: line 2 is empty \(one sample per line, none blank\)\n$/,
+      ],
+      [
+        (root) => writeFileSync(join(root, '0/inputs/image/1.jpg'), 'not a picture'),
+        /^society: .*bad\/0\/inputs\/image\/1\.jpg: not a JPEG picture\n$/,
+      ],
+    ];
+    for (const [spoil, line] of cases) {
+      rmSync(bad, { recursive: true, force: true });
+      await makeData(bad);
+      spoil(bad);
+      const db = join(dir, 'bad.db');
+      const result = await societyHere([
+        'openagi',
+        'eval',
+        '--data',
+        bad,
+        '--split',
+        'folder',
+        '--simulate',
+        '--db',
+        db,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(line);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('paper-zero-shot sends no model list, asks once per item, and scores an invalid plan 0', async () => {
+    const db = join(dir, 'zero.db');
+    const before = llm.count();
+    const result = await societyHere([
+      'openagi',
+      'eval',
+      '--data',
+      join(dir, 'data'),
+      '--split',
+      'folder',
+      '--samples',
+      '1',
+      '--model',
+      'openai:gpt-3.5-turbo',
+      '--planner',
+      'paper-zero-shot',
+      '--provider',
+      `openai=${llm.url}`,
+      '--provider',
+      `hf-inference=${hf.url},kind=huggingface`,
+      '--concurrency',
+      '1',
+      '--json',
+      '-q',
+      '--db',
+      db,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // One request per item: no retry, no repair.
+    const sent = llm.requests.slice(before);
+    expect(sent).toHaveLength(3);
+    for (const body of sent) {
+      const wire = JSON.stringify(body).toLowerCase();
+      for (const m of openAgiModules()) {
+        expect(wire).not.toContain(m.title.toLowerCase());
+        expect(wire).not.toContain(m.id);
+      }
+      expect(body.response_format).toBeUndefined();
+    }
+    // Nothing mapped, so no embedding, no expert and no metric was asked for.
+    expect(hf.requests).toHaveLength(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.variants[0]).toMatchObject({ n: 3, failed: 0 });
+    expect(json.variants[0].score.mean).toBe(0);
+    expect(json.paperColumn).toBe('GPT-3.5-turbo zero-shot');
+    const invalid = json.table1ByPlanner[0].invalidPlans;
+    expect(invalid).toHaveLength(3);
+    expect(invalid[0].reason).toBe(
+      'invalid plan (paper-zero-shot, no retry): the answer has no line beginning with "Step"',
+    );
+  });
+});
