@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { taskGraph } from './benchmark.ts';
 import { catalogueEntry, openAgiModules } from './catalogue.ts';
+import { parseTask } from './openagi.ts';
 import { OPENAGI_FEW_SHOT } from './openagi-few-shot.ts';
 import { paperPlan, paperPlanningPrompt, stepLines } from './paper-planner.ts';
 import { checkOutline } from './planner.ts';
@@ -75,5 +77,35 @@ describe("OpenAGI's paper planner protocols", () => {
       ok: false,
       problems: ['the answer has no line beginning with "Step"'],
     });
+  });
+});
+
+describe('the task graph under a paper protocol', () => {
+  const task = parseTask('Given noisy image, how to return the regular image step by step?', 0);
+  const model = { profile: 'planner', provider: 'openai', model: 'gpt-3.5-turbo' };
+
+  it("gives the planner the protocol and outputs its plan, so an invalid plan's reason is kept", () => {
+    const graph = taskGraph(task, { model, protocol: 'paper-zero-shot' });
+    expect(graph.nodes.find((n) => n.id === 'planner')!.data).toMatchObject({
+      protocol: 'paper-zero-shot',
+    });
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ source: 'planner', sourceHandle: 'plan', target: 'plan' }),
+    );
+    expect(taskGraph(task, { model }).nodes.some((n) => n.id === 'plan')).toBe(false);
+  });
+
+  it("outputs the metric's definition when the metric node has one", () => {
+    const names = (outputs: string[]) =>
+      taskGraph(task, { metricOutputs: outputs })
+        .nodes.filter((n) => n.type === 'output')
+        .map((n) => n.data.name);
+    expect(names(['score', 'report'])).toEqual(['answer', 'score', 'report']);
+    expect(names(['score', 'report', 'definition'])).toEqual([
+      'answer',
+      'score',
+      'report',
+      'definition',
+    ]);
   });
 });

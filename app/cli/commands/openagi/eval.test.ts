@@ -10,9 +10,15 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { societyHere } from '../../../../tests/support/cli.ts';
-import { type StubHf, startStubHuggingFace } from '../../../../tests/support/stub-hf.ts';
+import {
+  type StubHf,
+  type StubHfReply,
+  type StubHfRequest,
+  startStubHuggingFace,
+} from '../../../../tests/support/stub-hf.ts';
 import { type StubOpenAI, startStubOpenAI } from '../../../../tests/support/stub-openai.ts';
 import { openAgiModules } from '../../../experts/catalogue.ts';
+import { openRunStore } from '../../../store/index.ts';
 
 const TASKS = [
   'Given noisy grayscale image, how to return the regular image step by step?',
@@ -24,6 +30,40 @@ const SAMPLES = 4;
 let dir: string;
 let llm: StubOpenAI;
 let hf: StubHf;
+/** What the planner model writes (per test). */
+let plannerText = 'I would look at the picture closely and think it over.';
+
+/** A hashed bag of words: texts sharing words are close, as a sentence model makes them. */
+function bagOfWords(text: string): number[] {
+  const v = new Array<number>(64).fill(0);
+  for (const w of text
+    .toLowerCase()
+    .split(/[^a-zäöüß]+/)
+    .filter(Boolean)) {
+    let h = 0;
+    for (const c of w) h = (h * 31 + c.charCodeAt(0)) % 64;
+    v[h]! += 1;
+  }
+  return v;
+}
+
+/**
+ * A redirected provider is asked at its own URL, which names no model: the stub tells the calls
+ * apart by their text. The masked sentence is filled, the filled one translated, and every other
+ * text (module names, steps, the metric's texts) gets a sentence vector.
+ */
+function expert(request: StubHfRequest): StubHfReply {
+  const inputs = String((request.json as { inputs?: unknown }).inputs ?? '');
+  if (inputs.includes('[MASK]'))
+    return {
+      body: [
+        { sequence: inputs.replace('[MASK]', 'sits'), score: 0.9, token: 1, token_str: 'sits' },
+      ],
+    };
+  if (inputs.startsWith('A bear'))
+    return { body: [{ translation_text: 'Ein Bär sitzt im Gras.' }] };
+  return { body: bagOfWords(inputs) };
+}
 
 /** OpenAGI's layout: <id>/inputs/ and <id>/outputs/, pictures 0.jpg…, one text per line. */
 async function makeData(root: string): Promise<void> {
@@ -57,10 +97,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'society-openagi-data-'));
   await makeData(join(dir, 'data'));
   // A planner that writes no step: the paper's mapping finds nothing, so the plan is invalid.
-  llm = await startStubOpenAI({
-    respond: () => ({ text: 'I would look at the picture closely and think it over.' }),
-  });
-  hf = await startStubHuggingFace({ respond: () => ({ status: 500, body: 'not expected' }) });
+  llm = await startStubOpenAI({ respond: () => ({ text: plannerText }) });
+  hf = await startStubHuggingFace({ respond: expert });
 });
 afterAll(async () => {
   await llm.close();
@@ -139,10 +177,8 @@ describe('society openagi eval --data', () => {
     }
   });
 
-  it('paper-zero-shot sends no model list, asks once per item, and scores an invalid plan 0', async () => {
-    const db = join(dir, 'zero.db');
-    const before = llm.count();
-    const result = await societyHere([
+  const zeroShot = (db: string, extra: string[] = []) =>
+    societyHere([
       'openagi',
       'eval',
       '--data',
@@ -165,7 +201,14 @@ describe('society openagi eval --data', () => {
       '-q',
       '--db',
       db,
+      ...extra,
     ]);
+
+  it('paper-zero-shot sends no model list, asks once per item, and scores an invalid plan 0', async () => {
+    plannerText = 'I would look at the picture closely and think it over.';
+    const db = join(dir, 'zero.db');
+    const before = llm.count();
+    const result = await zeroShot(db);
     expect(result.code, result.stderr).toBe(0);
     // One request per item: no retry, no repair.
     const sent = llm.requests.slice(before);
@@ -184,10 +227,43 @@ describe('society openagi eval --data', () => {
     expect(json.variants[0]).toMatchObject({ n: 3, failed: 0 });
     expect(json.variants[0].score.mean).toBe(0);
     expect(json.paperColumn).toBe('GPT-3.5-turbo zero-shot');
-    const invalid = json.table1ByPlanner[0].invalidPlans;
-    expect(invalid).toHaveLength(3);
-    expect(invalid[0].reason).toBe(
-      'invalid plan (paper-zero-shot, no retry): the answer has no line beginning with "Step"',
-    );
+    const reason =
+      'invalid plan (paper-zero-shot, no retry): the answer has no line beginning with "Step"';
+    expect(json.table1ByPlanner[0].invalidPlans).toHaveLength(3);
+    expect(json.table1ByPlanner[0].invalidPlans[0].reason).toBe(reason);
+
+    // The same command resumes: nothing is asked again, and the reasons are read from the runs.
+    const again = await zeroShot(db);
+    expect(llm.count()).toBe(before + 3);
+    expect(JSON.parse(again.stdout).table1ByPlanner[0].invalidPlans[2].reason).toBe(reason);
+  });
+
+  it("paper-zero-shot maps the model's steps to modules by sentence similarity and runs the plan", async () => {
+    plannerText =
+      'Sure.\nStep 1: fill in the mask\nStep 2: translation into German (machine translation)';
+    const db = join(dir, 'mapped.db');
+    const before = hf.requests.length;
+    const result = await zeroShot(db, ['--ids', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.variants[0]).toMatchObject({ n: 1, failed: 0 });
+    expect(json.table1ByPlanner[0].invalidPlans).toEqual([]);
+    const texts = hf.requests
+      .slice(before)
+      .map((r) => String((r.json as { inputs?: unknown }).inputs));
+    // The 15 module names and the 2 steps embedded, then the plan's two experts ran.
+    for (const m of openAgiModules()) expect(texts).toContain(m.title);
+    expect(texts.filter((t) => t.startsWith('Step'))).toHaveLength(2);
+    expect(texts.filter((t) => t.includes('[MASK]'))).toHaveLength(1);
+    // The run keeps how the steps were mapped, and with which model.
+    const store = openRunStore(db);
+    const run = store.getRun(store.evalItems(json.evalId)[0]!.runId!);
+    store.close();
+    const plan = run?.outputs?.plan as {
+      mapping: { model: string; steps: Array<{ module: string }> };
+    };
+    expect(plan.mapping.model).toBe('sentence-transformers/all-MiniLM-L6-v2');
+    expect(plan.mapping.steps.map((m) => m.module)).toEqual(['fill-mask', 'machine-translation']);
+    expect(json.variants[0].score.mean).toBeGreaterThan(0);
   });
 });

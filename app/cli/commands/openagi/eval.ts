@@ -36,6 +36,7 @@ import { BlobStore } from '../../../runtime/blobs.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
 import { parseProviders } from '../../provider-flags.ts';
+import { openStore } from '../../run-store.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
@@ -103,12 +104,15 @@ function invalidPlanOf(outputs: Record<string, unknown> | undefined): string | u
 function metricNodeScorer(record: {
   invalid: Map<string, string>;
   definitions: Map<string, MetricDefinition>;
+  /** The items this scorer saw (others are read from their runs for the table). */
+  seen: Set<string>;
 }): Scorer {
   return {
     name: 'metric-node',
     describe: "the task graph's metric node (CLIP, BERT or ViT score by category)",
     score: (prediction, _reference, context) => {
       const key = String(context.row.key);
+      record.seen.add(key);
       const definition = definitionOf(context.outputs);
       if (definition) record.definitions.set(key, definition);
       const invalid = invalidPlanOf(context.outputs);
@@ -368,6 +372,7 @@ export async function openAgiEvalCommand(
   const record = {
     invalid: new Map<string, string>(),
     definitions: new Map<string, MetricDefinition>(),
+    seen: new Set<string>(),
   };
   if (!flags.quiet)
     process.stderr.write(
@@ -375,8 +380,30 @@ export async function openAgiEvalCommand(
         ? `inputs: ${items} samples of ${perTask.length} task${perTask.length === 1 ? '' : 's'} from ${flags.data} (${flags.ids !== undefined ? '--ids' : (flags.split ?? 'paper') === 'paper' ? OPENAGI_PAPER_SPLIT.source : `--split ${flags.split}`})\n`
         : `inputs: one sample per task, built from the sample picture and sentences (OpenAGI's 100 samples per task are not shipped: --data DIR reads them), so a score is this planner on that sample${file ? '' : `; tasks: ${source} — pass OpenAGI's task_description.txt for the 185`}\n`,
     );
-  const tableOf = (all: readonly EvalItemRecord[]) =>
-    variants.map((v, i) => {
+  // Items scored before (a resumed eval) were not seen by this scorer: read their runs.
+  const recall = (all: readonly EvalItemRecord[]) => {
+    const unseen = all.filter(
+      (it) => it.runId !== undefined && !record.seen.has(`${it.item}\u0000${it.variant}`),
+    );
+    if (unseen.length === 0) return;
+    const store = openStore(flags.db);
+    try {
+      for (const it of unseen) {
+        const key = `${it.item}\u0000${it.variant}`;
+        const outputs = store.getRun(it.runId!)?.outputs;
+        const definition = definitionOf(outputs);
+        if (definition) record.definitions.set(key, definition);
+        const invalid = invalidPlanOf(outputs);
+        if (invalid !== undefined) record.invalid.set(key, invalid);
+        record.seen.add(key);
+      }
+    } finally {
+      store.close();
+    }
+  };
+  const tableOf = (all: readonly EvalItemRecord[]) => {
+    recall(all);
+    return variants.map((v, i) => {
       const mine = all.filter((it) => it.variant === v.name);
       const definitions = new Map<number, MetricDefinition>();
       for (const it of mine) {
@@ -396,6 +423,7 @@ export async function openAgiEvalCommand(
         definitions: Object.fromEntries(definitions),
       };
     });
+  };
   return runPlannedEval({
     config,
     evalId,
