@@ -5,7 +5,7 @@
  * table is OpenAGI's Table 1, one column per planner preset: the CLIP, BERT and ViT scores
  * (each over the categories the paper scores with it) and their average, beside the paper's.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileGraph } from '../../../compiler/index.ts';
@@ -73,6 +73,16 @@ const PLANNER_PRESETS: Record<string, PlannerProtocol> = {
   'paper-zero-shot': 'paper-zero-shot',
   'few-shot': 'paper-few-shot',
 };
+
+/**
+ * A variant's name as `society eval` spells them (up to 40 letters, digits, dots, dashes or
+ * underscores): the model, then the preset when there are several or it is not the default.
+ */
+function variantName(model: PlannerModel | undefined, preset: string | undefined): string {
+  const suffix = preset === undefined ? '' : `_${preset}`;
+  const base = model ? model.model.replace(/[^\w.-]+/g, '-') : 'rule-planner';
+  return `${base.slice(0, 40 - suffix.length)}${suffix}`;
+}
 
 /** The metric definition a run recorded (the metric node's `definition` output), if any. */
 function definitionOf(outputs: Record<string, unknown> | undefined): MetricDefinition | undefined {
@@ -204,6 +214,8 @@ export async function openAgiEvalCommand(
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
   if (flags.data === undefined && (flags.split !== undefined || samplesWanted !== undefined))
     throw new UsageError(`${flags.split !== undefined ? '--split' : '--samples'} needs --data DIR`);
+  if (flags.data !== undefined && !(existsSync(flags.data) && statSync(flags.data).isDirectory()))
+    throw new UsageError(`--data ${flags.data}: no such folder`);
   const splitIdsWanted =
     flags.data === undefined ? undefined : splitIds(flags.split ?? 'paper', flags.data);
   const ids = flags.ids === undefined ? splitIdsWanted : parseIds(flags.ids);
@@ -257,7 +269,7 @@ export async function openAgiEvalCommand(
   const metricSpec = registry.get('metric');
   const modelName = model ? `${model.provider}:${model.model}` : 'rule planner';
   const variants = planners.map((p): VariantSpec & { protocol: PlannerProtocol } => ({
-    name: `${model ? model.model.replace(/[^\w.-]+/g, '-').slice(0, 40) : 'rule-planner'}${planners.length > 1 || p !== 'schema' ? `·${p}` : ''}`,
+    name: variantName(model, planners.length > 1 || p !== 'schema' ? p : undefined),
     model: flags.model ? [flags.model] : [],
     set: [],
     provider: flags.provider ?? [],
