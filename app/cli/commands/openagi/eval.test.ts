@@ -4,7 +4,7 @@
  * and what is wrong, and the paper's zero-shot planner sends no model list on the wire and
  * scores an invalid plan 0.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -128,6 +128,44 @@ describe('society openagi eval --data', () => {
     expect(text.stdout).toContain('3 tasks, 6 samples in all');
     expect(text.stdout).toMatch(
       /^BERT\s+not in paper\s+-?\d\.\d{4} \[.*\]\s+–\s+2 \(4 samples\)\s/m,
+    );
+  });
+
+  it("takes the paper's test tasks by default, and names a task folder the split needs", async () => {
+    const paper = join(dir, 'paper');
+    mkdirSync(join(paper, '2'), { recursive: true });
+    writeFileSync(
+      join(paper, 'task_description.txt'),
+      `${Array.from({ length: 108 }, () => TASKS[0]).join('\n')}\n`,
+    );
+    const result = await societyHere([
+      'openagi',
+      'eval',
+      '--data',
+      paper,
+      '--simulate',
+      '--db',
+      join(dir, 'paper.db'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^society: .*paper\/2\/inputs: missing \(OpenAGI's layout: <task id>\/inputs\/ and <task id>\/outputs\/\)\n$/,
+    );
+    rmSync(join(paper, '2'), { recursive: true });
+    await makeData(join(dir, 'two'));
+    cpSync(join(dir, 'two', '0'), join(paper, '2'), { recursive: true });
+    const next = await societyHere([
+      'openagi',
+      'eval',
+      '--data',
+      paper,
+      '--simulate',
+      '--db',
+      join(dir, 'paper.db'),
+    ]);
+    expect(next.code).toBe(2);
+    expect(next.stderr).toMatch(
+      /^society: .*paper\/3: missing \(task 3 is in the split; --split folder runs the task folders present\)\n$/,
     );
   });
 
