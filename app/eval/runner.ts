@@ -292,6 +292,7 @@ async function runOne(
       const score = await scorer.score(prediction, planned.reference, {
         row: planned.row,
         blobs: outcome.blobs,
+        outputs: result.outputs,
       });
       item = {
         ...base,

@@ -15,6 +15,8 @@ export interface ScoreContext {
   row: Record<string, unknown>;
   /** The scored run's files (a picture it painted), for scorers that look at them. */
   blobs?: BlobStore;
+  /** Every output of the scored run, for scorers that read more than the scored one. */
+  outputs?: Record<string, unknown>;
 }
 
 export interface Scorer {

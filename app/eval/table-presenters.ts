@@ -9,11 +9,18 @@
  */
 import type { EvalItemRecord, EvalSummary } from './types.ts';
 
-/** Prints an eval's table in a layout of its own (a paper's), from its items and stored context. */
+/** A run's outputs by its id, from the store the eval is in; undefined for a run it lacks. */
+export type RunOutputs = (runId: string) => Record<string, unknown> | undefined;
+
+/**
+ * Prints an eval's table in a layout of its own (a paper's), from its items, its stored context
+ * and, where the layout needs more than a score, what the items' runs gave (`outputs`).
+ */
 export type TablePresenter = (
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   context: unknown,
+  outputs: RunOutputs,
 ) => string;
 
 const presenters = new Map<string, () => Promise<TablePresenter>>();
@@ -31,8 +38,9 @@ export async function presentTable(
   table: { kind: string; context?: unknown } | undefined,
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
+  outputs: RunOutputs = () => undefined,
 ): Promise<string | undefined> {
   const load = table ? presenters.get(table.kind) : undefined;
   if (!table || !load) return undefined;
-  return (await load())(summary, items, table.context);
+  return (await load())(summary, items, table.context, outputs);
 }

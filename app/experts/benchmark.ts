@@ -9,6 +9,7 @@
  */
 import type { GraphDocument, GraphEdge, GraphNode } from '../schema/document.ts';
 import { OPENAGI_CATEGORIES, type OpenAgiCategory, type OpenAgiTask } from './openagi.ts';
+import type { PlannerProtocol } from './paper-planner.ts';
 import { inputNodeId } from './plan.ts';
 
 /** A model profile for the planner: the document's `models` entry it gets. */
@@ -100,8 +101,15 @@ function edge(
  */
 export function taskGraph(
   task: OpenAgiTask,
-  options: { model?: PlannerModel } = {},
+  options: {
+    model?: PlannerModel;
+    /** How the planner asks (default `schema`); a paper protocol also outputs the `plan`. */
+    protocol?: PlannerProtocol;
+    /** The metric node's output names: a `definition` among them becomes an output too. */
+    metricOutputs?: readonly string[];
+  } = {},
 ): GraphDocument {
+  const paper = options.protocol !== undefined && options.protocol !== 'schema';
   const kind = metricKindFor(task);
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -143,6 +151,7 @@ export function taskGraph(
       })),
       output: task.output,
       ...(options.model ? { model: options.model.profile } : {}),
+      ...(paper ? { protocol: options.protocol } : {}),
     },
   });
   for (const input of task.inputs) {
@@ -155,6 +164,16 @@ export function taskGraph(
     data: { name: 'answer' },
   });
   edges.push(edge('planner', 'answer', 'answer', 'value'));
+  if (paper) {
+    // Whoever scores the run reads why a plan was invalid (the paper scores it 0).
+    nodes.push({
+      id: 'plan',
+      type: 'output',
+      position: { x: 600, y: -140 },
+      data: { name: 'plan' },
+    });
+    edges.push(edge('planner', 'plan', 'plan', 'value'));
+  }
 
   nodes.push({
     id: 'metric',
@@ -171,7 +190,12 @@ export function taskGraph(
     edges.push(edge('planner', 'answer', 'metric', 'prediction'));
     edges.push(edge('in_reference', 'value', 'metric', 'reference'));
   }
-  for (const [row, name] of ['score', 'report'].entries()) {
+  const metricOutputs = [
+    'score',
+    'report',
+    ...(options.metricOutputs?.includes('definition') ? ['definition'] : []),
+  ];
+  for (const [row, name] of metricOutputs.entries()) {
     nodes.push({
       id: name,
       type: 'output',

@@ -78,7 +78,12 @@ export async function evalTable(
 ): Promise<{ summary: EvalSummary; items: EvalItemRecord[]; text: string; paper?: string }> {
   const items = store.evalItems(record.id);
   const summary = summarize(record, items, store.evalRatings(record.id));
-  const paper = await presentTable(record.config.table, summary, items);
+  const paper = await presentTable(
+    record.config.table,
+    summary,
+    items,
+    (runId) => store.getRun(runId)?.outputs,
+  );
   const text = `${paper !== undefined ? `${paper}\n\n` : ''}${formatSummary(summary)}`;
   return { summary, items, text, ...(paper !== undefined ? { paper } : {}) };
 }
