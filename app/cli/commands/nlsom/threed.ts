@@ -240,7 +240,7 @@ export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise
   // The run's own metric node scores the views; the eval keeps its number.
   const scorer: Scorer = {
     name: 'multiview-clip-score',
-    describe: 'mean CLIP cosine of the views with the original prompt',
+    describe: 'multi-view CLIP score of the views against the original prompt',
     score: (prediction) => Number(prediction ?? 0),
   };
   return runPlannedEval({
