@@ -195,6 +195,9 @@ describe('society nlsom ego-eval', () => {
       /^m\. w\.exec \(4, 1\)\s+2\s+R1@1\s+9\.90\s+50\.00 \[[\d.]+, [\d.]+\]\s+\+40\.10$/m,
     );
     expect(out).toMatch(/^d\. w\.exec \(4, 1\)\s+2\s+R1@1\s+10\.42\s+50\.00 /m);
+    // The rows as answered (the editor's list, the vote's ranking) before "w. exec.".
+    expect(out).toMatch(/^m\. \(4, 1\)\s+2\s+R1@1\s+8\.33\s+50\.00 /m);
+    expect(out).toMatch(/^d\. \(4, 1\)\s+2\s+R1\s+8\.85\s+0\.00 /m);
     // Random's expected R1: the windows' shares of the 210 s clip, 7/210 and 10/210, averaged.
     const random = (((7 + 10) / 210 / 2) * 100).toFixed(2);
     expect(out).toMatch(

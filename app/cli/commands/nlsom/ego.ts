@@ -26,6 +26,7 @@ import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { type RanVariant, ranWithJson, ranWithLine } from '../../ran-with.ts';
+import { openStore } from '../../run-store.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { plannedJob, prepareVariants } from '../eval/plan.ts';
@@ -62,6 +63,14 @@ const TABLE_7: Record<string, { label: string; values: number[] }> = {
   'democracy:1': {
     label: 'd. w.exec (4, 1)',
     values: [9.38, 10.42, 17.19, 17.71, 18.23, 29.17, 22.92, 25.0, 39.58],
+  },
+  'raw:monarchy:1': {
+    label: 'm. (4, 1)',
+    values: [6.77, 8.33, 9.9, 14.58, 16.15, 21.88, 19.27, 20.83, 25.52],
+  },
+  'raw:democracy:1': {
+    label: 'd. (4, 1)',
+    values: [8.85, 9.35, 14.58, 16.67, 16.67, 23.96, 18.75, 20.31, 28.12],
   },
   'monarchy:2': {
     label: 'm. w.exec (4, 2)',
@@ -150,12 +159,19 @@ function row(key: string, label: string, perQuery: (column: string) => number[],
   return { key, label, n: perQuery(EGO_COLUMNS[0]!).length, failed, cells };
 }
 
-/** The table: random and grid on these queries, then each structure's runs. */
+/** A run's recall table as answered, before "w. exec." (its `report-raw` output), by run id. */
+export type RawTables = (runId: string) => Record<string, unknown> | undefined;
+
+/**
+ * The table: random and grid on these queries, then each structure's runs as answered (the
+ * list the editor or the vote gave) and after "w. exec." (the list the eval scores).
+ */
 export function egoRows(
   queries: readonly EgoQuery[],
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   rounds: Readonly<Record<string, number | undefined>>,
+  raw: RawTables = () => undefined,
 ): EgoRow[] {
   const rows: EgoRow[] = [
     row('random', 'random (expected, 0 calls)', (c) => queries.map((q) => randomHit(q, c))),
@@ -164,18 +180,33 @@ export function egoRows(
   for (const v of summary.variants) {
     const own = items.filter((i) => i.variant === v.name && i.status !== 'running');
     const R = rounds[v.name];
+    const short = v.name === 'monarchy' ? 'm.' : 'd.';
+    const failed = own.filter((i) => i.status === 'failed').length;
     // A failed run is a query not retrieved: a miss in every column, and counted.
-    const value = (i: EvalItemRecord, column: string) => {
-      if (i.status === 'failed') return 0;
-      const table = (i.prediction as { table?: Record<string, unknown> } | undefined)?.table;
-      return Number(table?.[column] ?? 0);
-    };
+    const cell = (table: Record<string, unknown> | undefined, column: string) =>
+      Number(table?.[column] ?? 0);
+    const exec = (i: EvalItemRecord) =>
+      i.status === 'failed'
+        ? undefined
+        : (i.prediction as { table?: Record<string, unknown> } | undefined)?.table;
+    const asAnswered = (i: EvalItemRecord) =>
+      i.status === 'failed' || i.runId === undefined ? undefined : raw(i.runId);
+    // Runs stored before the document had a report-raw output give no such row.
+    if (own.some((i) => asAnswered(i) !== undefined))
+      rows.push(
+        row(
+          `raw:${v.name}:${R}`,
+          `${short} (4, ${R ?? '?'})`,
+          (c) => own.map((i) => cell(asAnswered(i), c)),
+          failed,
+        ),
+      );
     rows.push(
       row(
         `${v.name}:${R}`,
-        `${v.name === 'monarchy' ? 'm.' : 'd.'} w.exec (4, ${R ?? '?'})`,
-        (c) => own.map((i) => value(i, c)),
-        own.filter((i) => i.status === 'failed').length,
+        `${short} w.exec (4, ${R ?? '?'})`,
+        (c) => own.map((i) => cell(exec(i), c)),
+        failed,
       ),
     );
   }
@@ -324,6 +355,25 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
     describe: 'R5@1 of the w. exec. timestamps',
     score: (prediction) => Number((prediction as { score?: unknown } | undefined)?.score ?? 0),
   };
+  // The rows as answered read each run's report-raw output from the store the runs are in.
+  const tables = <T>(
+    show: (rows: EgoRow[]) => T,
+    summary: EvalSummary,
+    items: readonly EvalItemRecord[],
+  ) => {
+    const store = openStore(flags.db);
+    try {
+      const raw: RawTables = (runId) => {
+        const report = store.getRun(runId)?.outputs?.['report-raw'] as
+          | { table?: Record<string, unknown> }
+          | undefined;
+        return report?.table;
+      };
+      return show(egoRows(queries, summary, items, rounds, raw));
+    } finally {
+      store.close();
+    }
+  };
   return runPlannedEval({
     config,
     evalId,
@@ -340,7 +390,7 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
           `Ego4D NLQ recall, % (NLSOM Table 7 layout)${summary.simulated ? ' · simulated answers: made-up timestamps, no model' : ''}`,
           ...(settings ? [settings] : []),
           note,
-          ...formatEgoTable(egoRows(queries, summary, items, rounds)),
+          ...tables(formatEgoTable, summary, items),
           TABLE_7_SOURCE,
           'random is its expected value over uniform draws; grid and random use no model; a failed run counts as a miss',
         ].join('\n');
@@ -349,7 +399,7 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
         ...summary,
         params: ranWithJson(ran),
         paper: TABLE_7_SOURCE,
-        table: egoRows(queries, summary, items, rounds),
+        table: tables((rows) => rows, summary, items),
       }),
     },
   });
