@@ -194,9 +194,16 @@ describe('society eval-export / eval-import', () => {
     } finally {
       store.close();
     }
-    const model = await societyHere(['eval-import', bundle, '--rescore', 'bert', '--db', target]);
+    const model = await societyHere([
+      'eval-import',
+      bundle,
+      '--rescore',
+      'bertscore',
+      '--db',
+      target,
+    ]);
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/^society: --rescore bert: re-scoring calls no model/);
+    expect(model.stderr).toMatch(/^society: --rescore bertscore: re-scoring calls no model/);
   });
 
   it("prints and exports the layout the eval's record names, and prints it again after import", async () => {

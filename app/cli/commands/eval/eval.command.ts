@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .option('--output <NAME>', "the document's output to score (default: its first)")
     .option(
       '--scorer <NAME>',
-      "exact, choice, contains, number, f1, rougeL, cos, or clip/bert/vit (the metric node's models) (default: exact)",
+      "exact, choice, contains, number, f1, rougeL, cos, or a model scorer: clip, bertscore, vit-distance, text-cosine, image-cosine (the metric node's kinds) (default: exact)",
     )
     .option(
       '--scorer-graph <DOC>',

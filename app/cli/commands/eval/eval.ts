@@ -10,7 +10,13 @@ import { evalIdOf } from '../../../eval/identity.ts';
 import { repeatedEvalId, repeatPlan } from '../../../eval/repeats.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { failureVerdict } from '../../../eval/score-text.ts';
-import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
+import {
+  MODEL_SCORERS,
+  RENAMED_SCORERS,
+  SCORER_NAMES,
+  type Scorer,
+  textScorer,
+} from '../../../eval/scorers.ts';
 import type {
   EvalConfig,
   EvalItemRecord,
@@ -127,6 +133,9 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   if (flags.scorer !== undefined && flags.scorerGraph !== undefined)
     throw new UsageError('use one of --scorer and --scorer-graph, not both');
   const scorerName = flags.scorer ?? (flags.scorerGraph ? 'graph' : 'exact');
+  const renamed = RENAMED_SCORERS[scorerName];
+  if (flags.scorerGraph === undefined && renamed !== undefined)
+    throw new UsageError(`--scorer ${scorerName}: now ${renamed}`);
   if (flags.scorerGraph === undefined && !SCORER_NAMES.includes(scorerName))
     throw new UsageError(
       `--scorer ${scorerName}: no such scorer (scorers: ${SCORER_NAMES.join(', ')})`,
