@@ -217,6 +217,11 @@ describe('society eval', () => {
         [...base(), '--expect', 'expected', '--scorer', 'bleu'],
         /--scorer bleu: no such scorer \(scorers: exact, choice/,
       ],
+      [
+        // `bert` computed a sentence cosine, not BERTScore: the name is refused, naming both.
+        [...base(), '--expect', 'expected', '--scorer', 'bert'],
+        /--scorer bert: now bertscore \(BERTScore F1, as OpenAGI computes it\) or text-cosine/,
+      ],
       [[...base()], /--expect FIELD names the dataset field holding the right answer/],
       [
         [...base(), '--expect', 'nope'],

@@ -246,9 +246,12 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     const cassette = join(dir, 'calls.json');
     writeFileSync(cassette, JSON.stringify({ format: 'society-cassette', version: 1, entries }));
     const before = arrivals.length;
-    const [replayed, simulated] = await Promise.all([
+    const [replayed, simulated, repeated] = await Promise.all([
       society(evalArgs(join(dir, 'replayed.db'), ['--queue', redis.url, '--replay', cassette])),
       society(evalArgs(join(dir, 'simulated.db'), ['--queue', redis.url, '--simulate'])),
+      society(
+        evalArgs(join(dir, 'repeated.db'), ['--queue', redis.url, '--simulate', '--repeats', '2']),
+      ),
     ]);
     expect(replayed.code).toBe(0);
     expect(simulated.code).toBe(0);
@@ -258,6 +261,19 @@ describe.skipIf(!REDIS_SERVER)('society eval --queue with society worker', () =>
     const sim = JSON.parse(simulated.stdout) as EvalSummary;
     expect(sim).toMatchObject({ status: 'finished', simulated: true });
     expect(sim.variants[0]!.n).toBe(10);
+    // Each repeat is a job of its own on the queue: 10 items × 2 repeats, each recorded once.
+    expect(repeated.code, repeated.stderr).toBe(0);
+    const twice = JSON.parse(repeated.stdout) as EvalSummary;
+    expect(twice).toMatchObject({ status: 'finished', repeats: 2 });
+    expect(twice.variants[0]!.n).toBe(20);
+    const store = openRunStore(join(dir, 'repeated.db'));
+    try {
+      const items = store.evalItems(twice.evalId);
+      expect(new Set(items.map((i) => `${i.item}.${i.repeat ?? 0}`)).size).toBe(20);
+      expect(new Set(items.map((i) => i.runId)).size).toBe(20);
+    } finally {
+      store.close();
+    }
     expect(arrivals.length).toBe(before);
   }, 60_000);
 });

@@ -207,6 +207,20 @@ describe('society itcma eval', () => {
     const summary = JSON.parse(made.stdout);
     expect(summary.items).toBe(2);
     expect(summary.variants.map((v: { name: string }) => v.name)).toEqual(['full', 'original']);
+    // The paper's Table 1 beside ours, per cell: nothing is rated yet.
+    expect(summary.paper.source).toBe('Table 1, 48 raters, 7-point Likert scales');
+    expect(
+      summary.paper.cells
+        .filter((c: { scale: string }) => c.scale === 'personification')
+        .map((c: { paperRow: string; comparison: { paper: number; ours: unknown } }) => [
+          c.paperRow,
+          c.comparison.paper,
+          c.comparison.ours,
+        ]),
+    ).toEqual([
+      ['ITCMA-S', 6.29, null],
+      ['ITCMA', 2.88, null],
+    ]);
     expect(summary.rubric.scales.map((s: { id: string }) => s.id)).toEqual([
       'personification',
       'consistency',
@@ -220,18 +234,20 @@ describe('society itcma eval', () => {
     const params = items.map((i) => {
       const doc = JSON.parse(store.getRun(i.runId!)!.documentText);
       const value = (name: string) => doc.params[name].default;
-      return [i.variant, doc.settings.seed, value('filter'), value('ltrha'), value('memory')];
+      const row = [value('filter'), value('ltrha'), value('driver'), value('memory')];
+      return [i.variant, doc.settings.seed, ...row];
     });
     store.close();
+    // "original" is the paper's ITCMA base: its own memory and driver, no Elim, no LTRHA.
     expect(params.sort()).toEqual([
-      ['full', 1, true, true, 3],
-      ['full', 2, true, true, 3],
-      ['original', 1, false, false, 0],
-      ['original', 2, false, false, 0],
+      ['full', 1, true, true, true, 3],
+      ['full', 2, true, true, true, 3],
+      ['original', 1, false, false, false, 6],
+      ['original', 2, false, false, false, 6],
     ]);
 
     for (const [args, message] of [
-      [['--architectures', 'tribal'], /--architectures tribal: use any of full, filter-only/],
+      [['--architectures', 'tribal'], /--architectures tribal: use any of original, ltrha-only/],
       [['--set', 'filter=false'], /--set filter=false: the architectures set filter/],
       [['--seeds', '0'], /--seeds/],
     ] as const) {

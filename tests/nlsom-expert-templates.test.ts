@@ -29,6 +29,7 @@ function chat(body: StubRequestBody): string {
   if (text.includes('write an improved prompt')) return 'a glossy red sports car, low roof';
   if (text.includes('Timestamps:')) return 'The scissors went into the drawer. Timestamps: 124, 60';
   if (text.includes('vote: list the moments')) return '124, 53';
+  if (text.includes('Summarize in two or three sentences')) return 'C cooks porridge and eats it.';
   return 'The drawer at 124 s, I think.';
 }
 
@@ -172,12 +173,22 @@ describe('NLSOM 3D generation (App. H)', () => {
 });
 
 describe('NLSOM egocentric retrieval debate (App. I)', () => {
-  it('monarchy: 4 openings + 4R exchanges + 1 editor (4 + 4R + 1 chat calls), scored R5@1', async () => {
+  it('monarchy: a summary, 4 openings + 4R exchanges + 1 editor (1 + 4 + 4R + 1 chat calls), scored R5@1', async () => {
+    const before = openai.requests.length;
     const run = await runTemplate('nlsom-ego-monarchy');
     expect(run.result.error).toBeUndefined();
     // Round 1 is the openings; the exchanges are the rounds after it.
     const R = maxRounds(run) - 1;
-    expect(run.chatCalls).toBe(4 + 4 * R + 1);
+    expect(run.chatCalls).toBe(1 + 4 + 4 * R + 1);
+    // Each debater is given the video's summary and only its quarter of the narrations input.
+    const openings = openai.requests
+      .slice(before)
+      .map((r) => JSON.stringify(r.messages.at(-1)))
+      .filter((t) => t.includes('The video ends here'));
+    expect(openings).toHaveLength(4);
+    for (const t of openings) expect(t).toContain('C cooks porridge and eats it.');
+    expect(openings.filter((t) => t.includes('124 C puts the scissors'))).toHaveLength(1);
+    expect(openings.filter((t) => t.includes('0 C walks into the kitchen'))).toHaveLength(1);
     expect(run.hfRequests).toHaveLength(0);
     // The editor's "Timestamps: 124, 60", padded with the grid of T = 210 s to k = 5.
     expect(run.result.outputs.timestamps).toBe('124, 60, 35, 70, 105');
@@ -185,11 +196,11 @@ describe('NLSOM egocentric retrieval debate (App. I)', () => {
     expect(run.result.outputs['score-raw']).toBe(1);
   });
 
-  it('democracy: 4 openings + 4R exchanges + 4 ballots (4 + 4R + 4 chat calls), timestamps ranked by votes', async () => {
+  it('democracy: a summary, 4 openings + 4R exchanges + 4 ballots (1 + 4 + 4R + 4 chat calls), timestamps ranked by votes', async () => {
     const run = await runTemplate('nlsom-ego-democracy');
     expect(run.result.error).toBeUndefined();
     const R = maxRounds(run) - 1;
-    expect(run.chatCalls).toBe(4 + 4 * R + 4);
+    expect(run.chatCalls).toBe(1 + 4 + 4 * R + 4);
     const tally = run.result.outputs.tally as { ranking: string[]; counts: Record<string, number> };
     expect(tally.ranking.slice(0, 2)).toEqual(['124', '53']);
     expect(tally.counts['124']).toBe(4);

@@ -35,9 +35,10 @@ describe('the NLSOM templates in the terminal', () => {
       const file = `templates/${base}.society.json`;
       const simulated = await runJson(['run', file, '--simulate']);
       expect(simulated.status).toBe('succeeded');
-      expect(simulated.usage.calls).toBeGreaterThan(0);
+      expect(simulated.usage.calls + (simulated.usage.expertCalls ?? 0)).toBeGreaterThan(0);
       const said = JSON.stringify(simulated.outputs);
-      expect(said).toContain('[simulated]');
+      // A template with no language model (the 3D baseline arm) says so in its metric's report.
+      expect(said).toMatch(simulated.usage.calls > 0 ? /\[simulated\]/ : /"simulated":true/);
 
       const replayed = await runJson(['run', file, '--replay', `templates/${base}.cassette.json`]);
       expect(replayed.status).toBe('succeeded');

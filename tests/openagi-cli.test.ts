@@ -64,12 +64,12 @@ describe('society openagi tasks', () => {
       ]),
     );
     expect(counts).toEqual({
-      'image->image': [15, 'image-similarity'],
-      'image->text': [90, 'text-similarity'],
+      'image->image': [15, 'vit-distance'],
+      'image->text': [90, 'bertscore'],
       'text->image': [2, 'clip-score'],
-      'text->text': [10, 'text-similarity'],
-      'image+text->text': [60, 'text-similarity'],
-      'text+text->text': [8, 'text-similarity'],
+      'text->text': [10, 'bertscore'],
+      'image+text->text': [60, 'bertscore'],
+      'text+text->text': [8, 'bertscore'],
     });
     expect(result.stdout).toContain(': 185 tasks\n');
     expect(result.stdout).not.toContain('unreadable');
@@ -114,7 +114,7 @@ describe('society openagi build', () => {
       const built = await society(['openagi', 'build', TASK_FILE, '--out', out]);
       expect(built.code, built.stderr).toBe(0);
       expect(built.stdout).toContain('185 graphs, rule planner');
-      expect(built.stdout).toMatch(/^ {2}image\+text->text\s+60\s+scored by text-similarity$/m);
+      expect(built.stdout).toMatch(/^ {2}image\+text->text\s+60\s+scored by bertscore$/m);
       const files = readdirSync(out).filter((f) => f.endsWith('.society.json'));
       expect(files).toHaveLength(185);
       expect(files).toContain('0-return-the-regular-image.society.json');
@@ -134,9 +134,9 @@ describe('society openagi build', () => {
         expect(doc.models).toBeUndefined();
       }
       expect(Object.fromEntries(kinds)).toEqual({
-        'image-similarity': 15,
+        'vit-distance': 15,
         'clip-score': 2,
-        'text-similarity': 168,
+        bertscore: 168,
       });
     },
   );
@@ -181,13 +181,15 @@ describe('society openagi build', () => {
       'planner.answer->metric.prediction',
     ]);
     expect(vqa.nodes.find((n: { id: string }) => n.id === 'metric').data).toEqual({
-      kind: 'text-similarity',
+      kind: 'bertscore',
+      model: 'microsoft/deberta-xlarge-mnli',
     });
 
     const restore = readJson(join(out, '0-return-the-regular-image.society.json'));
-    expect(restore.nodes.find((n: { id: string }) => n.id === 'metric').data.kind).toBe(
-      'image-similarity',
-    );
+    expect(restore.nodes.find((n: { id: string }) => n.id === 'metric').data).toEqual({
+      kind: 'vit-distance',
+      model: 'nateraw/vit-base-beans',
+    });
     expect(restore.nodes.find((n: { id: string }) => n.id === 'in_reference').data.modality).toBe(
       'image',
     );
@@ -286,8 +288,9 @@ describe('society openagi build', () => {
     expect(outputs.answer.$image).toMatch(/^[0-9a-f]{64}$/);
     expect(typeof outputs.score).toBe('number');
     expect(outputs.report).toMatchObject({
-      kind: 'image-similarity',
-      method: 'vit-cosine',
+      kind: 'vit-distance',
+      method: 'vit-frobenius-distance',
+      direction: 'lower-is-better',
       simulated: true,
     });
   });

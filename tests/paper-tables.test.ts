@@ -31,10 +31,15 @@ describe('society openagi eval', () => {
     expect(out).toContain('OpenAGI Table 1 layout · planner: rule planner · 2 tasks');
     expect(out).toContain('[simulated]: simulated plans, experts and metrics');
     // The built-in sample's first two tasks: image->image (ViT) and image->text (BERT).
-    expect(out).toMatch(/^CLIP\s+no task\s+0\s+text->image$/m);
-    expect(out).toMatch(/^BERT\s+\d\.\d{4} \(one task, no interval\)\s+1\s+image->text, /m);
-    expect(out).toMatch(/^ViT\s+\d\.\d{4} \(one task, no interval\)\s+1\s+image->image$/m);
-    expect(out).toMatch(/^Overall\s+\d\.\d{4} \(mean of 2 of 3 metrics\)/m);
+    expect(out).toMatch(/^CLIP\s+not in paper\s+no task\s+–\s+0\s+text->image$/m);
+    expect(out).toMatch(
+      /^BERT\s+not in paper\s+\d\.\d{4} \(one task, no interval\)\s+–\s+1\s+image->text, /m,
+    );
+    // The image task is scored by OpenAGI's ViT distance, and the row says which way is better.
+    expect(out).toMatch(
+      /^ViT distance \(lower is better\)\s+not in paper\s+\d\.\d{4} \(one task, no interval\)\s+–\s+1\s+image->image$/m,
+    );
+    expect(out).toMatch(/^Overall\s+not in paper\s+\d\.\d{4} \(mean of 2 of 3 metrics\)/m);
     expect(out).toMatch(/^text\+text->text\s+BERT\s+0\s+–\s+no task$/m);
     expect(out).toMatch(/^eval [0-9a-f]{16} · OpenAGI Table 1 · rule planner .* finished$/m);
     expect(result.stderr).toContain("OpenAGI's 100 samples per task are not shipped");

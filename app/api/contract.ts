@@ -216,6 +216,8 @@ const EvalItem = z.object({
   /** The item's 0-based index in the dataset. */
   item: z.number(),
   variant: z.string(),
+  /** Which run of the item under `--repeats` (0-based); absent for 0. */
+  repeat: z.number().optional(),
   /** The stored run (the debugger opens it); absent before it started. */
   runId: z.string().optional(),
   status: z.enum(['running', 'scored', 'failed']),

@@ -19,6 +19,8 @@ export const ScaleRatingSchema = z.object({
 /** A person's score of a run on one scale (app/eval/types.ts `RatingRecord`). */
 const Rating = z.object({
   runId: z.string(),
+  /** The agent of the run whose trajectory was rated (`society rate … --agent`); absent for the run. */
+  agent: z.string().optional(),
   rater: z.string(),
   scale: z.string(),
   score: z.number(),

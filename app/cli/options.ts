@@ -55,6 +55,10 @@ export function evalRunOptions(command: Command): Command {
       [],
     )
     .option(
+      '--repeats <N>',
+      'run each item N times, repeat r with run seed r (default: 1); variants are compared by paired tests over item and repeat',
+    )
+    .option(
       '--allow-host <ORIGIN>',
       "let this eval's runs contact an origin not allowed with society hosts, e.g. http://127.0.0.1:5123 (repeatable; not with --queue: workers allow their own)",
       collect,

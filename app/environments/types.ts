@@ -61,6 +61,8 @@ export interface StepResult {
 /** Counts for an episode so far. */
 export interface EpisodeMetrics {
   steps: number;
+  /** Turns of the budget used, when the environment counts turns apart from steps. */
+  turns?: number;
   completed: number;
   failed: number;
   /** Goals still open. */

@@ -1,6 +1,7 @@
 /**
  * Scorers that are societies: `--scorer-graph DOC` (a document with inputs `prediction` and
- * `reference` and an output `score`) and the model scorers `clip`, `bert` and `vit`, which are
+ * `reference` and an output `score`) and the model scorers (`clip`, `bertscore`, `vit-distance`,
+ * `text-cosine`, `image-cosine`), which are
  * a one-metric-node document of the metric node's matching kind. Each score is a run of that
  * document (not stored: the scored run is what the debugger opens), simulated when the eval is.
  */
@@ -21,7 +22,8 @@ export function modelScorerDocument(name: keyof typeof MODEL_SCORERS): GraphDocu
   // CLIP scores a picture against the text it should show; the others compare like with like.
   const [predictionPort, referencePort] =
     kind === 'clip-score' ? ['image', 'text'] : ['prediction', 'reference'];
-  const modality = kind === 'text-similarity' ? 'text' : 'image';
+  const textual = kind === 'text-similarity' || kind === 'bertscore';
+  const modality = textual ? 'text' : 'image';
   return {
     version: 1,
     name: `${name} scorer`,
@@ -36,7 +38,10 @@ export function modelScorerDocument(name: keyof typeof MODEL_SCORERS): GraphDocu
         id: 'reference',
         type: 'input',
         position: { x: 0, y: 150 },
-        data: { name: 'reference', modality: kind === 'image-similarity' ? 'image' : 'text' },
+        data: {
+          name: 'reference',
+          modality: kind === 'image-similarity' || kind === 'vit-distance' ? 'image' : 'text',
+        },
       },
       { id: 'metric', type: 'metric', position: { x: 300, y: 60 }, data: { kind } },
       { id: 'score', type: 'output', position: { x: 600, y: 60 }, data: { name: 'score' } },

@@ -2,7 +2,8 @@
  * An eval's identity. The same documents, data and options give the same id, so running the same
  * command again resumes the same eval (its finished items are kept) and changing any of them
  * starts another. Every command that fills a table (`society eval`, `nlsom eval`, `itcma eval`,
- * `openagi eval`, `cuisineworld sweep`) names its eval through this file.
+ * `openagi eval`, `cuisineworld sweep`) names its eval through this file; `--repeats N` above 1
+ * makes another eval from that id (repeats.ts), so an eval run once keeps the id it had.
  */
 import { canonicalJson, sha256Hex } from '../providers/canonical.ts';
 import type { EvalConfig } from './types.ts';

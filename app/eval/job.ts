@@ -40,7 +40,12 @@ export interface EvalJob {
   evalId: string;
   item: number;
   variant: string;
-  /** (document hash, item, variant) hashed: the job's identity everywhere, queue ids included. */
+  /** Which run of the item under `--repeats` (0-based; absent is 0). Its seed is in the text. */
+  repeat?: number;
+  /**
+   * (document hash, item, variant) hashed, and the repeat with it from the second on: the job's
+   * identity everywhere, queue ids included.
+   */
   jobKey: string;
   /** The document text to run, parameters bound (`documentTextOf`). */
   documentText: string;

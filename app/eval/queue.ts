@@ -346,11 +346,13 @@ export function jobsToQueue(
   evalId: string,
   plan: readonly { job: EvalJob; error?: string }[],
 ): EvalJob[] {
-  const items = new Map(store.evalItems(evalId).map((i) => [`${i.item}\u0000${i.variant}`, i]));
+  const slot = (of: { item: number; variant: string; repeat?: number }) =>
+    `${of.item}\u0000${of.variant}\u0000${of.repeat ?? 0}`;
+  const items = new Map(store.evalItems(evalId).map((i) => [slot(i), i]));
   return plan
     .filter((planned) => {
       if (planned.error !== undefined) return false;
-      const before = items.get(`${planned.job.item}\u0000${planned.job.variant}`);
+      const before = items.get(slot(planned.job));
       if (before && before.status !== 'running') return false;
       const run = before?.runId ? store.getRun(before.runId) : undefined;
       return !run || run.status === 'running' || run.status === 'interrupted';

@@ -1,7 +1,8 @@
 /**
  * An eval's ratings added up: per variant, each scale's mean with its n and a 95% t interval.
- * An item rated by several people counts once, at the mean of their scores, so n counts items
- * (the unit the eval samples), not raters.
+ * What was rated — an item's run, or one agent of it (ITCMA-S's raters read each agent's
+ * trajectory) — counts once, at the mean of its raters' scores, so n counts items or agent
+ * trajectories (the units rated), not raters.
  */
 import type { Rubric } from './rubrics.ts';
 import { meanWithTInterval } from './stats.ts';
@@ -27,12 +28,13 @@ export function scaleRatings(
   rubric?: Rubric,
 ): ScaleRating[] {
   return scales.map((scale) => {
-    const byItem = new Map<number, number[]>();
+    const byItem = new Map<string, number[]>();
     for (const r of ratings) {
       if (r.scale !== scale) continue;
-      const scores = byItem.get(r.item) ?? [];
+      const key = `${r.item}\n${r.agent ?? ''}`;
+      const scores = byItem.get(key) ?? [];
       scores.push(r.score);
-      byItem.set(r.item, scores);
+      byItem.set(key, scores);
     }
     const itemMeans = [...byItem.values()].map((s) => s.reduce((a, b) => a + b, 0) / s.length);
     const n = itemMeans.length;

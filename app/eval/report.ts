@@ -12,14 +12,17 @@ import { SIMULATED_LABEL } from '../schema/simulated.ts';
 import { escapeHtml, shortText } from './html.ts';
 import { scoreBarsSvg, scoreCostSvg, variantColor } from './report-charts.ts';
 import {
+  costPerSolvedText,
   failedNote,
   hasNoScore,
   itemScoreText,
+  pValueText,
+  signedText,
   variantIntervalText,
   variantScoreText,
 } from './score-text.ts';
 import { worstItems } from './summary.ts';
-import type { EvalItemRecord, EvalSummary } from './types.ts';
+import type { EvalItemRecord, EvalSummary, VariantSummary } from './types.ts';
 
 /** The policy the page declares: nothing may load; only its own inline styles apply. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -67,19 +70,33 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 `;
 
 function variantTable(summary: EvalSummary): string {
+  const compared = summary.variants.length > 1;
   const rows = summary.variants.map(
     (v, i) => `<tr data-variant="${h(v.name)}">
 <td><span class="swatch" style="background:${variantColor(i)}"></span>${h(v.name)}</td>
 <td class="num">${v.n}</td><td class="num${v.failed ? ' failed' : ''}">${v.failed}</td>
 <td class="num${hasNoScore(v) && v.n ? ' failed' : ''}">${variantScoreText(v)}</td>
 <td class="num">${variantIntervalText(v)}</td>
-<td class="num">${money(v.costUsd)}</td><td class="num">${v.tokens.toLocaleString('en-US')}</td>
+${compared ? comparisonCell(v, i) : ''}
+<td class="num">${money(v.costUsd)}</td><td class="num" data-cost-per-solved>${costPerSolvedText(v)}</td>
+<td class="num">${v.tokens.toLocaleString('en-US')}</td>
 <td class="num">${seconds(v.latencyMs.p50)}</td><td class="num">${seconds(v.latencyMs.p95)}</td></tr>`,
   );
+  const first = summary.variants[0]?.name ?? '';
   return `<table class="variants"><thead><tr><th>variant</th><th class="num">n</th>
 <th class="num">failed</th><th class="num">score</th><th class="num">95% interval</th>
-<th class="num">cost</th><th class="num">tokens</th><th class="num">p50 latency</th>
-<th class="num">p95 latency</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+${compared ? `<th class="num">vs ${h(first)} (paired)</th>` : ''}
+<th class="num">cost</th><th class="num">cost per solved item</th><th class="num">tokens</th>
+<th class="num">p50 latency</th><th class="num">p95 latency</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** A variant against the first: the mean difference, p and whether it is significant. */
+function comparisonCell(v: VariantSummary, index: number): string {
+  if (index === 0) return '<td class="num note">baseline</td>';
+  const c = v.vsBaseline;
+  if (!c) return '<td class="num note">no pairs yet</td>';
+  return `<td class="num" data-significant="${c.significant}">${signedText(c.meanDiff)}${c.significant ? '*' : ''}
+<br><span class="note">p ${h(pValueText(c.p))} · ${h(c.test)}, ${c.n} pairs${c.unmatched ? `, ${c.unmatched} unpaired` : ''}</span></td>`;
 }
 
 /**
@@ -116,11 +133,13 @@ function ratingTable(summary: EvalSummary): string {
 <p class="note">Mean rating per scale${range} over the items rated (n), with its 95% Student t interval from n = 2. An item rated by several people counts once, at the mean of their scores. Rate items with <code>society rate RUN</code> or in the studio's Evals view.</p>`;
 }
 
-function itemRows(items: readonly EvalItemRecord[]): string {
+function itemRows(items: readonly EvalItemRecord[], repeated: boolean): string {
   return items
     .map(
-      (i) => `<tr data-item="${i.item}" data-variant="${h(i.variant)}">
-<td class="num">${i.item + 1}</td><td>${h(i.variant)}</td>
+      (
+        i,
+      ) => `<tr data-item="${i.item}" data-variant="${h(i.variant)}"${repeated ? ` data-repeat="${i.repeat ?? 0}"` : ''}>
+<td class="num">${i.item + 1}</td>${repeated ? `<td class="num">${(i.repeat ?? 0) + 1}</td>` : ''}<td>${h(i.variant)}</td>
 <td class="num${i.status === 'failed' ? ' failed' : ''}">${itemScoreText(i)}</td>
 <td${i.status === 'failed' ? ' class="failed"' : ''}>${h(i.status)}</td>
 <td class="text">${h(shortText(i.label, 200))}</td>
@@ -132,10 +151,10 @@ function itemRows(items: readonly EvalItemRecord[]): string {
     .join('');
 }
 
-function itemTable(items: readonly EvalItemRecord[], testId: string): string {
+function itemTable(items: readonly EvalItemRecord[], testId: string, repeated: boolean): string {
   return `<table class="items" data-table="${testId}"><thead><tr><th class="num">item</th>
-<th>variant</th><th class="num">score</th><th>status</th><th>item text</th><th>prediction</th>
-<th>reference</th><th>error</th><th>run</th></tr></thead><tbody>${itemRows(items)}</tbody></table>`;
+${repeated ? '<th class="num">repeat</th>' : ''}<th>variant</th><th class="num">score</th><th>status</th><th>item text</th><th>prediction</th>
+<th>reference</th><th>error</th><th>run</th></tr></thead><tbody>${itemRows(items, repeated)}</tbody></table>`;
 }
 
 /** The report of an eval as one self-contained HTML page. */
@@ -147,9 +166,14 @@ export function evalReport(
   const worst = worstItems(items, options.worst ?? 20);
   const done = items.filter((i) => i.status !== 'running');
   const listed = [...done]
-    .sort((a, b) => a.item - b.item || a.variant.localeCompare(b.variant))
+    .sort(
+      (a, b) =>
+        a.item - b.item || (a.repeat ?? 0) - (b.repeat ?? 0) || a.variant.localeCompare(b.variant),
+    )
     .slice(0, options.allItems ?? 5000);
-  const expected = summary.items * summary.variants.length;
+  const repeats = summary.repeats ?? 1;
+  const repeated = repeats > 1;
+  const expected = summary.items * summary.variants.length * repeats;
   const scored = summary.variants.reduce((a, v) => a + v.n, 0);
   const title = `${summary.name} · eval ${summary.evalId}`;
   const banner = summary.simulated
@@ -178,22 +202,22 @@ export function evalReport(
 <body>
 <header>
 <h1>${h(summary.name)}</h1>
-<p class="meta">eval <code>${h(summary.evalId)}</code> · document <code>${h(summary.document)}</code> · data <code>${h(summary.data)}</code> · ${summary.items} item${summary.items === 1 ? '' : 's'} × ${summary.variants.length} variant${summary.variants.length === 1 ? '' : 's'} · scorer <code>${h(summary.scorer)}</code> · status <strong data-status>${h(summary.status)}</strong> · started ${when(summary.createdAt)}${summary.finishedAt !== undefined ? ` · finished ${when(summary.finishedAt)}` : ''} (UTC)</p>
+<p class="meta">eval <code>${h(summary.evalId)}</code> · document <code>${h(summary.document)}</code> · data <code>${h(summary.data)}</code> · ${summary.items} item${summary.items === 1 ? '' : 's'} × ${summary.variants.length} variant${summary.variants.length === 1 ? '' : 's'}${repeated ? ` × ${repeats} repeats` : ''} · scorer <code>${h(summary.scorer)}</code> · status <strong data-status>${h(summary.status)}</strong> · started ${when(summary.createdAt)}${summary.finishedAt !== undefined ? ` · finished ${when(summary.finishedAt)}` : ''} (UTC)</p>
 ${banner}${unfinished}
 </header>
 <main>
 <h2>Scores by variant</h2>
 ${variantTable(summary)}
-<p class="note"${summary.variants.some((v) => v.failed) ? ' data-failed-note' : ''}>${h(failedNote(summary.variants) ?? 'No run failed.')} A variant whose every run failed reads “failed”: it has no score. Accuracies (scores of 0 or 1) get the Wilson interval; other scores a Student t interval on the mean.</p>
+<p class="note"${summary.variants.some((v) => v.failed) ? ' data-failed-note' : ''}>${h(failedNote(summary.variants) ?? 'No run failed.')} A variant whose every run failed reads “failed”: it has no score. Accuracies (scores of 0 or 1) get the Wilson interval; other scores a Student t interval on the mean.${repeated ? ' With repeats, n counts runs (items × repeats) and the interval is over the items’ means across their repeats.' : ''} Cost per solved item is the variant’s cost over the runs that solved their item (a score of 1, or at least the scorer’s threshold); “–” when none did or the scorer defines no solving.${summary.variants.length > 1 ? ` Each variant is compared with ${h(summary.variants[0]!.name)} over the runs of the same item and repeat (McNemar’s test for 0/1 scores, else a paired bootstrap; a failed run counts as 0); * marks p &lt; 0.05.` : ''}</p>
 ${ratingTable(summary)}
 <h2>Charts</h2>
 ${charts}
 <h2>Worst items</h2>
 <p class="note">The lowest scores first, failures first among equals. Each run id opens the item's whole run: paste it into <code>society show RUN</code>, or click the item in the studio's Evals view.</p>
-${worst.length ? itemTable(worst, 'worst') : '<p class="note">No item is scored yet.</p>'}
+${worst.length ? itemTable(worst, 'worst', repeated) : '<p class="note">No item is scored yet.</p>'}
 <details>
-<summary>All ${done.length} scored item × variant runs${listed.length < done.length ? ` (the first ${listed.length} listed)` : ''}</summary>
-${itemTable(listed, 'all')}
+<summary>All ${done.length} scored item × variant${repeated ? ' × repeat' : ''} runs${listed.length < done.length ? ` (the first ${listed.length} listed)` : ''}</summary>
+${itemTable(listed, 'all', repeated)}
 </details>
 </main>
 <footer>Made by <code>society eval</code>. The same table again: <code>society eval-show ${h(summary.evalId)} --items</code>.</footer>

@@ -1,5 +1,5 @@
 /**
- * Running an eval: each item × variant job once, a few at a time, scored as it finishes and
+ * Running an eval: each item × variant × repeat job once, a few at a time, scored as it finishes and
  * recorded in the store as it goes. Running the same eval again resumes it: scored items are
  * skipped, a run that was cut off resumes from its own call record, and a run that finished
  * before its score was written is scored from the store.
@@ -118,9 +118,7 @@ export async function runEval(
   options: RunEvalOptions = {},
 ): Promise<EvalSummary> {
   store.markInterrupted();
-  const earlier = new Map(
-    store.evalItems(record.id).map((i) => [`${i.item}\u0000${i.variant}`, i]),
-  );
+  const earlier = new Map(store.evalItems(record.id).map((i) => [slotOf(i), i]));
   const progress: EvalProgress = {
     total: plan.length,
     done: 0,
@@ -134,7 +132,7 @@ export async function runEval(
   const tell = () => options.onProgress?.({ ...progress });
   const pending: PlannedJob[] = [];
   for (const planned of plan) {
-    const key = `${planned.job.item}\u0000${planned.job.variant}`;
+    const key = slotOf(planned.job);
     const before = earlier.get(key);
     if (before?.status === 'failed' && options.retryFailed) {
       // Run afresh: the failed run stays in the store as it was.
@@ -160,12 +158,12 @@ export async function runEval(
       }
       progress.running++;
       try {
-        const before = earlier.get(`${planned.job.item}\u0000${planned.job.variant}`);
+        const before = earlier.get(slotOf(planned.job));
         const item = await runOne(store, planned, scorer, executor, before);
         session.push(item);
         halted ??= uniformFailure(session, Math.min(UNIFORM_FAILURES, pending.length));
         count(progress, item);
-        progress.last = `item ${planned.job.item + 1} · ${planned.job.variant}`;
+        progress.last = `item ${planned.job.item + 1}${planned.job.repeat ? ` (repeat ${planned.job.repeat + 1})` : ''} · ${planned.job.variant}`;
       } finally {
         progress.running--;
         tell();
@@ -176,7 +174,7 @@ export async function runEval(
   if (halted !== undefined)
     for (const item of session)
       if (item.status === 'failed' && item.error === halted)
-        store.deleteEvalItem(item.evalId, item.item, item.variant);
+        store.deleteEvalItem(item.evalId, item.item, item.variant, item.repeat ?? 0);
   const finished = store.evalItems(record.id).filter((i) => i.status !== 'running').length;
   store.setEvalStatus(
     record.id,
@@ -188,6 +186,11 @@ export async function runEval(
     store.evalRatings(record.id),
   );
   return halted === undefined ? summary : { ...summary, stopped: halted };
+}
+
+/** Where a job's record is: its item, variant and repeat. */
+function slotOf(of: { item: number; variant: string; repeat?: number }): string {
+  return `${of.item}\u0000${of.variant}\u0000${of.repeat ?? 0}`;
 }
 
 /** The shared error when the first `count` runs of a session all failed with it. */
@@ -221,6 +224,7 @@ async function runOne(
     evalId: job.evalId,
     item: job.item,
     variant: job.variant,
+    ...(job.repeat ? { repeat: job.repeat } : {}),
     jobKey: job.jobKey,
     ...(planned.label !== undefined ? { label: planned.label } : {}),
     ...(planned.reference !== undefined ? { reference: planned.reference } : {}),
@@ -288,6 +292,7 @@ async function runOne(
       const score = await scorer.score(prediction, planned.reference, {
         row: planned.row,
         blobs: outcome.blobs,
+        outputs: result.outputs,
       });
       item = {
         ...base,

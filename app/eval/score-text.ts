@@ -33,6 +33,28 @@ export function variantIntervalText(
   return `[${v.score.ci95[0].toFixed(digits)}, ${v.score.ci95[1].toFixed(digits)}]`;
 }
 
+/** A difference with its sign (+, −, ± for none), as the paper tables print theirs. */
+export function signedText(x: number, digits = 3): string {
+  return `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`;
+}
+
+/** A p-value to three places, a tiny one as "< 0.001". */
+export function pValueText(p: number): string {
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+/**
+ * A variant's cost per solved item: "–" when it solved none or its scorer defines no solving.
+ * Cents and up read to four places as the cost column; below a cent, two significant digits,
+ * so a cheap model's figure is not $0.0000.
+ */
+export function costPerSolvedText(v: { costPerSolvedUsd?: number }): string {
+  const x = v.costPerSolvedUsd;
+  if (x === undefined) return '–';
+  if (x >= 0.01 || x === 0) return `$${x.toFixed(4)}`;
+  return `$${x.toFixed(Math.min(20, 1 - Math.floor(Math.log10(x))))}`;
+}
+
 /** An item's score as a table shows it: "failed" for a failed run, "–" before it is scored. */
 export function itemScoreText(i: Pick<EvalItemRecord, 'status' | 'score'>, digits = 3): string {
   if (i.status === 'failed') return 'failed';

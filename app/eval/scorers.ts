@@ -4,7 +4,8 @@
  * (lower case, punctuation and articles dropped, spaces squeezed), so "The Eiffel Tower." and
  * "eiffel tower" agree.
  *
- * Scorers that need a model (`clip`, `bert`, `vit`) and scorer documents are run as societies
+ * Scorers that need a model (`clip`, `bertscore`, `vit-distance`, `text-cosine`, `image-cosine`)
+ * and scorer documents are run as societies
  * by the eval runner (graph-scorer.ts); `cos` scores an environment episode's order counts.
  */
 
@@ -15,6 +16,8 @@ export interface ScoreContext {
   row: Record<string, unknown>;
   /** The scored run's files (a picture it painted), for scorers that look at them. */
   blobs?: BlobStore;
+  /** Every output of the scored run, for scorers that read more than the scored one. */
+  outputs?: Record<string, unknown>;
 }
 
 export interface Scorer {
@@ -34,12 +37,27 @@ export const TEXT_SCORERS = [
   'rougeL',
   'cos',
 ] as const;
-/** Built-in scorers that ask a model through the metric node's kinds. */
+/**
+ * Built-in scorers that ask a model through the metric node's kinds, each named for what it
+ * computes: OpenAGI's three (CLIP score, BERTScore F1, the ViT distance, lower is better) and
+ * the two embedding cosines.
+ */
 export const MODEL_SCORERS = {
   clip: 'clip-score',
-  bert: 'text-similarity',
-  vit: 'image-similarity',
+  bertscore: 'bertscore',
+  'vit-distance': 'vit-distance',
+  'text-cosine': 'text-similarity',
+  'image-cosine': 'image-similarity',
 } as const;
+
+/**
+ * Names that used to promise the papers' metrics while computing embedding cosines: refused with
+ * the two scorers each became.
+ */
+export const RENAMED_SCORERS: Readonly<Record<string, string>> = {
+  bert: 'bertscore (BERTScore F1, as OpenAGI computes it) or text-cosine (the sentence-embedding cosine `bert` used to compute)',
+  vit: "vit-distance (OpenAGI's ViT distance, lower is better) or image-cosine (the embedding cosine `vit` used to compute)",
+};
 export type ScorerName = (typeof TEXT_SCORERS)[number] | keyof typeof MODEL_SCORERS;
 export const SCORER_NAMES: readonly string[] = [...TEXT_SCORERS, ...Object.keys(MODEL_SCORERS)];
 

@@ -25,6 +25,11 @@ export interface ScorerSpec {
   tolerance?: number;
   /** `--scorer-graph DOC`: the document's path. */
   graph?: string;
+  /**
+   * The score at or above which a run solved its item, for cost per solved item; absent for
+   * 0/1 scores (1 solves) and for continuous scores that define no solving.
+   */
+  solvedAt?: number;
 }
 
 /** What an eval runs, as stored with it. Equal configs give the same eval id, so a rerun resumes. */
@@ -54,16 +59,26 @@ export interface EvalConfig {
   /** Stop starting items once this much has been spent (US dollars). */
   budgetUsd?: number;
   /**
+   * Runs of each item × variant (`--repeats N`), each with its own seed (repeats.ts). Absent
+   * means 1, so evals made before repeats existed keep their ids.
+   */
+  repeats?: number;
+  /**
    * The scales people rate its items on (`--rubric`). Not part of the eval's identity: adding a
    * rubric to the command that made an eval reopens that eval and attaches it.
    */
   rubric?: Rubric;
+  /**
+   * The layout its table is printed in besides the usual one (a paper's), by kind, with what that
+   * layout needs beyond the items (table-presenters.ts). Not part of the eval's identity.
+   */
+  table?: { kind: string; context?: unknown };
 }
 
 /** How an eval stands. */
 export type EvalStatus = 'running' | 'finished' | 'interrupted' | 'over-budget';
 
-/** What one item × variant recorded. */
+/** What one item × variant × repeat recorded. */
 export type EvalItemStatus = 'running' | 'scored' | 'failed';
 
 export interface EvalItemRecord {
@@ -71,7 +86,9 @@ export interface EvalItemRecord {
   /** The item's 0-based index in the dataset. */
   item: number;
   variant: string;
-  /** Derived from (document hash, item, variant): the same job never runs twice. */
+  /** Which run of the item under `--repeats` (0-based); 0 when the eval runs each item once. */
+  repeat?: number;
+  /** Derived from (document hash, item, variant, repeat): the same job never runs twice. */
   jobKey: string;
   /** The run in the store (the debugger opens it); absent before it starts. */
   runId?: string;
@@ -108,15 +125,26 @@ export interface EvalRecord {
 /** One variant's line of the table. */
 export interface VariantSummary {
   name: string;
-  /** Items finished: scored and failed. */
+  /** Runs finished, scored and failed: items × repeats. */
   n: number;
   failed: number;
   /**
-   * The mean over the n items, a failed one counting as 0, and its 95% interval. Meaningless
-   * when every item failed (`failed === n`): tables show "failed" then (score-text.ts).
+   * The mean over the n runs, a failed one counting as 0, and its 95% interval. Meaningless
+   * when every item failed (`failed === n`): tables show "failed" then (score-text.ts). With
+   * repeats the mean and interval are over the items' means across their repeats
+   * (comparison.ts), not over the n runs.
    */
   score: { mean: number; ci95: [number, number] };
   costUsd: number;
+  /**
+   * Runs that solved their item (score 1 for 0/1 scores, at or above the scorer's threshold
+   * otherwise), and the cost divided by them; absent when solving is undefined for the scorer.
+   * `costPerSolvedUsd` is absent too when nothing was solved.
+   */
+  solved?: number;
+  costPerSolvedUsd?: number;
+  /** This variant against the first (the baseline), paired by item and repeat; not on the first. */
+  vsBaseline?: BaselineComparison;
   tokens: number;
   latencyMs: { p50: number; p95: number };
   /** The mean rating per scale (when the eval has a rubric or ratings), in the rubric's order. */
@@ -124,8 +152,9 @@ export interface VariantSummary {
 }
 
 /**
- * One scale's ratings over a variant's items. An item rated by several people counts once, at the
- * mean of their scores, so `n` is the number of items rated on the scale.
+ * One scale's ratings over a variant's items. What was rated (an item's run, or one agent of it)
+ * counts once, at the mean of its raters' scores, so `n` is the number of runs or agent
+ * trajectories rated on the scale.
  */
 export interface ScaleRating {
   scale: string;
@@ -135,9 +164,32 @@ export interface ScaleRating {
   ci95?: [number, number];
 }
 
-/** A person's score of one run on one scale of a rubric; one per run × rater × scale. */
+/**
+ * A variant compared with the baseline (the eval's first variant) over the runs both have for the
+ * same item and repeat: McNemar's test when every score is 0 or 1, else the paired bootstrap
+ * (paired.ts). A failed run counts as 0, as in the table's means; a pair one side has not run
+ * yet (an interrupted eval) is left out and counted in `unmatched`.
+ */
+export interface BaselineComparison {
+  baseline: string;
+  test: 'McNemar' | 'paired bootstrap';
+  /** Pairs compared. */
+  n: number;
+  /** Runs of either side with no partner. */
+  unmatched: number;
+  /** Mean of this variant − the baseline over the pairs. */
+  meanDiff: number;
+  ci95: [number, number];
+  p: number;
+  /** p < 0.05. */
+  significant: boolean;
+}
+
+/** A person's score of one run (or one agent of it) on one scale; one per run × agent × rater × scale. */
 export interface RatingRecord {
   runId: string;
+  /** The agent of the run whose trajectory was rated; absent when the whole run was. */
+  agent?: string;
   rater: string;
   scale: string;
   score: number;
@@ -165,6 +217,8 @@ export interface EvalSummary {
   createdAt: number;
   finishedAt?: number;
   variants: VariantSummary[];
+  /** Runs of each item × variant (`--repeats`), when more than one. */
+  repeats?: number;
   /** The scales its items are rated on (`--rubric`), when it has them. */
   rubric?: Rubric;
   /**

@@ -2,13 +2,14 @@
  * OpenAGI's benchmark tasks as runnable graphs. Each task becomes one society document: an input
  * node per task input, a `reference` input for the ground truth, a planner that composes expert
  * models for the task, the planner's answer as an output, and a metric node that scores the
- * answer the way the paper scores its category (Ge et al., Sec. 3.1.3): BERTScore-style text
- * similarity for text answers, CLIP score for pictures painted from text, and image similarity
- * for the other picture answers. Running the documents over a task's samples and averaging the
+ * answer the way the paper's code scores its category (Ge et al., Sec. 3.1.3; OpenAGI at 22190c5):
+ * BERTScore F1 for text answers, CLIP score for pictures painted from text, and the ViT
+ * hidden-state distance (lower is better) for the other picture answers. Running the documents over a task's samples and averaging the
  * scores gives the paper's per-category numbers.
  */
 import type { GraphDocument, GraphEdge, GraphNode } from '../schema/document.ts';
 import { OPENAGI_CATEGORIES, type OpenAgiCategory, type OpenAgiTask } from './openagi.ts';
+import type { PlannerProtocol } from './paper-planner.ts';
 import { inputNodeId } from './plan.ts';
 
 /** A model profile for the planner: the document's `models` entry it gets. */
@@ -41,13 +42,27 @@ export function parsePlannerModel(text: string): PlannerModel {
  * The `kind` a metric node is given in a built document (the metric node's spec checks it when
  * the document compiles).
  */
-export type ScoreKind = 'text-similarity' | 'clip-score' | 'image-similarity';
+export type ScoreKind = 'bertscore' | 'clip-score' | 'vit-distance';
 
-/** How a category is scored: text answers by text similarity, pictures by CLIP or a ViT. */
+/**
+ * The model OpenAGI's code scores each kind with (`research/benchmark_tasks` at 22190c5):
+ * BERTScore over DeBERTa-xlarge-MNLI, torchmetrics' CLIPScore over CLIP ViT-B/16, and the
+ * hidden-state distance over `nateraw/vit-base-beans`.
+ */
+export const OPENAGI_METRIC_MODELS: Record<ScoreKind, string> = {
+  bertscore: 'microsoft/deberta-xlarge-mnli',
+  'clip-score': 'openai/clip-vit-base-patch16',
+  'vit-distance': 'nateraw/vit-base-beans',
+};
+
+/**
+ * How a category is scored, as OpenAGI's code scores it: text answers by BERTScore F1, pictures
+ * painted from text by CLIP score, other pictures by the ViT distance (lower is better).
+ */
 export function metricKindFor(task: Pick<OpenAgiTask, 'category'>): ScoreKind {
   if (task.category === 'text->image') return 'clip-score';
-  if (task.category === 'image->image') return 'image-similarity';
-  return 'text-similarity';
+  if (task.category === 'image->image') return 'vit-distance';
+  return 'bertscore';
 }
 
 /** A file-name-safe slug of the task's goal: "answer-the-question-in-german". */
@@ -86,8 +101,15 @@ function edge(
  */
 export function taskGraph(
   task: OpenAgiTask,
-  options: { model?: PlannerModel } = {},
+  options: {
+    model?: PlannerModel;
+    /** How the planner asks (default `schema`); a paper protocol also outputs the `plan`. */
+    protocol?: PlannerProtocol;
+    /** The metric node's output names: a `definition` among them becomes an output too. */
+    metricOutputs?: readonly string[];
+  } = {},
 ): GraphDocument {
+  const paper = options.protocol !== undefined && options.protocol !== 'schema';
   const kind = metricKindFor(task);
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -129,6 +151,7 @@ export function taskGraph(
       })),
       output: task.output,
       ...(options.model ? { model: options.model.profile } : {}),
+      ...(paper ? { protocol: options.protocol } : {}),
     },
   });
   for (const input of task.inputs) {
@@ -141,12 +164,22 @@ export function taskGraph(
     data: { name: 'answer' },
   });
   edges.push(edge('planner', 'answer', 'answer', 'value'));
+  if (paper) {
+    // Whoever scores the run reads why a plan was invalid (the paper scores it 0).
+    nodes.push({
+      id: 'plan',
+      type: 'output',
+      position: { x: 600, y: -140 },
+      data: { name: 'plan' },
+    });
+    edges.push(edge('planner', 'plan', 'plan', 'value'));
+  }
 
   nodes.push({
     id: 'metric',
     type: 'metric',
     position: { x: 600, y: 160 },
-    data: { kind },
+    data: { kind, model: OPENAGI_METRIC_MODELS[kind] },
   });
   if (kind === 'clip-score') {
     const text = task.inputs.find((input) => input.modality === 'text');
@@ -157,7 +190,12 @@ export function taskGraph(
     edges.push(edge('planner', 'answer', 'metric', 'prediction'));
     edges.push(edge('in_reference', 'value', 'metric', 'reference'));
   }
-  for (const [row, name] of ['score', 'report'].entries()) {
+  const metricOutputs = [
+    'score',
+    'report',
+    ...(options.metricOutputs?.includes('definition') ? ['definition'] : []),
+  ];
+  for (const [row, name] of metricOutputs.entries()) {
     nodes.push({
       id: name,
       type: 'output',

@@ -125,6 +125,10 @@ async function simulatedOutput(
       return hashVector(hash);
     }
     case 'image-feature-extraction':
+      // Asked for patch vectors: a few made-up ones, the picture's own.
+      if (request.parameters?.pooling === 'none') {
+        return [0, 1, 2, 3].map((i) => hashVector(sha256Hex(`${hash}:${i}`)));
+      }
       return hashVector(hash);
     case 'token-classification':
       return simulatedEntities(String(request.inputs.text ?? ''));

@@ -187,6 +187,64 @@ CREATE TABLE ratings (
 ) STRICT;
 `,
   },
+  {
+    name: 'ratings per agent',
+    sql: `
+-- A rating may be of one agent of a run (one member's trajectory, as ITCMA-S's raters read each
+-- agent's) as well as of the whole run: \`agent\` is '' for the whole run, which every rating
+-- written before this step was. SQLite cannot change a primary key in place, so the table is
+-- copied into its new shape.
+CREATE TABLE ratings_by_agent (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  agent TEXT NOT NULL DEFAULT '' CHECK (length(agent) <= 80),
+  rater TEXT NOT NULL CHECK (length(rater) BETWEEN 1 AND 80),
+  scale TEXT NOT NULL CHECK (length(scale) BETWEEN 1 AND 40),
+  score INTEGER NOT NULL,
+  note TEXT,
+  rated_at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, agent, rater, scale)
+) STRICT;
+INSERT INTO ratings_by_agent (run_id, agent, rater, scale, score, note, rated_at)
+  SELECT run_id, '', rater, scale, score, note, rated_at FROM ratings;
+DROP TABLE ratings;
+ALTER TABLE ratings_by_agent RENAME TO ratings;
+`,
+  },
+  {
+    name: 'eval item repeats',
+    sql: `
+-- An item x variant runs several times under --repeats: the repeat joins the key. Rows of
+-- evals made before are their item's one run, repeat 0. SQLite cannot change a primary key in
+-- place, so the table is copied.
+CREATE TABLE eval_items_repeats (
+  eval_id TEXT NOT NULL REFERENCES evals (id) ON DELETE CASCADE,
+  item INTEGER NOT NULL CHECK (item >= 0),
+  variant TEXT NOT NULL,
+  repeat INTEGER NOT NULL DEFAULT 0 CHECK (repeat >= 0),
+  job_key TEXT NOT NULL,
+  run_id TEXT REFERENCES runs (id) ON DELETE SET NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'scored', 'failed')),
+  score REAL,
+  prediction TEXT,
+  reference TEXT,
+  label TEXT,
+  error TEXT,
+  cost_usd REAL NOT NULL CHECK (cost_usd >= 0),
+  tokens INTEGER NOT NULL CHECK (tokens >= 0),
+  calls INTEGER NOT NULL CHECK (calls >= 0),
+  latency_ms INTEGER,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (eval_id, item, variant, repeat)
+) STRICT;
+INSERT INTO eval_items_repeats (eval_id, item, variant, repeat, job_key, run_id, status, score,
+    prediction, reference, label, error, cost_usd, tokens, calls, latency_ms, updated_at)
+  SELECT eval_id, item, variant, 0, job_key, run_id, status, score, prediction, reference, label,
+    error, cost_usd, tokens, calls, latency_ms, updated_at FROM eval_items;
+DROP TABLE eval_items;
+ALTER TABLE eval_items_repeats RENAME TO eval_items;
+CREATE INDEX eval_items_by_run ON eval_items (run_id) WHERE run_id IS NOT NULL;
+`,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,13 +1,14 @@
 /**
- * Ratings in the run store: one per run × rater × scale, a second rating replacing the first,
+ * Ratings in the run store: one per run × agent × rater × scale, a second rating replacing the first,
  * an eval's ratings joined to its items, and ratings going with their run when it is deleted.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { scaleRatings } from '../eval/ratings.ts';
 import { RUBRICS } from '../eval/rubrics.ts';
 import type { EvalConfig } from '../eval/types.ts';
-import { MIGRATIONS, migrate } from './migrations.ts';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from './migrations.ts';
 import { connections, dir, newRun, store, withTempStores } from './store.test-helper.ts';
 import type { RunStore } from './store.ts';
 
@@ -148,9 +149,56 @@ describe('ratings', () => {
     ).run(JSON.stringify(config));
     db.close();
     const s = store(file);
-    expect(s.diagnostics().schemaVersion).toBe(3);
+    expect(s.diagnostics().schemaVersion).toBe(SCHEMA_VERSION);
     expect(s.getEval('old1')?.name).toBe('old');
     const run = newRun(s, 'r1').id;
     expect(s.putRatings({ runId: run, rater: 'ada', scores: { logicality: 3 } })).toHaveLength(1);
+  });
+
+  it('rates one agent of a run apart from the whole run and from its other agents', () => {
+    const s = store();
+    const [a, b] = evalWithRuns(s);
+    s.putRatings({ runId: a!, rater: 'ada', scores: { logicality: 2 } });
+    s.putRatings({ runId: a!, agent: 'AY', rater: 'ada', scores: { logicality: 6 } });
+    s.putRatings({ runId: a!, agent: 'SG', rater: 'ada', scores: { logicality: 4 } });
+    // The same agent, rater and scale again replaces the score; the run's own rating stays.
+    s.putRatings({ runId: a!, agent: 'AY', rater: 'ada', scores: { logicality: 7 } });
+    s.putRatings({ runId: b!, agent: 'AY', rater: 'bob', scores: { logicality: 3 } });
+    expect(s.ratingsOfRun(a!).map((r) => `${r.agent ?? 'run'}:${r.score}`)).toEqual([
+      'run:2',
+      'AY:7',
+      'SG:4',
+    ]);
+    expect(s.deleteRatings(a!, { agent: 'SG' })).toBe(1);
+    // Each agent trajectory rated counts once: item 0's AY (7) and item 1's AY (3), n = 2,
+    // besides item 0's whole-run rating (2): n = 3 in all.
+    const byAgent = s.evalRatings('e1').filter((r) => r.agent !== undefined);
+    const [line] = scaleRatings(['logicality'], byAgent);
+    expect(line).toMatchObject({ n: 2, mean: 5 });
+    expect(scaleRatings(['logicality'], s.evalRatings('e1'))[0]).toMatchObject({ n: 3 });
+  });
+
+  it('opens a store written before ratings per agent: its ratings are of whole runs', () => {
+    const file = join(dir, 'before-agents.db');
+    const db = new Database(file);
+    migrate(db, 'old', MIGRATIONS.slice(0, 3));
+    const now = Date.now();
+    db.prepare(
+      `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs, status, started_at)
+         VALUES ('old-run', 'g', 'h', '{}', 1, 'live', '{}', 'succeeded', ?)`,
+    ).run(now);
+    db.prepare(
+      `INSERT INTO ratings (run_id, rater, scale, score, note, rated_at) VALUES ('old-run', 'ada', 'logicality', 5, 'kept', ?)`,
+    ).run(now);
+    db.close();
+    const s = store(file);
+    expect(s.ratingsOfRun('old-run')).toEqual([
+      { runId: 'old-run', rater: 'ada', scale: 'logicality', score: 5, note: 'kept', ratedAt: now },
+    ]);
+    s.putRatings({ runId: 'old-run', agent: 'AY', rater: 'ada', scores: { logicality: 3 } });
+    expect(s.ratingsOfRun('old-run').map((r) => [r.agent, r.score])).toEqual([
+      [undefined, 5],
+      ['AY', 3],
+    ]);
   });
 });

@@ -423,8 +423,8 @@ export class RunStore {
   }
 
   /** Forgets one item × variant's record, so the eval runs it again. */
-  deleteEvalItem(evalId: string, item: number, variant: string): boolean {
-    return this.#evals.deleteEvalItem(evalId, item, variant);
+  deleteEvalItem(evalId: string, item: number, variant: string, repeat = 0): boolean {
+    return this.#evals.deleteEvalItem(evalId, item, variant, repeat);
   }
 
   /** Deletes an eval's records; its runs stay, with their ratings. */
@@ -456,7 +456,7 @@ export class RunStore {
   }
 
   /** Deletes a run's ratings (one rater's, one scale's, or all); returns how many went. */
-  deleteRatings(runId: string, which?: { rater?: string; scale?: string }): number {
+  deleteRatings(runId: string, which?: { rater?: string; scale?: string; agent?: string }): number {
     return this.#ratings.deleteRatings(runId, which);
   }
 

@@ -13,7 +13,13 @@ import type { Rejection, Validation } from '../../app/environments/types.ts';
 import type { NodeContext, NodeOutputs } from '../../app/node-sdk/define.ts';
 import type { AnswerShape, ChatMessage } from '../../app/providers/types.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
-import { dispatchSettings, missingCommands, readWorld, retryPrompt } from './episode.ts';
+import {
+  dispatchSettings,
+  missingCommands,
+  readWorld,
+  retryPrompt,
+  worldOptions,
+} from './episode.ts';
 import type { StepReport } from './report.ts';
 import type { DispatcherData } from './spec.ts';
 
@@ -58,7 +64,7 @@ export async function dispatch(ctx: NodeContext<DispatcherData>): Promise<NodeOu
     agents: world.agents,
     seed: world.seed,
     maxSteps: world.maxSteps,
-    options: { alpha: world.alpha, orderCap: world.orderCap },
+    options: worldOptions(world),
   });
   const agents = env.agents();
   const unknownSeats = data.seats.filter((s) => !agents.includes(s));
@@ -230,7 +236,10 @@ export async function dispatch(ctx: NodeContext<DispatcherData>): Promise<NodeOu
     seed: world.seed,
     controller: useModel ? 'model' : 'greedy',
     behaviour: settings.behaviour,
+    runner: world.runner,
     steps: m.steps,
+    /** Turns of the budget used: more than `steps` when the paper runner skipped unread turns. */
+    turns: m.turns ?? m.steps,
     completed: m.completed,
     failed: m.failed,
     open: m.open,
@@ -243,6 +252,6 @@ export async function dispatch(ctx: NodeContext<DispatcherData>): Promise<NodeOu
     simulated,
   };
   const refusedCount = Object.values(metrics.invalid).reduce((a, b) => a + b, 0);
-  const summary = `${label()}${world.level}, ${world.agents} agents, alpha ${world.alpha}: ${m.completed} completed, ${m.failed} failed, ${m.open} open in ${m.steps} steps; ${refusedCount} command${refusedCount === 1 ? '' : 's'} refused`;
+  const summary = `${label()}${world.level}, ${world.agents} agents, alpha ${world.alpha}: ${m.completed} completed, ${m.failed} failed, ${m.open} open in ${m.steps} steps${(m.turns ?? m.steps) !== m.steps ? ` (${m.turns} turns)` : ''}; ${refusedCount} command${refusedCount === 1 ? '' : 's'} refused`;
   return { metrics, summary };
 }

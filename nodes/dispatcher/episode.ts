@@ -17,6 +17,13 @@ export interface World {
   maxSteps: number;
   alpha: number;
   orderCap: number;
+  /** How turns count (`ours`, or MindAgent's runner: `paper`). */
+  runner: 'ours' | 'paper';
+}
+
+/** The reset options of a world input (the environment's own settings). */
+export function worldOptions(world: World): Record<string, unknown> {
+  return { alpha: world.alpha, orderCap: world.orderCap, runner: world.runner };
 }
 
 /** The world input, checked; throws when it did not come from an environment node. */
@@ -38,6 +45,7 @@ export function readWorld(value: unknown): World {
     maxSteps: w.maxSteps ?? 60,
     alpha: w.alpha ?? 1,
     orderCap: w.orderCap ?? 6,
+    runner: w.runner === 'paper' ? 'paper' : 'ours',
   };
 }
 

@@ -17,6 +17,7 @@ import {
   readWorld,
   retryPrompt,
   type World,
+  worldOptions,
 } from './episode.ts';
 import type { DispatcherData } from './spec.ts';
 
@@ -67,7 +68,7 @@ function episodeCalls(
     agents: world.agents,
     seed: world.seed,
     maxSteps: world.maxSteps,
-    options: { alpha: world.alpha, orderCap: world.orderCap },
+    options: worldOptions(world),
   });
   const agents = env.agents();
   const controlled = agents.filter((a) => !data.seats.includes(a));

@@ -31,9 +31,13 @@ export const dispatcherData = z.strictObject({
   feedback: z.boolean().default(true),
   /** Include the environment's hints (off: the no-hints ablation). */
   hints: z.boolean().default(true),
-  /** Worked demonstrations in the prompt, and steps in each. */
+  /**
+   * Worked demonstrations in the prompt, and steps in each: 10, as long as the paper's
+   * demonstrations (its 2-, 3- and 4-agent traces are 10 steps, long enough to serve a dish);
+   * Table 8's short demo is 2.
+   */
   demos: z.number().int().min(0).max(5).default(1),
-  demoSteps: z.number().int().min(1).max(30).default(6),
+  demoSteps: z.number().int().min(1).max(30).default(10),
   /** Agents in each demonstration; absent: as many as the kitchen has (Table 9 varies it). */
   demoAgents: z.number().int().min(1).max(8).optional(),
   /** Earlier steps kept in the prompt. */

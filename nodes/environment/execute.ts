@@ -4,7 +4,7 @@ import type { NodeExecutor } from '../../app/node-sdk/define.ts';
 import type { EnvironmentData } from './spec.ts';
 
 export const execute: NodeExecutor<EnvironmentData> = async (ctx) => {
-  const { kind, agents, seed, maxSteps, alpha, orderCap } = ctx.data;
+  const { kind, agents, seed, maxSteps, alpha, orderCap, runner } = ctx.data;
   // What a dispatcher needs beyond the contract: level names, a level's problems.
   const world = await environmentKind(kind);
   const level = world.level(ctx.data.level);
@@ -19,14 +19,14 @@ export const execute: NodeExecutor<EnvironmentData> = async (ctx) => {
     agents,
     seed,
     maxSteps,
-    options: { alpha, orderCap },
+    options: { alpha, orderCap, runner },
   });
   const start = await episode.start();
   episode.close();
   const warnings = world.checkLevel(level);
   for (const warning of warnings) await ctx.message(`${level}: ${warning}`);
   return {
-    world: { kind, level, agents, seed, maxSteps, alpha, orderCap, warnings },
+    world: { kind, level, agents, seed, maxSteps, alpha, orderCap, runner, warnings },
     state: start.text,
   };
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUNNERS } from '../../app/environments/cuisineworld/config.ts';
 import { findLevel } from '../../app/environments/cuisineworld/levels.ts';
 import type {
   EpisodeSetting,
@@ -25,6 +26,12 @@ export const environmentData = z.strictObject({
   alpha: z.number().positive().max(100).default(1),
   /** At most this many orders open at once (the original engine: 6). */
   orderCap: z.number().int().min(1).max(100).default(6),
+  /**
+   * How turns count: `ours` plays a game step every turn and counts every expired order;
+   * `paper` is MindAgent's runner: a turn with no readable command uses up the turn without
+   * moving the game, and a step counts at most one expired order.
+   */
+  runner: z.enum(RUNNERS).default('ours'),
 });
 export type EnvironmentData = z.infer<typeof environmentData>;
 
@@ -64,10 +71,12 @@ export const spec = defineNode({
           maxSteps: data.maxSteps,
           alpha: data.alpha,
           orderCap: data.orderCap,
+          runner: data.runner,
         }
       : undefined,
 
-  summary: (data) => `${data.kind} ${data.level} · ${data.agents} agents`,
+  summary: (data) =>
+    `${data.kind} ${data.level} · ${data.agents} agents${data.runner === 'paper' ? ' · paper runner' : ''}`,
 
   // A sweep sets the world up per episode: level, agents, order frequency, seed and length.
   episode: {
@@ -77,6 +86,7 @@ export const spec = defineNode({
       if (typeof data.agents === 'number') found.agents = data.agents;
       if (typeof data.alpha === 'number') found.alpha = data.alpha;
       if (typeof data.maxSteps === 'number') found.maxSteps = data.maxSteps;
+      if (data.runner === 'ours' || data.runner === 'paper') found.runner = data.runner;
       return found;
     },
     apply: (data, settings) => {
@@ -98,4 +108,5 @@ const WORLD_SETTINGS = [
   'alpha',
   'seed',
   'maxSteps',
+  'runner',
 ] as const satisfies readonly EpisodeSetting[];

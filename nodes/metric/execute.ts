@@ -1,17 +1,32 @@
+import { z } from 'zod';
 import type { ExpertTask } from '../../app/experts/types.ts';
 import { meanPool } from '../../app/experts/vectors.ts';
 import type { ExpertAnswer, NodeContext, NodeExecutor } from '../../app/node-sdk/define.ts';
 import { isImageValue } from '../../app/schema/blob-refs.ts';
 import { simulatedPrefix } from '../../app/schema/simulated.ts';
+import {
+  type BertScoreParts,
+  bertScore,
+  bertScoreBaseline,
+  markerWeights,
+  rescaleParts,
+} from './bertscore.ts';
+import { bertScoreLayer, type MetricDefinition, metricDefinition } from './definition.ts';
 import { hitAt, readTimestamps, readWindow, recallTable, type TimeWindow } from './retrieval.ts';
 import { type MetricData, type MetricKind, metricModel } from './spec.ts';
+import { cosine } from './vectors.ts';
+import { vitDistance } from './vit-distance.ts';
 
 /**
  * How a score was computed, said plainly in every report:
- * - `bertscore-greedy-f1`: each token vector of one text matched with its most similar token
- *   vector of the other (cosine), precision and recall averaged over tokens, F1 of the two. This
- *   is BERTScore's matching, without its idf weighting or baseline rescaling, over the vectors
- *   the model's server returns (its last layer), not BERTScore's chosen layer;
+ * - `bertscore-f1`: BERTScore F1 as the `bert_score` package computes it (bertscore.ts), over the
+ *   token vectors the server answers (the layer it serves), idf-weighted and rescaled when asked;
+ * - `vit-frobenius-distance`: OpenAGI's ViT score, ‖A − B‖_F / 100 over two pictures' hidden
+ *   states (vit-distance.ts); lower is better;
+ * - `bertscore-greedy-f1`: text similarity over token vectors: each token vector of one text
+ *   matched with its most similar token vector of the other (cosine), precision and recall
+ *   averaged over tokens, F1 of the two; BERTScore's matching without its marker handling, idf,
+ *   rescale or layer choice, so not BERTScore;
  * - `sentence-cosine`: the cosine of two sentence embeddings, when the server pools for itself;
  * - `clip-cosine`: CLIP score, max(100·cos, 0) as torchmetrics computes it, divided by 100 as
  *   OpenAGI does, so it lies in [0, 1];
@@ -21,6 +36,8 @@ import { type MetricData, type MetricKind, metricModel } from './spec.ts';
  * - `empty-prediction`: an empty text answer scores 0 without a call.
  */
 export type MetricMethod =
+  | 'bertscore-f1'
+  | 'vit-frobenius-distance'
   | 'bertscore-greedy-f1'
   | 'sentence-cosine'
   | 'clip-cosine'
@@ -63,25 +80,13 @@ export interface MetricReport {
   precision?: number;
   recall?: number;
   tokens?: { prediction: number; reference: number };
+  /** BERTScore with rescale: precision, recall and F1 before the rescale. */
+  unscaled?: BertScoreParts;
+  /** Which definition produced the score (also the node's `definition` output). */
+  definition?: MetricDefinition;
 }
 
-/** Cosine similarity of two vectors of the same length; 0 when either has no length. */
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) {
-    throw new Error(`cannot compare vectors of ${a.length} and ${b.length} numbers`);
-  }
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    aa += x * x;
-    bb += y * y;
-  }
-  return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
-}
+export { cosine } from './vectors.ts';
 
 /**
  * BERTScore's greedy matching over token vectors: precision averages, over the candidate's
@@ -148,6 +153,24 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
       inputs,
       ...(pooling ? { parameters: { pooling } } : {}),
     });
+
+  if (kind === 'bertscore') return scoreBert(ctx, model, embed);
+
+  if (kind === 'vit-distance') {
+    const prediction = asImage(kind, 'prediction', ctx.inputs.prediction);
+    const reference = asImage(kind, 'reference', ctx.inputs.reference);
+    const a = await embed('image-feature-extraction', { image: prediction }, 'none');
+    const b = await embed('image-feature-extraction', { image: reference }, 'none');
+    const left = hiddenStates(a);
+    const right = hiddenStates(b);
+    return {
+      score: vitDistance(left, right),
+      method: 'vit-frobenius-distance',
+      direction: 'lower-is-better',
+      tokens: { prediction: left.length, reference: right.length },
+      answers: [a, b],
+    };
+  }
 
   if (kind === 'text-similarity') {
     const prediction = asText(ctx.inputs.prediction);
@@ -221,6 +244,88 @@ async function score(ctx: NodeContext<MetricData>, model: string): Promise<Score
   return { score: value, method: 'vit-cosine', answers: [a, b] };
 }
 
+type Embed = (
+  task: ExpertTask,
+  inputs: Record<string, unknown>,
+  pooling?: 'none',
+) => Promise<ExpertAnswer>;
+
+/** A picture's hidden states, one row per token: a single pooled vector is not them. */
+function hiddenStates(answer: ExpertAnswer): number[][] {
+  const rows = embeddingRows(answer.output);
+  if (rows.length === 1 && !answer.simulated) {
+    throw new Error(
+      'metric vit-distance: the server answered one pooled vector; the distance needs the hidden state of every token (feature extraction without pooling)',
+    );
+  }
+  return rows;
+}
+
+const idfInput = z.strictObject({
+  prediction: z.array(z.number().min(0)),
+  reference: z.array(z.number().min(0)),
+});
+
+/** BERTScore F1 of the answer against the reference (bertscore.ts), rescaled when asked. */
+async function scoreBert(
+  ctx: NodeContext<MetricData>,
+  model: string,
+  embed: Embed,
+): Promise<Scored> {
+  const layer = bertScoreLayer(ctx.data, model);
+  const baseline =
+    ctx.data.rescaleWithBaseline && layer !== null ? bertScoreBaseline(model, layer) : undefined;
+  if (ctx.data.rescaleWithBaseline && !baseline) {
+    throw new Error(
+      `metric bertscore: no published baseline for ${model} at layer ${layer ?? '(none given)'}; turn rescaleWithBaseline off, or use microsoft/deberta-xlarge-mnli at layer 40`,
+    );
+  }
+  let weights: { candidate?: number[]; reference?: number[] } = {};
+  if (ctx.data.idf) {
+    const parsed = idfInput.safeParse(ctx.inputs.idf);
+    if (!parsed.success) {
+      throw new Error(
+        'metric bertscore: "idf" must be {"prediction": [weights], "reference": [weights]}, one non-negative weight per token vector',
+      );
+    }
+    weights = { candidate: parsed.data.prediction, reference: parsed.data.reference };
+  }
+  const prediction = asText(ctx.inputs.prediction);
+  const reference = asText(ctx.inputs.reference);
+  let parts: BertScoreParts = { precision: 0, recall: 0, f1: 0 };
+  let answers: ExpertAnswer[] = [];
+  let tokens: { prediction: number; reference: number } | undefined;
+  // An empty answer is [CLS][SEP] to the package, which scores it 0 before any rescale.
+  if (prediction.trim() !== '') {
+    const a = await embed('feature-extraction', { text: prediction }, 'none');
+    const b = await embed('feature-extraction', { text: reference }, 'none');
+    const left = embeddingRows(a.output);
+    const right = embeddingRows(b.output);
+    if ((left.length === 1 || right.length === 1) && !a.simulated) {
+      throw new Error(
+        'metric bertscore: the server answered one pooled vector; BERTScore needs one vector per token (a model without pooling of its own)',
+      );
+    }
+    parts = bertScore(left, right, {
+      candidate: weights.candidate ?? markerWeights(left.length),
+      reference: weights.reference ?? markerWeights(right.length),
+    });
+    answers = [a, b];
+    tokens = { prediction: left.length, reference: right.length };
+  }
+  const final = baseline ? rescaleParts(parts, baseline) : parts;
+  return {
+    score: final.f1,
+    method: prediction.trim() === '' ? 'empty-prediction' : 'bertscore-f1',
+    precision: final.precision,
+    recall: final.recall,
+    ...(baseline ? { unscaled: parts } : {}),
+    ...(tokens ? { tokens } : {}),
+    direction: 'higher-is-better',
+    answers,
+  };
+}
+
 /** Recall at k for one query: arithmetic on the timestamps read, explained in the report. */
 async function recall(ctx: NodeContext<MetricData>) {
   const { k, tolerance } = ctx.data;
@@ -247,8 +352,10 @@ async function recall(ctx: NodeContext<MetricData>) {
     window,
     table: recallTable(predictions, window),
   };
+  const definition = metricDefinition(ctx.data);
+  report.definition = definition;
   await ctx.message(`R${k}@${tolerance} ${score} (${report.explanation})`);
-  return { score, report };
+  return { score, report, definition };
 }
 
 export const execute: NodeExecutor<MetricData> = async (ctx) => {
@@ -259,8 +366,17 @@ export const execute: NodeExecutor<MetricData> = async (ctx) => {
   // without it, so a score is never silently missing from a run that succeeded.
   const { answers, ...rest } = await score(ctx, model);
   const simulated = answers.some((a) => a.simulated);
-  const report: MetricReport = { kind, ...rest, model, ...(simulated ? { simulated: true } : {}) };
+  const definition = metricDefinition(ctx.data);
+  const report: MetricReport = {
+    kind,
+    ...rest,
+    model,
+    definition,
+    ...(simulated ? { simulated: true } : {}),
+  };
   const shown = rest.score === null ? 'none' : rest.score.toFixed(4);
-  await ctx.message(`${simulatedPrefix(simulated)}${kind} ${shown} (${rest.method}, ${model})`);
-  return { score: rest.score, report };
+  await ctx.message(
+    `${simulatedPrefix(simulated)}${kind} ${shown} (${definition.name}, ${model}, ${definition.better} is better)`,
+  );
+  return { score: rest.score, report, definition };
 };

@@ -30,9 +30,12 @@ describe('recall at k with a tolerance (NLSOM App. I)', () => {
     expect(hitAt([51], window, 1, 10)).toBe(1);
   });
 
-  it("fills the paper's table of k = 1, 3, 5 and τ = 1, 10", () => {
+  it("fills the paper's table of k = 1, 3, 5 and τ = 0 (plain R_k), 1, 10", () => {
     // Window [124, 131]: 140 is 9 s after it (a hit only at τ = 10), 125 is inside, fourth.
     expect(recallTable([140, 10, 20, 125, 60], { start: 124, end: 131 })).toEqual({
+      R1: 0,
+      R3: 0,
+      R5: 1,
       'R1@1': 0,
       'R3@1': 0,
       'R5@1': 1,
@@ -40,5 +43,7 @@ describe('recall at k with a tolerance (NLSOM App. I)', () => {
       'R3@10': 1,
       'R5@10': 1,
     });
+    // 123.5 is half a second early: a miss for plain R1, a hit once widened by τ = 1.
+    expect(recallTable([123.5], { start: 124, end: 131 })).toMatchObject({ R1: 0, 'R1@1': 1 });
   });
 });

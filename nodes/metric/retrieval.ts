@@ -78,12 +78,16 @@ export function hitAt(
     : 0;
 }
 
-/** The paper's table for one query: `R1@1`, `R3@1`, … `R5@10`, each 1 or 0. */
+/**
+ * The paper's table for one query (Table 7's columns): plain `R1`, `R3`, `R5` (τ = 0: a time
+ * inside the window itself), then `R1@1`, `R3@1`, … `R5@10`, each 1 or 0.
+ */
 export function recallTable(
   predictions: readonly number[],
   window: TimeWindow,
 ): Record<string, 0 | 1> {
   const table: Record<string, 0 | 1> = {};
+  for (const k of PAPER_KS) table[`R${k}`] = hitAt(predictions, window, k, 0);
   for (const tolerance of PAPER_TOLERANCES) {
     for (const k of PAPER_KS)
       table[`R${k}@${tolerance}`] = hitAt(predictions, window, k, tolerance);

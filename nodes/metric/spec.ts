@@ -1,19 +1,29 @@
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
 import { defineNode, type NodePorts } from '../../app/node-sdk/define.ts';
+import { definitionSummary, metricDefinition, metricModel } from './definition.ts';
 
 /**
- * What a metric compares, after OpenAGI's evaluation (Ge et al., Sec. 3.1.3 and A.4) and NLSOM's
- * (Zhuge et al., App. H and I):
- * - `text-similarity`: a text answer against the reference text (the paper's BERTScore F1);
- * - `clip-score`: a generated picture against the text it was painted from (CLIP score);
- * - `image-similarity`: a picture against the reference picture (the paper's "ViT score");
+ * What a metric compares, after OpenAGI's evaluation (Ge et al., Sec. 3.1.3 and A.4, and its code
+ * at 22190c5) and NLSOM's (Zhuge et al., App. H and I):
+ * - `bertscore`: BERTScore F1 of a text answer against the reference, as the `bert_score`
+ *   package computes it (OpenAGI's text score: `microsoft/deberta-xlarge-mnli`, layer 40, no idf,
+ *   no rescale);
+ * - `vit-distance`: OpenAGI's image score, the Frobenius norm of the difference of two pictures'
+ *   ViT hidden states divided by 100 (`nateraw/vit-base-beans`); lower is better;
+ * - `clip-score`: a generated picture against the text it was painted from: CLIP score as
+ *   torchmetrics computes it, max(100·cos, 0), divided by 100 as OpenAGI does;
+ * - `text-similarity`: the cosine of two sentence embeddings (or, when the server gives token
+ *   vectors, their greedy matching without idf, rescale or a chosen layer): not BERTScore;
+ * - `image-similarity`: the cosine of two pictures' mean-pooled embeddings: not OpenAGI's score;
  * - `multiview-clip-score`: the mean CLIP score of several views of one 3D object against its
  *   prompt (NLSOM's 3D generation);
  * - `recall-at-k`: ranked timestamps against a ground-truth window, R_k@τ (NLSOM's egocentric
  *   retrieval); arithmetic only, no model.
  */
 export const METRIC_KINDS = [
+  'bertscore',
+  'vit-distance',
   'text-similarity',
   'clip-score',
   'image-similarity',
@@ -24,29 +34,14 @@ export type MetricKind = (typeof METRIC_KINDS)[number];
 /** The kinds that ask an embedding model. */
 export type EmbeddingMetricKind = Exclude<MetricKind, 'recall-at-k'>;
 
-/**
- * The embedding model each kind uses unless the node names another. OpenAGI's code scores text
- * with BERTScore over `microsoft/deberta-xlarge-mnli`, CLIP with `openai/clip-vit-base-patch16`
- * and images with `nateraw/vit-base-beans`; we default to a small sentence-transformers model
- * for text (hosted widely), the same CLIP, and a general ImageNet-21k ViT for pictures.
- */
-export const DEFAULT_METRIC_MODELS: Record<EmbeddingMetricKind, string> = {
-  'text-similarity': 'sentence-transformers/all-MiniLM-L6-v2',
-  'clip-score': 'openai/clip-vit-base-patch16',
-  'image-similarity': 'google/vit-base-patch16-224-in21k',
-  'multiview-clip-score': 'openai/clip-vit-base-patch16',
-};
-
-/** The model a metric asks, or undefined for arithmetic-only kinds. */
-export function metricModel(data: { kind: MetricKind; model?: string }): string | undefined {
-  return data.kind === 'recall-at-k' ? undefined : (data.model ?? DEFAULT_METRIC_MODELS[data.kind]);
-}
+export { DEFAULT_METRIC_MODELS, metricModel } from './definition.ts';
 
 /** The fields only the kinds that ask an embedding model use. */
 const EMBEDDING_ONLY = {
   showWhen: { field: 'kind', in: METRIC_KINDS.filter((k) => k !== 'recall-at-k') },
 };
 const RECALL_ONLY = { showWhen: { field: 'kind', is: 'recall-at-k' } };
+const BERTSCORE_ONLY = { showWhen: { field: 'kind', is: 'bertscore' } };
 
 export const metricData = z.strictObject({
   ...baseData,
@@ -64,6 +59,28 @@ export const metricData = z.strictObject({
     .boolean()
     .default(false)
     .meta({ showWhen: { field: 'kind', is: 'text-similarity' } }),
+  /**
+   * BERTScore: the model layer whose token vectors are compared; defaults to `bert_score`'s
+   * layer for the model (40 for `microsoft/deberta-xlarge-mnli`). The server answers one
+   * layer's vectors: it must serve this one (a plain feature-extraction endpoint serves the last).
+   */
+  layer: z
+    .number()
+    .int()
+    .min(0)
+    .max(200)
+    .optional()
+    .meta({
+      ...BERTSCORE_ONLY,
+      placeholder: "bert_score's layer for the model (40 for deberta-xlarge-mnli)",
+    }),
+  /**
+   * BERTScore: weigh tokens by their idf over the reference texts. Feature extraction answers
+   * vectors, not token ids, so the weights come in on the `idf` input. Off as OpenAGI calls it.
+   */
+  idf: z.boolean().default(false).meta(BERTSCORE_ONLY),
+  /** BERTScore: rescale with the published baseline for the model and layer. Off as OpenAGI calls it. */
+  rescaleWithBaseline: z.boolean().default(false).meta(BERTSCORE_ONLY),
   /** Recall at k: how many of the first predictions count (the paper reports 1, 3 and 5). */
   k: z.number().int().min(1).max(1000).default(5).meta(RECALL_ONLY),
   /** Recall at k: seconds the window is widened by on each side, τ (the paper: 1 and 10). */
@@ -72,6 +89,14 @@ export const metricData = z.strictObject({
 export type MetricData = z.infer<typeof metricData>;
 
 const METRIC_INPUTS: Record<MetricKind, NodePorts['inputs']> = {
+  bertscore: [
+    { name: 'prediction', modality: 'text', required: true, description: 'the answer' },
+    { name: 'reference', modality: 'text', required: true, description: 'the ground truth' },
+  ],
+  'vit-distance': [
+    { name: 'prediction', modality: 'image', required: true, description: 'the answer' },
+    { name: 'reference', modality: 'image', required: true, description: 'the ground truth' },
+  ],
   'text-similarity': [
     { name: 'prediction', modality: 'text', required: true, description: 'the answer' },
     { name: 'reference', modality: 'text', required: true, description: 'the ground truth' },
@@ -109,9 +134,20 @@ const METRIC_INPUTS: Record<MetricKind, NodePorts['inputs']> = {
   ],
 };
 
+/** BERTScore with idf: the weights of each side's tokens, in the order the server answers them. */
+const IDF_INPUT: NodePorts['inputs'][number] = {
+  name: 'idf',
+  modality: 'json',
+  required: true,
+  description:
+    'idf weight of each token vector, markers included: {"prediction": [..], "reference": [..]}',
+};
+
 /** The ports of each kind: what is scored, and against what. */
-export function metricPorts(kind: MetricKind): NodePorts {
-  const inputs = METRIC_INPUTS[kind];
+export function metricPorts(data: Pick<MetricData, 'kind'> & { idf?: boolean }): NodePorts {
+  const { kind } = data;
+  const inputs =
+    kind === 'bertscore' && data.idf ? [...METRIC_INPUTS[kind], IDF_INPUT] : METRIC_INPUTS[kind];
   return {
     inputs,
     outputs: [
@@ -123,16 +159,20 @@ export function metricPorts(kind: MetricKind): NodePorts {
       {
         name: 'report',
         modality: 'json',
-        description: 'kind, score, method, model, and whether it was simulated',
+        description: 'kind, score, method, model, definition, and whether it was simulated',
+      },
+      {
+        name: 'definition',
+        modality: 'json',
+        description: 'which metric produced the score: kind, name, model, settings, better',
       },
     ],
   };
 }
 
 /**
- * Scores an answer against a reference with embedding models: text similarity (BERTScore-style
- * greedy matching when the model gives token vectors, else the cosine of sentence embeddings),
- * CLIP score, or image similarity. Its provider's token is required for a live run (the run's
+ * Scores an answer against a reference with embedding models: BERTScore F1, OpenAGI's ViT
+ * distance, CLIP score, or the plain cosine similarities of text or image embeddings. Its provider's token is required for a live run (the run's
  * preflight refuses one without it), like any key a node uses.
  */
 export const spec = defineNode({
@@ -140,9 +180,9 @@ export const spec = defineNode({
   title: 'Metric',
   group: 'Experts',
   description:
-    'Scores an answer against a reference: text similarity, CLIP score (one picture or several views), image similarity, or recall at k of timestamps.',
+    'Scores an answer against a reference: BERTScore F1, ViT hidden-state distance, CLIP score (one picture or several views), text or image embedding cosine, or recall at k of timestamps; says which definition produced each score.',
   data: metricData,
-  ports: (data) => metricPorts(data.kind),
+  ports: (data) => metricPorts(data),
   providers: (data) => (data.kind === 'recall-at-k' ? [] : [data.provider]),
   callsPerRun: (data) => (data.kind === 'recall-at-k' ? 0 : 2),
   // Two embeddings per score, each an expert call; the multi-view score embeds each view and
@@ -157,5 +197,5 @@ export const spec = defineNode({
     );
   },
 
-  summary: (data) => (data.kind === 'recall-at-k' ? `R${data.k}@${data.tolerance}` : data.kind),
+  summary: (data) => definitionSummary(metricDefinition(data)),
 });

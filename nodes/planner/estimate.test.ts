@@ -56,4 +56,13 @@ describe('the planner estimate', () => {
     expect(e.expertCalls).toBeGreaterThanOrEqual(3);
     expect(e.byNode.filter((r) => r.expert).every((r) => r.promptTokens === 0)).toBe(true);
   });
+
+  it('under the paper zero-shot protocol: one model call, no repair, and the mapping’s embeddings', async () => {
+    const e = await estimateOf(planner({ protocol: 'paper-zero-shot', maxAttempts: 3 }));
+    expect(e.byNode.find((r) => r.phase === 'repair')).toBeUndefined();
+    expect(e.byNode.filter((r) => r.node === 'planner' && !r.expert)).toHaveLength(1);
+    // The 15 module names and at least one step are embedded to map the answer.
+    const mapping = e.byNode.find((r) => r.phase === 'mapping');
+    expect(mapping?.calls).toBeGreaterThanOrEqual(16);
+  });
 });

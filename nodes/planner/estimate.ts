@@ -7,6 +7,7 @@
  */
 
 import { catalogueEntry } from '../../app/experts/catalogue.ts';
+import { paperPlanningPrompt } from '../../app/experts/paper-planner.ts';
 import {
   entriesFor,
   type PlanningTask,
@@ -41,7 +42,24 @@ function planCalls(ctx: CallEstimateContext<PlannerData>): EstimatedCall[] {
     output: data.output,
   };
   const calls: EstimatedCall[] = [];
-  if (data.model) {
+  if (data.model && data.protocol !== 'schema') {
+    // One attempt, then each step and each module name embedded for the mapping (steps unknown
+    // before the answer: counted as the rule plan's length).
+    const messages = paperPlanningPrompt(
+      task,
+      data.protocol,
+      (id) => catalogueEntry(id)?.title ?? id,
+    );
+    calls.push({
+      promptTokens:
+        conversationTokens(ctx, messages) + (data.task ? 0 : ctx.portTokens(ctx.node, 'task')),
+      completionTokens: ctx.answerLength(data.maxTokens ?? PLAN_MAX_TOKENS),
+    });
+    const rule = rulePlan(task, experts);
+    const steps = rule.ok ? rule.plan.steps.length : 1;
+    for (let n = 0; n < experts.length + steps; n++)
+      calls.push({ phase: 'mapping', promptTokens: 0, expert: { model: data.mappingModel } });
+  } else if (data.model) {
     const completionTokens = ctx.answerLength(data.maxTokens ?? PLAN_MAX_TOKENS);
     // The values themselves never reach the planning model, only the task and the inputs' names.
     const first =

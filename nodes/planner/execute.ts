@@ -1,4 +1,9 @@
 import { catalogueEntry } from '../../app/experts/catalogue.ts';
+import {
+  type PlanMapping,
+  paperPlan,
+  paperPlanningPrompt,
+} from '../../app/experts/paper-planner.ts';
 import { planText, planToDocument } from '../../app/experts/plan.ts';
 import {
   checkOutline,
@@ -11,7 +16,8 @@ import {
   repairMessage,
   rulePlan,
 } from '../../app/experts/planner.ts';
-import type { NodeExecutor } from '../../app/node-sdk/define.ts';
+import { meanPool } from '../../app/experts/vectors.ts';
+import { type NodeContext, type NodeExecutor, notTaken } from '../../app/node-sdk/define.ts';
 import type { ChatMessage } from '../../app/providers/types.ts';
 import { SIMULATED_PREFIX, simulatedPrefix } from '../../app/schema/simulated.ts';
 import { allowedExperts, PLAN_MAX_TOKENS, type PlannerData } from './spec.ts';
@@ -33,9 +39,42 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
   let check: PlanCheck | undefined;
   let source: 'model' | 'rules' | 'rules (the model’s answers were simulated)' = 'model';
   let simulatedAnswer = false;
+  // How a paper protocol read the model's free text into modules (recorded with the plan).
+  let mapping: PlanMapping | undefined;
   if (!data.model) {
     check = rulePlan(task, experts);
     source = 'rules';
+  } else if (data.protocol !== 'schema') {
+    const result = await ctx.callModel({
+      profile: data.model,
+      messages: paperPlanningPrompt(task, data.protocol, (id) => catalogueEntry(id)?.title ?? id),
+      maxTokens: data.maxTokens ?? PLAN_MAX_TOKENS,
+      ...(data.temperature === undefined ? {} : { temperature: data.temperature }),
+    });
+    if (result.simulated) {
+      // Made-up text maps to nothing meaningful: plan by the rules, and say so.
+      simulatedAnswer = true;
+      check = rulePlan(task, experts);
+      source = 'rules (the model’s answers were simulated)';
+    } else {
+      const read = await paperPlan(result.text, task, experts, (text) => embed(ctx, text));
+      check = read.check;
+      attempts.push({ answer: result.text, problems: check.ok ? [] : check.problems });
+      mapping = {
+        method: 'sentence-embedding cosine (argmax over module names)',
+        model: data.mappingModel,
+        steps: read.matches,
+      };
+      if (!check.ok) {
+        // The paper scores an invalid plan 0: no answer, and the reason for whoever scores it.
+        const invalid = `invalid plan (${data.protocol}, no retry): ${check.problems.join('; ')}`;
+        await ctx.message(invalid);
+        return {
+          answer: notTaken(invalid),
+          plan: { text: '', source, attempts, invalid, mapping },
+        };
+      }
+    }
   } else {
     const messages: ChatMessage[] = planningPrompt(task, experts, data.prompt);
     for (let n = 1; n <= data.maxAttempts; n++) {
@@ -94,6 +133,23 @@ export const execute: NodeExecutor<PlannerData> = async (ctx) => {
   const outputs = await ctx.runGraph(document, inputs);
   return {
     answer: outputs.answer,
-    plan: { text, source, attempts, document },
+    plan: { text, source, attempts, document, ...(mapping ? { mapping } : {}) },
   };
 };
+
+/** A text's sentence vector from the mapping model (Hugging Face feature extraction). */
+async function embed(ctx: NodeContext<PlannerData>, text: string): Promise<number[]> {
+  const provider =
+    typeof ctx.data.expert?.provider === 'string' ? ctx.data.expert.provider : 'hf-inference';
+  const answer = await ctx.callExpert({
+    backend: 'huggingface',
+    provider,
+    task: 'feature-extraction',
+    model: ctx.data.mappingModel,
+    inputs: { text },
+  });
+  const out = answer.output;
+  if (Array.isArray(out) && out.every((x) => typeof x === 'number')) return out as number[];
+  if (Array.isArray(out) && out.every((r) => Array.isArray(r))) return meanPool(out as number[][]);
+  throw new Error(`the mapping model ${ctx.data.mappingModel} gave no vector`);
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { catalogueEntry, openAgiModules } from '../../app/experts/catalogue.ts';
+import { DEFAULT_MAPPING_MODEL, PLANNER_PROTOCOLS } from '../../app/experts/paper-planner.ts';
 import { baseData, modalitySchema, nameSchema } from '../../app/node-sdk/common.ts';
 import { type DataProblem, defineNode, type PortSpec } from '../../app/node-sdk/define.ts';
 import { plannerCalls } from './estimate.ts';
@@ -35,6 +36,19 @@ export const plannerData = z.strictObject({
   /** Catalogue ids the plan may use (default: OpenAGI's 15 modules). */
   experts: z.array(z.string().min(1)).min(1).optional(),
   prompt: z.enum(PLANNER_PROMPTS).default('descriptions'),
+  /**
+   * `schema`: JSON plans over the listed experts, repaired up to `maxAttempts` times. The paper's
+   * protocols (`paper-zero-shot`, `paper-few-shot`): no expert list, free-text steps mapped to
+   * modules by sentence similarity, one attempt, and an invalid plan leaves `answer` not taken
+   * with the reason in `plan.invalid` (OpenAGI scores such a task 0).
+   */
+  protocol: z.enum(PLANNER_PROTOCOLS).default('schema'),
+  /** The sentence-embedding model the paper protocols map steps to modules with. */
+  mappingModel: z
+    .string()
+    .min(1)
+    .default(DEFAULT_MAPPING_MODEL)
+    .meta({ showWhen: { field: 'protocol', in: ['paper-zero-shot', 'paper-few-shot'] } }),
   /** Plans asked for in all, the first included, before the node fails. */
   maxAttempts: z.number().int().min(1).max(10).default(3),
   /** Data every expert of the plan gets (for example a `provider` for a custom endpoint). */
@@ -138,7 +152,7 @@ export const spec = defineNode({
   },
   // Whether it calls models at all; `estimate` lists the calls (its attempts and the plan's
   // experts).
-  callsPerRun: (data) => (data.model ? data.maxAttempts : 1),
+  callsPerRun: (data) => (data.model ? (data.protocol === 'schema' ? data.maxAttempts : 1) : 1),
   estimate: (ctx) => plannerCalls(ctx),
 
   // A planner once also played environment episodes (`mode: "dispatch"`): that is a
@@ -151,5 +165,6 @@ export const spec = defineNode({
     return { type: dispatcher ? 'dispatcher' : 'planner', data: Object.fromEntries(kept) };
   },
 
-  summary: (data) => `plan · ${data.model ?? 'rule planner'}`,
+  summary: (data) =>
+    `plan · ${data.model ?? 'rule planner'}${data.model && data.protocol !== 'schema' ? ` · ${data.protocol}` : ''}`,
 });

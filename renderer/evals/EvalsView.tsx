@@ -235,7 +235,7 @@ function ItemTable({
         </thead>
         <tbody>
           {rows.slice(0, MAX_ROWS).map((i) => (
-            <Fragment key={`${i.item}:${i.variant}`}>
+            <Fragment key={`${i.item}:${i.variant}:${i.repeat ?? 0}`}>
               <tr
                 className={`eval-item${i.runId && i.runId === shownRun ? ' current' : ''}${i.runId ? ' openable' : ''}`}
                 data-testid="eval-item"

@@ -30,9 +30,12 @@ function rememberRater(name: string): void {
   }
 }
 
-/** The rater's own stored scores and note, to start the panel from. */
+/**
+ * The rater's own stored scores and note of the whole run, to start the panel from (ratings of
+ * one agent of it, from `society rate --agent` or a rating sheet, are not what this panel rates).
+ */
 function ownRatings(ratings: readonly ApiRating[], rater: string) {
-  const mine = ratings.filter((r) => r.rater === rater);
+  const mine = ratings.filter((r) => r.rater === rater && r.agent === undefined);
   return {
     scores: Object.fromEntries(mine.map((r) => [r.scale, r.score])) as Record<string, number>,
     note: mine.find((r) => r.note)?.note ?? '',

@@ -4,6 +4,7 @@
  * only when the command runs), so adding a command is its folder plus one line here.
  */
 import type { Command } from 'commander';
+import { register as bundle } from './bundle/bundle.command.ts';
 import { register as cuisineworld } from './cuisineworld/cuisineworld.command.ts';
 import { register as diff } from './diff.command.ts';
 import { register as evals } from './eval/eval.command.ts';
@@ -49,6 +50,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   replay,
   show,
   evals,
+  bundle,
   worker,
   openagi,
   cuisineworld,

@@ -51,8 +51,21 @@ export interface CuisineOptions {
    * the public code mentions and turned off).
    */
   wasteRule?: 'refuse' | 'cook';
+  /** How turns and expiries count (default `ours`); see `Runner`. */
+  runner?: Runner;
   tools?: Partial<Record<ToolType, ToolOverride>>;
 }
+
+/**
+ * How a turn is counted. `ours`: every turn plays one game step and every expired order counts
+ * as failed. `paper`: as MindAgent's runner (agents/chat_agent.py, overcooked/game.py): a turn
+ * with no command at all (nothing could be read from the answer) uses up a turn of the budget
+ * without moving the game, and a step counts at most one failed order however many expire in
+ * it (the others leave the tally, as in the engine's `failed_count += 1`).
+ */
+export type Runner = 'ours' | 'paper';
+/** The runners, default first. */
+export const RUNNERS = ['ours', 'paper'] as const satisfies readonly Runner[];
 
 /** Everything fixed for an episode. */
 export interface WorldConfig {
@@ -66,6 +79,7 @@ export interface WorldConfig {
   orderCap: number;
   orderSource?: OrderSource;
   wasteRule: 'refuse' | 'cook';
+  runner: Runner;
   tools: Record<ToolType, ToolSpec>;
   /** The recipes this level's dishes need; only these cook (as in the public code). */
   recipes: readonly Recipe[];
@@ -122,6 +136,8 @@ export function worldConfig(reset: ResetOptions): WorldConfig {
   const wasteRule = options.wasteRule ?? 'refuse';
   if (wasteRule !== 'refuse' && wasteRule !== 'cook')
     throw new Error('wasteRule must be refuse or cook');
+  const runner = options.runner ?? 'ours';
+  if (!RUNNERS.includes(runner)) throw new Error('runner must be ours or paper');
   const source = options.orderSource;
   if (source !== undefined && typeof source !== 'function' && !Array.isArray(source)) {
     throw new Error('orderSource must be a list of dishes or a function');
@@ -139,6 +155,7 @@ export function worldConfig(reset: ResetOptions): WorldConfig {
     orderCap,
     ...(source ? { orderSource: source } : {}),
     wasteRule,
+    runner,
     tools,
     recipes: recipesFor(level.dishes),
     locations: kitchenLocations(level),

@@ -96,3 +96,99 @@ describe.skipIf(!hasTraces)('CuisineWorld replays the recorded games of the publ
     expect({ matched, total }).toEqual({ matched: 46, total: 46 });
   });
 });
+
+describe.skipIf(!hasTraces)('the paper runner counts turns as MindAgent’s runner does', () => {
+  const traces = hasTraces
+    ? (
+        JSON.parse(readFileSync(`${DIR}amt-traces.json`, 'utf8')) as {
+          traces: Record<string, { steps: TraceStep[] }>;
+        }
+      ).traces
+    : {};
+
+  for (const [name, trace] of Object.entries(traces)) {
+    it(`${name}: turns with no readable command use up the budget but never move the game`, () => {
+      const steps = trace.steps;
+      const first = steps[0]!;
+      const alpha = first.level === 'level_1' ? 2.2 : 1.5;
+      const formula = new CuisineWorld({
+        level: `trace_${first.level}`,
+        agents: 1,
+        seed: 0,
+        options: { alpha },
+      }).config;
+      const lifetime = first.dishes[0]!.lifetime;
+      const arrivals = [first.dishes[0]!.name];
+      for (const s of steps.slice(1))
+        for (const d of s.dishes) if (d.lifetime === lifetime) arrivals.push(d.name);
+      // A turn budget just long enough for the recorded steps and the unreadable turns.
+      const unreadable = Math.ceil(steps.length / 3);
+      const w = new CuisineWorld({
+        level: `trace_${first.level}`,
+        agents: Object.keys(first.at).length,
+        seed: 0,
+        maxSteps: steps.length + unreadable,
+        options: {
+          lifetime,
+          interval: formula.interval,
+          orderSource: arrivals,
+          runner: 'paper',
+        },
+      });
+      let inserted = 0;
+      steps.forEach((recorded, i) => {
+        // Every third turn first comes back with nothing readable: the game stays put.
+        if (i % 3 === 0) {
+          const before = asTraceState(w);
+          const skipped = w.step([]);
+          inserted++;
+          expect(skipped.step).toBe(recorded.step);
+          expect(asTraceState(w)).toEqual(before);
+        }
+        // The budget here is in turns, not the trace's game length.
+        const { level: _level, actions, max_steps: _max, ...expected } = recorded;
+        const { max_steps: _ours, ...state } = asTraceState(w);
+        expect(state, `${name} step ${recorded.step}`).toEqual(expected);
+        expect(w.metrics().turns).toBe(recorded.step + inserted);
+        w.step(actions);
+      });
+      // The game played the trace's steps; the budget counted those and the unreadable turns.
+      expect(w.metrics().steps).toBe(steps.length);
+      expect(w.metrics().turns).toBe(steps.length + unreadable);
+      expect(w.view().done).toBe(true);
+      const last = steps.at(-1)!;
+      expect(w.view().accomplished.slice(0, last.accomplished.length)).toEqual(last.accomplished);
+    });
+  }
+});
+
+describe('expired orders under each runner', () => {
+  /** Two orders that run out in the same step (lifetimes 3 and 2, arriving a step apart). */
+  const expireTogether = (runner: 'ours' | 'paper') => {
+    const w = new CuisineWorld({
+      level: 'level_1',
+      agents: 1,
+      seed: 0,
+      options: {
+        interval: 1,
+        orderCap: 2,
+        lifetime: { salmonMeatcake: 3, lambMeatcake: 2 },
+        orderSource: ['salmonMeatcake', 'lambMeatcake'],
+        runner,
+      },
+    });
+    const failedPerStep: string[][] = [];
+    for (let i = 0; i < 4; i++) failedPerStep.push(w.step(['noop_agent0']).failed);
+    return { failedPerStep, metrics: w.metrics() };
+  };
+
+  it('ours counts both; the paper runner counts one, as its engine does', () => {
+    const ours = expireTogether('ours');
+    const paper = expireTogether('paper');
+    // Both worlds saw the same two expiries in step 3.
+    expect(ours.failedPerStep[3]).toEqual(['lambMeatcake', 'salmonMeatcake']);
+    expect(paper.failedPerStep).toEqual(ours.failedPerStep);
+    expect(ours.metrics.failed).toBe(2);
+    expect(paper.metrics.failed).toBe(1);
+  });
+});

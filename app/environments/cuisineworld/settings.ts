@@ -11,6 +11,8 @@ export interface EpisodeSettings {
   alpha: number;
   seed: string;
   maxSteps: number;
+  /** How turns and expiries count: `ours` or MindAgent's runner (`paper`); see config.ts. */
+  runner: 'ours' | 'paper';
   /** Tell the dispatcher why commands were refused (off: Table 8's "without feedback"). */
   feedback: boolean;
   /** Give it the environment's hints (off: Table 8's "without inference knowledge"). */

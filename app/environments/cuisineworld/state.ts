@@ -45,7 +45,10 @@ export interface Tally {
 }
 
 export interface WorldState {
+  /** Game steps played. */
   step: number;
+  /** Turns used of the budget: the steps, plus the turns that played none (paper runner). */
+  turns: number;
   done: boolean;
   agents: AgentState[];
   places: PlaceState[];
@@ -67,6 +70,7 @@ export interface WorldState {
 export function initialState(config: WorldConfig): WorldState {
   return {
     step: 0,
+    turns: 0,
     done: false,
     // Everyone starts at the serving table, as in the public code.
     agents: Array.from({ length: config.agents }, (_, i) => ({
@@ -101,6 +105,7 @@ export function copyState(state: WorldState): WorldState {
 export function episodeMetrics(s: WorldState): EpisodeMetrics {
   return {
     steps: s.step,
+    turns: s.turns,
     completed: s.tally.completed,
     failed: s.tally.failed,
     open: s.orders.length,

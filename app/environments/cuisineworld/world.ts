@@ -36,6 +36,8 @@ export {
   type CuisineOptions,
   type OrderSource,
   type OrderSourceContext,
+  RUNNERS,
+  type Runner,
   type ToolOverride,
   type WorldConfig,
   worldConfig,
@@ -109,6 +111,20 @@ export class CuisineWorld implements Environment {
         done: true,
       };
     }
+    if (config.runner === 'paper' && commands.length === 0) {
+      // MindAgent's runner steps the game only when it read a command; the turn still counts.
+      state.turns++;
+      state.done = state.turns >= config.maxSteps;
+      return {
+        step: state.step,
+        validation: { ok: false, accepted: [], rejections: [] },
+        feedback: ['No command was given, so the game did not move; the turn still counts.'],
+        suggestions: this.suggestions(),
+        completed: [],
+        failed: [],
+        done: state.done,
+      };
+    }
     const { validation, ran, parsed } = runCommands(state, config, commands);
     const feedback = validation.rejections.map((r) => r.message);
     const refusedWhole = validation.rejections.some((r) => r.stage !== 'precondition');
@@ -129,12 +145,14 @@ export class CuisineWorld implements Environment {
 
     const t = state.tally;
     t.completed += completed.length;
-    t.failed += failed.length;
+    // The paper's engine adds one failure per step in which any order expired.
+    t.failed += config.runner === 'paper' ? Math.min(failed.length, 1) : failed.length;
     if (failed.length > 0) t.failedSteps++;
     for (const r of validation.rejections) t.invalid[r.reason] = (t.invalid[r.reason] ?? 0) + 1;
     t.noops += ran.filter((c) => c.verb === 'noop').length;
     if (ran.every((c) => c.verb === 'noop')) t.idleSteps++;
-    state.done = state.step >= config.maxSteps;
+    state.turns++;
+    state.done = state.turns >= config.maxSteps;
 
     return {
       step: state.step,

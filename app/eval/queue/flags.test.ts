@@ -70,6 +70,12 @@ describe('signed jobs', () => {
     expect(parseQueuedJob(signed, SECRET)).toMatchObject({ profiles: ['local'], item: 0 });
   });
 
+  it('carry the repeat of an item that runs several times (--repeats)', () => {
+    const signed = queuedJob({ ...job, repeat: 2, jobKey: 'k1r2' }, SECRET);
+    expect(parseQueuedJob(signed, SECRET)).toMatchObject({ item: 0, repeat: 2 });
+    expect(parseQueuedJob(queuedJob(job, SECRET), SECRET).repeat).toBeUndefined();
+  });
+
   it('are refused unsigned, mis-signed, signed with another secret or carrying provider settings', () => {
     const signed = queuedJob(job, SECRET);
     const { sig: _sig, ...unsigned } = signed;

@@ -21,6 +21,8 @@ export interface QueuedJob {
   evalId: string;
   item: number;
   variant: string;
+  /** The repeat under `--repeats` (absent is 0). */
+  repeat?: number;
   jobKey: string;
   documentText: string;
   inputs: Record<string, unknown>;
@@ -60,6 +62,7 @@ const QueuedJobSchema = z.strictObject({
   evalId: z.string(),
   item: z.number().int().min(0),
   variant: z.string(),
+  repeat: z.number().int().min(1).optional(),
   jobKey: z.string(),
   documentText: z.string(),
   inputs: z.record(z.string(), z.unknown()),
@@ -106,6 +109,7 @@ export function queuedJob(
     evalId: job.evalId,
     item: job.item,
     variant: job.variant,
+    ...(job.repeat ? { repeat: job.repeat } : {}),
     jobKey: job.jobKey,
     documentText: job.documentText,
     inputs: job.inputs,

@@ -312,8 +312,11 @@ export const TASKS: Record<ExpertTask, TaskSpec> = {
   },
   'image-feature-extraction': {
     call: imageFeatures,
-    // Vision transformers answer one vector per patch; they are mean-pooled into one.
+    // Vision transformers answer one vector per patch; they are mean-pooled into one unless
+    // `pooling: 'none'` keeps them (OpenAGI's ViT distance compares them all).
     read: (request, value) => {
+      const patches = poolingOf(request) === 'none' ? toTokenVectors(value) : undefined;
+      if (patches) return patches;
       const vector = toVector(value);
       if (!vector) throw badResponse(request, 'expected a vector or one vector per patch');
       return vector;

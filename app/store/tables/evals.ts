@@ -1,6 +1,6 @@
 /**
  * The `evals` and `eval_items` tables: an eval's configuration and status, and for each item ×
- * variant the run that answered it, its score and what it cost. The runs themselves are
+ * variant × repeat the run that answered it, its score and what it cost. The runs themselves are
  * ordinary rows of `runs`; an item keeps its score when its run is deleted.
  */
 
@@ -31,6 +31,7 @@ interface ItemRow {
   eval_id: string;
   item: number;
   variant: string;
+  repeat: number;
   job_key: string;
   run_id: string | null;
   status: string;
@@ -88,6 +89,8 @@ function toItem(row: ItemRow): EvalItemRecord {
       updatedAt: row.updated_at,
     },
     {
+      // Absent reads as 0, so an eval without repeats has the records it always had.
+      repeat: row.repeat > 0 ? row.repeat : undefined,
       runId: row.run_id ?? undefined,
       score: row.score ?? undefined,
       prediction: parseJson(row.prediction),
@@ -175,15 +178,15 @@ export class EvalsTable {
     ).run(this.#clean(JSON.stringify(rubric)), now, id);
   }
 
-  /** Records an item × variant (a start, a score or a failure), replacing what it had. */
+  /** Records an item × variant × repeat (a start, a score or a failure), replacing what it had. */
   putEvalItem(item: EvalItemUpdate, now = Date.now()): void {
     const json = (value: unknown) =>
       value === undefined ? null : this.#clean(JSON.stringify(value));
     this.#prepare(
-      `INSERT INTO eval_items (eval_id, item, variant, job_key, run_id, status, score, prediction,
-           reference, label, error, cost_usd, tokens, calls, latency_ms, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (eval_id, item, variant) DO UPDATE SET job_key = excluded.job_key,
+      `INSERT INTO eval_items (eval_id, item, variant, repeat, job_key, run_id, status, score,
+           prediction, reference, label, error, cost_usd, tokens, calls, latency_ms, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (eval_id, item, variant, repeat) DO UPDATE SET job_key = excluded.job_key,
            run_id = excluded.run_id, status = excluded.status, score = excluded.score,
            prediction = excluded.prediction, reference = excluded.reference, label = excluded.label,
            error = excluded.error, cost_usd = excluded.cost_usd, tokens = excluded.tokens,
@@ -192,6 +195,7 @@ export class EvalsTable {
       item.evalId,
       item.item,
       item.variant,
+      item.repeat ?? 0,
       item.jobKey,
       item.runId ?? null,
       item.status,
@@ -208,10 +212,10 @@ export class EvalsTable {
     );
   }
 
-  /** An eval's items, by item then variant. */
+  /** An eval's items, by item, then repeat, then variant. */
   evalItems(evalId: string): EvalItemRecord[] {
     return this.#prepare<[string], ItemRow>(
-      'SELECT * FROM eval_items WHERE eval_id = ? ORDER BY item, variant',
+      'SELECT * FROM eval_items WHERE eval_id = ? ORDER BY item, repeat, variant',
     )
       .all(evalId)
       .map(toItem);
@@ -225,14 +229,12 @@ export class EvalsTable {
     return row ? toItem(row) : undefined;
   }
 
-  /** Forgets one item × variant's record, so the eval runs it again. */
-  deleteEvalItem(evalId: string, item: number, variant: string): boolean {
+  /** Forgets one item × variant × repeat's record, so the eval runs it again. */
+  deleteEvalItem(evalId: string, item: number, variant: string, repeat = 0): boolean {
     return (
-      this.#prepare('DELETE FROM eval_items WHERE eval_id = ? AND item = ? AND variant = ?').run(
-        evalId,
-        item,
-        variant,
-      ).changes > 0
+      this.#prepare(
+        'DELETE FROM eval_items WHERE eval_id = ? AND item = ? AND variant = ? AND repeat = ?',
+      ).run(evalId, item, variant, repeat).changes > 0
     );
   }
 

@@ -1,6 +1,6 @@
 /**
- * The `ratings` table: people's scores of runs on a rubric's scales, one per run × rater ×
- * scale. Ratings live with their run (deleting the run deletes them); an eval's ratings are its
+ * The `ratings` table: people's scores of runs on a rubric's scales, one per run × agent × rater
+ * × scale (agent '' when the whole run is rated). Ratings live with their run (deleting the run deletes them); an eval's ratings are its
  * items' runs' ratings, joined through `eval_items`.
  */
 import type Database from 'better-sqlite3';
@@ -9,6 +9,7 @@ import { type Clean, statementCache, withDefined } from './sql.ts';
 
 interface RatingRow {
   run_id: string;
+  agent: string;
   rater: string;
   scale: string;
   score: number;
@@ -19,6 +20,8 @@ interface RatingRow {
 /** What rating a run takes: one rater's scores by scale, and a note kept with each. */
 export interface NewRatings {
   runId: string;
+  /** One agent of the run (its trajectory) is rated; without it, the whole run. */
+  agent?: string;
   rater: string;
   scores: Readonly<Record<string, number>>;
   note?: string;
@@ -33,7 +36,7 @@ function toRating(row: RatingRow): RatingRecord {
       score: row.score,
       ratedAt: row.rated_at,
     },
-    { note: row.note ?? undefined },
+    { note: row.note ?? undefined, agent: row.agent === '' ? undefined : row.agent },
   );
 }
 
@@ -54,23 +57,24 @@ export class RatingsTable {
    */
   putRatings(input: NewRatings, now = Date.now()): RatingRecord[] {
     const insert = this.#prepare(
-      `INSERT INTO ratings (run_id, rater, scale, score, note, rated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, rater, scale) DO UPDATE SET score = excluded.score,
+      `INSERT INTO ratings (run_id, agent, rater, scale, score, note, rated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, agent, rater, scale) DO UPDATE SET score = excluded.score,
            note = excluded.note, rated_at = excluded.rated_at`,
     );
     const note = input.note === undefined || input.note === '' ? null : this.#clean(input.note);
     const rater = this.#clean(input.rater);
     this.#db.transaction(() => {
       for (const [scale, score] of Object.entries(input.scores))
-        insert.run(input.runId, rater, scale, score, note, now);
+        insert.run(input.runId, input.agent ?? '', rater, scale, score, note, now);
     })();
     return this.ratingsOfRun(input.runId);
   }
 
-  /** A run's ratings, by rater then scale. */
+  /** A run's ratings (the whole run's first, then each agent's), by rater then scale. */
   ratingsOfRun(runId: string): RatingRecord[] {
     return this.#prepare<[string], RatingRow>(
-      'SELECT * FROM ratings WHERE run_id = ? ORDER BY rater, scale',
+      'SELECT * FROM ratings WHERE run_id = ? ORDER BY agent, rater, scale',
     )
       .all(runId)
       .map(toRating);
@@ -81,17 +85,31 @@ export class RatingsTable {
     return this.#prepare<[string], RatingRow & { item: number; variant: string }>(
       `SELECT r.*, i.item, i.variant FROM ratings r
          JOIN eval_items i ON i.run_id = r.run_id
-         WHERE i.eval_id = ? ORDER BY i.item, i.variant, r.rater, r.scale`,
+         WHERE i.eval_id = ? ORDER BY i.item, i.variant, r.agent, r.rater, r.scale`,
     )
       .all(evalId)
       .map((row) => ({ ...toRating(row), item: row.item, variant: row.variant }));
   }
 
-  /** Deletes a run's ratings: one rater's (or everyone's), on one scale (or all). */
-  deleteRatings(runId: string, which: { rater?: string; scale?: string } = {}): number {
+  /**
+   * Deletes a run's ratings: one rater's (or everyone's), on one scale (or all), of one agent
+   * ('' for the whole run's) or of the whole run and every agent.
+   */
+  deleteRatings(
+    runId: string,
+    which: { rater?: string; scale?: string; agent?: string } = {},
+  ): number {
     return this.#prepare(
-      `DELETE FROM ratings WHERE run_id = ? AND (? IS NULL OR rater = ?) AND (? IS NULL OR scale = ?)`,
-    ).run(runId, which.rater ?? null, which.rater ?? null, which.scale ?? null, which.scale ?? null)
-      .changes;
+      `DELETE FROM ratings WHERE run_id = ? AND (? IS NULL OR rater = ?) AND (? IS NULL OR scale = ?)
+         AND (? IS NULL OR agent = ?)`,
+    ).run(
+      runId,
+      which.rater ?? null,
+      which.rater ?? null,
+      which.scale ?? null,
+      which.scale ?? null,
+      which.agent ?? null,
+      which.agent ?? null,
+    ).changes;
   }
 }

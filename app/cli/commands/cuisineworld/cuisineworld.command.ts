@@ -1,11 +1,16 @@
 /** `society cuisineworld` (levels, sweep): arguments, options and help; the code loads when one runs. */
 import type { Command } from 'commander';
+import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
 import type { SweepFlags } from './sweep.ts';
 
 /** Adds `society cuisineworld` and its subcommands to the program. */
 export function register(program: Command): void {
+  registerTablePresenter(
+    'cuisineworld-sweep',
+    async () => (await import('./table-presenter.ts')).present,
+  );
   const cw = program
     .command('cuisineworld')
     .description("MindAgent's CuisineWorld: levels, and sweeps scored by the collaboration score");
@@ -41,6 +46,10 @@ export function register(program: Command): void {
       [],
     )
     .option('--behaviour <B>', 'without a document: feedback (paper, the default) or retry')
+    .option(
+      '--runner <R>',
+      "how turns count: ours (the default) or paper (MindAgent's: no game step on a turn with no readable command, at most one expiry counted per step)",
+    )
     .option('--no-feedback', 'Table 8: never tell the dispatcher why commands were refused')
     .option('--no-hints', "Table 8: leave the environment's hints out of the prompt")
     .option('--demo-steps <N>', 'Table 8: steps in the worked demonstration (the paper: 2)')

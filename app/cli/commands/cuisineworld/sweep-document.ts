@@ -51,7 +51,7 @@ export function withEpisodeSettings(
   for (const key of Object.keys(settings) as EpisodeSetting[]) {
     if (settings[key] === undefined || applied.has(key)) continue;
     throw new UsageError(
-      `${flagOf(key)}: no node of the document takes it (${key === 'level' || key === 'agents' || key === 'alpha' || key === 'seed' || key === 'maxSteps' ? 'an environment does' : 'a dispatcher that asks a model does'})`,
+      `${flagOf(key)}: no node of the document takes it (${key === 'level' || key === 'agents' || key === 'alpha' || key === 'seed' || key === 'maxSteps' || key === 'runner' ? 'an environment does' : 'a dispatcher that asks a model does'})`,
     );
   }
   return { ...doc, nodes: nodes as GraphDocument['nodes'] };

@@ -10,12 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { compileGraph } from '../../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
-import {
-  type CellCounts,
-  formatCosTable,
-  type SweepColumn,
-  TAU_ALPHAS,
-} from '../../../environments/cos.ts';
+import { TAU_ALPHAS } from '../../../environments/cos.ts';
 import type {
   EpisodeSetting,
   EpisodeSettings,
@@ -32,7 +27,6 @@ import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
 import { migrateNodeData } from '../../../schema/node-versions.ts';
 import { formatProblem } from '../../../schema/problems.ts';
-import { simulatedPrefix } from '../../../schema/simulated.ts';
 import { applyBudgetFlags, type BudgetFlags, checkBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
 import { readSets } from '../../params.ts';
@@ -41,6 +35,7 @@ import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
 import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
+import { type SweepLayout, sweepPaperCells, sweepTables, sweepText } from './table-presenter.ts';
 
 function list(text: string, what: string): string[] {
   const items = text
@@ -77,6 +72,7 @@ export interface SweepFlags extends EvalRunFlags, BudgetFlags {
   controller?: string;
   model: string[];
   behaviour?: string;
+  runner?: string;
   /** False with `--no-feedback` (commander's negation); true otherwise. */
   feedback: boolean;
   hints: boolean;
@@ -97,6 +93,7 @@ const FLAGS: Record<EpisodeSetting, string> = {
   alpha: '--alphas',
   seed: '--seed',
   maxSteps: '--steps',
+  runner: '--runner',
   feedback: '--no-feedback',
   hints: '--no-hints',
   demoSteps: '--demo-steps',
@@ -214,6 +211,9 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
   const providerOverrides = parseProviders(flags.provider ?? []);
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
   const ablations = ablationsOf(flags);
+  if (flags.runner !== undefined && flags.runner !== 'ours' && flags.runner !== 'paper')
+    throw new UsageError(`--runner must be ours or paper, got "${flags.runner}"`);
+  const runner = (flags.runner ?? own.runner ?? 'ours') as EpisodeSettings['runner'];
   const params = readSets(flags.set);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
 
@@ -226,7 +226,12 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
           cells.push({ level, agents, alpha, episode });
   const plan: PlannedJob[] = [];
   const hashes: string[] = [];
-  const evalKey = { documents: hashes, grid: cells.length, ablations: ablations.settings, mode };
+  const evalKey = {
+    documents: hashes,
+    grid: cells.length,
+    ablations: ablations.settings,
+    mode,
+  };
   for (const [item, cell] of cells.entries()) {
     const doc = withEpisodeSettings(
       base,
@@ -236,6 +241,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
         alpha: cell.alpha,
         seed: `${flags.seed}:${cell.episode}`,
         maxSteps,
+        ...(flags.runner === undefined ? {} : { runner }),
         ...ablations.settings,
       },
       registry,
@@ -289,31 +295,20 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     variants: [variant],
     mode,
   };
+  const layout: SweepLayout = {
+    cells,
+    levels,
+    agentCounts,
+    alphas,
+    title: `${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`}`,
+    episodes,
+    maxSteps,
+    ablation: ablations.name,
+    runner,
+  };
+  config.table = { kind: 'cuisineworld-sweep', context: layout };
   const tables = (items: readonly EvalItemRecord[]) => {
-    const results: Record<string, Record<number, CellCounts[]>> = {};
-    const byItem = new Map(items.map((i) => [i.item, i]));
-    let failed = 0;
-    for (const agents of agentCounts)
-      for (const level of levels) {
-        const row = alphas.map((alpha) => {
-          const counts: CellCounts = { completed: 0, failed: 0, open: 0 };
-          cells.forEach((c, item) => {
-            if (c.level !== level || c.agents !== agents || c.alpha !== alpha) return;
-            const record = byItem.get(item);
-            const m = record?.prediction as Partial<CellCounts> & { simulated?: boolean };
-            if (record?.status !== 'scored' || !m) {
-              failed++;
-              return;
-            }
-            counts.completed += m.completed ?? 0;
-            counts.failed += m.failed ?? 0;
-            counts.open += m.open ?? 0;
-          });
-          return counts;
-        });
-        results[level] ??= {};
-        results[level]![agents] = row;
-      }
+    const { results, failed } = sweepTables(items, layout);
     return { results, simulated: mode === 'simulated', failed };
   };
   return runPlannedEval({
@@ -326,25 +321,7 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
     concurrency,
     scorer: textScorer('cos'),
     present: {
-      text: (_summary, items) => {
-        const { results, simulated, failed } = tables(items);
-        const blocks = agentCounts.map((agents) => {
-          const columns: SweepColumn[] = levels.map((level) => ({
-            level,
-            cells: results[level]![agents]!,
-          }));
-          return formatCosTable(
-            `${simulatedPrefix(simulated)}${agents} agents · ${who}${ablations.name === 'full' ? '' : ` · ${ablations.name}`} · ${episodes} episode${episodes === 1 ? '' : 's'} of ${maxSteps} steps per cell`,
-            columns,
-            alphas,
-          );
-        });
-        if (failed > 0)
-          blocks.push(
-            `${failed} episode${failed === 1 ? '' : 's'} failed and count no order (see society eval-show ${evalId} --items)`,
-          );
-        return blocks.join('\n\n');
-      },
+      text: (summary, items) => sweepText(summary, items, layout),
       json: (summary, items) => ({
         ...summary,
         levels,
@@ -352,7 +329,9 @@ export async function sweepCommand(file: string | undefined, flags: SweepFlags):
         alphas,
         episodes,
         ablations: ablations.settings,
+        runner,
         ...tables(items),
+        paper: sweepPaperCells(items, layout),
       }),
     },
   });

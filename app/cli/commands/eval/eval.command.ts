@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .option('--output <NAME>', "the document's output to score (default: its first)")
     .option(
       '--scorer <NAME>',
-      "exact, choice, contains, number, f1, rougeL, cos, or clip/bert/vit (the metric node's models) (default: exact)",
+      "exact, choice, contains, number, f1, rougeL, cos, or a model scorer: clip, bertscore, vit-distance, text-cosine, image-cosine (the metric node's kinds) (default: exact)",
     )
     .option(
       '--scorer-graph <DOC>',
@@ -118,13 +118,17 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--agent <NAME>',
+      "rate one agent of the run (its trajectory, as ITCMA-S's raters did) instead of the whole run",
+    )
     .option('--rater <NAME>', 'who rates (default: SOCIETY_RATER, else your login name)')
     .option('--note <TEXT>', 'a remark kept with these scores')
     .option(
       '--rubric <NAME|FILE.json>',
       "the scales, for a run whose eval has no rubric (default: the run's eval's rubric)",
     )
-    .option('--clear', "remove the rater's ratings of this run")
+    .option('--clear', "remove the rater's ratings of this run (of one agent, with --agent)")
     .option('--json', "print the run's ratings as JSON")
     .option('--db <FILE>', 'the run store')
     .action(async (run: string, flags: RateFlags) =>

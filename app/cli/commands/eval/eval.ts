@@ -7,9 +7,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DatasetError, readDataset } from '../../../eval/dataset.ts';
 import { evalIdOf } from '../../../eval/identity.ts';
+import { repeatedEvalId, repeatPlan } from '../../../eval/repeats.ts';
 import { type Executor, localExecutor, type PlannedJob, runEval } from '../../../eval/runner.ts';
 import { failureVerdict } from '../../../eval/score-text.ts';
-import { MODEL_SCORERS, SCORER_NAMES, type Scorer, textScorer } from '../../../eval/scorers.ts';
+import {
+  MODEL_SCORERS,
+  RENAMED_SCORERS,
+  SCORER_NAMES,
+  type Scorer,
+  textScorer,
+} from '../../../eval/scorers.ts';
 import type {
   EvalConfig,
   EvalItemRecord,
@@ -63,6 +70,8 @@ export interface EvalRunFlags {
    * hosts, as `society run --allow-host` (not with --queue: a worker allows only its own).
    */
   allowHost?: string[];
+  /** `--repeats N`: each item × variant runs N times, each with its own seed (default 1). */
+  repeats?: string;
 }
 
 export interface EvalFlags extends EvalRunFlags, BudgetFlags {
@@ -124,6 +133,9 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   if (flags.scorer !== undefined && flags.scorerGraph !== undefined)
     throw new UsageError('use one of --scorer and --scorer-graph, not both');
   const scorerName = flags.scorer ?? (flags.scorerGraph ? 'graph' : 'exact');
+  const renamed = RENAMED_SCORERS[scorerName];
+  if (flags.scorerGraph === undefined && renamed !== undefined)
+    throw new UsageError(`--scorer ${scorerName}: now ${renamed}`);
   if (flags.scorerGraph === undefined && !SCORER_NAMES.includes(scorerName))
     throw new UsageError(
       `--scorer ${scorerName}: no such scorer (scorers: ${SCORER_NAMES.join(', ')})`,
@@ -135,6 +147,8 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
       throw new UsageError('--tolerance must be a number ≥ 0');
   }
   const limit = positiveInt(flags.limit, '--limit');
+  // Checked here too, before the data is read (runPlannedEval applies it).
+  positiveInt(flags.repeats, '--repeats');
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 4;
   let budgetUsd: number | undefined;
   if (flags.budget !== undefined) {
@@ -246,6 +260,7 @@ export async function runPlannedEval(args: {
     | 'allowHost'
     | 'mcp'
     | 'approveTools'
+    | 'repeats'
   >;
   concurrency: number;
   scorer?: Scorer;
@@ -255,7 +270,13 @@ export async function runPlannedEval(args: {
    */
   present?: EvalPresenter;
 }): Promise<number> {
-  const { config, evalId, plan, flags } = args;
+  const { flags } = args;
+  // Repeats make another eval (unless N is 1, so an eval's id stays what it was) whose jobs are
+  // the planned ones N times over, each repeat with its own seed (app/eval/repeats.ts).
+  const repeats = positiveInt(flags.repeats, '--repeats') ?? 1;
+  const evalId = repeatedEvalId(args.evalId, repeats);
+  const config: EvalConfig = repeats > 1 ? { ...args.config, repeats } : args.config;
+  const plan = repeats > 1 ? repeatPlan(args.plan, repeats, evalId) : args.plan;
   checkQueueFlags(flags);
   if (flags.queue !== undefined && flags.allowHost?.length)
     throw new UsageError(
@@ -316,7 +337,7 @@ export async function runPlannedEval(args: {
       : '';
     if (!flags.quiet)
       process.stderr.write(
-        `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${resumed}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
+        `eval ${evalId}: ${args.rows} item${args.rows === 1 ? '' : 's'} × ${args.prepared.length} variant${args.prepared.length === 1 ? '' : 's'}${repeats > 1 ? ` × ${repeats} repeats` : ''}${resumed}${config.mode === 'simulated' ? ' · simulated answers' : ''}\n`,
       );
     const progress = flags.quiet ? undefined : evalProgress(process.stderr);
     const stop = new AbortController();

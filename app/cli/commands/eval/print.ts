@@ -2,12 +2,15 @@
 
 import type { EvalProgress } from '../../../eval/runner.ts';
 import {
+  costPerSolvedText,
   failedNote,
   itemScoreText,
+  pValueText,
+  signedText,
   variantIntervalText,
   variantScoreText,
 } from '../../../eval/score-text.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
+import type { EvalItemRecord, EvalSummary, VariantSummary } from '../../../eval/types.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { columns } from '../../columns.ts';
 
@@ -60,25 +63,43 @@ export function evalProgress(stream: NodeJS.WriteStream) {
 }
 
 /**
- * The table: one line per variant with its score, interval, failures, cost and latency. A
- * variant whose every run failed reads "failed", not a score; a line under the table says how
- * many runs failed and how the means count them.
+ * The table: one line per variant with its score, interval, failures, cost, cost per solved
+ * item and latency, and with two variants or more the difference from the first (`*` when a
+ * paired test finds it significant at 0.05). A variant whose every run failed reads "failed",
+ * not a score; a line under the table says how many runs failed and how the means count them,
+ * and the paired tests follow in full.
  */
 export function formatSummary(summary: EvalSummary): string {
+  const repeats = summary.repeats ?? 1;
   const head = [
-    `eval ${summary.evalId} · ${summary.name} over ${summary.data} · ${summary.items} item${summary.items === 1 ? '' : 's'} · scorer ${summary.scorer} · ${summary.status}`,
+    `eval ${summary.evalId} · ${summary.name} over ${summary.data} · ${summary.items} item${summary.items === 1 ? '' : 's'}${repeats > 1 ? ` × ${repeats} repeats` : ''} · scorer ${summary.scorer} · ${summary.status}`,
   ];
   if (summary.simulated)
     head.push(`${SIMULATED_LABEL} answers: these scores say nothing about any model`);
+  const compared = summary.variants.length > 1;
   const rows = [
-    ['variant', 'n', 'failed', 'score', '95% CI', 'cost', 'tokens', 'p50', 'p95'],
-    ...summary.variants.map((v) => [
+    [
+      'variant',
+      'n',
+      'failed',
+      'score',
+      '95% CI',
+      ...(compared ? ['vs first'] : []),
+      'cost',
+      '$/solved',
+      'tokens',
+      'p50',
+      'p95',
+    ],
+    ...summary.variants.map((v, index) => [
       v.name,
       String(v.n),
       String(v.failed),
       variantScoreText(v),
       variantIntervalText(v),
+      ...(compared ? [index === 0 ? 'baseline' : differenceText(v.vsBaseline)] : []),
       `$${v.costUsd.toFixed(4)}`,
+      costPerSolvedText(v),
       v.tokens.toLocaleString('en-US'),
       seconds(v.latencyMs.p50),
       seconds(v.latencyMs.p95),
@@ -88,11 +109,55 @@ export function formatSummary(summary: EvalSummary): string {
   const numbers = new Set(rows[0]!.map((_, c) => c).filter((c) => c > 0));
   const ratings = formatRatings(summary);
   const failed = failedNote(summary.variants);
+  const paired = formatPairedTests(summary);
   return [
     ...head,
     ...columns(rows, numbers),
+    ...(repeats > 1
+      ? [
+          `n counts runs (items × repeats); the 95% CI is over the items' means across their repeats`,
+        ]
+      : []),
     ...(failed ? [failed] : []),
+    ...(paired ? ['', paired] : []),
     ...(ratings ? ['', ratings] : []),
+  ].join('\n');
+}
+
+/** A variant's difference from the first, `*` marking a significant one; "–" with no pairs. */
+function differenceText(c: VariantSummary['vsBaseline']): string {
+  return c ? `${signedText(c.meanDiff)}${c.significant ? '*' : ''}` : '–';
+}
+
+/**
+ * The paired tests of every variant against the first, when there are two or more: the test,
+ * the pairs (item × repeat) and those left out, the mean difference with its 95% interval, p,
+ * and whether it is significant at 0.05.
+ */
+export function formatPairedTests(summary: EvalSummary): string | undefined {
+  const [first, ...others] = summary.variants;
+  if (!first || others.length === 0) return undefined;
+  const rows = [['variant', 'test', 'pairs', 'unpaired', 'Δ mean', '95% CI', 'p', 'significant']];
+  for (const v of others) {
+    const c = v.vsBaseline;
+    rows.push(
+      c
+        ? [
+            v.name,
+            c.test,
+            String(c.n),
+            String(c.unmatched),
+            signedText(c.meanDiff),
+            `[${signedText(c.ci95[0])}, ${signedText(c.ci95[1])}]`,
+            pValueText(c.p),
+            c.significant ? 'yes' : 'no',
+          ]
+        : [v.name, '–', '0', '–', '–', '–', '–', 'no pairs yet'],
+    );
+  }
+  return [
+    `paired tests vs ${first.name} (by item and repeat; a failed run counts 0; * is p < 0.05)`,
+    ...columns(rows, new Set([2, 3, 4, 5, 6])),
   ].join('\n');
 }
 
@@ -124,12 +189,16 @@ export function formatRatings(summary: EvalSummary): string | undefined {
   ].join('\n');
 }
 
-/** Per item: each variant's score, status and run id. */
+/** Per item: each variant's score, status and run id (and repeat, when items ran several times). */
 export function formatItems(items: readonly EvalItemRecord[]): string {
-  const rows = [['item', 'variant', 'score', 'status', 'run', 'label / error']];
+  const repeated = items.some((i) => (i.repeat ?? 0) > 0);
+  const rows = [
+    ['item', ...(repeated ? ['repeat'] : []), 'variant', 'score', 'status', 'run', 'label / error'],
+  ];
   for (const i of items)
     rows.push([
       String(i.item + 1),
+      ...(repeated ? [String((i.repeat ?? 0) + 1)] : []),
       i.variant,
       itemScoreText(i),
       i.status,

@@ -21,6 +21,8 @@ import { rubricFlag } from './rubric-flag.ts';
 
 export interface RateFlags {
   scale: string[];
+  /** One agent of the run is rated (its trajectory), not the whole run. */
+  agent?: string;
   rater?: string;
   note?: string;
   rubric?: string;
@@ -44,6 +46,27 @@ export function raterOf(given: string | undefined, env = process.env): string {
   if (!/^[^\p{Cc}]{1,80}$/u.test(rater))
     throw new UsageError('--rater: a name of 1 to 80 characters on one line');
   return rater;
+}
+
+/**
+ * `--agent NAME`: one short line that the run's document or its parameters name as a quoted
+ * string (so a typo is refused instead of stored as an agent nobody can find again).
+ */
+export function agentOf(
+  store: RunStore,
+  run: RunRecord,
+  given: string | undefined,
+): string | undefined {
+  if (given === undefined) return undefined;
+  const agent = given.trim();
+  if (!/^[^\p{Cc}]{1,80}$/u.test(agent))
+    throw new UsageError('--agent: a name of 1 to 80 characters on one line');
+  const started = store.events(run.id, { types: ['run.started'] })[0];
+  const params = started?.type === 'run.started' ? JSON.stringify(started.params ?? {}) : '';
+  const quoted = JSON.stringify(agent);
+  if (!run.documentText.includes(quoted) && !params.includes(quoted))
+    throw new UsageError(`--agent ${agent}: run ${run.id} has no agent of that name`);
+  return agent;
 }
 
 /** The eval a run answered an item of, with that item. */
@@ -93,15 +116,20 @@ export function rateCommand(id: string, flags: RateFlags): void {
   try {
     const run = findRun(store, id);
     const rater = raterOf(flags.rater);
+    const agent = agentOf(store, run, flags.agent);
     const owner = evalOfRun(store, run.id);
     const where = owner
       ? ` (eval ${owner.record.id}, item ${owner.item.item + 1}, variant ${owner.item.variant})`
       : '';
+    const whose = agent === undefined ? `run ${run.id}` : `agent ${agent} of run ${run.id}`;
     if (flags.clear) {
       if (flags.scale.length) throw new UsageError('use one of --scale and --clear, not both');
-      const removed = store.deleteRatings(run.id, { rater });
+      const removed = store.deleteRatings(run.id, {
+        rater,
+        ...(agent !== undefined ? { agent } : {}),
+      });
       process.stdout.write(
-        `removed ${removed} rating${removed === 1 ? '' : 's'} of run ${run.id}${where} by ${rater}\n`,
+        `removed ${removed} rating${removed === 1 ? '' : 's'} of ${whose}${where} by ${rater}\n`,
       );
       return;
     }
@@ -120,6 +148,7 @@ export function rateCommand(id: string, flags: RateFlags): void {
       if (attach) store.setEvalRubric(owner.record.id, rubric);
       return store.putRatings({
         runId: run.id,
+        ...(agent !== undefined ? { agent } : {}),
         rater,
         scores,
         ...(flags.note !== undefined ? { note: flags.note } : {}),
@@ -130,13 +159,15 @@ export function rateCommand(id: string, flags: RateFlags): void {
         `society: eval ${owner.record.id} is now rated on rubric ${rubric.name}\n`,
       );
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ runId: run.id, ratings })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ runId: run.id, ...(agent !== undefined ? { agent } : {}), ratings })}\n`,
+      );
       return;
     }
     const given = Object.entries(scores)
       .map(([scale, score]) => `${scale} ${score}`)
       .join(', ');
-    process.stdout.write(`rated run ${run.id}${where} as ${rater}: ${given}\n`);
+    process.stdout.write(`rated ${whose}${where} as ${rater}: ${given}\n`);
   } finally {
     store.close();
   }
@@ -167,21 +198,32 @@ function findRated(store: RunStore, id: string): { record: EvalRecord } | { run:
   throw new UsageError(`no run or eval "${id}" in ${store.path} (see \`society evals\`)`);
 }
 
-/** One row per run × rater: its scores by scale, and the note. */
+/** One row per run × agent × rater: its scores by scale, and the note. */
 function ratingRows(
   ratings: readonly (RatingRecord & { item?: number; variant?: string })[],
   scales: readonly string[],
 ): string[] {
   const rows = new Map<string, string[]>();
-  const head = ['item', 'variant', 'run', 'rater', ...scales, 'note'];
+  // The agent column only when some rating is of one agent (older stores rate whole runs).
+  const byAgent = ratings.some((r) => r.agent !== undefined);
+  const head = [
+    'item',
+    'variant',
+    'run',
+    ...(byAgent ? ['agent'] : []),
+    'rater',
+    ...scales,
+    'note',
+  ];
   for (const r of ratings) {
-    const key = `${r.runId}\n${r.rater}`;
+    const key = `${r.runId}\n${r.agent ?? ''}\n${r.rater}`;
     let row = rows.get(key);
     if (!row) {
       row = [
         r.item === undefined ? '–' : String(r.item + 1),
         r.variant ?? '–',
         r.runId,
+        ...(byAgent ? [r.agent ?? '–'] : []),
         r.rater,
         ...scales.map(() => '–'),
         '',
@@ -189,7 +231,7 @@ function ratingRows(
       rows.set(key, row);
     }
     const at = scales.indexOf(r.scale);
-    if (at >= 0) row[4 + at] = String(r.score);
+    if (at >= 0) row[(byAgent ? 5 : 4) + at] = String(r.score);
     if (r.note) row[row.length - 1] = r.note.replace(/\s+/g, ' ').slice(0, 60);
   }
   return columns([head, ...rows.values()]);

@@ -1,6 +1,8 @@
 /** `society evals` (the list) and `society eval-show ID` (one eval's table, and its items). */
 import { hasNoScore } from '../../../eval/score-text.ts';
 import { summarize } from '../../../eval/summary.ts';
+import { presentTable } from '../../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalRecord, EvalSummary } from '../../../eval/types.ts';
 import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
 import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
@@ -9,7 +11,8 @@ import { terminalText } from '../../terminal-text.ts';
 import { formatItems, formatSummary } from './print.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 
-function findEval(store: RunStore, id: string) {
+/** The eval `id` (or a unique prefix), or a one-line UsageError. */
+export function findEval(store: RunStore, id: string): EvalRecord {
   try {
     const record = store.getEval(id);
     if (!record) throw new UsageError(`no eval "${id}" in ${store.path} (see \`society evals\`)`);
@@ -65,17 +68,36 @@ export function evalsCommand(flags: { db?: string; json?: boolean; limit?: strin
   }
 }
 
-export function evalShowCommand(
+/**
+ * An eval's table as `eval-show` prints it: the layout its record names (a paper's, see
+ * table-presenters.ts) first, then the usual table.
+ */
+export async function evalTable(
+  store: RunStore,
+  record: EvalRecord,
+): Promise<{ summary: EvalSummary; items: EvalItemRecord[]; text: string; paper?: string }> {
+  const items = store.evalItems(record.id);
+  const summary = summarize(record, items, store.evalRatings(record.id));
+  const paper = await presentTable(
+    record.config.table,
+    summary,
+    items,
+    (runId) => store.getRun(runId)?.outputs,
+  );
+  const text = `${paper !== undefined ? `${paper}\n\n` : ''}${formatSummary(summary)}`;
+  return { summary, items, text, ...(paper !== undefined ? { paper } : {}) };
+}
+
+export async function evalShowCommand(
   id: string,
   flags: { db?: string; json?: boolean; items?: boolean; report?: string },
-): void {
+): Promise<void> {
   if (flags.report !== undefined) checkReportPath(flags.report);
   const store = openStore(flags.db);
   try {
     const record = findEval(store, id);
-    const items = store.evalItems(record.id);
     const ratings = store.evalRatings(record.id);
-    const summary = summarize(record, items, ratings);
+    const { summary, items, text } = await evalTable(store, record);
     if (flags.report !== undefined) {
       writeReport(flags.report, summary, items);
       process.stderr.write(`society: report written to ${flags.report}\n`);
@@ -86,7 +108,7 @@ export function evalShowCommand(
       );
       return;
     }
-    process.stdout.write(terminalText(`${formatSummary(summary)}\n`));
+    process.stdout.write(terminalText(`${text}\n`));
     if (flags.items) process.stdout.write(terminalText(`\n${formatItems(items)}\n`));
   } finally {
     store.close();

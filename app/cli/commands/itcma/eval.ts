@@ -11,6 +11,11 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
+import {
+  compareWithPaper,
+  comparisonHeadings,
+  type PaperComparison,
+} from '../../../eval/paper-values.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { hasNoScore, variantScoreText } from '../../../eval/score-text.ts';
@@ -30,26 +35,65 @@ export const IROLLAN_TEMPLATE = fileURLToPath(
   new URL('../../../../templates/itcma-irollan-valley.society.json', import.meta.url),
 );
 
+/** One of the paper's five architectures: its Table 1 row and the template's switches for it. */
+export interface Architecture {
+  /** The row's name in the paper's Table 1. */
+  paper: string;
+  /** The template parameters that make it (docs/itcma.md, "Parameters and the ablation"). */
+  set: Readonly<Record<string, string>>;
+}
+
 /**
- * The paper's five architectures as the template's switches (docs/itcma.md): the filter, the
- * LTRHA gate and matrix, the driver in the prompt, and how many steps an agent remembers.
+ * The paper's five architectures (Sec. 5.2), in Table 1's order. The base row is ITCMA as it
+ * was: memory replayed as it was stored (6 earlier steps), ITCMA's driver (the previous driver
+ * plus the mean of P, A and D), no Elim and no LTRHA. Each ablation adds one of ITCMA-S's parts
+ * to that base: LTRHA (with the Elim filter, which the paper credits to it: "LTRHA filters and
+ * marks actions"), the compressed memory (fewer memories searched: 3 steps), or ITCMA-S's driver
+ * (Eqs. 13–15, with the demand term). ITCMA-S has all of them.
  */
-export const ARCHITECTURES: Readonly<Record<string, Record<string, string>>> = {
-  full: { filter: 'true', ltrha: 'true', driver: 'true', memory: '3' },
-  'filter-only': { filter: 'true', ltrha: 'true', driver: 'false', memory: '0' },
-  'memory-only': { filter: 'false', ltrha: 'false', driver: 'false', memory: '3' },
-  'driver-only': { filter: 'false', ltrha: 'false', driver: 'true', memory: '0' },
-  original: { filter: 'false', ltrha: 'false', driver: 'false', memory: '0' },
+export const ARCHITECTURES: Readonly<Record<string, Architecture>> = {
+  original: {
+    paper: 'ITCMA',
+    set: { filter: 'false', ltrha: 'false', driver: 'false', memory: '6' },
+  },
+  'ltrha-only': {
+    paper: 'LTRHA',
+    set: { filter: 'true', ltrha: 'true', driver: 'false', memory: '6' },
+  },
+  'memory-only': {
+    paper: 'Compressed Memory',
+    set: { filter: 'false', ltrha: 'false', driver: 'false', memory: '3' },
+  },
+  'driver-only': {
+    paper: 'Driver',
+    set: { filter: 'false', ltrha: 'false', driver: 'true', memory: '6' },
+  },
+  full: { paper: 'ITCMA-S', set: { filter: 'true', ltrha: 'true', driver: 'true', memory: '3' } },
 };
 
-/** The paper's Table 1 (48 raters, 7-point scales): the means, for comparison. */
-const PAPER: Record<string, number[]> = {
-  full: [6.29, 6.0, 5.98, 6.02, 6.17],
-  'filter-only': [4.88, 5.02, 4.75, 5.25, 4.6],
+/** Names an earlier release used, still taken by `--architectures`. */
+const FORMER_NAMES: Readonly<Record<string, string>> = { 'filter-only': 'ltrha-only' };
+
+/**
+ * The paper's Table 1 (48 raters, 7-point scales), per architecture: the means on
+ * personification, consistency, logicality, exploration and proactiveness, in that order.
+ */
+export const PAPER_TABLE_1: Readonly<Record<string, readonly number[]>> = {
+  original: [2.88, 2.46, 2.5, 2.85, 2.65],
+  'ltrha-only': [4.88, 5.02, 4.75, 5.25, 4.6],
   'memory-only': [3.55, 4.21, 4.0, 3.75, 4.02],
   'driver-only': [4.29, 4.31, 4.63, 4.29, 4.06],
-  original: [2.88, 2.46, 2.5, 2.85, 2.65],
+  full: [6.29, 6.0, 5.98, 6.02, 6.17],
 };
+
+/** The scales of Table 1's columns, in the order `PAPER_TABLE_1` lists them. */
+const PAPER_SCALES = [
+  'personification',
+  'consistency',
+  'logicality',
+  'exploration',
+  'proactiveness',
+];
 
 export interface ItcmaEvalFlags extends EvalRunFlags, BudgetFlags {
   seeds?: string;
@@ -93,7 +137,8 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   const names = (flags.architectures ?? Object.keys(ARCHITECTURES).join(','))
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean);
+    .filter(Boolean)
+    .map((name) => FORMER_NAMES[name] ?? name);
   for (const name of names)
     if (!ARCHITECTURES[name])
       throw new UsageError(
@@ -112,7 +157,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
     name,
     model: flags.model,
     set: [
-      ...Object.entries(ARCHITECTURES[name]!).map(([k, v]) => `${k}=${v}`),
+      ...Object.entries(ARCHITECTURES[name]!.set).map(([k, v]) => `${k}=${v}`),
       ...(steps !== undefined ? [`steps=${steps}`] : []),
       ...flags.set,
     ],
@@ -140,6 +185,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   const plan = planSeedJobs(prepared, { evalId, seeds, mode });
   // What each architecture's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
+  config.table = { kind: 'itcma-table1', context: { ran } };
   return runPlannedEval({
     config,
     evalId,
@@ -151,7 +197,11 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
     scorer: talkedScorer,
     present: {
       text: (summary) => formatTable(summary, ran),
-      json: (summary) => ({ ...summary, params: ranWithJson(ran) }),
+      json: (summary) => ({
+        ...summary,
+        params: ranWithJson(ran),
+        paper: { source: PAPER_SOURCE, cells: table1Cells(summary) },
+      }),
     },
   });
 }
@@ -193,35 +243,81 @@ function planSeedJobs(
   return planned;
 }
 
-/** The paper's Table 1 layout: mean rating per scale per architecture, and pairs that talked. */
-function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
-  const scales = summary.rubric?.scales ?? RUBRICS.itcma!.scales;
-  const rows = [['architecture', ...scales.map((s) => s.label), 'pairs that talked']];
-  let rated = 0;
-  for (const v of summary.variants) {
-    const cells = scales.map((scale) => {
-      const r = v.ratings?.find((x) => x.scale === scale.id);
-      if (!r || r.n === 0) return '—';
-      rated += r.n;
-      const spread = r.ci95 ? ` ±${((r.ci95[1] - r.ci95[0]) / 2).toFixed(2)}` : '';
-      return `${r.mean.toFixed(2)}${spread} (n=${r.n})`;
-    });
+/** One cell of Table 1 compared: an architecture on a scale, the paper's mean beside ours. */
+export interface Table1Cell {
+  architecture: string;
+  /** The row's name in the paper, or null for a variant that is not one of its rows. */
+  paperRow: string | null;
+  scale: string;
+  comparison: PaperComparison;
+}
+
+/** Where the paper's figures come from, as the table says it. */
+export const PAPER_SOURCE = 'Table 1, 48 raters, 7-point Likert scales';
+
+/**
+ * Table 1's cells from an eval's summary: per architecture and scale, the paper's mean and ours
+ * (the mean over rated agent trajectories, with its 95% t interval; n = agents × seeds rated).
+ */
+export function table1Cells(summary: EvalSummary): Table1Cell[] {
+  const scales = summary.rubric?.scales.map((s) => s.id) ?? PAPER_SCALES;
+  const two = (x: number) => x.toFixed(2);
+  return summary.variants.flatMap((v) =>
+    scales.map((scale) => {
+      const r = v.ratings?.find((x) => x.scale === scale);
+      const column = PAPER_SCALES.indexOf(scale);
+      const value = column >= 0 ? PAPER_TABLE_1[v.name]?.[column] : undefined;
+      const ours =
+        r && r.n > 0
+          ? { mean: r.mean, ci95: r.ci95 ?? ([r.mean, r.mean] as [number, number]), n: r.n }
+          : null;
+      return {
+        architecture: v.name,
+        paperRow: ARCHITECTURES[v.name]?.paper ?? null,
+        scale,
+        comparison: compareWithPaper(
+          value === undefined ? null : { value, where: PAPER_SOURCE },
+          ours,
+          two,
+        ),
+      };
+    }),
+  );
+}
+
+/** The paper's Table 1 beside ours, cell by cell, then the share of agent pairs that talked. */
+export function formatTable(summary: EvalSummary, ran: readonly RanVariant[]): string {
+  const labels = new Map(
+    (summary.rubric?.scales ?? RUBRICS.itcma!.scales).map((s) => [s.id, s.label]),
+  );
+  const cells = table1Cells(summary);
+  const rows = [['architecture', 'paper row', 'scale', ...comparisonHeadings('mean'), 'n']];
+  for (const c of cells)
     rows.push([
+      c.architecture,
+      c.paperRow ?? '–',
+      labels.get(c.scale) ?? c.scale,
+      c.comparison.text.paper,
+      // A cell with no rating yet is a run nobody rated, not a missing run.
+      c.comparison.ours === null ? 'not rated' : c.comparison.text.ours,
+      c.comparison.text.diff,
+      String(c.comparison.ours?.n ?? 0),
+    ]);
+  const talked = [['architecture', 'pairs that talked']];
+  for (const v of summary.variants)
+    talked.push([
       v.name,
-      ...cells,
       hasNoScore(v) ? variantScoreText(v) : `${(v.score.mean * 100).toFixed(0)}%`,
     ]);
-  }
-  const paper = Object.entries(PAPER)
-    .map(([name, means]) => `${name} ${means.map((m) => m.toFixed(2)).join('/')}`)
-    .join('; ');
+  const rated = cells.some((c) => c.comparison.ours !== null);
   return [
-    `ITCMA-S human evaluation (Table 1 layout: mean rating on 1–7 scales ± half the 95% interval, items rated)${summary.simulated ? ' · simulated answers: no model acted' : ''}`,
+    `ITCMA-S, ${PAPER_SOURCE}: the paper's mean beside ours (mean over the agent trajectories rated, 95% t interval, n = agents × seeds rated)${summary.simulated ? ' · simulated answers: no model acted' : ''}`,
     ...[ranWithLine(ran)].filter((line) => line !== undefined),
     ...columns(rows),
-    rated === 0
-      ? `No ratings yet: rate each run with \`society rate RUN --scale personification=5 …\` or in the editor's Evals view, then \`society eval-show ${summary.evalId}\`.`
-      : `Rated items so far: ${rated} scale ratings.`,
-    `The paper (48 raters; personification/consistency/logicality/exploration/proactiveness): ${paper}.`,
+    '',
+    ...columns(talked),
+    rated
+      ? "Ours and the paper's are different raters and runs; the paper's ± (not printed) is unlabelled."
+      : `No ratings yet: give raters the blinded sheet (\`society itcma rating-sheet ${summary.evalId} --out DIR\`, then \`society itcma rating-import\`), or rate one agent with \`society rate RUN --agent AY --scale personification=5 …\`; this command again then prints the table (nothing is run twice).`,
   ].join('\n');
 }

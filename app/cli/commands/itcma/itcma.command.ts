@@ -1,12 +1,18 @@
 /** `society itcma eval` (ITCMA-S's ablation, rated by people): arguments, options and help. */
 import type { Command } from 'commander';
+import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
 import type { ItcmaEvalFlags } from './eval.ts';
+import type { RatingImportFlags, RatingSheetFlags } from './rating-sheet.ts';
 
 /** `society itcma` and its `eval` subcommand. */
 export function register(program: Command): void {
+  registerTablePresenter(
+    'itcma-table1',
+    async () => (await import('./table-presenter.ts')).present,
+  );
   const itcma = program
     .command('itcma')
     .description("ITCMA-S's experiments: the five-architecture ablation, rated by people");
@@ -34,4 +40,26 @@ export function register(program: Command): void {
   evalRunOptions(budgetOptions(command)).action(async (flags: ItcmaEvalFlags) => {
     process.exitCode = await (await import('./eval.ts')).itcmaEvalCommand(flags);
   });
+  itcma
+    .command('rating-sheet')
+    .description(
+      "write each agent's trajectory of an eval's runs under a random code, with the architecture hidden, for people to rate; the key goes to a separate file",
+    )
+    .argument('<eval>', 'the eval (`society itcma eval` printed its id)')
+    .requiredOption('--out <DIR>', "the raters' folder (new or empty)")
+    .option('--key <FILE>', 'where the key goes (default: DIR.key.json, beside the folder)')
+    .option('--db <FILE>', 'the run store')
+    .action(async (id: string, flags: RatingSheetFlags) =>
+      (await import('./rating-sheet.ts')).ratingSheetCommand(id, flags),
+    );
+  itcma
+    .command('rating-import')
+    .description("store a filled-in ratings.csv of a rating sheet as ratings of each code's agent")
+    .argument('<key>', 'the key file `rating-sheet` wrote')
+    .argument('<ratings>', "the sheet's ratings.csv, filled in")
+    .option('--rater <NAME>', 'who rated (default: SOCIETY_RATER, else your login name)')
+    .option('--db <FILE>', 'the run store')
+    .action(async (key: string, ratings: string, flags: RatingImportFlags) =>
+      (await import('./rating-sheet.ts')).ratingImportCommand(key, ratings, flags),
+    );
 }

@@ -197,6 +197,15 @@ export async function nlsomEvalCommand(data: string, flags: NlsomEvalFlags): Pro
   // What each structure's runs used: its document is bound with these values and recorded so.
   const ran = prepared.map((v) => ({ name: v.spec.name, params: v.compiled.params }));
   const paper = paperColumn(table, ran);
+  config.table = {
+    kind: 'nlsom-vqa',
+    context: {
+      missing: [...missingItems],
+      imageNote,
+      ran,
+      paper: paper.map((p) => (p.figure ? { value: p.figure.value, where: p.figure.where } : null)),
+    },
+  };
   return runPlannedEval({
     config,
     evalId,
@@ -384,7 +393,7 @@ function comparedAccuracy(
  * the paper's accuracy beside ours with its interval and the difference, the photo split, and
  * where the paper's figure comes from; a row the paper has no figure for says `not in paper`.
  */
-function formatAccuracy(
+export function formatAccuracy(
   summary: EvalSummary,
   items: readonly EvalItemRecord[],
   missing: ReadonlySet<number>,

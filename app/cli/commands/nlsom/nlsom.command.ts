@@ -1,12 +1,16 @@
 /** `society nlsom eval` (NLSOM's A-OKVQA accuracy): arguments, options and help. */
 import type { Command } from 'commander';
+import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
+import type { NlsomEgoFlags } from './ego.ts';
 import type { NlsomEvalFlags } from './eval.ts';
+import type { Nlsom3dFlags } from './threed.ts';
 
 /** `society nlsom` and its `eval` subcommand. */
 export function register(program: Command): void {
+  registerTablePresenter('nlsom-vqa', async () => (await import('./table-presenter.ts')).present);
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");
@@ -57,4 +61,55 @@ export function register(program: Command): void {
   evalRunOptions(budgetOptions(command)).action(async (data: string, flags: NlsomEvalFlags) => {
     process.exitCode = await (await import('./eval.ts')).nlsomEvalCommand(data, flags);
   });
+  registerNlsomTables(nlsom);
+}
+
+/** What both table commands take besides their data. */
+function common(command: Command): Command {
+  return command
+    .option('--set <NAME=VALUE>', 'a template parameter (see society params FILE)', collect, [])
+    .option('--model <PROFILE=PROVIDER:MODEL>', "a model profile's model (repeatable)", collect, [])
+    .option('--provider <NAME=URL>', 'add or redirect a provider (repeatable)', collect, [])
+    .option('--limit <N>', 'only the first N items')
+    .option('--concurrency <K>', 'runs at once (default: 4)')
+    .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
+    .option('--json', "print one JSON object: the eval summary and the paper's table beside ours")
+    .option('-q, --quiet', 'no progress display')
+    .option('--db <FILE>', 'the run store');
+}
+
+/** Registers `ego-eval` (NLSOM Table 7) and `3d-eval` (Table 6) under `society nlsom`. */
+export function registerNlsomTables(nlsom: Command): void {
+  const ego = nlsom
+    .command('ego-eval')
+    .description(
+      "run NLSOM's egocentric retrieval debate over Ego4D NLQ queries and print Table 7: R1/R3/R5 plain, @1 s and @10 s, beside the paper's",
+    )
+    .argument(
+      '<data>',
+      "Ego4D NLQ's annotation file (nlq_val.json: videos → clips → annotations → language_queries)",
+    )
+    .option(
+      '--narrations <FILE|DIR>',
+      "Ego4D's narration.json, or a folder of VIDEO_UID.json (its entry) or VIDEO_UID.txt (SECONDS text lines)",
+    )
+    .option(
+      '--structure <S>',
+      'monarchy, democracy, or both: monarchy,democracy',
+      'monarchy,democracy',
+    );
+  evalRunOptions(budgetOptions(common(ego))).action(async (data: string, flags: NlsomEgoFlags) => {
+    process.exitCode = await (await import('./ego.ts')).nlsomEgoCommand(data, flags);
+  });
+  const threed = nlsom
+    .command('3d-eval')
+    .description(
+      "run NLSOM's 3D society over prompts and print Table 6: the CLIP score of the original prompt's design and of the society's refined prompt, and their difference, beside the paper's",
+    )
+    .argument('<prompts>', 'a text file, one prompt a line, or JSONL with a "prompt" field');
+  evalRunOptions(budgetOptions(common(threed))).action(
+    async (prompts: string, flags: Nlsom3dFlags) => {
+      process.exitCode = await (await import('./threed.ts')).nlsom3dCommand(prompts, flags);
+    },
+  );
 }

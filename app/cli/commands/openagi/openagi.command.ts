@@ -3,15 +3,20 @@
  * help; the code loads only when a command runs.
  */
 import type { Command } from 'commander';
+import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { OPENAGI_CATEGORIES } from '../../../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
-import { evalRunOptions } from '../../options.ts';
+import { collect, evalRunOptions } from '../../options.ts';
 import type { BuildFlags } from './build.ts';
 import type { DegradeFlags } from './degrade.ts';
 import type { OpenAgiEvalFlags } from './eval.ts';
 
 /** Adds `society openagi` and its subcommands to the program. */
 export function register(program: Command): void {
+  registerTablePresenter(
+    'openagi-table1',
+    async () => (await import('./table-presenter.ts')).present,
+  );
   const openagi = program
     .command('openagi')
     .description(
@@ -81,6 +86,29 @@ function addOpenAgiEval(openagi: Command): void {
     .option('--category <CAT>', `only one category: ${OPENAGI_CATEGORIES.join(', ')}`)
     .option('--ids <IDS>', 'only these task ids, e.g. 0,5,7')
     .option('--limit <N>', 'only the first N tasks (after --category and --ids)')
+    .option(
+      '--data <DIR>',
+      "OpenAGI's task folders (<id>/inputs/, <id>/outputs/; task_description.txt beside them): every sample is an item",
+    )
+    .option(
+      '--split <NAME>',
+      "with --data: paper (OpenAGI's published test tasks, the default), folder (every task folder in DIR) or all",
+    )
+    .option('--samples <N>', "with --data: only each task's first N samples")
+    .option(
+      '--planner <LIST>',
+      'planner presets, one variant each: schema (default: JSON over the experts, 3 repairs), paper-zero-shot, few-shot',
+    )
+    .option(
+      '--paper-column <NAME>',
+      'the column of the paper\'s Table 1 printed beside ours, e.g. "GPT-3.5-turbo zero-shot" (default: from --model and --planner)',
+    )
+    .option(
+      '--provider <NAME=URL>',
+      'add or redirect a provider, e.g. openai=http://localhost:8000/v1 (append ,key=ENV_VAR, ,kind=huggingface); repeatable',
+      collect,
+      [],
+    )
     .option('--concurrency <K>', 'runs at once (default: 4)')
     .option('--simulate', `use the simulated provider (answers labelled "${SIMULATED_LABEL}")`)
     .option('--json', 'print one JSON object: the eval summary and the table')
