@@ -80,7 +80,7 @@ describe("the papers' layouts in eval-show and bundles", () => {
       path.join(data, 'photos'),
     ];
     const { stdout, evalId } = await tableCommand(args, db);
-    expect(stdout).toMatch(/^A-OKVQA multiple-choice accuracy \(NLSOM Table 4 layout\)/);
+    expect(stdout).toMatch(/^A-OKVQA multiple-choice accuracy \(NLSOM Tables 1 and 4\)/);
     expect(stdout).toContain('images: 1 of 2 not found under');
     expect((await societyHere(['eval-show', evalId, '--db', db])).stdout).toBe(stdout);
   });
