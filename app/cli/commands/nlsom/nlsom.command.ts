@@ -11,6 +11,8 @@ import type { Nlsom3dFlags } from './threed.ts';
 /** `society nlsom` and its `eval` subcommand. */
 export function register(program: Command): void {
   registerTablePresenter('nlsom-vqa', async () => (await import('./table-presenter.ts')).present);
+  registerTablePresenter('nlsom-ego', async () => (await import('./ego-presenter.ts')).present);
+  registerTablePresenter('nlsom-3d', async () => (await import('./threed-presenter.ts')).present);
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");

@@ -12,45 +12,26 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
-import { pairedBootstrap } from '../../../eval/paired.ts';
-import {
-  compareWithPaper,
-  comparisonHeadings,
-  type PaperComparison,
-} from '../../../eval/paper-values.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
-import { meanWithInterval } from '../../../eval/stats.ts';
-import type { EvalConfig, EvalItemRecord, EvalSummary, VariantSpec } from '../../../eval/types.ts';
+import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
 import { sha256Hex } from '../../../providers/canonical.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
-import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { plannedJob, prepareVariants } from '../eval/plan.ts';
+import {
+  ARMS,
+  NLSOM_3D_TABLE,
+  TABLE_6_SOURCE,
+  type ThreeDTableContext,
+  threeDRows,
+  threeDText,
+} from './threed-presenter.ts';
 
 const templatePath = (base: string) =>
   fileURLToPath(new URL(`../../../../templates/${base}.society.json`, import.meta.url));
-
-/** The two arms, in the table's order: the baseline first. */
-export const ARMS = [
-  { name: 'original', template: 'nlsom-3d-original', label: 'original prompt (Imagine3D)' },
-  { name: 'nlsom', template: 'nlsom-3d', label: "society's prompt (+NLSOM)" },
-] as const;
-
-/** Table 6 (CLIP × 100), by the word that names its prompt; the last entry is the average. */
-const TABLE_6: Array<{ word: RegExp; name: string; original: number; nlsom: number }> = [
-  { word: /ferrari/i, name: 'Ferrari', original: 30.0, nlsom: 29.0 },
-  { word: /unicorn/i, name: 'Unicorn', original: 30.0, nlsom: 30.0 },
-  { word: /flying/i, name: 'Flying', original: 28.6, nlsom: 26.0 },
-  { word: /\bbee\b/i, name: 'Bee', original: 32.3, nlsom: 31.3 },
-];
-const TABLE_6_AVERAGE = { original: 30.3, nlsom: 29.1 };
-
-/** Where the paper's figures come from, printed with the table. */
-export const TABLE_6_SOURCE =
-  "the paper's figures: NLSOM Table 6 (CLIP × 100 over the views; Luma Imagine3D designs, BLIP-2 critics, ChatGPT leader; the paper reads lower as better)";
 
 export interface Nlsom3dFlags extends EvalRunFlags, BudgetFlags {
   set: string[];
@@ -94,96 +75,6 @@ export function readPrompts(file: string): string[] {
   return prompts;
 }
 
-/** One row: a prompt (or the average) with both arms and the difference compared. */
-export interface ThreeDRow {
-  prompt: string;
-  paperColumn: string | null;
-  original: PaperComparison;
-  nlsom: PaperComparison;
-  difference: PaperComparison & { p?: number; significant?: boolean };
-}
-
-const clip = (x: number) => (x * 100).toFixed(1);
-const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${clip(Math.abs(x))}`;
-const single = (x: number) => ({ mean: x, ci95: [x, x] as [number, number], n: 1 });
-
-/** Per prompt and on average: the two arms and their difference, beside Table 6. */
-export function threeDRows(
-  prompts: readonly string[],
-  items: readonly EvalItemRecord[],
-): { rows: ThreeDRow[]; pairs: number } {
-  const scoreOf = (item: number, arm: string) => {
-    const found = items.find((i) => i.item === item && i.variant === arm);
-    return found?.status === 'scored' && typeof found.score === 'number' ? found.score : undefined;
-  };
-  const rows: ThreeDRow[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
-  prompts.forEach((prompt, item) => {
-    const paper = TABLE_6.find((p) => p.word.test(prompt));
-    const o = scoreOf(item, 'original');
-    const s = scoreOf(item, 'nlsom');
-    if (o !== undefined && s !== undefined) {
-      a.push(o);
-      b.push(s);
-    }
-    const fig = (x: number | undefined) => (x === undefined ? null : x / 100);
-    rows.push({
-      prompt,
-      paperColumn: paper?.name ?? null,
-      original: compareWithPaper(fig(paper?.original), o === undefined ? null : single(o), clip),
-      nlsom: compareWithPaper(fig(paper?.nlsom), s === undefined ? null : single(s), clip),
-      difference: compareWithPaper(
-        paper ? (paper.nlsom - paper.original) / 100 : null,
-        o === undefined || s === undefined ? null : single(s - o),
-        signed,
-        signed,
-      ),
-    });
-  });
-  const test = pairedBootstrap(a, b);
-  const arm = (xs: number[]) => (xs.length ? { ...meanWithInterval(xs), n: xs.length } : null);
-  rows.push({
-    prompt: `average over ${a.length} prompt${a.length === 1 ? '' : 's'} with both arms`,
-    paperColumn: 'Average',
-    original: compareWithPaper(TABLE_6_AVERAGE.original / 100, arm(a), clip),
-    nlsom: compareWithPaper(TABLE_6_AVERAGE.nlsom / 100, arm(b), clip),
-    difference: {
-      ...compareWithPaper(
-        (TABLE_6_AVERAGE.nlsom - TABLE_6_AVERAGE.original) / 100,
-        a.length ? { mean: test.meanDiff, ci95: test.ci95, n: a.length } : null,
-        signed,
-        signed,
-      ),
-      ...(a.length > 1 ? { p: test.p, significant: test.significant } : {}),
-    },
-  });
-  return { rows, pairs: a.length };
-}
-
-/** The paper's layout: per prompt, each arm and the difference as paper / ours / Δ. */
-export function formatThreeD(rows: readonly ThreeDRow[]): string[] {
-  const lines = [['prompt', 'Table 6 column', 'arm', ...comparisonHeadings('CLIP×100')]];
-  for (const r of rows) {
-    const name = r.prompt.length > 40 ? `${r.prompt.slice(0, 39)}…` : r.prompt;
-    const column = r.paperColumn ?? '–';
-    lines.push([name, column, ARMS[0].label, ...texts(r.original)]);
-    lines.push(['', '', ARMS[1].label, ...texts(r.nlsom)]);
-    const sig =
-      r.difference.p === undefined
-        ? ''
-        : ` (paired bootstrap p=${r.difference.p.toFixed(3)}${r.difference.significant ? ', significant' : ', not significant'})`;
-    lines.push(['', '', 'society − original', ...texts(r.difference, sig)]);
-  }
-  return columns(lines);
-}
-
-const texts = (c: PaperComparison, suffix = ''): [string, string, string] => [
-  c.text.paper,
-  `${c.text.ours}${suffix}`,
-  c.text.diff,
-];
-
 /** Runs the eval; resolves to the exit code. */
 export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise<number> {
   const limit = positiveInt(flags.limit, '--limit');
@@ -191,6 +82,7 @@ export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise
   const all = readPrompts(file);
   const prompts = all.slice(0, limit ?? all.length);
   if (prompts.length === 0) throw new UsageError(`${file}: no prompt`);
+  const tableContext: ThreeDTableContext = { prompts };
   const variants: VariantSpec[] = ARMS.map((arm) => ({
     name: arm.name,
     model: flags.model,
@@ -214,6 +106,8 @@ export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise
     variants,
     ...(limit !== undefined ? { limit } : {}),
     mode,
+    // Stored with the eval, so eval-show and a bundle print this table again.
+    table: { kind: NLSOM_3D_TABLE, context: tableContext },
   };
   const evalId = evalIdOf(config, prepared);
   const plan: PlannedJob[] = [];
@@ -253,15 +147,7 @@ export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise
     concurrency,
     scorer,
     present: {
-      text: (summary: EvalSummary, items) => {
-        const { rows } = threeDRows(prompts, items);
-        return [
-          `3D generation, CLIP × 100 over the views (NLSOM Table 6 layout)${summary.simulated ? ' · simulated answers and embeddings: no model' : ''}`,
-          'both arms: the same stand-in designer, renderer (back, right, left) and CLIP score against the original prompt; higher is closer to the prompt',
-          ...formatThreeD(rows),
-          TABLE_6_SOURCE,
-        ].join('\n');
-      },
+      text: (summary, items) => threeDText(summary, items, tableContext),
       json: (summary, items) => ({
         ...summary,
         paper: TABLE_6_SOURCE,
