@@ -88,7 +88,7 @@ export function formatCosTable(
     `${'CoS'.padEnd(14)}${scores.map((s) => pad(shown(s.cos))).join('')}${pad(shown(mean(scores.map((s) => s.cos))))}`,
   );
   rows.push(
-    'CoS (+open): mean of the rows above, completed/(completed+failed+open), as the paper’s tables count; CoS: completed/(completed+failed), the paper’s formula. – where no order closed.',
+    "CoS (+open): mean of the rows above, completed/(completed+failed+open), as the paper's tables count; CoS: completed/(completed+failed), the paper's formula. – where no order closed.",
   );
   return rows.join('\n');
 }

@@ -73,7 +73,7 @@ function entriesOf(folder: string, shown: string): Entry[] {
       for (const [i] of files.entries()) {
         if (!existsSync(join(path, `${i}.jpg`)))
           throw new OpenAgiDataError(
-            `${where}/${i}.jpg: missing (a picture folder holds ${files.length} files, named 0.jpg to ${files.length - 1}.jpg)`,
+            `${where}/${i}.jpg: missing (a picture folder holds ${files.length} file${files.length === 1 ? '' : 's'}, named 0.jpg to ${files.length - 1}.jpg)`,
           );
       }
       if (files.length === 0) throw new OpenAgiDataError(`${where}: no pictures (0.jpg, 1.jpg, …)`);
@@ -170,7 +170,7 @@ export function readOpenAgiData(
     for (const e of [...inputs.slice(1), reference]) {
       if (e.count !== count)
         throw new OpenAgiDataError(
-          `${e.path}: ${e.count} samples, but ${inputs[0]!.path} has ${count}`,
+          `${e.path}: ${e.count} sample${e.count === 1 ? '' : 's'}, but ${inputs[0]!.path} has ${count}`,
         );
     }
     const n = Math.min(count, options.samples ?? count);

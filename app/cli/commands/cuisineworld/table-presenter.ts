@@ -114,7 +114,7 @@ export function sweepText(
   blocks.push(
     layout.runner === 'paper'
       ? "runner: paper (MindAgent's: a turn with no readable command does not move the game but uses up a turn; at most one expired order counts per step)"
-      : 'runner: ours (every turn plays a game step; every expired order counts; --runner paper for MindAgent’s)',
+      : "runner: ours (every turn plays a game step; every expired order counts; --runner paper for MindAgent's)",
   );
   if (failed > 0)
     blocks.push(

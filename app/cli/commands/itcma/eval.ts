@@ -168,7 +168,7 @@ export async function itcmaEvalCommand(flags: ItcmaEvalFlags): Promise<number> {
   checkVariantBudgets(prepared, flags);
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : 'live';
   const config: EvalConfig = {
-    name: `ITCMA-S ablation · ${seeds} seed${seeds === 1 ? '' : 's'}${steps ? ` · ${steps} steps` : ''}`,
+    name: `ITCMA-S ablation · ${seeds} seed${seeds === 1 ? '' : 's'}${steps ? ` · ${steps} step${steps === 1 ? '' : 's'}` : ''}`,
     document,
     documentHash: prepared[0]!.documentHash,
     data: seeds === 1 ? 'seed 1' : `seeds 1–${seeds}`,

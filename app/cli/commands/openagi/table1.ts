@@ -76,7 +76,8 @@ function cellOf(items: readonly EvalItemRecord[], taskOf: (item: number) => numb
   const { mean, ci95 } = meanWithInterval(taskMeans);
   return {
     tasks: byTask.size,
-    items: done.length,
+    // Samples, not runs: under --repeats each sample runs several times.
+    items: new Set(done.map((i) => i.item)).size,
     failed: done.filter((i) => i.status === 'failed').length,
     mean,
     ci95,
