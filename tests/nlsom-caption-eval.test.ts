@@ -3,7 +3,7 @@
  * JSONL (image_url, abstract, lead_paragraph) and a folder of photos named as TARA's eval.py
  * names them are read; a malformed record is refused naming the file, the line and the field;
  * the table prints the similarity ×100 beside the paper's 20.6 at 10 rounds with the difference,
- * and `society eval-show` prints it again byte for byte.
+ * and `society eval-show` prints it again byte for byte, in another store after a bundle too.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +120,12 @@ describe('society nlsom caption-eval', () => {
     const list = await societyHere(['evals', '--json', '--db', db]);
     const evalId = JSON.parse(list.stdout)[0].evalId as string;
     expect((await societyHere(['eval-show', evalId, '--db', db])).stdout).toBe(out);
+    // A bundle opened in another store prints it again too.
+    const bundle = path.join(dir, 'bundle');
+    expect((await societyHere(['eval-export', evalId, bundle, '--db', db])).code).toBe(0);
+    const other = path.join(dir, 'other.db');
+    expect((await societyHere(['eval-import', bundle, '--db', other])).code).toBe(0);
+    expect((await societyHere(['eval-show', evalId, '--db', other])).stdout).toBe(out);
 
     // --json carries the same cell as numbers: ours − paper on the 0–1 scale.
     const json = JSON.parse(
