@@ -4,6 +4,7 @@ import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
+import type { NlsomCaptionFlags } from './caption.ts';
 import type { NlsomEgoFlags } from './ego.ts';
 import type { NlsomEvalFlags } from './eval.ts';
 import type { Nlsom3dFlags } from './threed.ts';
@@ -13,6 +14,10 @@ export function register(program: Command): void {
   registerTablePresenter('nlsom-vqa', async () => (await import('./table-presenter.ts')).present);
   registerTablePresenter('nlsom-ego', async () => (await import('./ego-presenter.ts')).present);
   registerTablePresenter('nlsom-3d', async () => (await import('./threed-presenter.ts')).present);
+  registerTablePresenter(
+    'nlsom-caption',
+    async () => (await import('./caption-presenter.ts')).present,
+  );
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");
@@ -80,7 +85,10 @@ function common(command: Command): Command {
     .option('--db <FILE>', 'the run store');
 }
 
-/** Registers `ego-eval` (NLSOM Table 7) and `3d-eval` (Table 6) under `society nlsom`. */
+/**
+ * Registers `ego-eval` (NLSOM Table 7), `3d-eval` (Table 6) and `caption-eval` (Sec. 2.2) under
+ * `society nlsom`.
+ */
 export function registerNlsomTables(nlsom: Command): void {
   const ego = nlsom
     .command('ego-eval')
@@ -112,6 +120,24 @@ export function registerNlsomTables(nlsom: Command): void {
   evalRunOptions(budgetOptions(common(threed))).action(
     async (prompts: string, flags: Nlsom3dFlags) => {
       process.exitCode = await (await import('./threed.ts')).nlsom3dCommand(prompts, flags);
+    },
+  );
+  const caption = nlsom
+    .command('caption-eval')
+    .description(
+      "run NLSOM's captioning society over TARA's news photos and print the similarity ×100 between each caption and its article's named entities, beside the paper's 20.6 (Sec. 2.2)",
+    )
+    .argument(
+      '<data>',
+      "TARA's records (gold_test.jsonl: image_url and lead_paragraph per line), or a JSON array of them",
+    )
+    .option(
+      '--images <DIR>',
+      "the downloaded photos, named as TARA's eval.py names them (default: the data file's folder)",
+    );
+  evalRunOptions(budgetOptions(common(caption))).action(
+    async (data: string, flags: NlsomCaptionFlags) => {
+      process.exitCode = await (await import('./caption.ts')).nlsomCaptionCommand(data, flags);
     },
   );
 }
