@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { AgentContext } from './context-contract.ts';
 import { defaultsContract } from './defaults-contract.ts';
+import { BaselineComparisonSchema, PaperTableSchema } from './eval-comparison-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
@@ -184,6 +185,11 @@ const EvalVariant = z.object({
   failed: z.number(),
   score: z.object({ mean: z.number(), ci95: z.tuple([z.number(), z.number()]) }),
   costUsd: z.number(),
+  /** Runs that solved their item, and the cost per solved one; absent where undefined. */
+  solved: z.number().optional(),
+  costPerSolvedUsd: z.number().optional(),
+  /** This variant against the first by a paired test; absent on the first. */
+  vsBaseline: BaselineComparisonSchema.optional(),
   tokens: z.number(),
   latencyMs: z.object({ p50: z.number(), p95: z.number() }),
   /** The mean rating per scale, when the eval has a rubric or ratings. */
@@ -206,6 +212,8 @@ const EvalSummarySchema = z.object({
   createdAt: z.number(),
   finishedAt: z.number().optional(),
   variants: z.array(EvalVariant),
+  /** Runs of each item × variant (`--repeats`), when more than one. */
+  repeats: z.number().optional(),
   /** The scales people rate its items on (`society eval … --rubric`). */
   rubric: RubricSchema.optional(),
 });
@@ -444,7 +452,12 @@ export const contract = {
   /** One eval (by id or unique prefix): its table and every item × variant with its run. */
   'evals.get': {
     params: z.object({ evalId: z.string().min(1).max(200) }),
-    result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
+    result: z.object({
+      summary: EvalSummarySchema,
+      items: z.array(EvalItem),
+      /** The paper layout its record names, printed as `society eval-show` prints it. */
+      paperTable: PaperTableSchema.optional(),
+    }),
   },
   ...ratingsContract,
   ...spending.spendingContract,

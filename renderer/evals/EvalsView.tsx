@@ -4,12 +4,15 @@
  * its charts, and every item × variant. A click on an item opens that item's run in the debugger
  * below (transcript, votes, timeline…), as the Runs tab does; Graph also puts the run's document
  * on the canvas. An eval with a rubric gets a rating column per scale in its table, and a rating
- * panel under the item whose run is open (RatingPanel.tsx).
+ * panel under the item whose run is open (RatingPanel.tsx). As on the terminal, each variant is
+ * compared with the first by a paired test ("vs first"), with its cost per solved item, and an
+ * eval a paper's table command made shows that paper's layout (PaperTable.tsx).
  */
 import { Fragment, memo, useCallback, useEffect, useState } from 'react';
 import { create } from 'zustand';
-import type { ApiEvalItem, ApiEvalSummary } from '../../app/api/contract.ts';
+import type { ApiEvalItem, ApiEvalSummary, ApiResult } from '../../app/api/contract.ts';
 import { api } from '../api.ts';
+import { costPerSolvedText, costPerSolvedTitle, vsFirstCell } from '../model/eval-comparison.ts';
 import {
   bestVariant,
   failedNote,
@@ -25,6 +28,7 @@ import {
 import { openRunGraph, showStoredRun } from '../run/controller.ts';
 import { notify, useEditor } from '../store.ts';
 import { EvalCharts } from './EvalCharts.tsx';
+import { PaperTable } from './PaperTable.tsx';
 import { RatingPanel } from './RatingPanel.tsx';
 import './evals.css';
 
@@ -116,8 +120,30 @@ function RatingCell({ rating }: { rating?: NonNullable<Variant['ratings']>[numbe
 
 type Variant = ApiEvalSummary['variants'][number];
 
+/** A variant against the first: the difference, p, and a mark when the test finds it significant. */
+function VsFirst({ variant, index }: { variant: Variant; index: number }) {
+  const cell = vsFirstCell(variant, index);
+  return (
+    <td
+      className={`num eval-vs-first${index === 0 ? ' muted' : ''}`}
+      data-testid="eval-vs-first"
+      title={cell.title}
+    >
+      {cell.text}
+      {cell.p ? <span className="muted small"> {cell.p}</span> : null}
+      {cell.significant ? (
+        <span className="eval-significant" title="significant: p < 0.05">
+          {' '}
+          *
+        </span>
+      ) : null}
+    </td>
+  );
+}
+
 function VariantTable({ summary }: { summary: ApiEvalSummary }) {
   const scales = ratingScales(summary);
+  const compared = summary.variants.length > 1;
   return (
     <table className="runs eval-variants" data-testid="eval-variants">
       <thead>
@@ -127,7 +153,18 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
           <th className="num">Failed</th>
           <th className="num">Score</th>
           <th className="num">95% interval</th>
+          {compared ? (
+            <th
+              className="num"
+              title="Each variant's mean difference from the first, by a paired test over the same items and repeats (* is p < 0.05)"
+            >
+              vs first
+            </th>
+          ) : null}
           <th className="num">Cost</th>
+          <th className="num" title="The cost divided by the runs that solved their item">
+            $/solved
+          </th>
           <th className="num">Tokens</th>
           <th className="num">p50</th>
           <th className="num">p95</th>
@@ -139,7 +176,7 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
         </tr>
       </thead>
       <tbody>
-        {summary.variants.map((v) => (
+        {summary.variants.map((v, index) => (
           <tr key={v.name} data-variant={v.name}>
             <td>{v.name}</td>
             <td className="num">{v.n}</td>
@@ -148,7 +185,11 @@ function VariantTable({ summary }: { summary: ApiEvalSummary }) {
               {variantScoreText(v)}
             </td>
             <td className="num">{variantIntervalText(v)}</td>
+            {compared ? <VsFirst variant={v} index={index} /> : null}
             <td className="num">{money(v.costUsd)}</td>
+            <td className="num" data-testid="eval-cost-per-solved" title={costPerSolvedTitle(v)}>
+              {costPerSolvedText(v)}
+            </td>
             <td className="num">{v.tokens.toLocaleString()}</td>
             <td className="num">{seconds(v.latencyMs.p50)}</td>
             <td className="num">{seconds(v.latencyMs.p95)}</td>
@@ -175,6 +216,8 @@ function ItemTable({
   const [order, setOrder] = useState<ItemOrder>('dataset');
   const shownRun = useEditor((s) => s.run.runId);
   const rows = orderedItems(items, { ...(variant ? { variant } : {}), order });
+  // Under `--repeats` each item ran several times: a column says which run a row is.
+  const repeated = (summary.repeats ?? 1) > 1 || items.some((i) => (i.repeat ?? 0) > 0);
   return (
     <div className="eval-items">
       <div className="row eval-items-tools">
@@ -213,6 +256,7 @@ function ItemTable({
       <table className="runs eval-item-table" data-testid="eval-items">
         <colgroup>
           <col style={{ width: 48 }} />
+          {repeated ? <col style={{ width: 56 }} /> : null}
           <col style={{ width: '10%' }} />
           <col style={{ width: 60 }} />
           <col style={{ width: 64 }} />
@@ -224,6 +268,11 @@ function ItemTable({
         <thead>
           <tr>
             <th className="num">Item</th>
+            {repeated ? (
+              <th className="num" title="Which run of the item (each repeat has its own seed)">
+                Repeat
+              </th>
+            ) : null}
             <th>Variant</th>
             <th className="num">Score</th>
             <th>Status</th>
@@ -250,11 +299,16 @@ function ItemTable({
                     className="link"
                     data-testid="eval-item-open"
                     disabled={!i.runId}
-                    aria-label={`Open the run of item ${i.item + 1}, ${i.variant}`}
+                    aria-label={`Open the run of item ${i.item + 1}${repeated ? `, repeat ${(i.repeat ?? 0) + 1}` : ''}, ${i.variant}`}
                   >
                     {i.item + 1}
                   </button>
                 </td>
+                {repeated ? (
+                  <td className="num" data-testid="eval-item-repeat">
+                    {(i.repeat ?? 0) + 1}
+                  </td>
+                ) : null}
                 <td>{i.variant}</td>
                 <td className={`num${i.status === 'failed' ? ' eval-failed' : ''}`}>
                   {itemScoreText(i)}
@@ -297,7 +351,7 @@ function ItemTable({
               </tr>
               {summary.rubric && i.runId && i.runId === shownRun ? (
                 <tr className="eval-rating-row">
-                  <td colSpan={8}>
+                  <td colSpan={repeated ? 9 : 8}>
                     <RatingPanel
                       runId={i.runId}
                       rubric={summary.rubric}
@@ -322,9 +376,7 @@ function ItemTable({
 }
 
 function EvalDetail({ evalId }: { evalId: string }) {
-  const [shown, setShown] = useState<{ summary: ApiEvalSummary; items: ApiEvalItem[] } | null>(
-    null,
-  );
+  const [shown, setShown] = useState<ApiResult<'evals.get'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
@@ -346,7 +398,7 @@ function EvalDetail({ evalId }: { evalId: string }) {
   }, [evalId]);
   if (error) return <p className="errors">{error}</p>;
   if (!shown || shown.summary.evalId !== evalId) return <p className="muted">Loading eval…</p>;
-  const { summary, items } = shown;
+  const { summary, items, paperTable } = shown;
   return (
     <div className="eval-detail" data-testid="eval-detail" data-eval={summary.evalId}>
       <h3>
@@ -354,8 +406,9 @@ function EvalDetail({ evalId }: { evalId: string }) {
       </h3>
       <p className="muted small">
         {summary.document} over {summary.data} · {summary.items} item
-        {summary.items === 1 ? '' : 's'} · scorer {summary.scorer} · {summary.status} ·{' '}
-        {new Date(summary.createdAt).toLocaleString()} ·{' '}
+        {summary.items === 1 ? '' : 's'}
+        {summary.repeats ? ` × ${summary.repeats} repeats` : ''} · scorer {summary.scorer} ·{' '}
+        {summary.status} · {new Date(summary.createdAt).toLocaleString()} ·{' '}
         <code>society eval-show {summary.evalId} --report FILE.html</code> writes it as a page
       </p>
       {summary.simulated ? (
@@ -363,6 +416,7 @@ function EvalDetail({ evalId }: { evalId: string }) {
           Simulated answers were scored: these numbers say nothing about any model.
         </p>
       ) : null}
+      {paperTable ? <PaperTable table={paperTable} evalId={summary.evalId} /> : null}
       <VariantTable summary={summary} />
       {failedNote(summary.variants) ? (
         <p className="muted small" data-testid="eval-failed-note">

@@ -13,6 +13,7 @@ import { register as fork } from './fork.command.ts';
 import { register as hosts } from './hosts.command.ts';
 import { register as inspect } from './inspect.command.ts';
 import { register as itcma } from './itcma/itcma.command.ts';
+import { registerTableLayouts } from './layouts/index.ts';
 import { register as mcp } from './mcp.command.ts';
 import { register as nlsom } from './nlsom/nlsom.command.ts';
 import { register as nodes } from './nodes.command.ts';
@@ -28,6 +29,9 @@ import { register as show } from './show.command.ts';
 import { register as validate } from './validate.command.ts';
 import { register as worker } from './worker.command.ts';
 import { register as world } from './world/world.command.ts';
+
+// The paper layouts `eval-show` and `eval-export` print stored evals in (closures only).
+registerTableLayouts();
 
 /** Adds a command (and its subcommands) to the program. */
 export type RegisterCommand = (program: Command) => void;

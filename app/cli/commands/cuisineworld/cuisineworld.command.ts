@@ -1,16 +1,11 @@
 /** `society cuisineworld` (levels, sweep): arguments, options and help; the code loads when one runs. */
 import type { Command } from 'commander';
-import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
 import type { SweepFlags } from './sweep.ts';
 
 /** Adds `society cuisineworld` and its subcommands to the program. */
 export function register(program: Command): void {
-  registerTablePresenter(
-    'cuisineworld-sweep',
-    async () => (await import('./table-presenter.ts')).present,
-  );
   const cw = program
     .command('cuisineworld')
     .description("MindAgent's CuisineWorld: levels, and sweeps scored by the collaboration score");

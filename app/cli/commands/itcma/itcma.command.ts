@@ -1,6 +1,5 @@
 /** `society itcma eval` (ITCMA-S's ablation, rated by people): arguments, options and help. */
 import type { Command } from 'commander';
-import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
@@ -9,10 +8,6 @@ import type { RatingImportFlags, RatingSheetFlags } from './rating-sheet.ts';
 
 /** `society itcma` and its `eval` subcommand. */
 export function register(program: Command): void {
-  registerTablePresenter(
-    'itcma-table1',
-    async () => (await import('./table-presenter.ts')).present,
-  );
   const itcma = program
     .command('itcma')
     .description("ITCMA-S's experiments: the five-architecture ablation, rated by people");

@@ -1,6 +1,5 @@
 /** `society nlsom eval` (NLSOM's A-OKVQA accuracy): arguments, options and help. */
 import type { Command } from 'commander';
-import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { budgetOptions } from '../../budget-options.ts';
 import { collect, evalRunOptions } from '../../options.ts';
@@ -11,13 +10,6 @@ import type { Nlsom3dFlags } from './threed.ts';
 
 /** `society nlsom` and its `eval` subcommand. */
 export function register(program: Command): void {
-  registerTablePresenter('nlsom-vqa', async () => (await import('./table-presenter.ts')).present);
-  registerTablePresenter('nlsom-ego', async () => (await import('./ego-presenter.ts')).present);
-  registerTablePresenter('nlsom-3d', async () => (await import('./threed-presenter.ts')).present);
-  registerTablePresenter(
-    'nlsom-caption',
-    async () => (await import('./caption-presenter.ts')).present,
-  );
   const nlsom = program
     .command('nlsom')
     .description("NLSOM's experiments: the VQA society's accuracy over an A-OKVQA file");

@@ -3,7 +3,6 @@
  * help; the code loads only when a command runs.
  */
 import type { Command } from 'commander';
-import { registerTablePresenter } from '../../../eval/table-presenters.ts';
 import { OPENAGI_CATEGORIES } from '../../../experts/openagi.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
 import { collect, evalRunOptions } from '../../options.ts';
@@ -13,10 +12,6 @@ import type { OpenAgiEvalFlags } from './eval.ts';
 
 /** Adds `society openagi` and its subcommands to the program. */
 export function register(program: Command): void {
-  registerTablePresenter(
-    'openagi-table1',
-    async () => (await import('./table-presenter.ts')).present,
-  );
   const openagi = program
     .command('openagi')
     .description(
