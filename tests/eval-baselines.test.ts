@@ -40,6 +40,8 @@ const CONTEXT =
     2,
   );
 
+const data = join(dir, 'vqa.jsonl');
+
 const wrong = (i: number) => (RIGHT[i] === 'a' ? 'b' : 'a');
 
 /**
@@ -79,7 +81,6 @@ afterAll(async () => {
 
 describe('society eval --baselines', () => {
   it('prints the society and three arms at its mean tokens per item, with the paired test', async () => {
-    const data = join(dir, 'vqa.jsonl');
     writeFileSync(
       data,
       RIGHT.map((answer, i) =>
@@ -169,4 +170,64 @@ describe('society eval --baselines', () => {
     // The vote's winner among the samples' "(b)".
     expect(JSON.parse(run.stdout).outputs.answer).toBe('b');
   }, 30_000);
+
+  it('matches dollars with --baselines-budget usd: the one call spends what is left at the output price', async () => {
+    const result = await societyHere([
+      'eval',
+      TEMPLATE,
+      '--data',
+      data,
+      '--limit',
+      '4',
+      '--map',
+      'question=question',
+      '--expect',
+      'answer',
+      '--scorer',
+      'choice',
+      '--provider',
+      `openai=${stub.url}`,
+      '--variant',
+      'society=--set rounds=1',
+      '--baselines',
+      '--baselines-budget',
+      'usd',
+      '--baselines-dir',
+      join(dir, 'usd'),
+      '--concurrency',
+      '8',
+      '--db',
+      db,
+      '-q',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const [society, ...arms] = JSON.parse(result.stdout).variants;
+    expect(society.costUsd).toBeGreaterThan(0);
+    for (const arm of arms)
+      expect(Math.abs(arm.costUsd / society.costUsd - 1), arm.name).toBeLessThan(0.1);
+  }, 30_000);
+
+  it('refuses bad baseline flags in one line, before anything runs (exit 2)', async () => {
+    const base = [
+      'eval',
+      TEMPLATE,
+      '--data',
+      data,
+      '--map',
+      'question=question',
+      '--expect',
+      'answer',
+    ];
+    const calls = stub.count();
+    const budget = await societyHere([...base, '--baselines', '--baselines-budget', 'calls']);
+    expect(budget.code).toBe(2);
+    expect(budget.stderr).toBe('society: --baselines-budget calls: use tokens or usd\n');
+    const model = await societyHere([...base, '--baselines', '--baseline-model', 'vlm-9']);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toMatch(
+      /^society: --baselines: --baseline-model vlm-9: the document has no model profile "vlm-9" \(profiles: organizer, leader, vlm-1, vlm-2, vlm-3\)\n$/,
+    );
+    expect(stub.count()).toBe(calls);
+  });
 });

@@ -95,8 +95,8 @@ export function planBaselines(
   return { facts, budget, dir, variants };
 }
 
-function priceOf(facts: SocietyFacts) {
-  const model = (facts.models[facts.strongest] as { model?: unknown } | undefined)?.model;
+function priceOf(facts: SocietyFacts, profile = facts.strongest) {
+  const model = (facts.models[profile] as { model?: unknown } | undefined)?.model;
   return typeof model === 'string' ? priceFor(DEFAULT_PRICES, model) : undefined;
 }
 
@@ -182,9 +182,23 @@ export async function baselineJobs(args: {
       `--baselines: the pilot (eval ${pilotId.slice(0, 8)}, one call of ${baseline.facts.strongest}) failed on every item, so one call cannot be measured`,
     );
   const perCall = mean(pilotRuns.map((i) => (usd ? i.costUsd : i.tokens)));
-  const prompt = mean(pilotRuns.map((i) => store.getRun(i.runId!)?.usage?.promptTokens ?? 0));
+  const usage = pilotRuns.map((i) => store.getRun(i.runId!)?.usage);
+  const prompt = mean(usage.map((u) => u?.promptTokens ?? 0));
+  const completion = mean(usage.map((u) => u?.completionTokens ?? 0));
   // As many answers as the budget pays for, within what a document may replicate.
-  const answers = Math.min(DOCUMENT_BOUNDS.maxReplicas, Math.max(1, Math.round(budget / perCall)));
+  const answersFor = (each: number) =>
+    Math.min(DOCUMENT_BOUNDS.maxReplicas, Math.max(1, Math.round(budget / each)));
+  const answers = answersFor(perCall);
+  // The members' models may be priced apart from the strongest: in dollars, a member's answer
+  // costs the pilot's tokens at its own price (an unpriced one, what the pilot's call cost).
+  const memberCall = (profile: string) => {
+    const own = priceOf(baseline.facts, profile);
+    return usd && own
+      ? (prompt * own.inputPerMillion + completion * own.outputPerMillion) / 1e6
+      : perCall;
+  };
+  const members = baseline.facts.members;
+  const memberAnswers = members.length ? answersFor(mean(members.map(memberCall))) : answers;
   const price = priceOf(baseline.facts);
   const spare = usd
     ? (budget - (prompt * price!.inputPerMillion) / 1e6) / (price!.outputPerMillion / 1e6)
@@ -192,13 +206,13 @@ export async function baselineJobs(args: {
   const maxTokens = Math.max(1, Math.round(spare));
   if (!args.quiet)
     process.stderr.write(
-      `baselines: the society used ${usd ? `$${budget.toFixed(6)}` : `${Math.round(budget)} tokens`} per item; one call of ${baseline.facts.strongest} ${usd ? `$${perCall.toFixed(6)}` : `${Math.round(perCall)} tokens`} (pilot eval ${pilotId.slice(0, 8)}, ${pilotRuns.length} items): ${answers} answers per vote, one call allowed ${maxTokens} completion tokens; documents in ${baseline.dir}\n`,
+      `baselines: the society used ${usd ? `$${budget.toFixed(6)}` : `${Math.round(budget)} tokens`} per item; one call of ${baseline.facts.strongest} ${usd ? `$${perCall.toFixed(6)}` : `${Math.round(perCall)} tokens`} (pilot eval ${pilotId.slice(0, 8)}, ${pilotRuns.length} items): ${answers} answers per vote${memberAnswers === answers ? '' : ` (${memberAnswers} in the members' vote)`}, one call allowed ${maxTokens} completion tokens; documents in ${baseline.dir}\n`,
     );
   const sizes: Record<Exclude<BaselineKind, 'pilot'>, BaselineSize> = {
     single: { maxTokens },
     'self-consistency': { answers },
     // Every member answers at least once, even when that is over the budget (the table shows it).
-    'no-discussion': { answers: Math.max(answers, baseline.facts.members.length) },
+    'no-discussion': { answers: Math.max(memberAnswers, members.length) },
   };
   const kinds = new Map(ARMS.map((a) => [a.name, a.kind]));
   for (const variant of baseline.variants) {
