@@ -9,6 +9,7 @@ import type { GraphPlan, PlannedNode } from '../../compiler/analyze.ts';
 import { DEFAULT_PRICES, priceFor } from '../../costs/prices.ts';
 import type { BaselineHooks, BaselineNode } from '../../node-sdk/baseline.ts';
 import type { NodeRegistry } from '../../node-sdk/registry.ts';
+import { estimateTokens } from '../../providers/text.ts';
 
 /** What the generator reads off the society once. */
 export interface SocietyFacts {
@@ -122,6 +123,16 @@ export interface BaselineSize {
   answers?: number;
 }
 
+const PLAIN = 'Reply with the answer only.';
+const REASONED =
+  'Think it through step by step, as long as it helps. Then write the answer alone on the last line.';
+
+/**
+ * How many more prompt tokens the single call's request to reason costs than a plain call's
+ * (the pilot measures a plain call): taken off what the single call may write.
+ */
+export const REASONING_EXTRA_TOKENS = Math.max(0, estimateTokens(REASONED) - estimateTokens(PLAIN));
+
 /** The temperature of sampled answers: identical samples would make voting pointless. */
 export const SAMPLE_TEMPERATURE = 0.7;
 
@@ -146,8 +157,8 @@ export function baselineDocument(
     text.length === 1
       ? `{{ ${text[0]!.name} }}`
       : text.map((i) => `${i.name}: {{ ${i.name} }}`).join('\n');
-  const plain = `Answer this question.\n${asked}\nReply with the answer only.`;
-  const reasoned = `Answer this question.\n${asked}\nThink it through step by step, as long as it helps. Then write the answer alone on the last line.`;
+  const plain = `Answer this question.\n${asked}\n${PLAIN}`;
+  const reasoned = `Answer this question.\n${asked}\n${REASONED}`;
   const nodes: Record<string, unknown>[] = [];
   const edges: Record<string, unknown>[] = [];
   let y = 0;

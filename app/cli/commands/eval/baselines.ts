@@ -18,6 +18,7 @@ import {
   type BaselineKind,
   type BaselineSize,
   baselineDocument,
+  REASONING_EXTRA_TOKENS,
   type SocietyFacts,
   societyFacts,
 } from '../../../eval/baselines/generate.ts';
@@ -200,13 +201,14 @@ export async function baselineJobs(args: {
   const members = baseline.facts.members;
   const memberAnswers = members.length ? answersFor(mean(members.map(memberCall))) : answers;
   const price = priceOf(baseline.facts);
+  const reasoningPrompt = prompt + REASONING_EXTRA_TOKENS;
   const spare = usd
-    ? (budget - (prompt * price!.inputPerMillion) / 1e6) / (price!.outputPerMillion / 1e6)
-    : budget - prompt;
+    ? (budget - (reasoningPrompt * price!.inputPerMillion) / 1e6) / (price!.outputPerMillion / 1e6)
+    : budget - reasoningPrompt;
   const maxTokens = Math.max(1, Math.round(spare));
   if (!args.quiet)
     process.stderr.write(
-      `baselines: the society used ${usd ? `$${budget.toFixed(6)}` : `${Math.round(budget)} tokens`} per item; one call of ${baseline.facts.strongest} ${usd ? `$${perCall.toFixed(6)}` : `${Math.round(perCall)} tokens`} (pilot eval ${pilotId.slice(0, 8)}, ${pilotRuns.length} items): ${answers} answers per vote${memberAnswers === answers ? '' : ` (${memberAnswers} in the members' vote)`}, one call allowed ${maxTokens} completion tokens; documents in ${baseline.dir}\n`,
+      `baselines: the society used ${usd ? `$${budget.toFixed(6)}` : `${Math.round(budget)} tokens`} per item; one call of ${baseline.facts.strongest} ${usd ? `$${perCall.toFixed(6)}` : `${Math.round(perCall)} tokens`} (pilot eval ${pilotId.slice(0, 8)}, ${pilotRuns.length} items): ${answers} answer${answers === 1 ? '' : 's'} per vote${memberAnswers === answers ? '' : ` (${memberAnswers} in the members' vote)`}, one call allowed ${maxTokens} completion tokens; documents in ${baseline.dir}\n`,
     );
   const sizes: Record<Exclude<BaselineKind, 'pilot'>, BaselineSize> = {
     single: { maxTokens },
