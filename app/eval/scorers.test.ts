@@ -26,6 +26,8 @@ describe('text scorers', () => {
     expect(choiceLetter('D. cigarette', OPTIONS)).toBe('D');
     expect(choiceLetter('The answer is d', OPTIONS)).toBe('D');
     expect(choiceLetter('Answer: (B)', OPTIONS)).toBe('B');
+    // A vote's winner among "(d)" ballots.
+    expect(choiceLetter('d', OPTIONS)).toBe('D');
     expect(choiceLetter('I would say a popsicle stick.', OPTIONS)).toBe('C');
     // "A toothpick" starts with an article, not the letter A.
     expect(choiceLetter('A toothpick, most likely', OPTIONS)).toBe('A');

@@ -157,14 +157,15 @@ export function choiceLetter(answer: unknown, options: readonly string[]): strin
     .replace(/^\(([a-z])\)/, (_, letter: string) => `(${letter.toUpperCase()})`);
   const count = Math.max(options.length, 4);
   const letters = `ABCDEFGHIJKLMNOPQRSTUVWXYZ`.slice(0, count);
-  // "A toothpick" starts with an article, not a letter: a bare letter ends or is marked.
+  // "A toothpick" starts with an article, not a letter: a bare letter ends or is marked. A
+  // lone letter in either case is an option (a vote's winner among "(b)" ballots reads "b").
   const explicit =
-    /^\(([A-Z])\)|^([A-Z])(?:[.):]|$)/.exec(text) ??
+    /^\(([A-Z])\)|^([A-Z])(?:[.):]|$)|^([a-z])$/.exec(text) ??
     new RegExp(
       `\\b(?:answer|option|choice)(?:\\s+is)?\\s*[:(]?\\s*\\(?([${letters}])\\)?(?![A-Za-z])`,
       'i',
     ).exec(text);
-  const letter = (explicit?.[1] ?? explicit?.[2])?.toUpperCase();
+  const letter = (explicit?.[1] ?? explicit?.[2] ?? explicit?.[3])?.toUpperCase();
   if (letter && letters.includes(letter)) return letter;
   const said = normalize(text);
   const named = options

@@ -4,6 +4,7 @@
  * loaded only by the engine). Capabilities (model calls, messages, randomness, a person) reach
  * `execute` through the context, so node code never touches providers, keys or the network.
  */
+
 import type { z } from 'zod';
 import type { ToolCall, ToolDefinition, ToolResult, ToolSourceRef } from '../providers/tools.ts';
 import type { AnswerShape, ChatMessage, ChatResult } from '../providers/types.ts';
@@ -11,6 +12,7 @@ import type { ImageValue } from '../schema/blob-refs.ts';
 import type { GraphDocument } from '../schema/document.ts';
 import type { Modality } from '../schema/modality.ts';
 import type { Retyped } from '../schema/node-versions.ts';
+import type { BaselineHooks } from './baseline.ts';
 import type { ComputeTask } from './compute.ts';
 import type { CallEstimateContext, EstimateContext, EstimatedCall } from './estimate.ts';
 import type { RunExample } from './example.ts';
@@ -237,6 +239,8 @@ export interface NodeSpec<D = unknown> {
     data: Readonly<Record<string, unknown>>,
     rename: (id: string) => string,
   ): Record<string, unknown>;
+  /** What the type plays in `society eval --baselines`'s control documents (./baseline.ts). */
+  baseline?: BaselineHooks<D>;
   /** Short labels in a container's header, after its title (a mindstorm's rounds). */
   badges?(data: D): NodeBadge[];
   /**

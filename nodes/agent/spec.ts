@@ -162,6 +162,23 @@ export const spec = defineNode({
     inputs.push({ name: 'tools', modality: TOOL_MODALITY, multiple: true });
     return { inputs, outputs: [{ name: 'text', modality: OUTPUT_MODALITY[data.parse] }] };
   },
+  // The answering calls of the budget-matched baselines (app/eval/baselines).
+  baseline: {
+    answer: (r) => ({
+      data: {
+        label: r.copies ? `${r.copies.length} answers` : 'One answer',
+        model: r.copies ? '{{ profile }}' : r.profile,
+        prompt: r.prompt,
+        vision: r.vision,
+        ...(r.maxTokens !== undefined ? { maxTokens: r.maxTokens } : {}),
+        ...(r.temperature !== undefined ? { temperature: r.temperature } : {}),
+        ...(r.parse !== undefined ? { parse: r.parse } : {}),
+        ...(r.copies ? { replicate: { items: r.copies, as: 'profile' } } : {}),
+      },
+      ...(r.vision ? { input: 'image' } : {}),
+      output: 'text',
+    }),
+  },
   models: (data) => [data.model],
   toolSources: (data) =>
     data.tools.flatMap((t): ToolOffer['source'][] =>

@@ -76,6 +76,8 @@ export const spec = defineNode({
       : {}),
     ...(typeof data.leader === 'string' ? { leader: rename(data.leader) } : {}),
   }),
+  // Its members answer on their own in the vote-without-discussion baseline (app/eval/baselines).
+  baseline: { members: (data) => data.members },
   badges: (data) => [
     { label: `rounds ×${data.maxRounds}`, testId: 'rounds' },
     { label: data.structure },

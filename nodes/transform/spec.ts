@@ -38,6 +38,17 @@ export const spec = defineNode({
     inputs: slotPorts([data.template], data),
     outputs: [{ name: 'value', modality: OUTPUT[data.output] }],
   }),
+  // The single-call baseline reasons first and ends with its answer: that last line is scored.
+  baseline: {
+    lastLine: () => ({
+      data: {
+        label: 'Final line',
+        template: '{{ text | strip | split: "\n" | last | strip }}',
+      },
+      input: 'text',
+      output: 'value',
+    }),
+  },
   check: (data) => templateProblems({ template: data.template }),
   outputTokens(ctx) {
     const template = ctx.data.template;

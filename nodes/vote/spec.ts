@@ -40,6 +40,14 @@ export const spec = defineNode({
       ? [{ path: ['chair'], message: 'tie-break "chair" needs a chair (a voter id)' }]
       : [],
 
+  // The majority vote of the self-consistency and no-discussion baselines (app/eval/baselines).
+  baseline: {
+    tally: () => ({
+      data: { rule: 'plurality', tieBreak: 'first' },
+      input: 'ballots',
+      output: 'winner',
+    }),
+  },
   summary: (data) => `${data.rule}, ties: ${data.tieBreak}`,
   // The full tally, for the Votes tab (run-view.tsx), the transcript and run diff.
   reports: tallyReports,

@@ -74,6 +74,19 @@ export function register(program: Command): void {
       '--rubric <NAME|FILE.json>',
       'scales people rate the items on with society rate or in the Evals view: itcma (ITCMA-S, five 7-point scales) or a rubric file; not part of the eval id, so adding it reopens the eval',
     )
+    .option(
+      '--baselines',
+      "add control arms at the society's mean budget per item: one call of its strongest member, self-consistency, and its members' vote without discussion",
+    )
+    .option('--baselines-budget <tokens|usd>', 'what the arms hold equal (default: tokens)')
+    .option(
+      '--baseline-model <PROFILE>',
+      "the member the arms ask (default: the society's member whose model costs most per token)",
+    )
+    .option(
+      '--baselines-dir <DIR>',
+      "where the arms' documents are written (default: society-baselines/NAME)",
+    )
     .option('--json', 'print one JSON object: evalId, status, items, variants')
     .option('-q, --quiet', 'no progress display')
     .option('--db <FILE>', 'the run store');

@@ -41,6 +41,7 @@ import {
 } from '../../mcp-servers.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
 import { terminalText } from '../../terminal-text.ts';
+import type { BaselineFlags } from './baselines.ts';
 import {
   checkFields,
   checkMappings,
@@ -74,7 +75,7 @@ export interface EvalRunFlags {
   repeats?: string;
 }
 
-export interface EvalFlags extends EvalRunFlags, BudgetFlags {
+export interface EvalFlags extends EvalRunFlags, BudgetFlags, BaselineFlags {
   data: string;
   map: string[];
   /** `--files DIR`: where `--map INPUT=@FIELD` files are read (default: the data file's folder). */
@@ -195,6 +196,12 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
   const prepared = await prepareVariants(file, variants, flags.provider ?? [], flags);
   checkVariantBudgets(prepared, flags);
   checkMappings(mappings, prepared);
+  if (flags.baselines && flags.queue !== undefined)
+    throw new UsageError('--baselines runs in this process: it is not offered with --queue');
+  // The arms are variants from the start (their documents are sized once the society has run).
+  const baseline = flags.baselines
+    ? (await import('./baselines.ts')).planBaselines(file, prepared[0]!, flags)
+    : undefined;
   const mode: EvalConfig['mode'] = flags.simulate ? 'simulated' : flags.replay ? 'replay' : 'live';
   const scorer: ScorerSpec = {
     name: scorerName,
@@ -211,7 +218,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     ...(flags.expect !== undefined ? { expect: flags.expect } : {}),
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     scorer,
-    variants,
+    variants: baseline ? [...variants, ...baseline.variants] : variants,
     ...(limit !== undefined ? { limit } : {}),
     mode,
     ...(flags.replay !== undefined ? { cassette: flags.replay } : {}),
@@ -219,7 +226,7 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     ...(rubric !== undefined ? { rubric } : {}),
   };
   const evalId = evalIdOf(config, prepared);
-  const plan = planJobs(prepared, {
+  const jobInputs = {
     evalId,
     dataset,
     ...(filesDir !== undefined ? { filesDir } : {}),
@@ -230,8 +237,30 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
     mode,
     ...(cassetteText !== undefined ? { cassetteText } : {}),
     scorer,
+  };
+  const plan = planJobs(prepared, jobInputs);
+  const extend: EvalExtension | undefined = baseline
+    ? async (ctx) =>
+        (await import('./baselines.ts')).baselineJobs({
+          baseline,
+          society: prepared[0]!,
+          config,
+          jobs: jobInputs,
+          providers: flags.provider ?? [],
+          ...(flags.quiet ? { quiet: true } : {}),
+          ...ctx,
+        })
+    : undefined;
+  return runPlannedEval({
+    config,
+    evalId,
+    plan,
+    prepared: baseline ? [...prepared, ...baseline.variants.map((spec) => ({ spec }))] : prepared,
+    rows: rows.length,
+    flags,
+    concurrency,
+    ...(extend ? { extend } : {}),
   });
-  return runPlannedEval({ config, evalId, plan, prepared, rows: rows.length, flags, concurrency });
 }
 
 /** A paper's layout of an eval's table (see `runPlannedEval`). */
@@ -239,6 +268,17 @@ export interface EvalPresenter {
   text(summary: EvalSummary, items: readonly EvalItemRecord[]): string;
   json?(summary: EvalSummary, items: readonly EvalItemRecord[]): unknown;
 }
+
+/**
+ * More jobs planned from the first ones' results (the baselines, sized by the society's runs):
+ * given the items so far, the store, the scorer and the executor.
+ */
+export type EvalExtension = (ctx: {
+  items: readonly EvalItemRecord[];
+  store: RunStore;
+  scorer: Scorer;
+  executor: Executor;
+}) => Promise<PlannedJob[]>;
 
 /** Opens the eval in the store, runs its jobs with progress, prints and reports the table. */
 export async function runPlannedEval(args: {
@@ -269,6 +309,8 @@ export async function runPlannedEval(args: {
    * `--json` object in place of the summary. Given the summary and every item.
    */
   present?: EvalPresenter;
+  /** Jobs planned after the first ones have run, then run in the same eval. */
+  extend?: EvalExtension;
 }): Promise<number> {
   const { flags } = args;
   // Repeats make another eval (unless N is 1, so an eval's id stays what it was) whose jobs are
@@ -276,7 +318,7 @@ export async function runPlannedEval(args: {
   const repeats = positiveInt(flags.repeats, '--repeats') ?? 1;
   const evalId = repeatedEvalId(args.evalId, repeats);
   const config: EvalConfig = repeats > 1 ? { ...args.config, repeats } : args.config;
-  const plan = repeats > 1 ? repeatPlan(args.plan, repeats, evalId) : args.plan;
+  let plan = repeats > 1 ? repeatPlan(args.plan, repeats, evalId) : args.plan;
   checkQueueFlags(flags);
   if (flags.queue !== undefined && flags.allowHost?.length)
     throw new UsageError(
@@ -333,7 +375,7 @@ export async function runPlannedEval(args: {
     const failedBefore = earlier.filter((i) => i.status === 'failed').length;
     // Failed items stay failed on a rerun (a failure is a result), so say how to run them again.
     const resumed = before
-      ? ` · resuming: ${earlier.length} of ${plan.length} done before${failedBefore && !flags.retryFailed ? ` (${failedBefore} failed: --retry-failed runs them again)` : ''}`
+      ? ` · resuming: ${earlier.length} of ${args.rows * args.prepared.length * repeats} done before${failedBefore && !flags.retryFailed ? ` (${failedBefore} failed: --retry-failed runs them again)` : ''}`
       : '';
     if (!flags.quiet)
       process.stderr.write(
@@ -360,6 +402,26 @@ export async function runPlannedEval(args: {
         signal: stop.signal,
         ...(args.flags.retryFailed ? { retryFailed: true } : {}),
       });
+      if (args.extend && summary.status === 'finished' && !stop.signal.aborted) {
+        progress?.done();
+        const more = await args.extend({ items: store.evalItems(evalId), store, scorer, executor });
+        const extra = repeats > 1 ? repeatPlan(more, repeats, evalId) : more;
+        await refuseMissingEvalKeys({
+          jobs: extra,
+          scorer: config.scorer,
+          mode: config.mode,
+          stored,
+          compile,
+        });
+        await refuseUnallowedEvalHosts(extra, allowed, compile);
+        plan = [...plan, ...extra];
+        summary = await runEval(store, record, plan, scorer, executor, {
+          ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
+          ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+          signal: stop.signal,
+          ...(args.flags.retryFailed ? { retryFailed: true } : {}),
+        });
+      }
     } finally {
       process.off('SIGINT', onSigint);
       progress?.done();
