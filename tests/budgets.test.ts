@@ -170,7 +170,7 @@ describe('society nlsom eval at the paper settings', () => {
       // The header states what ran; the paper's 5 rounds only beside the paper's figures.
       const lines = result.stdout.split('\n');
       expect(lines[1]).toBe(
-        `ran with rounds=${rounds}, rtk=false, rtc=false, rte=false, vlms=vlm-1,vlm-2,vlm-3; per row: structure`,
+        `ran with rounds=${rounds}, rtk=false, rtc=false, rte=false, topology=full, vlms=vlm-1,vlm-2,vlm-3; per row: structure`,
       );
       expect(lines.filter((l) => l.startsWith("the paper's figures"))).toEqual([
         "the paper's figures: InstructGPT leading BLIP-2, OFA and mPLUG on A-OKVQA val (1,145 questions); Table 1 by rounds (monarchy), Table 4 by structure at 5 rounds",

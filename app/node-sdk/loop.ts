@@ -148,6 +148,8 @@ export interface LoopStepResult {
 export interface LoopViewContext<D = unknown> {
   data: D;
   node: string;
+  /** Which copy of a replicated node is asking (0-based); undefined for a single node. */
+  replica?: number;
   stage: Stage;
   state: LoopState;
   phase?: LoopPhase;

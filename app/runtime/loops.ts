@@ -184,6 +184,7 @@ export class Loops {
     context: ScopeContext,
     memoryKey: string,
     phase: LoopView['phase'],
+    replica?: number,
   ): LoopView {
     const frame = context.loop!;
     const { data, runtime, maxRounds } = this.#of(frame.id, context);
@@ -198,6 +199,7 @@ export class Loops {
       ...runtime.view({
         data,
         node: node.id,
+        ...(replica === undefined ? {} : { replica }),
         stage: frame.stage,
         state,
         ...(phase ? { phase } : {}),

@@ -268,7 +268,10 @@ export class NodeRunner {
   #context(node: PlannedNode, context: ScopeContext, call: Call): NodeContext<unknown> {
     const { blobs, calls, log, loops, seed } = this.#setup;
     const frame = context.loop;
-    const loopView = frame ? loops.view(node, context, call.memoryKey, call.phase) : undefined;
+    const replica = (call.bindings.replica as { index?: number } | undefined)?.index;
+    const loopView = frame
+      ? loops.view(node, context, call.memoryKey, call.phase, replica)
+      : undefined;
     const memory = this.#memory.get(call.conversation) ?? [];
     this.#memory.set(call.conversation, memory);
     const answerShape = this.#answerShape(node, context);

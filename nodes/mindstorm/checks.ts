@@ -1,6 +1,7 @@
 /** What a mindstorm asks of the graph around it: a round to run, members and a leader inside. */
 import type { GraphNodeView, GraphProblem, GraphView } from '../../app/node-sdk/graph-view.ts';
 import type { MindstormData } from './rights.ts';
+import { memberName, topologyProblem } from './topology.ts';
 
 export function mindstormGraphProblems(
   node: GraphNodeView & { data: MindstormData },
@@ -31,6 +32,10 @@ export function mindstormGraphProblems(
       problems.push({ path: ['data', 'members', i], message: `member "${m}" must be an agent` });
     }
   });
+  if (node.data.topology !== 'full') {
+    const problem = topologyProblem(node.data, memberNames(node.data.members, graph));
+    if (problem) problems.push({ path: ['data', 'topology'], message: `topology: ${problem}` });
+  }
   const leader = node.data.leader;
   const chosen = leader ? graph.node(leader) : undefined;
   if (leader && (!isInside(leader) || chosen?.type !== 'agent' || chosen.stage !== 'decide')) {
@@ -40,4 +45,15 @@ export function mindstormGraphProblems(
     });
   }
   return problems;
+}
+
+/** The members one per copy, as the topology names them (`member#0`…, or a single agent's id). */
+export function memberNames(members: string[], graph: GraphView): string[] {
+  return members.flatMap((m) => {
+    const view = graph.node(m);
+    if (!view?.replicated) return [m];
+    const items = (view.data.replicate as { items?: unknown[] } | undefined)?.items;
+    const count = Array.isArray(items) ? items.length : 1;
+    return Array.from({ length: count }, (_, i) => memberName(m, i));
+  });
 }

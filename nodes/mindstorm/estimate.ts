@@ -5,6 +5,7 @@
  */
 import type { EstimateContext, EstimatePlan, LoopEffect } from '../../app/node-sdk/estimate.ts';
 import { effectiveRights, type MindstormData } from './rights.ts';
+import { memberName, topologyProblem, visibility } from './topology.ts';
 
 /** Each option's `(a) ` in a revision request (right to change). */
 const OPTION_TOKENS = 2;
@@ -30,6 +31,36 @@ function answersTokens(data: MindstormData, plan: EstimatePlan, loop: string, ex
   return tokens;
 }
 
+/**
+ * The previous round's answers the topology shows one copy of `node` (right to know): every
+ * member's under `full`; otherwise the mean over the node's copies of what each is shown.
+ */
+function shownAnswersTokens(
+  data: MindstormData,
+  node: string,
+  plan: EstimatePlan,
+  loop: string,
+): number {
+  if (data.topology === 'full') return answersTokens(data, plan, loop, PEER_ANSWER_TOKENS);
+  const size = new Map<string, number>();
+  const names: string[] = [];
+  for (const m of data.members) {
+    const copies = plan.copiesWithin(m, loop);
+    const replicated = plan.nodeData(m).replicate !== undefined;
+    for (let i = 0; i < (replicated ? copies : 1); i++) {
+      const name = memberName(m, replicated ? i : undefined);
+      names.push(name);
+      size.set(name, plan.maxCompletion(m) + PEER_ANSWER_TOKENS);
+    }
+  }
+  if (topologyProblem(data, names)) return answersTokens(data, plan, loop, PEER_ANSWER_TOKENS);
+  const sees = visibility(data, names);
+  const own = names.filter((n) => n === node || n.startsWith(`${node}#`));
+  let total = 0;
+  for (const name of own) for (const seen of sees.get(name) ?? []) total += size.get(seen) ?? 0;
+  return own.length === 0 ? 0 : Math.ceil(total / own.length);
+}
+
 export function mindstormEffect(
   data: MindstormData,
   node: string,
@@ -50,7 +81,7 @@ export function mindstormEffect(
     effect.extraPrompt = (at) =>
       at.stage === 'round' && at.round > 1
         ? wordingTokens(data, plan, 'know') +
-          answersTokens(data, plan, loop, PEER_ANSWER_TOKENS) +
+          shownAnswersTokens(data, node, plan, loop) +
           plan.inputTokens(node, true)
         : 0;
   }

@@ -22,6 +22,7 @@ import {
   type MindstormView,
   type StopCondition,
 } from './rights.ts';
+import { memberName, visibility } from './topology.ts';
 
 export const mindstormLoop: LoopRuntime<MindstormData> = {
   stopReason(data, current, previous, usage) {
@@ -32,7 +33,7 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
     return undefined;
   },
 
-  view({ data, node, stage, state, phase: asked, replicated, inputsAnswered }) {
+  view({ data, node, replica, stage, state, phase: asked, replicated, inputsAnswered }) {
     // Only the mindstorm's own steps ask for a turn outside the rounds (see `revise`, `vote`).
     const phase = asked && MindstormPhase.parse(asked);
     const rights = effectiveRights(data);
@@ -59,8 +60,9 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
     }
     if (!member || !rights.rtk || stage !== 'round' || state.round <= 1) return view;
     // Right to know: what the members answered in the previous round, and what they were asked.
+    // Only the answers of the members the topology connects this one to (its own among them).
     const previous = state.history[state.round - 2] ?? {};
-    const answers: Array<{ from: string; text: string }> = [];
+    const shown: Array<{ name: string; from: string; text: string }> = [];
     for (const m of data.members) {
       const v = previous[m];
       if (!v) continue;
@@ -68,8 +70,22 @@ export const mindstormLoop: LoopRuntime<MindstormData> = {
       // single agents.
       const texts = asList(v.text, replicated(m));
       const who = (v.$instances as string[]) ?? [];
-      for (const [i, t] of texts.entries()) answers.push({ from: who[i] ?? m, text: String(t) });
+      for (const [i, t] of texts.entries()) {
+        const name = memberName(m, replicated(m) ? i : undefined);
+        shown.push({ name, from: who[i] ?? m, text: String(t) });
+      }
     }
+    const self = memberName(node, replicated(node) ? (replica ?? 0) : undefined);
+    const sees =
+      data.topology === 'full'
+        ? undefined
+        : visibility(
+            data,
+            shown.map((a) => a.name),
+          ).get(self);
+    const answers = shown
+      .filter((a) => !sees || sees.has(a.name))
+      .map(({ from, text }) => ({ from, text }));
     const inputs = inputsAnswered(state.round - 1);
     const question = textOf(inputs);
     return {

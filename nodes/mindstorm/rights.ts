@@ -1,6 +1,7 @@
 /** A mindstorm's data: rounds, stop conditions, NLSOM structure and rights. */
 import { z } from 'zod';
 import { baseData } from '../../app/node-sdk/common.ts';
+import { topologyFields } from './topology.ts';
 import { mindstormPrompts } from './wording.ts';
 
 /** A declarative end condition, checked after every round. */
@@ -31,7 +32,7 @@ export const mindstormData = z.strictObject({
   structure: z.enum(['monarchy', 'democracy']).default('monarchy'),
   rights: z
     .strictObject({
-      /** Right to know: members see all members' previous-round answers. */
+      /** Right to know: members see the previous-round answers of those the topology shows them. */
       rtk: z.boolean().default(false),
       /** Right to change: after the rounds, members may revise each answer. */
       rtc: z.boolean().default(false),
@@ -41,6 +42,8 @@ export const mindstormData = z.strictObject({
     .default({ rtk: false, rtc: false, rte: false }),
   /** The subordinate nodes inside the loop that rights apply to (usually one replicated agent). */
   members: z.array(z.string()).default([]),
+  /** Who sees whose answers under the right to know (./topology.ts). */
+  ...topologyFields,
   /** The decide-stage agent whose question members vote on under RTE. */
   leader: z.string().optional(),
   /** Tie-break for member votes under RTE. */

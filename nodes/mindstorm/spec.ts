@@ -5,6 +5,7 @@ import { mindstormGraphProblems } from './checks.ts';
 import { mindstormEffect, mindstormOutputTokens } from './estimate.ts';
 import { effectiveRights, mindstormData } from './rights.ts';
 import { mindstormStates } from './states.ts';
+import { topologyLabel } from './topology.ts';
 
 export {
   effectiveRights,
@@ -23,7 +24,7 @@ export const spec = defineNode({
   title: 'Mindstorm',
   group: 'Structure',
   description:
-    'A loop of rounds among the nodes inside it, ending at max rounds or a condition; monarchy or democracy with NLSOM rights.',
+    'A loop of rounds among the nodes inside it, ending at max rounds or a condition; monarchy or democracy with NLSOM rights, and a topology for who sees whom.',
   container: 'loop',
   data: mindstormData,
   // A democracy's vote, shown with every other vote of the run (nodes/vote/run-view.tsx).
@@ -78,6 +79,8 @@ export const spec = defineNode({
   }),
   // Its members answer on their own in the vote-without-discussion baseline (app/eval/baselines).
   baseline: { members: (data) => data.members },
+  // Who sees whom, on the card: `topology ring`, `topology 3-regular (seed 1)`.
+  summary: (data) => `topology ${topologyLabel(data)}`,
   badges: (data) => [
     { label: `rounds ×${data.maxRounds}`, testId: 'rounds' },
     { label: data.structure },
