@@ -12,6 +12,7 @@ import { register as exportRun } from './export.command.ts';
 import { register as fork } from './fork.command.ts';
 import { register as hosts } from './hosts.command.ts';
 import { register as inspect } from './inspect.command.ts';
+import { register as interview } from './interview/interview.command.ts';
 import { register as itcma } from './itcma/itcma.command.ts';
 import { register as mcp } from './mcp.command.ts';
 import { register as nlsom } from './nlsom/nlsom.command.ts';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   run,
   resume,
   fork,
+  interview,
   diff,
   prices,
   providers,
