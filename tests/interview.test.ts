@@ -14,40 +14,9 @@ import { interview } from '../app/runs/interview.ts';
 import { documentTextOf } from '../app/runs/record.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { society, societyHere } from './support/cli.ts';
-import { agent, compile, edge, graph, input, node, output, start } from './support/graphs.ts';
+import { DEBATE } from './support/debate.ts';
+import { compile, start } from './support/graphs.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
-
-const inStorm = { parentId: 'storm' };
-
-/** Three members over three rounds, each remembering its own earlier rounds. */
-const DEBATE = graph(
-  [
-    input('question'),
-    node('storm', 'mindstorm', { maxRounds: 3, members: ['member'], leader: 'leader' }),
-    agent('organizer', 'ORGANIZER round {{ loop.round }}: {{ question }}', {}, inStorm),
-    agent(
-      'member',
-      'MEMBER {{ who }}: {{ subquestion }}',
-      {
-        role: 'You are {{ who }}, a careful debater.',
-        history: 'all',
-        replicate: { items: ['ann', 'bob', 'cy'], as: 'who' },
-      },
-      inStorm,
-    ),
-    node('summary', 'summarize', { mode: 'concatenate', stage: 'gather' }, inStorm),
-    agent('leader', 'LEADER: {{ question }} Notes: {{ notes }}', { stage: 'decide' }, inStorm),
-    output('answer'),
-  ],
-  [
-    edge('question.value', 'organizer.question'),
-    edge('question.value', 'leader.question'),
-    edge('organizer.text', 'member.subquestion'),
-    edge('summary.summary', 'leader.notes'),
-    edge('leader.text', 'answer.value'),
-  ],
-  { models: { m: { provider: 'openai', model: 'gpt-4o-mini', temperature: 0 } } },
-);
 
 const QUESTION = 'Why did you say that?';
 /** Request bodies as the wire saw them, for byte comparison. */

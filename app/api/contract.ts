@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { AgentContext } from './context-contract.ts';
 import { defaultsContract } from './defaults-contract.ts';
+import { interviewContract } from './interview-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
@@ -447,6 +448,7 @@ export const contract = {
     result: z.object({ summary: EvalSummarySchema, items: z.array(EvalItem) }),
   },
   ...ratingsContract,
+  ...interviewContract,
   ...spending.spendingContract,
   ...spending.hostsContract,
   ...mcpContract,
