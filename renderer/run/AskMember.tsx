@@ -71,7 +71,7 @@ export function AskMember({ runId, instance }: { runId: string; instance: string
               <div className="context-message-head">
                 <span className="side-call-label">side call</span>
                 <span className="muted small">
-                  {a.simulated ? 'simulated' : `${a.provider} ${a.model}`} ·{' '}
+                  {a.simulated ? `in place of ${a.model}` : `${a.provider} ${a.model}`} ·{' '}
                   {a.promptTokens.toLocaleString()} + {a.completionTokens.toLocaleString()} tokens ·
                   call {a.callId}
                 </span>
