@@ -13,6 +13,7 @@ import { RubricSchema } from '../eval/rubrics.ts';
 import { AgentContext } from './context-contract.ts';
 import { defaultsContract } from './defaults-contract.ts';
 import { BaselineComparisonSchema, PaperTableSchema } from './eval-comparison-contract.ts';
+import { interviewContract } from './interview-contract.ts';
 import { mcpContract } from './mcp-contract.ts';
 import { ratingsContract, ScaleRatingSchema } from './ratings-contract.ts';
 import * as spending from './spending-contract.ts';
@@ -460,6 +461,7 @@ export const contract = {
     }),
   },
   ...ratingsContract,
+  ...interviewContract,
   ...spending.spendingContract,
   ...spending.hostsContract,
   ...mcpContract,

@@ -10,6 +10,7 @@ import type { CompileResult } from '../compiler/index.ts';
 import { expertProviders } from '../experts/providers.ts';
 import { loadNodeRegistry } from '../node-sdk/registry.ts';
 import { clip } from '../providers/text.ts';
+import { interview } from '../runs/interview.ts';
 import { callRecorder, expertRecorder, recordEvents, toolRecorder } from '../runs/record.ts';
 import { type RunOptions, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent, RunMode } from '../runtime/events.ts';
@@ -112,7 +113,25 @@ export async function executeRun(
     },
     prior,
   );
-  if (debugging) attachStepper(run);
+  if (debugging) {
+    // `ask` in the debugger: a side call in the member's context, answered as the run's calls
+    // are (a pure replay has no answer for it in its cassette, so it is simulated, labelled).
+    attachStepper(run, process.stderr, process.stdin, (member, at, question) =>
+      interview(
+        {
+          runId: options.runId,
+          events: run.events,
+          doc: compiled.doc,
+          store,
+          blob: (hash) => run.blobs.get(hash),
+        },
+        member,
+        at,
+        question,
+        { ...options, simulate: options.simulate === true || run.mode === 'replay' },
+      ),
+    );
+  }
 
   // Ctrl-C or SIGTERM cancels the run, which is recorded as cancelled; a second one quits at once.
   let interrupts = 0;

@@ -25,14 +25,19 @@
  *                            already skipped outside a loop is refused with why, and a node
  *                            breakpoint whose node is skipped is said not to hold; use
  *                            `b event:node.skipped` to stop at each skip.
+ *   ask MEMBER[@ROUND] TEXT  ask a member a question in its own context at that point (its
+ *                            call in that round, or its latest): a side call, recorded apart
+ *                            from the run, that never changes it (`ask member#2@r3 why?`)
  *   q                        stop the run
  */
 import { createInterface } from 'node:readline';
+import { describeInterview, parseInterviewTarget } from '../runs/interview.ts';
 import { agentContext } from '../runtime/agent-context.ts';
 import type { Breakpoint, StepKind } from '../runtime/debugger.ts';
 import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
 import { resultEditor } from '../runtime/tool-holds.ts';
+import type { InterviewRecord } from '../store/index.ts';
 import { UsageError } from './errors.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -133,13 +138,22 @@ export function describeCheckpoint(at: Checkpoint): string {
   }
 }
 
+/** Puts a question to a member in its context at a point and records it as a side call. */
+export type AskMember = (
+  member: string,
+  at: string | undefined,
+  question: string,
+) => Promise<InterviewRecord>;
+
 /**
  * Attaches the stepper to a run; it reads commands from `input` (stdin) until the run ends.
+ * `ask`, when given, answers the `ask` command.
  */
 export function attachStepper(
   run: Run,
   out: NodeJS.WritableStream = process.stderr,
   input: NodeJS.ReadableStream = process.stdin,
+  ask?: AskMember,
 ): void {
   // What the debugger shows (messages, answers, contexts) comes from models and documents.
   const say = (text: string) => out.write(`${terminalText(text)}\n`);
@@ -191,7 +205,7 @@ export function attachStepper(
     });
 
   say(
-    'stepping: n [message|node|round|tool], c, p [INSTANCE], e TEXT, d, o PORT=VALUE, b [SPEC], q — h for help',
+    'stepping: n [message|node|round|tool], c, p [INSTANCE], e TEXT, d, o PORT=VALUE, b [SPEC], ask MEMBER@ROUND TEXT, q — h for help',
   );
   /** An edit under a replay, waiting for how the calls after it are answered. */
   let pending: { edit: () => void; what: string } | undefined;
@@ -343,6 +357,17 @@ export function attachStepper(
             say(`breakpoints: ${run.breakpoints.map(describeBreakpoint).join(', ') || 'none'}`);
             out.write('debug> ');
             break;
+          case 'ask': {
+            if (!ask) throw new UsageError('ask is not available here');
+            const spec = rest[0] ?? '';
+            const question = unquote(arg.slice(spec.length));
+            if (!spec || !question)
+              throw new UsageError('ask takes a member and a question, e.g. ask member#2@r3 why?');
+            const { member, at } = parseInterviewTarget(spec);
+            say(describeInterview(await ask(member, at, question)));
+            out.write('debug> ');
+            break;
+          }
           case 'q':
           case 'quit':
             run.cancel();
@@ -350,7 +375,7 @@ export function attachStepper(
           case 'h':
           case 'help':
             say(
-              'n [message|node|round|tool]  step · c continue · p [INSTANCE] print · e TEXT edit the held message (at a tool call: its arguments as JSON; at a tool result: what the model reads) · d deny the held tool call · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · q stop',
+              'n [message|node|round|tool]  step · c continue · p [INSTANCE] print · e TEXT edit the held message (at a tool call: its arguments as JSON; at a tool result: what the model reads) · d deny the held tool call · o PORT=VALUE give the held node an output · b [SPEC] breakpoints · ask MEMBER[@ROUND] TEXT ask a member in its context then (a side call that never changes the run) · q stop',
             );
             out.write('debug> ');
             break;
@@ -367,6 +392,12 @@ export function attachStepper(
     if (!ended) run.resume();
   })();
   void run.result.finally(() => rl.close());
+}
+
+/** A question typed in quotes is the text inside them. */
+function unquote(text: string): string {
+  const t = text.trim();
+  return t.length >= 2 && /^(["']).*\1$/s.test(t) ? t.slice(1, -1).trim() : t;
 }
 
 /** Said at `e` or `o` under `--replay`, before the edit is made. */

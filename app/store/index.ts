@@ -25,6 +25,7 @@ export {
   graphHash,
   type ImportedRun,
   type ImportOutcome,
+  type InterviewRecord,
   type ListRunsOptions,
   type NewEval,
   type NewRun,

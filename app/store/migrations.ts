@@ -245,6 +245,31 @@ ALTER TABLE eval_items_repeats RENAME TO eval_items;
 CREATE INDEX eval_items_by_run ON eval_items (run_id) WHERE run_id IS NOT NULL;
 `,
   },
+  {
+    name: 'interviews',
+    sql: `
+-- A question put to one member of a run in its context at a call, and the answer: a side call,
+-- kept apart from the run's events and call record so that nothing replaying, resuming, forking
+-- or analysing the run sees it. It belongs to its run: deleting the run deletes its interviews.
+CREATE TABLE interviews (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  instance TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  at_seq INTEGER NOT NULL,
+  question TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  profile TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  simulated INTEGER NOT NULL CHECK (simulated IN (0, 1)),
+  prompt_tokens INTEGER NOT NULL CHECK (prompt_tokens >= 0),
+  completion_tokens INTEGER NOT NULL CHECK (completion_tokens >= 0),
+  asked_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX interviews_by_run ON interviews (run_id);
+`,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -44,6 +44,7 @@ describe('opening and migrations', () => {
       'events',
       'graph_versions',
       'graphs',
+      'interviews',
       'prices',
       'provider_profiles',
       'ratings',

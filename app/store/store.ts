@@ -46,6 +46,7 @@ import {
   type SavedGraph,
 } from './tables/graphs.ts';
 import { type ImportedRun, type ImportOutcome, RunImports } from './tables/imports.ts';
+import { InterviewsTable } from './tables/interviews.ts';
 import { PricesTable, type StoredPrice } from './tables/prices.ts';
 import { ProviderProfilesTable } from './tables/provider-profiles.ts';
 import { type NewRatings, RatingsTable } from './tables/ratings.ts';
@@ -77,6 +78,7 @@ export {
   type SavedGraph,
 } from './tables/graphs.ts';
 export type { ImportedRun, ImportOutcome } from './tables/imports.ts';
+export type { InterviewRecord, NewInterview } from './tables/interviews.ts';
 export type { StoredPrice } from './tables/prices.ts';
 export type { NewRatings } from './tables/ratings.ts';
 export {
@@ -113,6 +115,8 @@ export class RunStore {
   readonly #evals: EvalsTable;
   readonly #ratings: RatingsTable;
   readonly #imports: RunImports;
+  /** Questions put to a run's members after the fact: side calls, apart from the run's record. */
+  readonly interviews: InterviewsTable;
 
   /**
    * Scrubs every text the store writes of the key values it knows: events, run records,
@@ -140,6 +144,7 @@ export class RunStore {
     this.#profiles = new ProviderProfilesTable(db);
     this.#evals = new EvalsTable(db, clean);
     this.#ratings = new RatingsTable(db, clean);
+    this.interviews = new InterviewsTable(db, clean);
     this.#imports = new RunImports(db, clean, this.#blobs, writers);
   }
 

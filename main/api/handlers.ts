@@ -19,6 +19,7 @@ import { ApiError } from './errors.ts';
 import { evalMethods } from './evals.ts';
 import { historyMethods } from './history.ts';
 import { hostsMethods } from './hosts.ts';
+import { interviewMethods } from './interviews.ts';
 import { keyMethods } from './keys.ts';
 import { createLiveRuns } from './live-runs.ts';
 import { mcpMethods } from './mcp.ts';
@@ -70,6 +71,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...documentMethods(ctx),
     ...runMethods(ctx, live, templates),
     ...historyMethods(ctx, live),
+    ...interviewMethods(ctx, live),
     ...evalMethods(ctx),
     ...ratingMethods(ctx),
     ...keyMethods(ctx),

@@ -35,6 +35,8 @@ const METHODS = [
   'run.editHeldTool',
   'run.editHeldToolResult',
   'run.context',
+  'run.interview',
+  'run.interviews',
   'run.blob',
   'runs.list',
   'runs.fork',

@@ -11,6 +11,7 @@ import { revealNode } from '../editor/library-actions.ts';
 import { contextOptions, preferredInstance } from '../model/context.ts';
 import { keyAdvice } from '../model/keyAdvice.ts';
 import { useEditor } from '../store.ts';
+import { AskMember } from './AskMember.tsx';
 import { selectedNodeOf, useDebug } from './debugState.ts';
 import './run.css';
 
@@ -243,6 +244,7 @@ function ContextViewerView() {
               </>
             )}
           </div>
+          <AskMember runId={runId} instance={call.instance} />
         </>
       )}
     </div>

@@ -12,6 +12,7 @@ import { register as exportRun } from './export.command.ts';
 import { register as fork } from './fork.command.ts';
 import { register as hosts } from './hosts.command.ts';
 import { register as inspect } from './inspect.command.ts';
+import { register as interview } from './interview/interview.command.ts';
 import { register as itcma } from './itcma/itcma.command.ts';
 import { registerTableLayouts } from './layouts/index.ts';
 import { register as mcp } from './mcp.command.ts';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   run,
   resume,
   fork,
+  interview,
   diff,
   prices,
   providers,

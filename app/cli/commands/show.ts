@@ -45,6 +45,12 @@ export async function showCommand(id: string, flags: ShowFlags): Promise<void> {
       );
     process.stdout.write(formatRun(run, events, reportLines(await loadNodeRegistry())));
     process.stdout.write(analyticsHint(run.id, events));
+    // Questions put to its members afterwards are not part of the run: named, not shown in it.
+    const asked = store.interviews.ofRun(run.id).length;
+    if (asked)
+      process.stdout.write(
+        `${asked} side call${asked === 1 ? '' : 's'} (interview${asked === 1 ? '' : 's'}): society interview ${run.id} --list\n`,
+      );
   } finally {
     store.close();
   }
