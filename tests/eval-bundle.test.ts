@@ -120,9 +120,13 @@ describe('society eval-export / eval-import', () => {
       expect(png.length).toBeGreaterThan(1000);
     }
     const csv = readFileSync(path.join(bundle, 'tables/table.csv'), 'utf8');
-    expect(csv.split('\r\n')[0]).toBe(
-      'variant,n,failed,score,95% CI,cost (USD),tokens,p50 (s),p95 (s)',
+    const [head, first, second] = csv.split('\r\n');
+    expect(head).toBe(
+      'variant,n,failed,score,95% CI,vs first,p (paired),cost (USD),USD per solved,tokens,p50 (s),p95 (s)',
     );
+    // The first variant is the baseline; the second carries its paired test against it.
+    expect(first).toMatch(/,baseline,–,/);
+    expect(second).toMatch(/,[+−±]\d\.\d{3},\d\.\d{3} \((McNemar|paired bootstrap)/);
     expect(readFileSync(path.join(bundle, 'tables/table.tex'), 'utf8')).toContain('95\\% CI');
   });
 

@@ -12,7 +12,10 @@ const HEAD = [
   'failed',
   'score',
   '95% CI',
+  'vs first',
+  'p (paired)',
   'cost (USD)',
+  'USD per solved',
   'tokens',
   'p50 (s)',
   'p95 (s)',
@@ -22,19 +25,27 @@ const HEAD = [
 export function tableRows(summary: EvalSummary): string[][] {
   return [
     HEAD,
-    ...summary.variants.map((v) => [
+    ...summary.variants.map((v, i) => [
       v.name,
       String(v.n),
       String(v.failed),
       variantScoreText(v),
       variantIntervalText(v),
+      // The paired test against the first variant (the baseline row has none).
+      v.vsBaseline ? signed(v.vsBaseline.meanDiff) : i === 0 ? 'baseline' : '–',
+      v.vsBaseline
+        ? `${v.vsBaseline.p.toFixed(3)} (${v.vsBaseline.test}${v.vsBaseline.significant ? ', significant' : ''})`
+        : '–',
       v.costUsd.toFixed(4),
+      v.costPerSolvedUsd === undefined ? '–' : v.costPerSolvedUsd.toFixed(6),
       String(v.tokens),
       (v.latencyMs.p50 / 1000).toFixed(2),
       (v.latencyMs.p95 / 1000).toFixed(2),
     ]),
   ];
 }
+
+const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(3)}`;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 export function csvField(text: string): string {
