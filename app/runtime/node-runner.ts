@@ -212,8 +212,10 @@ export class NodeRunner {
       const execute = override
         ? async (ctx: NodeContext<unknown>) => {
             // A fork's edit: the instance produces the edited values, and its message (if it
-            // sends one) carries the edited text.
-            if (typeof override.text === 'string') await ctx.message(override.text);
+            // sends one) carries the edited text. A member left out (`$leftOut`, society
+            // credit) sends none: no transcript or peer hears from it.
+            if (typeof override.text === 'string' && override.$leftOut !== true)
+              await ctx.message(override.text);
             return override;
           }
         : await options.registry.executor(node.type);

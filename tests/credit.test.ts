@@ -1,0 +1,162 @@
+/**
+ * `society credit`: a 5-member VQA monarchy run made live against a local OpenAI-protocol
+ * server, then each member left out in turn. The server is asked again exactly the calls whose
+ * request depended on the member left out (counted here from the run's own requests), every
+ * other call comes from the run's record, and a member the leader's answer never depends on
+ * gets influence 0.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { societyHere } from './support/cli.ts';
+import { type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
+
+const ROUNDS = 2;
+/** What each member answers every round: two see red, one blue, two cannot tell. */
+const SAYS: Record<string, string> = {
+  'vlm-1-model': 'It is red.',
+  'vlm-2-model': 'It is red.',
+  'vlm-3-model': 'I cannot tell.',
+  'vlm-4-model': 'It is blue.',
+  'vlm-5-model': 'I cannot tell.',
+};
+const QUESTION =
+  'What is the large shape? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
+
+const userText = (body: StubRequestBody) =>
+  JSON.stringify((body.messages as Array<{ role: string }>).filter((m) => m.role === 'user'));
+const count = (text: string, what: string) => text.split(what).length - 1;
+/** The organizer's notes: how many answers said red and blue. Nothing else of the record. */
+const notes = (text: string) =>
+  `red: ${count(text, 'It is red.')}, blue: ${count(text, 'It is blue.')}`;
+
+let stub: Awaited<ReturnType<typeof startStubOpenAI>>;
+let dir: string;
+let document: string;
+/** The 5-member run the first test makes. */
+let parentId = '';
+beforeAll(async () => {
+  stub = await startStubOpenAI({
+    respond: (body) => {
+      const text = userText(body);
+      if (text.includes('Describe this image')) return { text: 'A shape on a plain background.' };
+      if (text.includes('ask the observers one new short question'))
+        return { text: 'What colour is the shape?' };
+      if (text.includes('Summarize')) return { text: notes(text) };
+      if (text.includes('Which option is most likely right?')) {
+        // The leader reads only the notes' counts: the members who cannot tell never sway it.
+        const [, red, blue] = /red: (\d+), blue: (\d+)/.exec(text) ?? [];
+        return { text: Number(red) > Number(blue) ? '(a)' : '(b)' };
+      }
+      return { text: SAYS[body.model as string] ?? 'I cannot tell.' };
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), 'society-credit-'));
+  const doc = JSON.parse(readFileSync('templates/nlsom-vqa.society.json', 'utf8'));
+  const vlms = [1, 2, 3, 4, 5].map((i) => `vlm-${i}`);
+  for (const name of vlms) doc.models[name] = { ...doc.models['vlm-1'], model: `${name}-model` };
+  doc.params.vlms.default = vlms;
+  doc.params.rounds.default = ROUNDS;
+  document = join(dir, 'vqa5.society.json');
+  writeFileSync(document, JSON.stringify(doc));
+});
+afterAll(() => stub.close());
+
+const common = () => ['--db', join(dir, 'runs.db'), '--provider', `openai=${stub.url}`];
+
+describe('society credit', () => {
+  it('re-sends exactly what depends on each member; an ignored member has influence 0', async () => {
+    const run = await societyHere([
+      'run',
+      document,
+      '--input',
+      `question=${QUESTION}`,
+      '--input',
+      'image=@templates/nlsom-vqa.example.png',
+      ...common(),
+      '--json',
+      '-q',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const parent = JSON.parse(run.stdout);
+    expect(parent.outputs.answer).toBe('(a)');
+    parentId = parent.runId;
+    const sent = stub.requests.map(userText);
+    // 5 captions, then per round the organizer and 5 members, then the summary and the leader.
+    expect(sent).toHaveLength(5 + ROUNDS * 6 + 2);
+
+    // Counted from the run's own requests: leaving member#k out changes every request that
+    // quotes its answers (the organizer in later rounds, the summary), and the leader's when the
+    // notes it reads change.
+    const summary = sent.find((t) => t.includes('Summarize'))!;
+    const expected = (k: number) => {
+      const quoting = sent.filter((t) => t.includes(`member#${k}@r`)).length;
+      const without = summary
+        .replaceAll(`member#${k}@r1: ${SAYS[`vlm-${k + 1}-model`]}`, '')
+        .replaceAll(`member#${k}@r2: ${SAYS[`vlm-${k + 1}-model`]}`, '');
+      return quoting + (notes(without) === notes(summary) ? 0 : 1);
+    };
+
+    const before = stub.count();
+    const credit = await societyHere(['credit', parent.runId, ...common(), '--json']);
+    expect(credit.code, credit.stderr).toBe(0);
+    const report = JSON.parse(credit.stdout);
+    const members = report.members as Array<Record<string, unknown>>;
+    expect(members.map((m) => m.member)).toEqual([0, 1, 2, 3, 4].map((k) => `member#${k}`));
+    for (const [k, m] of members.entries()) expect(m.resent, m.member as string).toBe(expected(k));
+    expect(members.map((m) => m.resent)).toEqual([3, 3, 2, 3, 2]);
+    expect(stub.count() - before).toBe(members.reduce((n, m) => n + (m.resent as number), 0));
+    // Every other call of each fork came from the record: the run's 19 calls, less the member's
+    // own 2 (left out, never asked) and what was re-sent.
+    for (const m of members) {
+      expect(m.leftOut).toBe(ROUNDS);
+      expect(m.fromRecord).toBe(19 - ROUNDS - (m.resent as number));
+    }
+
+    // The red-sayers decide (a 1–1 tie goes to (b)); the blue-sayer changes the notes, not the
+    // answer; the members who cannot tell change neither.
+    expect(members.map((m) => m.outputChanged)).toEqual([true, true, false, false, false]);
+    expect(members[2]).toMatchObject({
+      outputChanged: false,
+      decisive: { instance: 'organizer@r2' },
+    });
+    expect(members[0]).toMatchObject({ output: '(b)', decisive: { instance: 'organizer@r2' } });
+
+    // With a score: the right answer is (a); leaving out a red-sayer costs the whole point.
+    const scored = await societyHere([
+      'credit',
+      parent.runId,
+      ...common(),
+      '--member',
+      'member#0',
+      '--member',
+      'member#2',
+      '--metric',
+      'exact',
+      '--expect',
+      '(a)',
+    ]);
+    expect(scored.code, scored.stderr).toBe(0);
+    const rows = scored.stdout.split('\n');
+    expect(rows[0]).toContain(`Credit for run ${parent.runId}`);
+    expect(rows.find((r) => r.startsWith('member#0'))).toMatch(
+      /^member#0\s+2\s+3\s+14\s+yes: \(b\)\s+-1\s+organizer@r2/,
+    );
+    expect(rows.find((r) => r.startsWith('member#2'))).toMatch(
+      /^member#2\s+2\s+2\s+15\s+no\s+0\s+organizer@r2/,
+    );
+  });
+
+  it('refuses bad arguments in one line', async () => {
+    const member = await societyHere(['credit', parentId, '--member', 'member#9', ...common()]);
+    expect(member.code).toBe(2);
+    expect(member.stderr).toMatch(/has no member member#9 \(its members: member#0, /);
+    const bad = await societyHere(['credit', 'nope', ...common()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const metric = await societyHere(['credit', 'nope', '--metric', 'exact', ...common()]);
+    expect(metric.code).toBe(2);
+    expect(metric.stderr).toMatch(/needs --expect/);
+  });
+});
