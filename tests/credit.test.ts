@@ -148,6 +148,29 @@ describe('society credit', () => {
     );
   });
 
+  it('by round, leaves a member out of one round only', async () => {
+    const sent = stub.requests.slice(0, 19).map(userText);
+    const before = stub.count();
+    const credit = await societyHere([
+      'credit',
+      parentId,
+      '--by',
+      'round',
+      '--member',
+      'member#0@r2',
+      ...common(),
+      '--json',
+    ]);
+    expect(credit.code, credit.stderr).toBe(0);
+    const [m] = JSON.parse(credit.stdout).members;
+    // Its last answer is quoted by the summary alone; the notes lose one "red", so the leader
+    // is asked again too, and still answers (a) (3 red to 2 blue).
+    expect(sent.filter((t) => t.includes('member#0@r2'))).toHaveLength(1);
+    expect(m).toMatchObject({ member: 'member#0@r2', leftOut: 1, resent: 2, fromRecord: 16 });
+    expect(m).toMatchObject({ outputChanged: false, decisive: { instance: 'summary@gather' } });
+    expect(stub.count() - before).toBe(2);
+  });
+
   it('refuses bad arguments in one line', async () => {
     const member = await societyHere(['credit', parentId, '--member', 'member#9', ...common()]);
     expect(member.code).toBe(2);

@@ -15,9 +15,12 @@ import { type ForkPlan, planFork } from './fork.ts';
 
 type Compiled = Extract<CompiledGraph, object>;
 
+/** What is left out at a time: a member in every round, or a member in one round. */
+export type CreditUnit = 'member' | 'round';
+
 /** A member of a run's society: a node, or one replica of a replicated one (`member#2`). */
 export interface CreditMember {
-  /** How tables and flags name it: the instance without its round (`member#2`). */
+  /** How tables and flags name it: the instance without its round (`member#2`), or with it by round. */
   name: string;
   /** Its node's id. */
   node: string;
@@ -30,9 +33,14 @@ export interface CreditMember {
 /**
  * The members of the run's society, in the order they first spoke: the nodes a container
  * declares as its members (a mindstorm's), or when none does, every replicated node; each
- * replica a member of its own. Only nodes whose spec says how they are left out count.
+ * replica a member of its own. Only nodes whose spec says how they are left out count. By
+ * round, each member once per round it spoke in (`member#2@r1`).
  */
-export function creditMembers(compiled: Compiled, events: readonly RunEvent[]): CreditMember[] {
+export function creditMembers(
+  compiled: Compiled,
+  events: readonly RunEvent[],
+  by: CreditUnit = 'member',
+): CreditMember[] {
   const nodes = compiled.plan.nodes;
   const declared = new Set<string>();
   for (const node of nodes.values())
@@ -46,9 +54,11 @@ export function creditMembers(compiled: Compiled, events: readonly RunEvent[]): 
   const members = new Map<string, CreditMember>();
   for (const event of events) {
     if (event.type !== 'node.started' || !candidates.has(event.node)) continue;
-    const name = event.instance.split('@')[0]!;
+    const base = event.instance.split('@')[0]!;
     // An instance of a node of the same id inside a child graph is not this member.
-    if (name.split('#')[0] !== event.node) continue;
+    if (base.split('#')[0] !== event.node) continue;
+    // By round: the member in one round (`member#2@r1`), its revision of that round included.
+    const name = by === 'member' ? base : event.instance.split(':')[0]!;
     const member = members.get(name) ?? {
       name,
       node: event.node,

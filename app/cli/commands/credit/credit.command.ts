@@ -11,10 +11,14 @@ export function register(program: Command): void {
       "each member's influence on a run: the run again without it, unchanged calls from its record",
     )
     .argument('<run>', 'a run id or a unique prefix of one')
-    .option('--by <UNIT>', 'what is left out: member (each member in every round)', 'member')
+    .option(
+      '--by <UNIT>',
+      'what is left out: member (each member in every round) or round (each member in one round)',
+      'member',
+    )
     .option(
       '--member <NAME>',
-      'leave out only this member, e.g. member#2 (repeatable; default: each member in turn)',
+      'leave out only this member, e.g. member#2 (member#2@r1 by round; repeatable; default: each in turn)',
       collect,
       [],
     )

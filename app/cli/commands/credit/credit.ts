@@ -42,8 +42,11 @@ export interface CreditFlags extends AllowHostFlags {
 
 /** Credits run `id`'s members as the flags say; resolves to the exit code. */
 export async function creditCommand(id: string, flags: CreditFlags): Promise<number> {
-  if (flags.by !== 'member')
-    throw new UsageError(`--by ${flags.by}: only member is offered (each member in every round)`);
+  if (flags.by !== 'member' && flags.by !== 'round')
+    throw new UsageError(
+      `--by must be member (each member in every round) or round (each member in one round)`,
+    );
+  const by = flags.by;
   const scorer = scorerOf(flags);
   const store = openStore(flags.db);
   try {
@@ -60,7 +63,7 @@ export async function creditCommand(id: string, flags: CreditFlags): Promise<num
       throw new UsageError(
         `${flags.output === undefined ? 'the run has no output' : `run ${parent.id} has no output "${flags.output}"`} to compare (its outputs: ${Object.keys(outputs).join(', ') || 'none'})`,
       );
-    const all = creditMembers(compiled, store.events(parent.id));
+    const all = creditMembers(compiled, store.events(parent.id), by);
     if (all.length === 0)
       throw new UsageError(
         `run ${parent.id} has no members to leave out: no container declares members and no node is replicated`,
@@ -122,13 +125,14 @@ export async function creditCommand(id: string, flags: CreditFlags): Promise<num
     if (flags.json) {
       const report = {
         runId: parent.id,
+        by,
         output: outputName,
         value: outputs[outputName],
         ...(scorer ? { metric: scorer.name, expect: flags.expect, score: baseline } : {}),
         members: influence,
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    } else process.stdout.write(table(parent.id, outputName, outputs[outputName], influence));
+    } else process.stdout.write(table(parent.id, by, outputName, outputs[outputName], influence));
     return influence.some((m) => m.error) ? EXIT.runFailed : EXIT.ok;
   } finally {
     store.close();
@@ -155,6 +159,7 @@ function scorerOf(flags: CreditFlags): Scorer | undefined {
 /** The per-member table: member, calls re-sent, output changed, score Δ, decisive message. */
 function table(
   runId: string,
+  by: 'member' | 'round',
   output: string,
   value: unknown,
   members: readonly MemberInfluence[],
@@ -188,7 +193,7 @@ function table(
       .join('  ')
       .trimEnd();
   return [
-    `Credit for run ${runId}: each member left out in turn; ${output} was ${shown(value)}`,
+    `Credit for run ${runId}: each member left out${by === 'round' ? ' of one round' : ''} in turn; ${output} was ${shown(value)}`,
     '',
     line(head),
     ...rows.map(line),
