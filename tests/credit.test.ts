@@ -5,7 +5,7 @@
  * other call comes from the run's record, and a member the leader's answer never depends on
  * gets influence 0.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,7 +99,16 @@ describe('society credit', () => {
     };
 
     const before = stub.count();
-    const credit = await societyHere(['credit', parent.runId, ...common(), '--json']);
+    const credit = await societyHere([
+      'credit',
+      parent.runId,
+      ...common(),
+      '--metric',
+      'exact',
+      '--expect',
+      '(a)',
+      '--json',
+    ]);
     expect(credit.code, credit.stderr).toBe(0);
     const report = JSON.parse(credit.stdout);
     const members = report.members as Array<Record<string, unknown>>;
@@ -123,29 +132,9 @@ describe('society credit', () => {
     });
     expect(members[0]).toMatchObject({ output: '(b)', decisive: { instance: 'organizer@r2' } });
 
-    // With a score: the right answer is (a); leaving out a red-sayer costs the whole point.
-    const scored = await societyHere([
-      'credit',
-      parent.runId,
-      ...common(),
-      '--member',
-      'member#0',
-      '--member',
-      'member#2',
-      '--metric',
-      'exact',
-      '--expect',
-      '(a)',
-    ]);
-    expect(scored.code, scored.stderr).toBe(0);
-    const rows = scored.stdout.split('\n');
-    expect(rows[0]).toContain(`Credit for run ${parent.runId}`);
-    expect(rows.find((r) => r.startsWith('member#0'))).toMatch(
-      /^member#0\s+2\s+3\s+14\s+yes: \(b\)\s+-1\s+organizer@r2/,
-    );
-    expect(rows.find((r) => r.startsWith('member#2'))).toMatch(
-      /^member#2\s+2\s+2\s+15\s+no\s+0\s+organizer@r2/,
-    );
+    // Scored: the right answer is (a); leaving out a red-sayer costs the whole point.
+    expect(report).toMatchObject({ metric: 'exact', score: 1 });
+    expect(members.map((m) => m.scoreDelta)).toEqual([-1, -1, 0, 0, 0]);
   });
 
   it('by round, leaves a member out of one round only', async () => {
@@ -169,6 +158,75 @@ describe('society credit', () => {
     expect(m).toMatchObject({ member: 'member#0@r2', leftOut: 1, resent: 2, fromRecord: 16 });
     expect(m).toMatchObject({ outputChanged: false, decisive: { instance: 'summary@gather' } });
     expect(stub.count() - before).toBe(2);
+
+    // The same as a table: a new fork of the run, so the same 2 calls are sent again.
+    const table = await societyHere([
+      'credit',
+      parentId,
+      '--by',
+      'round',
+      '--member',
+      'member#0@r2',
+      '--metric',
+      'exact',
+      '--expect',
+      '(a)',
+      ...common(),
+    ]);
+    expect(table.code, table.stderr).toBe(0);
+    const rows = table.stdout.split('\n');
+    expect(rows[0]).toBe(
+      `Credit for run ${parentId}: each member left out of one round in turn; answer was (a)`,
+    );
+    expect(rows[2]).toMatch(
+      /^member\s+left out\s+re-sent\s+from record\s+output changed\s+score Δ\s+decisive\s+fork$/,
+    );
+    expect(rows[3]).toMatch(/^member#0@r2\s+1\s+2\s+16\s+no\s+0\s+summary@gather\s+[0-9a-f]{16}$/);
+  });
+
+  it('over an eval, averages each member over the items', async () => {
+    const data = join(dir, 'items.jsonl');
+    copyFileSync('templates/nlsom-vqa.example.png', join(dir, 'shape.png'));
+    const rows = [QUESTION, 'Which colour is it? (a) red (b) blue (c) green (d) yellow'];
+    writeFileSync(
+      data,
+      rows.map((q) => JSON.stringify({ q, img: 'shape.png', a: 'a' })).join('\n'),
+    );
+    const evaluated = await societyHere([
+      'eval',
+      document,
+      '--data',
+      data,
+      '--map',
+      'question=q',
+      '--map',
+      'image=@img',
+      '--expect',
+      'a',
+      '--scorer',
+      'choice',
+      '--variant',
+      'one-round=--set rounds=1',
+      ...common(),
+      '--json',
+    ]);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    const evalId = JSON.parse(evaluated.stdout).evalId as string;
+    const before = stub.count();
+    const credit = await societyHere(['credit', '--eval', evalId, ...common(), '--json']);
+    expect(credit.code, credit.stderr).toBe(0);
+    const report = JSON.parse(credit.stdout);
+    // One round: a red-sayer's absence ties the count, so the leader says (b) and the item is
+    // lost; the blue-sayer's changes the notes, not the answer; the others change nothing the
+    // leader reads (the summary alone is asked again).
+    expect(report.members).toEqual([
+      { member: 'member#0', items: 2, changed: 2, resent: 4, meanScoreDelta: -1 },
+      { member: 'member#1', items: 2, changed: 2, resent: 4, meanScoreDelta: -1 },
+      { member: 'member#2', items: 2, changed: 0, resent: 2, meanScoreDelta: 0 },
+      { member: 'member#3', items: 2, changed: 0, resent: 4, meanScoreDelta: 0 },
+      { member: 'member#4', items: 2, changed: 0, resent: 2, meanScoreDelta: 0 },
+    ]);
+    expect(stub.count() - before).toBe(16);
   });
 
   it('refuses bad arguments in one line', async () => {

@@ -10,7 +10,15 @@ export function register(program: Command): void {
     .description(
       "each member's influence on a run: the run again without it, unchanged calls from its record",
     )
-    .argument('<run>', 'a run id or a unique prefix of one')
+    .argument('[run]', 'a run id or a unique prefix of one')
+    .option(
+      '--eval <ID>',
+      "instead of one run: each scored run of an eval's variant, averaged per member",
+    )
+    .option(
+      '--variant <NAME>',
+      "with --eval: the variant whose runs are credited (default: the eval's first)",
+    )
     .option(
       '--by <UNIT>',
       'what is left out: member (each member in every round) or round (each member in one round)',
@@ -46,7 +54,7 @@ export function register(program: Command): void {
     )
     .option('--json', 'print one JSON object: the run, the compared output and each member')
     .option('--db <FILE>', 'the run store')
-    .action(async (id: string, flags: CreditFlags) => {
+    .action(async (id: string | undefined, flags: CreditFlags) => {
       process.exitCode = await (await import('./credit.ts')).creditCommand(id, flags);
     });
 }

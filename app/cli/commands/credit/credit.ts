@@ -9,15 +9,17 @@ import { compileGraph } from '../../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
 import { SCORER_NAMES, type Scorer, TEXT_SCORERS, textScorer } from '../../../eval/scorers.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
+import type { ProfileOverride } from '../../../providers/profiles.ts';
 import { clip } from '../../../providers/text.ts';
 import {
+  type CreditUnit,
   creditMembers,
   forkCalls,
   type MemberInfluence,
   planLeaveOut,
   sameValue,
 } from '../../../runs/credit.ts';
-import { newRunId } from '../../../store/index.ts';
+import { newRunId, type RunRecord, type RunStore } from '../../../store/index.ts';
 import { problemsExit } from '../../document-file.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { executeRun } from '../../execute.ts';
@@ -38,105 +40,169 @@ export interface CreditFlags extends AllowHostFlags {
   provider: string[];
   json?: boolean;
   db?: string;
+  /** `--eval ID`: credit each scored item's run of the eval, averaged per member. */
+  eval?: string;
+  /** `--variant NAME`: which variant's runs (default: the eval's first). */
+  variant?: string;
 }
 
-/** Credits run `id`'s members as the flags say; resolves to the exit code. */
-export async function creditCommand(id: string, flags: CreditFlags): Promise<number> {
+/** Credits run `id`'s members (or, with `--eval`, each item's run) as the flags say; resolves to the exit code. */
+export async function creditCommand(id: string | undefined, flags: CreditFlags): Promise<number> {
   if (flags.by !== 'member' && flags.by !== 'round')
     throw new UsageError(
       `--by must be member (each member in every round) or round (each member in one round)`,
     );
+  if ((id === undefined) === (flags.eval === undefined))
+    throw new UsageError('say what to credit: a run id, or --eval ID (not both)');
   const by = flags.by;
-  const scorer = scorerOf(flags);
   const store = openStore(flags.db);
   try {
-    const parent = findRun(store, id);
-    if (parent.status !== 'succeeded')
-      throw new UsageError(
-        `run ${parent.id} ${parent.status === 'running' ? 'is still running' : `ended ${parent.status}`}; credit reads a run that succeeded`,
-      );
-    const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
-    if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
-    const outputs = parent.outputs ?? {};
-    const outputName = flags.output ?? Object.keys(outputs)[0];
-    if (outputName === undefined || !(outputName in outputs))
-      throw new UsageError(
-        `${flags.output === undefined ? 'the run has no output' : `run ${parent.id} has no output "${flags.output}"`} to compare (its outputs: ${Object.keys(outputs).join(', ') || 'none'})`,
-      );
-    const all = creditMembers(compiled, store.events(parent.id), by);
-    if (all.length === 0)
-      throw new UsageError(
-        `run ${parent.id} has no members to leave out: no container declares members and no node is replicated`,
-      );
-    const unknown = flags.member.filter((name) => !all.some((m) => m.name === name));
-    if (unknown.length > 0)
-      throw new UsageError(
-        `run ${parent.id} has no member ${unknown.join(', ')} (its members: ${all.map((m) => m.name).join(', ')})`,
-      );
-    const members =
-      flags.member.length === 0 ? all : all.filter((m) => flags.member.includes(m.name));
-    const score = async (value: unknown) =>
-      scorer ? await scorer.score(value, flags.expect, { row: parent.inputs }) : undefined;
-    const baseline = await score(outputs[outputName]);
-
-    const providerOverrides = { ...storedOverrides(store), ...parseProviders(flags.provider) };
-    const allowedOrigins = runOrigins(store, flags);
-    const influence: MemberInfluence[] = [];
-    for (const member of members) {
-      const plan = planLeaveOut(store, parent, compiled, member, flags.simulate === true);
-      if (influence.length === 0) {
-        refuseMissingKeys(compiled.plan, {
-          providerOverrides,
-          simulate: plan.simulated,
-          cassetteMode: 'replay-then-live',
-        });
-        refuseUnallowedHosts(compiled.plan, allowedOrigins);
-      }
-      const runId = newRunId();
-      store.createRun({ id: runId, ...plan.record });
-      const { result } = await executeRun(
-        compiled,
-        store,
-        { quiet: true },
-        {
-          runId,
-          ...plan.options,
-          prices: { ...DEFAULT_PRICES, ...store.priceTable() },
-          simulate: plan.simulated,
-          providerOverrides,
-          allowedOrigins,
-        },
-        plan.kept,
-      );
-      const output = result.outputs[outputName];
-      const after = result.status === 'succeeded' ? await score(output) : undefined;
-      influence.push({
-        member: member.name,
-        runId,
-        leftOut: member.instances.length,
-        ...forkCalls(store.events(runId), plan.kept.length),
-        outputChanged: result.status === 'succeeded' && !sameValue(output, outputs[outputName]),
-        output,
-        ...(after !== undefined ? { score: after } : {}),
-        ...(after !== undefined && baseline !== undefined ? { scoreDelta: after - baseline } : {}),
-        ...(result.error ? { error: result.error } : {}),
-      });
+    const session: CreditSession = {
+      store,
+      by,
+      member: flags.member,
+      simulate: flags.simulate === true,
+      providerOverrides: { ...storedOverrides(store), ...parseProviders(flags.provider) },
+      allowedOrigins: runOrigins(store, flags),
+      checked: new Set(),
+    };
+    if (flags.eval !== undefined) {
+      const { creditEval } = await import('./credit-eval.ts');
+      return await creditEval(session, flags.eval, flags);
     }
+    const scorer = scorerOf(flags);
+    const credit = await creditRun(session, findRun(store, id!), {
+      ...(flags.output === undefined ? {} : { output: flags.output }),
+      ...(scorer ? { scorer, reference: flags.expect } : {}),
+    });
+    const { outputName, value, baseline, influence } = credit;
     if (flags.json) {
       const report = {
-        runId: parent.id,
+        runId: credit.runId,
         by,
         output: outputName,
-        value: outputs[outputName],
+        value,
         ...(scorer ? { metric: scorer.name, expect: flags.expect, score: baseline } : {}),
         members: influence,
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    } else process.stdout.write(table(parent.id, by, outputName, outputs[outputName], influence));
+    } else process.stdout.write(table(credit.runId, by, outputName, value, influence));
     return influence.some((m) => m.error) ? EXIT.runFailed : EXIT.ok;
   } finally {
     store.close();
   }
+}
+
+/** What every credited run of one command shares. */
+export interface CreditSession {
+  store: RunStore;
+  by: CreditUnit;
+  /** `--member`: only these (empty: every member). */
+  member: string[];
+  simulate: boolean;
+  providerOverrides: Record<string, ProfileOverride>;
+  allowedOrigins: string[];
+  /** Documents whose keys and hosts were checked already (by graph hash). */
+  checked: Set<string>;
+}
+
+/** One run credited: the compared output, its score, and each member's influence. */
+export interface RunCredit {
+  runId: string;
+  outputName: string;
+  value: unknown;
+  baseline?: number;
+  influence: MemberInfluence[];
+}
+
+/**
+ * Forks `parent` once per member without it and measures each fork against it: the output
+ * `output` (default the run's first) compared, and scored by `scorer` against `reference`.
+ */
+export async function creditRun(
+  session: CreditSession,
+  parent: RunRecord,
+  options: { output?: string; scorer?: Scorer; reference?: unknown },
+): Promise<RunCredit> {
+  const { store } = session;
+  if (parent.status !== 'succeeded')
+    throw new UsageError(
+      `run ${parent.id} ${parent.status === 'running' ? 'is still running' : `ended ${parent.status}`}; credit reads a run that succeeded`,
+    );
+  const compiled = await compileGraph(parent.documentText, await loadNodeRegistry());
+  if (!compiled.ok) throw problemsExit(`run ${parent.id}`, compiled.problems);
+  const outputs = parent.outputs ?? {};
+  const outputName = options.output ?? Object.keys(outputs)[0];
+  if (outputName === undefined || !(outputName in outputs))
+    throw new UsageError(
+      `${options.output === undefined ? 'the run has no output' : `run ${parent.id} has no output "${options.output}"`} to compare (its outputs: ${Object.keys(outputs).join(', ') || 'none'})`,
+    );
+  const all = creditMembers(compiled, store.events(parent.id), session.by);
+  if (all.length === 0)
+    throw new UsageError(
+      `run ${parent.id} has no members to leave out: no container declares members and no node is replicated`,
+    );
+  const unknown = session.member.filter((name) => !all.some((m) => m.name === name));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `run ${parent.id} has no member ${unknown.join(', ')} (its members: ${all.map((m) => m.name).join(', ')})`,
+    );
+  const members =
+    session.member.length === 0 ? all : all.filter((m) => session.member.includes(m.name));
+  const { scorer, reference } = options;
+  const score = async (value: unknown) =>
+    scorer ? await scorer.score(value, reference, { row: parent.inputs }) : undefined;
+  const baseline = await score(outputs[outputName]);
+
+  const influence: MemberInfluence[] = [];
+  for (const member of members) {
+    const plan = planLeaveOut(store, parent, compiled, member, session.simulate);
+    if (!session.checked.has(parent.graphHash)) {
+      refuseMissingKeys(compiled.plan, {
+        providerOverrides: session.providerOverrides,
+        simulate: plan.simulated,
+        cassetteMode: 'replay-then-live',
+      });
+      refuseUnallowedHosts(compiled.plan, session.allowedOrigins);
+      session.checked.add(parent.graphHash);
+    }
+    const runId = newRunId();
+    store.createRun({ id: runId, ...plan.record });
+    const { result } = await executeRun(
+      compiled,
+      store,
+      { quiet: true },
+      {
+        runId,
+        ...plan.options,
+        prices: { ...DEFAULT_PRICES, ...store.priceTable() },
+        simulate: plan.simulated,
+        providerOverrides: session.providerOverrides,
+        allowedOrigins: session.allowedOrigins,
+      },
+      plan.kept,
+    );
+    const output = result.outputs[outputName];
+    const after = result.status === 'succeeded' ? await score(output) : undefined;
+    influence.push({
+      member: member.name,
+      runId,
+      leftOut: member.instances.length,
+      ...forkCalls(store.events(runId), plan.kept.length),
+      outputChanged: result.status === 'succeeded' && !sameValue(output, outputs[outputName]),
+      output,
+      ...(after !== undefined ? { score: after } : {}),
+      ...(after !== undefined && baseline !== undefined ? { scoreDelta: after - baseline } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    });
+  }
+  return {
+    runId: parent.id,
+    outputName,
+    value: outputs[outputName],
+    ...(baseline !== undefined ? { baseline } : {}),
+    influence,
+  };
 }
 
 /** The scorer `--metric` names, checked with `--expect`; undefined without `--metric`. */
@@ -201,7 +267,8 @@ function table(
   ].join('\n');
 }
 
-function signed(n: number): string {
+/** A number with its sign, for differences. */
+export function signed(n: number): string {
   const text = Number.isInteger(n) ? String(n) : n.toFixed(3);
   return n > 0 ? `+${text}` : text;
 }
