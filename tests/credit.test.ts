@@ -58,6 +58,20 @@ beforeAll(async () => {
   for (const name of vlms) doc.models[name] = { ...doc.models['vlm-1'], model: `${name}-model` };
   doc.params.vlms.default = vlms;
   doc.params.rounds.default = ROUNDS;
+  // A number the run itself reports, read by `--score` as the run's own score.
+  doc.nodes.push({
+    id: 'rounds',
+    type: 'output',
+    position: { x: 1100, y: 320 },
+    data: { name: 'rounds' },
+  });
+  doc.edges.push({
+    id: 'rounds-out',
+    source: 'storm',
+    sourceHandle: 'rounds',
+    target: 'rounds',
+    targetHandle: 'value',
+  });
   document = join(dir, 'vqa5.society.json');
   writeFileSync(document, JSON.stringify(doc));
 });
@@ -147,11 +161,18 @@ describe('society credit', () => {
       'round',
       '--member',
       'member#0@r2',
+      '--score',
+      'rounds',
       ...common(),
       '--json',
     ]);
     expect(credit.code, credit.stderr).toBe(0);
-    const [m] = JSON.parse(credit.stdout).members;
+    const report = JSON.parse(credit.stdout);
+    // The run's own score (here the rounds it held, a number the document outputs) is read from
+    // the run and from the fork alike.
+    expect(report).toMatchObject({ scoreOutput: 'rounds', score: ROUNDS });
+    const [m] = report.members;
+    expect(m).toMatchObject({ score: ROUNDS, scoreDelta: 0 });
     // Its last answer is quoted by the summary alone; the notes lose one "red", so the leader
     // is asked again too, and still answers (a) (3 red to 2 blue).
     expect(sent.filter((t) => t.includes('member#0@r2'))).toHaveLength(1);
@@ -239,5 +260,8 @@ describe('society credit', () => {
     const metric = await societyHere(['credit', 'nope', '--metric', 'exact', ...common()]);
     expect(metric.code).toBe(2);
     expect(metric.stderr).toMatch(/needs --expect/);
+    const notANumber = await societyHere(['credit', parentId, '--score', 'answer', ...common()]);
+    expect(notANumber.code).toBe(2);
+    expect(notANumber.stderr).toMatch(/has no number in an output "answer"/);
   });
 });

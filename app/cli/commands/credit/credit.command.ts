@@ -39,6 +39,10 @@ export function register(program: Command): void {
       'score the output with a built-in scorer (exact, choice, contains, number, f1, rougeL, cos)',
     )
     .option('--expect <VALUE>', 'the reference the scorer compares with')
+    .option(
+      '--score <OUTPUT>',
+      "instead of --metric: the run's own score, the number in this output (a metric node's)",
+    )
     .option('--simulate', 'answer the calls a member changes with the simulated provider')
     .option(
       '--provider <NAME=URL>',

@@ -7,7 +7,13 @@
  */
 import { compileGraph } from '../../../compiler/index.ts';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
-import { SCORER_NAMES, type Scorer, TEXT_SCORERS, textScorer } from '../../../eval/scorers.ts';
+import {
+  firstNumber,
+  SCORER_NAMES,
+  type Scorer,
+  TEXT_SCORERS,
+  textScorer,
+} from '../../../eval/scorers.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
 import type { ProfileOverride } from '../../../providers/profiles.ts';
 import { clip } from '../../../providers/text.ts';
@@ -40,6 +46,8 @@ export interface CreditFlags extends AllowHostFlags {
   provider: string[];
   json?: boolean;
   db?: string;
+  /** `--score OUTPUT`: the run's own score, a number in this output (a metric node's). */
+  score?: string;
   /** `--eval ID`: credit each scored item's run of the eval, averaged per member. */
   eval?: string;
   /** `--variant NAME`: which variant's runs (default: the eval's first). */
@@ -74,6 +82,7 @@ export async function creditCommand(id: string | undefined, flags: CreditFlags):
     const credit = await creditRun(session, findRun(store, id!), {
       ...(flags.output === undefined ? {} : { output: flags.output }),
       ...(scorer ? { scorer, reference: flags.expect } : {}),
+      ...(flags.score === undefined ? {} : { scoreOutput: flags.score }),
     });
     const { outputName, value, baseline, influence } = credit;
     if (flags.json) {
@@ -82,7 +91,9 @@ export async function creditCommand(id: string | undefined, flags: CreditFlags):
         by,
         output: outputName,
         value,
-        ...(scorer ? { metric: scorer.name, expect: flags.expect, score: baseline } : {}),
+        ...(scorer ? { metric: scorer.name, expect: flags.expect } : {}),
+        ...(flags.score === undefined ? {} : { scoreOutput: flags.score }),
+        ...(baseline === undefined ? {} : { score: baseline }),
         members: influence,
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -117,12 +128,13 @@ export interface RunCredit {
 
 /**
  * Forks `parent` once per member without it and measures each fork against it: the output
- * `output` (default the run's first) compared, and scored by `scorer` against `reference`.
+ * `output` (default the run's first) compared, and scored by `scorer` against `reference`, or
+ * by the run's own score (`scoreOutput`: the output a metric node fills).
  */
 export async function creditRun(
   session: CreditSession,
   parent: RunRecord,
-  options: { output?: string; scorer?: Scorer; reference?: unknown },
+  options: { output?: string; scorer?: Scorer; reference?: unknown; scoreOutput?: string },
 ): Promise<RunCredit> {
   const { store } = session;
   if (parent.status !== 'succeeded')
@@ -149,10 +161,18 @@ export async function creditRun(
     );
   const members =
     session.member.length === 0 ? all : all.filter((m) => session.member.includes(m.name));
-  const { scorer, reference } = options;
-  const score = async (value: unknown) =>
-    scorer ? await scorer.score(value, reference, { row: parent.inputs }) : undefined;
-  const baseline = await score(outputs[outputName]);
+  const { scorer, reference, scoreOutput } = options;
+  if (scoreOutput !== undefined && firstNumber(outputs[scoreOutput]) === undefined)
+    throw new UsageError(
+      `run ${parent.id} has no number in an output "${scoreOutput}" to read as its score (its outputs: ${Object.keys(outputs).join(', ')})`,
+    );
+  const score = async (values: Record<string, unknown>) =>
+    scorer
+      ? await scorer.score(values[outputName], reference, { row: parent.inputs, outputs: values })
+      : scoreOutput !== undefined
+        ? firstNumber(values[scoreOutput])
+        : undefined;
+  const baseline = await score(outputs);
 
   const influence: MemberInfluence[] = [];
   for (const member of members) {
@@ -183,7 +203,7 @@ export async function creditRun(
       plan.kept,
     );
     const output = result.outputs[outputName];
-    const after = result.status === 'succeeded' ? await score(output) : undefined;
+    const after = result.status === 'succeeded' ? await score(result.outputs) : undefined;
     influence.push({
       member: member.name,
       runId,
@@ -207,6 +227,10 @@ export async function creditRun(
 
 /** The scorer `--metric` names, checked with `--expect`; undefined without `--metric`. */
 function scorerOf(flags: CreditFlags): Scorer | undefined {
+  if (flags.metric !== undefined && flags.score !== undefined)
+    throw new UsageError(
+      "score with --metric SCORER or with the run's own --score OUTPUT, not both",
+    );
   if (flags.metric === undefined) {
     if (flags.expect !== undefined) throw new UsageError('--expect needs --metric SCORER');
     return undefined;
