@@ -244,6 +244,13 @@ export interface NodeSpec<D = unknown> {
   /** Short labels in a container's header, after its title (a mindstorm's rounds). */
   badges?(data: D): NodeBadge[];
   /**
+   * Per-agent credit (`society credit`): `members` names the nodes a container counts as its
+   * members (each replica a member of its own); `leaveOut` is what an instance of this node
+   * produces when its member is left out: it runs no model and sends no message, so no
+   * transcript, peer or reader of messages sees it. A node without `leaveOut` cannot be left out.
+   */
+  credit?: { members?(data: D): string[]; leaveOut?(data: D): NodeOutputs };
+  /**
    * The episode settings the node holds (an environment's world, a controller's prompt
    * ablations), so a sweep plays any document over its grid and ablations without knowing its
    * node types. The settings' names and types belong to the environment the sweep plays (the

@@ -212,9 +212,12 @@ export class NodeRunner {
       const execute = override
         ? async (ctx: NodeContext<unknown>) => {
             // A fork's edit: the instance produces the edited values, and its message (if it
-            // sends one) carries the edited text.
-            if (typeof override.text === 'string') await ctx.message(override.text);
-            return override;
+            // sends one) carries the edited text. A member left out (`$leftOut`, society
+            // credit) sends none, so no transcript hears from it; the mark itself is the log's
+            // (a fork of the fork leaves it out too), not a value any reader gets.
+            const { $leftOut, ...given } = override;
+            if (typeof given.text === 'string' && $leftOut !== true) await ctx.message(given.text);
+            return given;
           }
         : await options.registry.executor(node.type);
       const conversation = this.#conversation(node, context, base, replica);
@@ -241,7 +244,9 @@ export class NodeRunner {
         instance,
         // Given values are kept whole: they are the run's record of the edit, which its export
         // carries and a replay gives again (nothing else could produce them).
-        outputs: override ? { ...outputs } : previewValues(taken),
+        outputs: override
+          ? { ...outputs, ...(override.$leftOut ? { $leftOut: true } : {}) }
+          : previewValues(taken),
         ...(untaken.length
           ? {
               notTaken: Object.fromEntries(

@@ -198,6 +198,9 @@ export const spec = defineNode({
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
   sendsMessage: true,
+  // Left out of a run (`society credit`), an agent answers nothing: an empty text, no message
+  // (a reader wired to it, or a mindstorm's right to know, sees the empty answer).
+  credit: { leaveOut: () => ({ text: '' }) },
   thread: (data) => data.thread,
   estimate: agentCalls,
 

@@ -68,6 +68,8 @@ export const spec = defineNode({
   },
   checkGraph: mindstormGraphProblems,
   outputTokens: mindstormOutputTokens,
+  // Its members are who `society credit` leaves out, one at a time (each replica on its own).
+  credit: { members: (data) => data.members },
 
   // A pasted mindstorm points at its own pasted leader and members.
   renameIds: (data, rename) => ({

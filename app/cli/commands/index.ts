@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { register as bundle } from './bundle/bundle.command.ts';
+import { register as credit } from './credit/credit.command.ts';
 import { register as cuisineworld } from './cuisineworld/cuisineworld.command.ts';
 import { register as diff } from './diff.command.ts';
 import { register as evals } from './eval/eval.command.ts';
@@ -45,6 +46,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   run,
   resume,
   fork,
+  credit,
   interview,
   diff,
   prices,
