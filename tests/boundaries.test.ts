@@ -11,9 +11,10 @@
  *   import the run store or the providers (they get capabilities through their context); types
  *   from app/providers/types.ts are allowed, as messages are part of the node SDK;
  * - the `society` command is a face, not a library: nothing in main/ or app/eval/ imports app/cli/
- *   (the eval workers, the API and the CLI share what a run leaves through app/runs/), but for
- *   the paper layouts' declarations the studio's evals API loads, and app/runs/ imports neither
- *   its users nor main/;
+ *   (the eval workers, the API and the CLI share what a run leaves through app/runs/, and the
+ *   paper tables' layouts through app/paper-tables/), and app/runs/ imports neither its users
+ *   nor main/; the libraries the CLI prints with (app/paper-tables/, app/terminal/) import no
+ *   CLI code either;
  * - a spec.ts, which the editor loads, reaches no execution-side module of a node type, and
  *   neither does the renderer (tests/renderer-bundle.test.ts checks the built bundle too);
  * - app/, main/ and the renderer never compare a node's type to a built-in type's name: what a
@@ -123,19 +124,20 @@ describe('import boundaries', () => {
 
   it('keeps the CLI a face: main/ and app/eval/ import nothing from app/cli/', () => {
     const users = (f: string) => /^(main|app\/eval)\//.test(f) && !isTestSide(f);
-    // One exception: the studio's API prints a stored eval's paper layout with the presenters
-    // the table commands wrote (they format with the CLI's helpers), declared in one module.
-    const layouts = (f: string, t: string) =>
-      f === 'main/api/evals.ts' && t === 'app/cli/commands/layouts/index.ts';
-    expect(
-      offending(users, (t) => t.startsWith('app/cli/')).filter((line) => {
-        const [f, t] = line.split(' imports ') as [string, string];
-        return !layouts(f, t);
-      }),
-    ).toEqual([]);
-    // The guard: the library they share is what they import instead.
+    expect(offending(users, (t) => t.startsWith('app/cli/'))).toEqual([]);
+    // The guard: the libraries they share are what they import instead.
     expect(imports.get('main/api/history.ts')).toContain('app/runs/fork.ts');
     expect(imports.get('app/eval/job.ts')).toContain('app/runs/record.ts');
+    expect(imports.get('main/api/evals.ts')).toContain('app/paper-tables/index.ts');
+  });
+
+  it('keeps the paper tables and the terminal text below the CLI: they import nothing from app/cli/', () => {
+    const libraries = (f: string) => /^app\/(paper-tables|terminal)\//.test(f) && !isTestSide(f);
+    expect(offending(libraries, (t) => t.startsWith('app/cli/'))).toEqual([]);
+    // The guard: the table commands print with the library's presenters and tables.
+    expect(imports.get('app/cli/commands/itcma/eval.ts')).toContain(
+      'app/paper-tables/itcma/table1.ts',
+    );
   });
 
   it('keeps the run-record library below its users: app/runs/ imports no CLI, API or eval runner', () => {

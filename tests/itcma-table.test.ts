@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARCHITECTURES } from '../app/cli/commands/itcma/eval.ts';
+import { ARCHITECTURES } from '../app/paper-tables/itcma/table1.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
 

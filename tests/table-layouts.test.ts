@@ -1,15 +1,15 @@
 /**
- * The paper layouts are declared in one place (app/cli/commands/layouts/index.ts), which the CLI
+ * The paper layouts are declared in one place (app/paper-tables/index.ts), which the CLI
  * and the studio both load: a layout registered anywhere else would print in `eval-show` but
  * never in the studio's Evals view. Each declared presenter loads.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TABLE_LAYOUTS } from '../app/cli/commands/layouts/index.ts';
+import { TABLE_LAYOUTS } from '../app/paper-tables/index.ts';
 import { ROOT } from './support/cli.ts';
 
-const DECLARED_IN = ['app/eval/table-presenters.ts', 'app/cli/commands/layouts/index.ts'];
+const DECLARED_IN = ['app/eval/table-presenters.ts', 'app/paper-tables/index.ts'];
 
 /** The app's source files (tests aside) that call registerTablePresenter. */
 function registering(dir: string): string[] {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedText, terminalText } from '../app/cli/terminal-text.ts';
+import { guardedText, terminalText } from '../app/terminal/terminal-text.ts';
 import { societyHere } from './support/cli.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 

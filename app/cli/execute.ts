@@ -17,11 +17,11 @@ import type { RunEvent, RunMode } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { ParamValue } from '../schema/params.ts';
 import type { RunStore } from '../store/index.ts';
+import { terminalText } from '../terminal/terminal-text.ts';
 import { runMcpProfiles, runToolSources } from './mcp-servers.ts';
 import { createProgress } from './progress.ts';
 import { reportLines } from './report-lines.ts';
 import { attachStepper } from './stepper.ts';
-import { terminalText } from './terminal-text.ts';
 
 /** How the run shows itself: `--quiet` hides the progress, `--events` writes every event. */
 export interface DisplayFlags {

@@ -8,10 +8,10 @@
  */
 import { CommanderError } from 'commander';
 import { secretsIn } from '../providers/secrets.ts';
+import { guardTerminal, terminalText } from '../terminal/terminal-text.ts';
 import { EXIT, Exit, UsageError } from './errors.ts';
 import { buildProgram } from './program.ts';
 import { processRedactor, redactStream } from './redaction.ts';
-import { guardTerminal, terminalText } from './terminal-text.ts';
 
 export { EXIT } from './errors.ts';
 export { buildProgram } from './program.ts';

@@ -3,7 +3,7 @@
  * command shows the parameters a document declares.
  */
 import type { CompiledGraph } from '../compiler/index.ts';
-import type { ParamValue } from '../schema/params.ts';
+import { formatValue, type ParamValue } from '../schema/params.ts';
 import type { Problem } from '../schema/problems.ts';
 import { splitAssignment } from './assignment.ts';
 import { UsageError } from './errors.ts';
@@ -41,10 +41,4 @@ export function paramsField(compiled: Pick<CompiledGraph, 'params'>): {
 export function formatParamValues(values: Readonly<Record<string, ParamValue>>): string {
   const shown = Object.entries(values).map(([name, value]) => `${name}=${formatValue(value)}`);
   return `parameters: ${shown.join(', ')}`;
-}
-
-/** A value as `--set` would take it back: lists comma-separated unless an item has a comma. */
-export function formatValue(value: ParamValue): string {
-  if (!Array.isArray(value)) return String(value);
-  return value.some((item) => item.includes(',')) ? JSON.stringify(value) : value.join(',');
 }

@@ -8,8 +8,8 @@ import pc from 'picocolors';
 import { analyticsReportOf } from '../node-sdk/reported.ts';
 import { tallyOf } from '../node-sdk/tally.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import { terminalText } from '../terminal/terminal-text.ts';
 import type { ReportLines } from './report-lines.ts';
-import { terminalText } from './terminal-text.ts';
 
 export interface ProgressView {
   onEvent(event: RunEvent): void;

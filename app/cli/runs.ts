@@ -5,8 +5,8 @@ import { tallyOf } from '../node-sdk/tally.ts';
 import { diffRuns, type MessageDiff } from '../runs/diff.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunRecord, RunSummary } from '../store/index.ts';
+import { terminalText } from '../terminal/terminal-text.ts';
 import type { ReportLines } from './report-lines.ts';
-import { terminalText } from './terminal-text.ts';
 
 const money = (usd: number | undefined) => (usd === undefined ? 'no price' : `$${usd.toFixed(4)}`);
 const when = (ms: number | undefined) =>

@@ -38,8 +38,8 @@ import type { Run } from '../runtime/engine.ts';
 import type { Checkpoint, RunEvent, RunEventType } from '../runtime/events.ts';
 import { resultEditor } from '../runtime/tool-holds.ts';
 import type { InterviewRecord } from '../store/index.ts';
+import { terminalText } from '../terminal/terminal-text.ts';
 import { UsageError } from './errors.ts';
-import { terminalText } from './terminal-text.ts';
 
 const EVENT_TYPES: RunEventType[] = [
   'run.started',

@@ -1,7 +1,7 @@
 /**
  * Table layouts by kind. A command that fills a paper's table stores `config.table = { kind,
  * context }` with its eval, and declares how that kind is printed (its presenter module, in
- * app/cli/commands/layouts/index.ts, which the CLI and the studio both load). `society eval-show`,
+ * app/paper-tables/index.ts, which the CLI and the studio both load). `society eval-show`,
  * `society eval-export` and the studio's Evals view then print the same layout again from the
  * stored items and that context, without knowing which paper it is.
  *

@@ -257,6 +257,12 @@ export function parseParamText(param: ParamSpec, raw: string): ParamValue | unde
   return fitsParam(param, value) ? (value as ParamValue) : undefined;
 }
 
+/** A value as `--set` would take it back: lists comma-separated unless an item has a comma. */
+export function formatValue(value: ParamValue): string {
+  if (!Array.isArray(value)) return String(value);
+  return value.some((item) => item.includes(',')) ? JSON.stringify(value) : value.join(',');
+}
+
 const BOOLEAN_WORDS: Record<string, boolean> = {
   true: true,
   yes: true,

@@ -5,15 +5,16 @@
  * an eval stored with a paper layout (`config.table`) gets that layout printed by the same
  * presenter `eval-show` uses.
  */
-import { registerTableLayouts } from '../../app/cli/commands/layouts/index.ts';
+
 import { summarize } from '../../app/eval/summary.ts';
 import { presentTable } from '../../app/eval/table-presenters.ts';
 import type { EvalItemRecord, EvalRecord, EvalSummary } from '../../app/eval/types.ts';
+import { registerTableLayouts } from '../../app/paper-tables/index.ts';
 import { AmbiguousEvalIdError, type RunStore } from '../../app/store/index.ts';
 import type { ApiContext, ApiMethods } from './context.ts';
 import { ApiError } from './errors.ts';
 
-// The studio loads no CLI command, so it declares the layouts' presenters itself.
+// The studio loads no CLI command, so it declares the layouts' presenters itself (the CLI too).
 registerTableLayouts();
 
 /** The `evals.*` methods. */

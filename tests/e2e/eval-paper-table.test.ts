@@ -6,9 +6,9 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { columns } from '../../app/cli/columns.ts';
 import { compareWithPaper, comparisonHeadings } from '../../app/eval/paper-values.ts';
 import { registerTablePresenter } from '../../app/eval/table-presenters.ts';
+import { columns } from '../../app/terminal/columns.ts';
 import { societyHere } from '../support/cli.ts';
 import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';

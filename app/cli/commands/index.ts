@@ -4,6 +4,7 @@
  * only when the command runs), so adding a command is its folder plus one line here.
  */
 import type { Command } from 'commander';
+import { registerTableLayouts } from '../../paper-tables/index.ts';
 import { register as bundle } from './bundle/bundle.command.ts';
 import { register as credit } from './credit/credit.command.ts';
 import { register as cuisineworld } from './cuisineworld/cuisineworld.command.ts';
@@ -15,7 +16,6 @@ import { register as hosts } from './hosts.command.ts';
 import { register as inspect } from './inspect.command.ts';
 import { register as interview } from './interview/interview.command.ts';
 import { register as itcma } from './itcma/itcma.command.ts';
-import { registerTableLayouts } from './layouts/index.ts';
 import { register as mcp } from './mcp.command.ts';
 import { register as nlsom } from './nlsom/nlsom.command.ts';
 import { register as nodes } from './nodes.command.ts';

@@ -1,10 +1,9 @@
 /** `society params FILE`: the template parameters a document declares, and what each takes. */
 import { readFileSync } from 'node:fs';
-import { accepts } from '../../schema/params.ts';
+import { accepts, formatValue } from '../../schema/params.ts';
 import { parseDocument } from '../../schema/parse.ts';
 import { problemsExit } from '../document-file.ts';
 import { UsageError } from '../errors.ts';
-import { formatValue } from '../params.ts';
 
 /** Prints one line per parameter (name, type, default, what it takes, description) or JSON. */
 export async function paramsCommand(file: string, flags: { json?: boolean }): Promise<void> {

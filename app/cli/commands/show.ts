@@ -4,6 +4,7 @@
  */
 
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { terminalText } from '../../terminal/terminal-text.ts';
 import { reportLines } from '../report-lines.ts';
 import { findRun, openStore } from '../run-store.ts';
 import { formatRun } from '../runs.ts';
@@ -14,7 +15,6 @@ import {
   showAnalytics,
   wantsAnalytics,
 } from '../show-analytics.ts';
-import { terminalText } from '../terminal-text.ts';
 
 export type ShowFlags = AnalyticsFlags & { json?: boolean; db?: string };
 

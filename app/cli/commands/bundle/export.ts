@@ -2,11 +2,11 @@
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildBundle } from '../../../eval/bundle/export.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { UsageError } from '../../errors.ts';
 import { KEY_ADVICE, keyShapedIn } from '../../key-shaped.ts';
 import { processRedactor } from '../../redaction.ts';
 import { openStore } from '../../run-store.ts';
-import { terminalText } from '../../terminal-text.ts';
 import { evalTable, findEval } from '../eval/show.ts';
 
 /** Refuses a DIR that is a file or a folder with files in it: a bundle is never mixed with others. */

@@ -22,6 +22,12 @@ import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, EvalItemRecord, VariantSpec } from '../../../eval/types.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
+import {
+  type SweepLayout,
+  sweepPaperCells,
+  sweepTables,
+  sweepText,
+} from '../../../paper-tables/cuisineworld/table-presenter.ts';
 import { canonicalJson, sha256Hex } from '../../../providers/canonical.ts';
 import { documentTextOf } from '../../../runs/record.ts';
 import type { GraphDocument } from '../../../schema/document.ts';
@@ -35,7 +41,6 @@ import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { applyModelOverrides } from '../run.ts';
 import { episodeDocument, readEpisodeSettings, withEpisodeSettings } from './sweep-document.ts';
-import { type SweepLayout, sweepPaperCells, sweepTables, sweepText } from './table-presenter.ts';
 
 function list(text: string, what: string): string[] {
   const items = text

@@ -25,6 +25,7 @@ import type {
   VariantSpec,
 } from '../../../eval/types.ts';
 import type { RunStore } from '../../../store/index.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import {
@@ -40,7 +41,6 @@ import {
   runMcpProfiles,
 } from '../../mcp-servers.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
-import { terminalText } from '../../terminal-text.ts';
 import type { BaselineFlags } from './baselines.ts';
 import {
   checkFields,

@@ -12,7 +12,7 @@ import {
 } from '../../../eval/score-text.ts';
 import type { EvalItemRecord, EvalSummary, VariantSummary } from '../../../eval/types.ts';
 import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
-import { columns } from '../../columns.ts';
+import { columns } from '../../../terminal/columns.ts';
 
 const seconds = (ms: number) =>
   ms >= 60_000

@@ -5,10 +5,10 @@ import { loadQueueSecret } from '../../../eval/queue/trust.ts';
 import type { Executor, PlannedJob } from '../../../eval/runner.ts';
 import type { RunStore } from '../../../store/index.ts';
 import { looksLikeKey } from '../../../store/secrets.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { UsageError } from '../../errors.ts';
 import { KEY_ADVICE, keyShapedIn } from '../../key-shaped.ts';
 import { processRedactor } from '../../redaction.ts';
-import { terminalText } from '../../terminal-text.ts';
 
 type QueueFlags = { queue?: string; rate?: string[]; queueSecretFile?: string };
 

@@ -13,8 +13,8 @@ import {
   type RunRecord,
   type RunStore,
 } from '../../../store/index.ts';
+import { columns } from '../../../terminal/columns.ts';
 import { splitAssignment } from '../../assignment.ts';
-import { columns } from '../../columns.ts';
 import { UsageError } from '../../errors.ts';
 import { findRun, openStore } from '../../run-store.ts';
 import { rubricFlag } from './rubric-flag.ts';

@@ -4,10 +4,10 @@ import { summarize } from '../../../eval/summary.ts';
 import { presentTable } from '../../../eval/table-presenters.ts';
 import type { EvalItemRecord, EvalRecord, EvalSummary } from '../../../eval/types.ts';
 import { AmbiguousEvalIdError, type RunStore } from '../../../store/index.ts';
-import { columns } from '../../columns.ts';
+import { columns } from '../../../terminal/columns.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { UsageError } from '../../errors.ts';
 import { openStore } from '../../run-store.ts';
-import { terminalText } from '../../terminal-text.ts';
 import { formatItems, formatSummary } from './print.ts';
 import { checkReportPath, writeReport } from './report-file.ts';
 

@@ -13,11 +13,11 @@ import {
   interview,
   parseInterviewTarget,
 } from '../../../runs/interview.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { problemsExit } from '../../document-file.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../../run-store.ts';
-import { terminalText } from '../../terminal-text.ts';
 
 export interface InterviewFlags {
   list?: boolean;

@@ -14,21 +14,21 @@ import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
-import { sha256Hex } from '../../../providers/canonical.ts';
-import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
-import { UsageError } from '../../errors.ts';
-import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
-import { type RanVariant, ranWithJson } from '../../ran-with.ts';
-import type { EvalRunFlags } from '../eval/eval.ts';
-import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
 import {
   CAPTION_SOURCE,
   type CaptionTableContext,
   captionRows,
   captionText,
   NLSOM_CAPTION_TABLE,
-} from './caption-presenter.ts';
+} from '../../../paper-tables/nlsom/caption-presenter.ts';
+import { type RanVariant, ranWithJson } from '../../../paper-tables/ran-with.ts';
+import { sha256Hex } from '../../../providers/canonical.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
+import { UsageError } from '../../errors.ts';
+import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { plannedJob, prepareVariants } from '../eval/plan.ts';
 import { imagePathOf } from './eval.ts';
 import { readTara, TaraDataError, type TaraItem, taraImageNames } from './tara-data.ts';
 

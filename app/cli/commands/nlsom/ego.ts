@@ -16,15 +16,6 @@ import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { RunOutputs } from '../../../eval/table-presenters.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
-import { sha256Hex } from '../../../providers/canonical.ts';
-import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
-import { UsageError } from '../../errors.ts';
-import { type RanVariant, ranWithJson } from '../../ran-with.ts';
-import { openStore } from '../../run-store.ts';
-import type { EvalRunFlags } from '../eval/eval.ts';
-import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
-import { clipNarrations, EgoDataError, type NlqData, openNarrations, readNlq } from './ego-data.ts';
 import {
   durationOf,
   type EgoTableContext,
@@ -33,7 +24,16 @@ import {
   NLSOM_EGO_TABLE,
   rawTables,
   TABLE_7_SOURCE,
-} from './ego-presenter.ts';
+} from '../../../paper-tables/nlsom/ego-presenter.ts';
+import { type RanVariant, ranWithJson } from '../../../paper-tables/ran-with.ts';
+import { sha256Hex } from '../../../providers/canonical.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
+import { UsageError } from '../../errors.ts';
+import { openStore } from '../../run-store.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { plannedJob, prepareVariants } from '../eval/plan.ts';
+import { clipNarrations, EgoDataError, type NlqData, openNarrations, readNlq } from './ego-data.ts';
 
 const template = (structure: string) =>
   fileURLToPath(

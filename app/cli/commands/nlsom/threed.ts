@@ -15,12 +15,6 @@ import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
-import { sha256Hex } from '../../../providers/canonical.ts';
-import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
-import { UsageError } from '../../errors.ts';
-import type { EvalRunFlags } from '../eval/eval.ts';
-import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
 import {
   ARMS,
   NLSOM_3D_TABLE,
@@ -28,7 +22,13 @@ import {
   type ThreeDTableContext,
   threeDRows,
   threeDText,
-} from './threed-presenter.ts';
+} from '../../../paper-tables/nlsom/threed-presenter.ts';
+import { sha256Hex } from '../../../providers/canonical.ts';
+import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
+import { UsageError } from '../../errors.ts';
+import type { EvalRunFlags } from '../eval/eval.ts';
+import { positiveInt, runPlannedEval } from '../eval/eval.ts';
+import { plannedJob, prepareVariants } from '../eval/plan.ts';
 
 const templatePath = (base: string) =>
   fileURLToPath(new URL(`../../../../templates/${base}.society.json`, import.meta.url));

@@ -31,6 +31,19 @@ import {
 } from '../../../experts/openagi-data.ts';
 import type { PlannerProtocol } from '../../../experts/paper-planner.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
+import {
+  inferPaperColumn,
+  PAPER_COLUMNS,
+  paperColumn,
+} from '../../../paper-tables/openagi/paper-values.ts';
+import {
+  invalidPlanOf,
+  OPENAGI_TABLE1,
+  type OpenAgiTableContext,
+  openAgiTables,
+  openAgiText,
+} from '../../../paper-tables/openagi/table-presenter.ts';
+import type { ItemTask } from '../../../paper-tables/openagi/table1.ts';
 import { canonicalJson, sha256Hex } from '../../../providers/canonical.ts';
 import { documentTextOf } from '../../../runs/record.ts';
 import { BlobStore } from '../../../runtime/blobs.ts';
@@ -41,15 +54,6 @@ import { openStore } from '../../run-store.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
-import { inferPaperColumn, PAPER_COLUMNS, paperColumn } from './paper-values.ts';
-import {
-  invalidPlanOf,
-  OPENAGI_TABLE1,
-  type OpenAgiTableContext,
-  openAgiTables,
-  openAgiText,
-} from './table-presenter.ts';
-import type { ItemTask } from './table1.ts';
 import { readTasks } from './task-file.ts';
 
 /** The clean picture each task's sample is made from (a "22" on a grey field). */

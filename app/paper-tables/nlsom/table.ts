@@ -3,9 +3,8 @@
  * the members' rights to know, change and execute added one by one) and Table 1's rounds, each
  * row a variant of the VQA template set through its parameters, printed beside the paper's figure.
  */
-import { mcnemar, type PairedTest } from '../../../eval/paired.ts';
-import { compareWithPaper, type PaperFigure } from '../../../eval/paper-values.ts';
-import { UsageError } from '../../errors.ts';
+import { mcnemar, type PairedTest } from '../../eval/paired.ts';
+import { compareWithPaper, type PaperFigure } from '../../eval/paper-values.ts';
 
 /** Table 4's rows, in the paper's order, with the template parameters each sets. */
 export const STRUCTURES = {
@@ -15,9 +14,6 @@ export const STRUCTURES = {
   democracy: { structure: 'democracy', rtk: true, rtc: true },
 } as const;
 export type StructureName = keyof typeof STRUCTURES;
-
-/** What `--structure table4` stands for. */
-const TABLE4: StructureName[] = ['monarchy', 'monarchy+rtk', 'monarchy+rtk+rtc', 'democracy'];
 
 /** Table 4 (5 rounds, InstructGPT with BLIP-2, OFA and mPLUG): accuracy in %. */
 const PAPER_TABLE4: Record<StructureName, number> = {
@@ -29,48 +25,6 @@ const PAPER_TABLE4: Record<StructureName, number> = {
 
 /** Table 1, the (G,B,O,M) row: the monarchy's accuracy in % by rounds. */
 const PAPER_TABLE1: Record<number, number> = { 1: 55.78, 3: 64.15, 5: 66.2, 10: 67.42 };
-
-/** `--structure monarchy,democracy` or `table4` → the rows, each named once. */
-export function parseStructures(text: string | undefined): StructureName[] {
-  const named = (text ?? 'monarchy')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .flatMap((s) => (s === 'table4' ? TABLE4 : [s]));
-  for (const s of named)
-    if (!Object.hasOwn(STRUCTURES, s))
-      throw new UsageError(
-        `--structure ${s}: use monarchy, monarchy+rtk, monarchy+rtk+rtc, democracy, a list of them, or table4 (all four)`,
-      );
-  if (named.length === 0 || new Set(named).size !== named.length)
-    throw new UsageError('--structure: name each structure once (or table4 for all four)');
-  return named as StructureName[];
-}
-
-/**
- * `--set rounds=1,3,5,10` → [1, 3, 5, 10] (Table 1's rows) and the other `--set`s; a single
- * value stays an ordinary `--set`, so the rows are then structures alone.
- */
-export function splitRounds(sets: readonly string[]): { rounds: number[]; rest: string[] } {
-  const rest: string[] = [];
-  let rounds: number[] = [];
-  for (const s of sets) {
-    const match = /^\s*rounds\s*=\s*(.+)$/.exec(s);
-    if (!match || !match[1]!.includes(',')) {
-      rest.push(s);
-      continue;
-    }
-    rounds = match[1]!.split(',').map((r) => {
-      const n = Number(r.trim());
-      if (!Number.isInteger(n) || n < 1)
-        throw new UsageError(`--set ${s.trim()}: rounds is a list of whole numbers, e.g. 1,3,5,10`);
-      return n;
-    });
-    if (new Set(rounds).size !== rounds.length)
-      throw new UsageError(`--set ${s.trim()}: name each number of rounds once`);
-  }
-  return { rounds, rest };
-}
 
 /** One row: its variant name and the `--set`s it adds. */
 export interface TableRow {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EvalItemRecord } from '../../../eval/types.ts';
-import type { OpenAgiCategory } from '../../../experts/openagi.ts';
+import type { EvalItemRecord } from '../../eval/types.ts';
+import type { OpenAgiCategory } from '../../experts/openagi.ts';
 import { formatTable1, table1 } from './table1.ts';
 
 const item = (index: number, patch: Partial<EvalItemRecord>): EvalItemRecord => ({

@@ -10,11 +10,11 @@ import {
   compareWithPaper,
   comparisonHeadings,
   type PaperComparison,
-} from '../../../eval/paper-values.ts';
-import { meanWithInterval } from '../../../eval/stats.ts';
-import type { TablePresenter } from '../../../eval/table-presenters.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
-import { columns } from '../../columns.ts';
+} from '../../eval/paper-values.ts';
+import { meanWithInterval } from '../../eval/stats.ts';
+import type { TablePresenter } from '../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalSummary } from '../../eval/types.ts';
+import { columns } from '../../terminal/columns.ts';
 
 /** The kind `society nlsom caption-eval` names its table by. */
 export const NLSOM_CAPTION_TABLE = 'nlsom-caption';

@@ -4,7 +4,7 @@
  * mean of the CLIP, BERT and ViT scores). GPT-3.5-turbo has no fine-tuning or RLTF column. Each
  * column is named "<model> <schema>", e.g. "GPT-3.5-turbo zero-shot".
  */
-import type { PaperFigure } from '../../../eval/paper-values.ts';
+import type { PaperFigure } from '../../eval/paper-values.ts';
 
 export type Table1Row = 'CLIP' | 'BERT' | 'ViT' | 'Overall';
 

@@ -4,10 +4,10 @@
  * eval-show` and `eval-export` print them again from the layout it stores with the eval.
  */
 import { z } from 'zod';
-import { type CellCounts, formatCosTable, type SweepColumn } from '../../../environments/cos.ts';
-import type { TablePresenter } from '../../../eval/table-presenters.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
-import { simulatedPrefix } from '../../../schema/simulated.ts';
+import { type CellCounts, formatCosTable, type SweepColumn } from '../../environments/cos.ts';
+import type { TablePresenter } from '../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalSummary } from '../../eval/types.ts';
+import { simulatedPrefix } from '../../schema/simulated.ts';
 import { type EpisodeCounts, paperBeside } from './paper-beside.ts';
 
 const Layout = z.object({

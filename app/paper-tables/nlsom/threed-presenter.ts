@@ -5,16 +5,16 @@
  * the eval.
  */
 import { z } from 'zod';
-import { pairedBootstrap } from '../../../eval/paired.ts';
+import { pairedBootstrap } from '../../eval/paired.ts';
 import {
   compareWithPaper,
   comparisonHeadings,
   type PaperComparison,
-} from '../../../eval/paper-values.ts';
-import { meanWithInterval } from '../../../eval/stats.ts';
-import type { TablePresenter } from '../../../eval/table-presenters.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
-import { columns } from '../../columns.ts';
+} from '../../eval/paper-values.ts';
+import { meanWithInterval } from '../../eval/stats.ts';
+import type { TablePresenter } from '../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalSummary } from '../../eval/types.ts';
+import { columns } from '../../terminal/columns.ts';
 
 /** The kind `society nlsom 3d-eval` names its table by. */
 export const NLSOM_3D_TABLE = 'nlsom-3d';

@@ -4,8 +4,7 @@
  * a paper's defaults. Values every variant shares are listed once; those that differ are named
  * as set per row.
  */
-import type { ParamValue } from '../schema/params.ts';
-import { formatValue } from './params.ts';
+import { formatValue, type ParamValue } from '../schema/params.ts';
 
 /** One row of a table: a variant and the parameter values its runs used. */
 export interface RanVariant {

@@ -4,9 +4,9 @@
  * no photo, the line saying so, the values each structure ran with and the paper's figures.
  */
 import { z } from 'zod';
-import type { TablePresenter } from '../../../eval/table-presenters.ts';
-import { RanVariants } from '../../ran-with-schema.ts';
-import { formatAccuracy } from './eval.ts';
+import type { TablePresenter } from '../../eval/table-presenters.ts';
+import { RanVariants } from '../ran-with-schema.ts';
+import { formatAccuracy } from './accuracy.ts';
 
 const Context = z.object({
   missing: z.array(z.number().int().nonnegative()),

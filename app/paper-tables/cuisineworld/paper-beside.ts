@@ -3,17 +3,17 @@
  * orders completed (completed/total, total counting the orders still open, as the paper's
  * tables do), then the CoS, each as paper · ours [95% CI] · Δ through `compareWithPaper`.
  */
-import type { CellCounts } from '../../../environments/cos.ts';
-import { paperColumn, paperTau } from '../../../environments/cuisineworld/paper-tables.ts';
+import type { CellCounts } from '../../environments/cos.ts';
+import { paperColumn, paperTau } from '../../environments/cuisineworld/paper-tables.ts';
 import {
   compareWithPaper,
   comparisonHeadings,
   NOT_IN_PAPER,
   type OurFigure,
   type PaperComparison,
-} from '../../../eval/paper-values.ts';
-import { wilson } from '../../../eval/stats.ts';
-import { seededRandom } from '../../../node-sdk/random.ts';
+} from '../../eval/paper-values.ts';
+import { wilson } from '../../eval/stats.ts';
+import { seededRandom } from '../../node-sdk/random.ts';
 
 /** Our counts for one level and agent count: per τ (in the sweep's α order), per episode. */
 export interface EpisodeCounts {

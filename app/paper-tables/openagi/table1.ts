@@ -6,12 +6,12 @@
  * task in the eval has no number: the cell says so, and Overall averages the metrics that have
  * one. Each row prints the paper's figure for the chosen column beside ours and the difference.
  */
-import { compareWithPaper, NOT_IN_PAPER } from '../../../eval/paper-values.ts';
-import { meanWithInterval } from '../../../eval/stats.ts';
-import type { EvalItemRecord } from '../../../eval/types.ts';
-import { OPENAGI_CATEGORIES, type OpenAgiCategory } from '../../../experts/openagi.ts';
-import { SIMULATED_LABEL } from '../../../schema/simulated.ts';
-import { columns } from '../../columns.ts';
+import { compareWithPaper, NOT_IN_PAPER } from '../../eval/paper-values.ts';
+import { meanWithInterval } from '../../eval/stats.ts';
+import type { EvalItemRecord } from '../../eval/types.ts';
+import { OPENAGI_CATEGORIES, type OpenAgiCategory } from '../../experts/openagi.ts';
+import { SIMULATED_LABEL } from '../../schema/simulated.ts';
+import { columns } from '../../terminal/columns.ts';
 import { paperFigure, type Table1Row } from './paper-values.ts';
 
 export const TABLE1_METRICS = ['CLIP', 'BERT', 'ViT'] as const;

@@ -4,9 +4,9 @@
  * the values each architecture ran with.
  */
 import { z } from 'zod';
-import type { TablePresenter } from '../../../eval/table-presenters.ts';
-import { RanVariants } from '../../ran-with-schema.ts';
-import { formatTable } from './eval.ts';
+import type { TablePresenter } from '../../eval/table-presenters.ts';
+import { RanVariants } from '../ran-with-schema.ts';
+import { formatTable } from './table1.ts';
 
 const Context = z.object({ ran: RanVariants });
 

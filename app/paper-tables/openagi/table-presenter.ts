@@ -5,9 +5,9 @@
  * context the command stores with the eval.
  */
 import { z } from 'zod';
-import type { RunOutputs, TablePresenter } from '../../../eval/table-presenters.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
-import { OPENAGI_CATEGORIES } from '../../../experts/openagi.ts';
+import type { RunOutputs, TablePresenter } from '../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalSummary } from '../../eval/types.ts';
+import { OPENAGI_CATEGORIES } from '../../experts/openagi.ts';
 import { formatTable1, type ItemTask, type MetricDefinition, table1 } from './table1.ts';
 
 /** The kind `society openagi eval` names its table by. */

@@ -9,31 +9,32 @@ import {
   compareWithPaper,
   comparisonHeadings,
   type PaperComparison,
-} from '../../../eval/paper-values.ts';
-import { meanWithInterval } from '../../../eval/stats.ts';
-import type { RunOutputs, TablePresenter } from '../../../eval/table-presenters.ts';
-import type { EvalItemRecord, EvalSummary } from '../../../eval/types.ts';
-import { columns } from '../../columns.ts';
-import { ranWithLine } from '../../ran-with.ts';
-import { RanVariants } from '../../ran-with-schema.ts';
-import type { EgoQuery } from './ego-data.ts';
+} from '../../eval/paper-values.ts';
+import { meanWithInterval } from '../../eval/stats.ts';
+import type { RunOutputs, TablePresenter } from '../../eval/table-presenters.ts';
+import type { EvalItemRecord, EvalSummary } from '../../eval/types.ts';
+import { columns } from '../../terminal/columns.ts';
+import { ranWithLine } from '../ran-with.ts';
+import { RanVariants } from '../ran-with-schema.ts';
 
 /** The kind `society nlsom ego-eval` names its table by. */
 export const NLSOM_EGO_TABLE = 'nlsom-ego';
 
-/** What the heuristic rows need of a query: its answer window and its clip's length. */
-export type EgoWindow = Pick<EgoQuery, 'start' | 'end' | 'clipStartInVideo' | 'clipEndInVideo'>;
+/**
+ * What the heuristic rows need of a query (an `EgoQuery` of the command's data reader): its
+ * answer window from the clip's start, and its clip's place in the video.
+ */
+const EgoWindow = z.object({
+  start: z.number(),
+  end: z.number(),
+  clipStartInVideo: z.number(),
+  clipEndInVideo: z.number(),
+});
+export type EgoWindow = z.infer<typeof EgoWindow>;
 
 const Context = z.object({
   /** Each item's query window and clip, by item index. */
-  queries: z.array(
-    z.object({
-      start: z.number(),
-      end: z.number(),
-      clipStartInVideo: z.number(),
-      clipEndInVideo: z.number(),
-    }),
-  ),
+  queries: z.array(EgoWindow),
   /** Exchange rounds by structure (the row label's second figure), where the document says. */
   rounds: z.record(z.string(), z.number()),
   /** The values each structure ran with. */
