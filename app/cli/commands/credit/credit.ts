@@ -26,6 +26,7 @@ import {
   sameValue,
 } from '../../../runs/credit.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../../store/index.ts';
+import { terminalText } from '../../../terminal/terminal-text.ts';
 import { problemsExit } from '../../document-file.ts';
 import { EXIT, UsageError } from '../../errors.ts';
 import { executeRun } from '../../execute.ts';
@@ -33,7 +34,6 @@ import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../../hos
 import { refuseMissingKeys } from '../../preflight.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { findRun, openStore, storedOverrides } from '../../run-store.ts';
-import { terminalText } from '../../terminal-text.ts';
 
 export interface CreditFlags extends AllowHostFlags {
   by: string;
