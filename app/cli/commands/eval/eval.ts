@@ -17,6 +17,7 @@ import {
   type Scorer,
   textScorer,
 } from '../../../eval/scorers.ts';
+import type { RunOutputs } from '../../../eval/table-presenters.ts';
 import type {
   EvalConfig,
   EvalItemRecord,
@@ -265,8 +266,9 @@ export async function evalCommand(file: string, flags: EvalFlags): Promise<numbe
 
 /** A paper's layout of an eval's table (see `runPlannedEval`). */
 export interface EvalPresenter {
-  text(summary: EvalSummary, items: readonly EvalItemRecord[]): string;
-  json?(summary: EvalSummary, items: readonly EvalItemRecord[]): unknown;
+  /** `outputs` reads a run's outputs from the eval's store (a layout may need more than a score). */
+  text(summary: EvalSummary, items: readonly EvalItemRecord[], outputs: RunOutputs): string;
+  json?(summary: EvalSummary, items: readonly EvalItemRecord[], outputs: RunOutputs): unknown;
 }
 
 /**
@@ -427,14 +429,15 @@ export async function runPlannedEval(args: {
       progress?.done();
     }
     const items = store.evalItems(evalId);
+    const outputs: RunOutputs = (runId) => store.getRun(runId)?.outputs;
     if (flags.json)
       process.stdout.write(
-        `${JSON.stringify(args.present?.json ? args.present.json(summary, items) : summary)}\n`,
+        `${JSON.stringify(args.present?.json ? args.present.json(summary, items, outputs) : summary)}\n`,
       );
     else
       process.stdout.write(
         terminalText(
-          `${args.present ? `${args.present.text(summary, items)}\n\n` : ''}${formatSummary(summary)}\n`,
+          `${args.present ? `${args.present.text(summary, items, outputs)}\n\n` : ''}${formatSummary(summary)}\n`,
         ),
       );
     if (flags.report !== undefined) {

@@ -14,7 +14,6 @@ import { evalIdOf } from '../../../eval/identity.ts';
 import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
-import type { RunOutputs } from '../../../eval/table-presenters.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
 import {
   durationOf,
@@ -29,7 +28,6 @@ import { type RanVariant, ranWithJson } from '../../../paper-tables/ran-with.ts'
 import { sha256Hex } from '../../../providers/canonical.ts';
 import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
-import { openStore } from '../../run-store.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { plannedJob, prepareVariants } from '../eval/plan.ts';
@@ -204,15 +202,6 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
     describe: 'R5@1 of the w. exec. timestamps',
     score: (prediction) => Number((prediction as { score?: unknown } | undefined)?.score ?? 0),
   };
-  // The rows as answered read each run's report-raw output from the store the runs are in.
-  const withOutputs = <T>(read: (outputs: RunOutputs) => T): T => {
-    const store = openStore(flags.db);
-    try {
-      return read((runId) => store.getRun(runId)?.outputs);
-    } finally {
-      store.close();
-    }
-  };
   return runPlannedEval({
     config,
     evalId,
@@ -223,15 +212,13 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
     concurrency,
     scorer,
     present: {
-      text: (summary, items) =>
-        withOutputs((outputs) => egoText(summary, items, tableContext, outputs)),
-      json: (summary, items) => ({
+      // The rows as answered read each run's report-raw output from the eval's store.
+      text: (summary, items, outputs) => egoText(summary, items, tableContext, outputs),
+      json: (summary, items, outputs) => ({
         ...summary,
         params: ranWithJson(ran),
         paper: TABLE_7_SOURCE,
-        table: withOutputs((outputs) =>
-          egoRows(tableContext.queries, summary, items, rounds, rawTables(outputs)),
-        ),
+        table: egoRows(tableContext.queries, summary, items, rounds, rawTables(outputs)),
       }),
     },
   });

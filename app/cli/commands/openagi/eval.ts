@@ -13,7 +13,6 @@ import { evalIdentity } from '../../../eval/identity.ts';
 import { jobBlobs, jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
-import type { RunOutputs } from '../../../eval/table-presenters.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
 import {
   type PlannerModel,
@@ -50,7 +49,6 @@ import { BlobStore } from '../../../runtime/blobs.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { UsageError } from '../../errors.ts';
 import { parseProviders } from '../../provider-flags.ts';
-import { openStore } from '../../run-store.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
 import { parseIds } from './build.ts';
@@ -375,15 +373,6 @@ export async function openAgiEvalCommand(
         ? `inputs: ${items} samples of ${perTask.length} task${perTask.length === 1 ? '' : 's'} from ${flags.data} (${flags.ids !== undefined ? '--ids' : (flags.split ?? 'paper') === 'paper' ? OPENAGI_PAPER_SPLIT.source : `--split ${flags.split}`})\n`
         : `inputs: one sample per task, built from the sample picture and sentences (OpenAGI's 100 samples per task are not shipped: --data DIR reads them), so a score is this planner on that sample${file ? '' : `; tasks: ${source} — pass OpenAGI's task_description.txt for the 185`}\n`,
     );
-  // The table reads what each item's run recorded (its metric definition, an invalid plan).
-  const withOutputs = <T>(read: (outputs: RunOutputs) => T): T => {
-    const store = openStore(flags.db);
-    try {
-      return read((runId) => store.getRun(runId)?.outputs);
-    } finally {
-      store.close();
-    }
-  };
   return runPlannedEval({
     config,
     evalId,
@@ -394,10 +383,10 @@ export async function openAgiEvalCommand(
     concurrency,
     scorer: metricNodeScorer,
     present: {
-      text: (summary, all) =>
-        withOutputs((outputs) => openAgiText(summary, all, tableContext, outputs)),
-      json: (summary, all) => {
-        const tables = withOutputs((outputs) => openAgiTables(all, tableContext, outputs));
+      // The table reads what each item's run recorded (its metric definition, an invalid plan).
+      text: (summary, all, outputs) => openAgiText(summary, all, tableContext, outputs),
+      json: (summary, all, outputs) => {
+        const tables = openAgiTables(all, tableContext, outputs);
         return {
           ...summary,
           planner: modelName,
