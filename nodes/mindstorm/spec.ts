@@ -5,7 +5,6 @@ import { mindstormGraphProblems } from './checks.ts';
 import { mindstormEffect, mindstormOutputTokens } from './estimate.ts';
 import { effectiveRights, mindstormData } from './rights.ts';
 import { mindstormStates } from './states.ts';
-import { topologyLabel } from './topology.ts';
 
 export {
   effectiveRights,
@@ -81,8 +80,7 @@ export const spec = defineNode({
   }),
   // Its members answer on their own in the vote-without-discussion baseline (app/eval/baselines).
   baseline: { members: (data) => data.members },
-  // Who sees whom, on the card: `topology ring`, `topology 3-regular (seed 1)`.
-  summary: (data) => `topology ${topologyLabel(data)}`,
+  // Who sees whom is drawn on the card (view.tsx), not said in words there.
   badges: (data) => [
     { label: `rounds ×${data.maxRounds}`, testId: 'rounds' },
     { label: data.structure },

@@ -1,31 +1,95 @@
 /**
- * The mindstorm's part of the inspector: a small drawing of who sees whom (its topology) over
- * its members, one dot per copy. Found like the spec (renderer/editor/nodeViews.ts).
+ * The mindstorm's topology, drawn: over its members (one dot per copy), a line for each pair
+ * where one sees the other. Large in the inspector with a caption; small on the card, in place
+ * of a summary in words, at full detail only (the canvas hides a container header's parts when
+ * zoomed out, lod.css). Found like the spec (renderer/editor/nodeViews.ts).
  */
+import { memo, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { NodeView, NodeViewProps } from '../../renderer/editor/nodeViews.ts';
 import { replicateOf } from '../../renderer/model/ports.ts';
 import { useEditor } from '../../renderer/store.ts';
+import { type TopologyDrawing, topologyDescription, topologyDrawing } from './drawing.ts';
 import type { MindstormData } from './rights.ts';
 import { memberName, topologyLabel, topologyProblem, visibility } from './topology.ts';
 
-/** Past this many members the drawing would be a blot: the caption says it alone. */
-const MOST_DRAWN = 24;
-const SIZE = 140;
+const INSPECTOR_SIZE = 140;
+/** Fits the container's header row without making it taller. */
+const CARD_SIZE = 22;
 
-function TopologyDiagram({ data }: NodeViewProps<MindstormData>) {
-  // How many copies each member runs as (0: a single agent), read from the canvas.
+/** The members' names, one per copy of a replicated member, read from the canvas. */
+function useMemberNames(members: string[]): string[] {
+  // How many copies each member runs as (0: a single agent). Compared by value (the same array
+  // while it is equal), so moving or editing other nodes does not redraw.
   const copies = useEditor(
     useShallow((s) =>
-      data.members.map((m) => {
+      members.map((m) => {
         const replicate = replicateOf(s.nodes.find((n) => n.id === m));
         return replicate ? replicate.items.length : 0;
       }),
     ),
   );
-  const names = data.members.flatMap((m, i) =>
-    copies[i] ? Array.from({ length: copies[i] }, (_, r) => memberName(m, r)) : [m],
+  return useMemo(
+    () =>
+      members.flatMap((m, i) =>
+        copies[i] ? Array.from({ length: copies[i] }, (_, r) => memberName(m, r)) : [m],
+      ),
+    [members, copies],
   );
+}
+
+/** The drawing in a square of `size`, computed again only when the data or members change. */
+function useDrawing(data: MindstormData, names: string[], size: number) {
+  return useMemo(
+    () => topologyDrawing(data, names, size, size > SMALL ? 12 : 3),
+    [data, names, size],
+  );
+}
+
+/** Up to this size a drawing is a glyph: thin lines, small dots, no title per dot. */
+const SMALL = 40;
+
+interface DrawingProps {
+  drawing: TopologyDrawing;
+  size: number;
+  /** Its accessible name. */
+  label: string;
+  testId?: string;
+}
+
+/** The dots on a circle and the lines between them. */
+function TopologySvg({ drawing, size, label, testId }: DrawingProps) {
+  const small = size <= SMALL;
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+      style={{ flexShrink: 0 }}
+    >
+      <title>{label}</title>
+      {drawing.lines.map(({ key, ...at }) => (
+        <line
+          key={key}
+          {...at}
+          style={{ stroke: 'var(--edge)', strokeWidth: small ? 0.75 : 1.5 }}
+        />
+      ))}
+      {drawing.dots.map(({ name, x, y }) => (
+        <circle key={name} cx={x} cy={y} r={small ? 1.75 : 5} style={{ fill: 'var(--accent)' }}>
+          {small ? null : <title>{name}</title>}
+        </circle>
+      ))}
+    </svg>
+  );
+}
+
+function TopologyInspector({ data }: NodeViewProps<MindstormData>) {
+  const names = useMemberNames(data.members);
+  const drawing = useDrawing(data, names, INSPECTOR_SIZE);
   if (names.length === 0) return null;
   const problem = topologyProblem(data, names);
   const sees = visibility(data, names);
@@ -33,58 +97,56 @@ function TopologyDiagram({ data }: NodeViewProps<MindstormData>) {
   const caption = problem
     ? problem
     : `${names.length} member${names.length === 1 ? '' : 's'}, each sees ${formatCount(others)} other${others === 1 ? '' : 's'}`;
-  const centre = SIZE / 2;
-  const radius = SIZE / 2 - 12;
-  const at = (i: number) => {
-    const angle = (2 * Math.PI * i) / names.length - Math.PI / 2;
-    return { x: centre + radius * Math.cos(angle), y: centre + radius * Math.sin(angle) };
-  };
-  const lines: Array<{ key: string; a: number; b: number }> = [];
-  names.forEach((name, a) => {
-    names.forEach((other, b) => {
-      // One line per pair, drawn when either sees the other.
-      if (b <= a) return;
-      if (sees.get(name)?.has(other) || sees.get(other)?.has(name)) {
-        lines.push({ key: `${name}|${other}`, a, b });
-      }
-    });
-  });
   return (
     <section className="muted small" aria-label="Topology" data-testid="mindstorm-topology">
       <p>
         Who sees whom: <strong>{topologyLabel(data)}</strong> · {caption}
       </p>
-      {problem || names.length > MOST_DRAWN ? null : (
-        <svg
-          width={SIZE}
-          height={SIZE}
-          viewBox={`0 0 ${SIZE} ${SIZE}`}
-          role="img"
-          aria-label={`${topologyLabel(data)} over ${names.join(', ')}`}
-        >
-          {lines.map(({ key, a, b }) => (
-            <line
-              key={key}
-              x1={at(a).x}
-              y1={at(a).y}
-              x2={at(b).x}
-              y2={at(b).y}
-              style={{ stroke: 'var(--edge)', strokeWidth: 1.5 }}
-            />
-          ))}
-          {names.map((name, i) => (
-            <circle key={name} cx={at(i).x} cy={at(i).y} r={5} style={{ fill: 'var(--accent)' }}>
-              <title>{name}</title>
-            </circle>
-          ))}
-        </svg>
-      )}
+      {drawing ? (
+        <TopologySvg
+          drawing={drawing}
+          size={INSPECTOR_SIZE}
+          label={`${topologyLabel(data)} over ${names.join(', ')}`}
+        />
+      ) : null}
     </section>
   );
 }
+
+/**
+ * On the card: the drawing alone, named by its title; in words when it cannot be drawn (a
+ * topology that does not fit its members, too many members to draw).
+ */
+function TopologyCardView({ id, data }: NodeViewProps<MindstormData>) {
+  const names = useMemberNames(data.members);
+  const drawing = useDrawing(data, names, CARD_SIZE);
+  const description = topologyDescription(data);
+  if (drawing) {
+    return (
+      <TopologySvg
+        drawing={drawing}
+        size={CARD_SIZE}
+        label={description}
+        testId={`topology-${id}`}
+      />
+    );
+  }
+  return (
+    <span className="node-summary" title={description}>
+      topology {topologyLabel(data)}
+    </span>
+  );
+}
+
+// The card's props are the node's id and its parsed data, which the canvas keeps by reference
+// while the node is unchanged: panning and zooming do not redraw it.
+const TopologyCard = memo(TopologyCardView);
 
 function formatCount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-export const view: NodeView<MindstormData> = { inspector: TopologyDiagram };
+export const view: NodeView<MindstormData> = {
+  inspector: TopologyInspector,
+  card: TopologyCard,
+};

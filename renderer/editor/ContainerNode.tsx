@@ -7,6 +7,7 @@ import { specOf } from '../model/registry.ts';
 import { pushHistory, setCollapsed } from '../store.ts';
 import { CardStatus, CollapsedBody, useCardHandles, useCardState } from './CollapsedCard.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
+import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
 import { ReplicaBadge } from './ReplicaBadge.tsx';
 import { summaryOf } from './SocietyNode.tsx';
@@ -14,7 +15,8 @@ import { usePorts } from './usePorts.ts';
 
 /**
  * Loop containers (a mindstorm) and groups: React Flow parent nodes whose children are the
- * nodes with this `parentId`. The header carries the type's summary, as a card does; outputs
+ * nodes with this `parentId`. The header carries the type's card view beside the title (first,
+ * so a narrow container does not cut it off) and its summary, as a card does; outputs
  * sit in a strip along the bottom edge, below the members. Collapsed (collapse-rule.ts), the
  * container is a card: its copies, its members' names, and a handle for each member port an
  * edge from outside reaches.
@@ -26,6 +28,7 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   const replicate = replicateOf({ id, data });
   const parsed = parseNodeData(type, data);
   const summary = parsed.ok ? summaryOf(spec, parsed.data) : undefined;
+  const Card = viewOf(type)?.card;
   const label = typeof data.label === 'string' && data.label ? data.label : id;
   // The type's own labels (a mindstorm's rounds and structure), from its `badges` hook.
   const badges = specHook({ id, type, data }, 'badges') ?? [];
@@ -77,6 +80,7 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
           {label}
           {label !== id ? <span className="node-id">{id}</span> : null}
         </span>
+        {Card && parsed.ok ? <Card id={id} data={parsed.data} /> : null}
         {badges.map((b) => (
           <span
             key={b.testId ?? `label:${b.label}`}

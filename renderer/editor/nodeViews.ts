@@ -17,7 +17,10 @@ export interface NodeViewProps<D = Record<string, unknown>> {
 
 /** What a node type's `view.tsx` exports as `view`. */
 export interface NodeView<D = Record<string, unknown>> {
-  /** Drawn on the card, under the summary. */
+  /**
+   * Drawn on the card, under the summary; on a container, in its header row beside the title
+   * (keep it one line high). Shown at full detail only (lod.css hides it when zoomed out).
+   */
   card?: ComponentType<NodeViewProps<D>>;
   /** Drawn in the inspector, above the generated form. */
   inspector?: ComponentType<NodeViewProps<D>>;
