@@ -40,6 +40,26 @@ describe('runs.credit: each member of a stored run left out in turn', () => {
     }
   }, 30_000);
 
+  it('scores each fork against the run: exact against the run answer drops by 1 where it changed', async () => {
+    const { runId } = await call('run.start', {
+      document: DEBATE,
+      inputs: { question: 'Bridge?' },
+      mode: 'simulated',
+    });
+    await finished(runId);
+    const answer = String(store.getRun(runId)?.outputs?.answer);
+    const credit = await call('runs.credit', { runId, metric: 'exact', expect: answer });
+    expect(credit.score).toBe(1);
+    for (const row of credit.members) {
+      expect(row.score).toBe(row.outputChanged ? 0 : 1);
+      expect(row.scoreDelta).toBe(row.outputChanged ? -1 : 0);
+    }
+    const both = await refusal(
+      call('runs.credit', { runId, metric: 'exact', expect: 'x', scoreOutput: 'answer' }),
+    );
+    expect(both.message).toBe("score with a scorer or with the run's own score, not both");
+  }, 30_000);
+
   it('asks before a live credit above the threshold, then sends only the changed calls', async () => {
     const { runId } = await call('run.start', {
       document: DEBATE,
