@@ -100,6 +100,7 @@ export type RunTab =
   | 'problems'
   | 'runs'
   | 'diff'
+  | 'credit'
   /** A run view's tab (a node type's `run-view.tsx`, or the shared analytics), by its key. */
   | `report:${string}`;
 

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
 import { AgentContext } from './context-contract.ts';
+import { creditContract } from './credit-contract.ts';
 import { defaultsContract } from './defaults-contract.ts';
 import { BaselineComparisonSchema, PaperTableSchema } from './eval-comparison-contract.ts';
 import { interviewContract } from './interview-contract.ts';
@@ -462,6 +463,7 @@ export const contract = {
   },
   ...ratingsContract,
   ...interviewContract,
+  ...creditContract,
   ...spending.spendingContract,
   ...spending.hostsContract,
   ...mcpContract,

@@ -14,6 +14,7 @@ import type { RunEventPush } from '../../app/api/contract.ts';
 import { type ApiMethod, contract } from '../../app/api/contract.ts';
 import type { Redactor } from '../../app/providers/secrets.ts';
 import { type ApiHandlersOptions, type ApiImplementation, createApiContext } from './context.ts';
+import { creditMethods } from './credit.ts';
 import { documentMethods } from './documents.ts';
 import { ApiError } from './errors.ts';
 import { evalMethods } from './evals.ts';
@@ -72,6 +73,7 @@ export function createApiHandlers(options: ApiHandlersOptions): ApiHandlers {
     ...runMethods(ctx, live, templates),
     ...historyMethods(ctx, live),
     ...interviewMethods(ctx, live),
+    ...creditMethods(ctx, live),
     ...evalMethods(ctx),
     ...ratingMethods(ctx),
     ...keyMethods(ctx),

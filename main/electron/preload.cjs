@@ -37,6 +37,7 @@ const METHODS = [
   'run.context',
   'run.interview',
   'run.interviews',
+  'runs.credit',
   'run.blob',
   'runs.list',
   'runs.fork',

@@ -8,6 +8,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { type RunTab, useEditor } from '../store.ts';
 import { ContextViewer } from './ContextViewer.tsx';
+import { CreditView } from './CreditView.tsx';
 import { DiffView } from './DiffView.tsx';
 import { useDebug } from './debugState.ts';
 import { EventLog } from './EventLog.tsx';
@@ -33,6 +34,7 @@ const TABS: Array<{ id: RunTab; label: string }> = [
   { id: 'timeline', label: 'Timeline' },
   { id: 'usage', label: 'Usage' },
   { id: 'outputs', label: 'Outputs' },
+  { id: 'credit', label: 'Credit' },
   { id: 'events', label: 'Events' },
   { id: 'problems', label: 'Problems' },
   { id: 'runs', label: 'Runs' },
@@ -120,6 +122,7 @@ export function RunPanel() {
             {tab === 'timeline' ? <Timeline /> : null}
             {tab === 'usage' ? <UsagePanel /> : null}
             {tab === 'outputs' ? <Outputs /> : null}
+            {tab === 'credit' ? <CreditView /> : null}
             {tab === 'events' ? <EventLog /> : null}
             {tab === 'problems' ? <Problems /> : null}
             {tab === 'runs' ? <History /> : null}

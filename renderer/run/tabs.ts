@@ -27,6 +27,7 @@ const WHEN: Partial<Record<RunTab, (d: TabData) => boolean>> = {
   outputs: (d) => d.outputs,
   events: (d) => d.events > 0,
   diff: (d) => d.diff,
+  credit: (d) => d.outputs,
 };
 
 /** Whether the panel's own tab `id` shows, with `open` the tab open now. */

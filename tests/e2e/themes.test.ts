@@ -84,6 +84,15 @@ const VIEWS: Array<{
     },
   })),
   {
+    name: "the run panel's credit tab with a bar per member",
+    within: 'section.run-panel',
+    reach: async ({ page }) => {
+      await page.getByTestId('run-tab-credit').click();
+      await page.getByTestId('credit-start').click();
+      await page.getByTestId('credit-bar').first().waitFor(WAIT);
+    },
+  },
+  {
     name: 'the inspector with an agent selected',
     within: 'aside.inspector',
     reach: async ({ page }) => {
