@@ -152,6 +152,37 @@ export function forkCalls(
   return { resent, fromRecord, ...(decisive ? { decisive } : {}) };
 }
 
+/**
+ * A member's row from its fork: the fork's calls (its log, whose first `kept` events are the
+ * parent's), its compared output against the parent's, and its score against the parent's.
+ */
+export function memberInfluence(fork: {
+  member: CreditMember;
+  runId: string;
+  events: readonly RunEvent[];
+  kept: number;
+  result: { status: string; outputs: Record<string, unknown>; error?: string };
+  /** The compared output's name and the parent's value of it. */
+  output: string;
+  parentValue: unknown;
+  score?: number | undefined;
+  baseline?: number | undefined;
+}): MemberInfluence {
+  const { result, score, baseline } = fork;
+  const value = result.outputs[fork.output];
+  return {
+    member: fork.member.name,
+    runId: fork.runId,
+    leftOut: fork.member.instances.length,
+    ...forkCalls(fork.events, fork.kept),
+    outputChanged: result.status === 'succeeded' && !sameValue(value, fork.parentValue),
+    output: value,
+    ...(score !== undefined ? { score } : {}),
+    ...(score !== undefined && baseline !== undefined ? { scoreDelta: score - baseline } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
 /** Whether two output values are the same (as stored: JSON). */
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

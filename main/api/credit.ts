@@ -11,10 +11,9 @@ import { firstNumber, type Scorer, TEXT_SCORERS, textScorer } from '../../app/ev
 import { expertProviders } from '../../app/experts/providers.ts';
 import {
   creditMembers,
-  forkCalls,
   type MemberInfluence,
+  memberInfluence,
   planLeaveOut,
-  sameValue,
 } from '../../app/runs/credit.ts';
 import { RunsError } from '../../app/runs/errors.ts';
 import { callRecorder, expertRecorder, toolRecorder } from '../../app/runs/record.ts';
@@ -111,21 +110,20 @@ export function creditMethods(ctx: ApiContext, live: LiveRuns): ApiMethods<'runs
         live.track(run, plan.kept);
         const result = await run.result;
         await live.get(id)?.done;
-        const value = result.outputs[output];
         const after = result.status === 'succeeded' ? await score.of(result.outputs) : undefined;
-        rows.push({
-          member: member.name,
-          runId: id,
-          leftOut: member.instances.length,
-          ...forkCalls(store.events(id), plan.kept.length),
-          outputChanged: result.status === 'succeeded' && !sameValue(value, outputs[output]),
-          output: value,
-          ...(after !== undefined ? { score: after } : {}),
-          ...(after !== undefined && baseline !== undefined
-            ? { scoreDelta: after - baseline }
-            : {}),
-          ...(result.error ? { error: result.error } : {}),
-        });
+        rows.push(
+          memberInfluence({
+            member,
+            runId: id,
+            events: store.events(id),
+            kept: plan.kept.length,
+            result,
+            output,
+            parentValue: outputs[output],
+            score: after,
+            baseline,
+          }),
+        );
       }
       return {
         runId: parent.id,

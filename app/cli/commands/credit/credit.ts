@@ -20,10 +20,9 @@ import { clip } from '../../../providers/text.ts';
 import {
   type CreditUnit,
   creditMembers,
-  forkCalls,
   type MemberInfluence,
+  memberInfluence,
   planLeaveOut,
-  sameValue,
 } from '../../../runs/credit.ts';
 import { newRunId, type RunRecord, type RunStore } from '../../../store/index.ts';
 import { terminalText } from '../../../terminal/terminal-text.ts';
@@ -202,19 +201,20 @@ export async function creditRun(
       },
       plan.kept,
     );
-    const output = result.outputs[outputName];
     const after = result.status === 'succeeded' ? await score(result.outputs) : undefined;
-    influence.push({
-      member: member.name,
-      runId,
-      leftOut: member.instances.length,
-      ...forkCalls(store.events(runId), plan.kept.length),
-      outputChanged: result.status === 'succeeded' && !sameValue(output, outputs[outputName]),
-      output,
-      ...(after !== undefined ? { score: after } : {}),
-      ...(after !== undefined && baseline !== undefined ? { scoreDelta: after - baseline } : {}),
-      ...(result.error ? { error: result.error } : {}),
-    });
+    influence.push(
+      memberInfluence({
+        member,
+        runId,
+        events: store.events(runId),
+        kept: plan.kept.length,
+        result,
+        output: outputName,
+        parentValue: outputs[outputName],
+        score: after,
+        baseline,
+      }),
+    );
   }
   return {
     runId: parent.id,
