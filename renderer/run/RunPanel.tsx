@@ -52,6 +52,7 @@ export function RunPanel() {
   const data = useEditor(
     useShallow((s) => ({
       instances: Object.keys(s.run.instances).length,
+      replicas: Object.keys(s.run.instances).filter((id) => /#\d/.test(id)).length,
       calls: s.run.usage.calls,
       outputs: s.run.outputs !== null,
       events: s.run.log.length,

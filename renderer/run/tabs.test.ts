@@ -13,10 +13,18 @@ const OWN: RunTab[] = [
   'problems',
   'runs',
   'diff',
+  'credit',
 ];
 const shown = (data: TabData, open: RunTab = 'inputs') =>
   OWN.filter((id) => tabShown(id, data, open));
-const NONE: TabData = { instances: 0, calls: 0, outputs: false, events: 0, diff: false };
+const NONE: TabData = {
+  instances: 0,
+  calls: 0,
+  outputs: false,
+  events: 0,
+  diff: false,
+  replicas: 0,
+};
 
 describe("the run panel's tabs", () => {
   it('offers only Inputs, Transcript, Problems and Runs before a run', () => {
@@ -35,7 +43,9 @@ describe("the run panel's tabs", () => {
       'problems',
       'runs',
     ]);
-    expect(shown({ ...noCalls, calls: 2, diff: true })).toEqual(OWN);
+    // Credit only once a finished run has members to leave out (replicas) and calls to re-send.
+    expect(shown({ ...noCalls, calls: 2, diff: true })).toEqual(OWN.filter((t) => t !== 'credit'));
+    expect(shown({ ...noCalls, calls: 2, diff: true, replicas: 3 })).toEqual(OWN);
   });
 
   it('keeps the open tab, so starting a run never takes it away', () => {

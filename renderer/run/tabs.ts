@@ -18,6 +18,8 @@ export interface TabData {
   events: number;
   /** Whether two runs are being compared. */
   diff: boolean;
+  /** Replica instances (`critic#2`, `member#0@r1`): members credit can leave out, one at a time. */
+  replicas: number;
 }
 
 const WHEN: Partial<Record<RunTab, (d: TabData) => boolean>> = {
@@ -27,7 +29,8 @@ const WHEN: Partial<Record<RunTab, (d: TabData) => boolean>> = {
   outputs: (d) => d.outputs,
   events: (d) => d.events > 0,
   diff: (d) => d.diff,
-  credit: (d) => d.outputs,
+  // Credit leaves members out of a finished run: a run with no replica and no call has none.
+  credit: (d) => d.outputs && d.replicas > 0 && d.calls > 0,
 };
 
 /** Whether the panel's own tab `id` shows, with `open` the tab open now. */
