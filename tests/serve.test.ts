@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchDocuments } from '../app/cli/commands/serve/reload.ts';
 import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
 import { serve } from '../app/serve/index.ts';
 import { openRunStore } from '../app/store/index.ts';
@@ -47,13 +48,15 @@ function flags(db: string, stub: StubOpenAI, extra: Partial<ServeFlags> = {}): S
   };
 }
 
-async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}) {
+async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, document = file) {
   const db = join(dir, `runs-${Math.random().toString(36).slice(2)}.db`);
-  const { options, close } = await serveOptions([file], flags(db, stub, extra));
+  const { options, check, close } = await serveOptions([document], flags(db, stub, extra));
   const serving = await serve(options);
   return {
     serving,
     db,
+    options,
+    check,
     stop: async () => {
       await serving.close();
       close();
@@ -280,5 +283,86 @@ describe('society serve under load', () => {
     const invalid = await societyHere(['serve', file, broken, '--db', join(dir, 'x.db')]);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain(`${broken}: `);
+  });
+});
+
+describe('society serve keeps keys and follows edits', () => {
+  it('never answers with a provider key, even when a model repeats it', async () => {
+    const key = 'sk-serve-test-key-0123456789abcdef';
+    process.env.SERVE_TEST_STUB_KEY = key;
+    // A model that repeats the Authorization header it was sent: the key reaches the output.
+    const stub = await startStubOpenAI({
+      respond: (_body, ctx) => ({ text: `I was sent ${ctx.headers.authorization}` }),
+    });
+    const server = await start(stub, { provider: [`stub=${stub.url},key=SERVE_TEST_STUB_KEY`] });
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const reply = await client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'What were you sent?' }],
+      });
+      expect(stub.headers[0]!.authorization).toBe(`Bearer ${key}`);
+      expect(reply.choices[0]!.message.content).toMatch(/^I was sent Bearer /);
+      expect(JSON.stringify(reply)).not.toContain(key);
+      const runId = reply.id.replace('chatcmpl-', '');
+      const events = await (
+        await fetch(`${server.serving.url}/runs/${runId}/events`, { headers: auth })
+      ).text();
+      expect(events).toContain('run.finished');
+      expect(events).not.toContain(key);
+    } finally {
+      delete process.env.SERVE_TEST_STUB_KEY;
+      await server.stop();
+      await stub.close();
+    }
+  });
+
+  it('serves an edited document from the next request, and keeps the last good one on a broken edit', async () => {
+    const copy = join(dir, 'edited.society.json');
+    const doc = (prompt: string) =>
+      JSON.stringify(
+        graph(
+          [input('question'), agent('a', prompt), output('answer')],
+          [edge('question.value', 'a.question'), edge('a.text', 'answer.value')],
+          { models: { m: { provider: 'stub', model: 'stub-model' } } },
+        ),
+      );
+    writeFileSync(copy, doc('First: {{ question }}'));
+    const stub = await startStubOpenAI();
+    const server = await start(stub, {}, copy);
+    const log: string[] = [];
+    const unwatch = watchDocuments(
+      server.options.societies,
+      server.serving.replace,
+      server.check,
+      (line) => log.push(line),
+      50,
+    );
+    const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+    const ask = async () =>
+      (
+        await client.chat.completions.create({
+          model: 'edited',
+          messages: [{ role: 'user', content: 'hi' }],
+        })
+      ).choices[0]!.message.content;
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      expect(await ask()).toBe('echo: First: hi');
+      writeFileSync(copy, doc('Second: {{ question }}'));
+      await until(() => log.length > 0);
+      expect(log).toEqual([`${copy}: reloaded "edited"`]);
+      expect(await ask()).toBe('echo: Second: hi');
+      writeFileSync(copy, '{ "version": 1, "nodes": [');
+      await until(() => log.length > 1);
+      expect(log[1]).toContain(`${copy}: kept the last good version of "edited": `);
+      expect(await ask()).toBe('echo: Second: hi');
+    } finally {
+      unwatch();
+      await server.stop();
+      await stub.close();
+    }
   });
 });

@@ -36,6 +36,8 @@ export interface Serving {
   url: string;
   port: number;
   runner: Runner;
+  /** Serves `society` from now on in place of the one of its name (runs already started keep theirs). */
+  replace(society: ServedSociety): void;
   /** Cancels the runs it holds (recorded as cancelled) and stops listening. */
   close(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     url: http.url,
     port: http.port,
     runner,
+    replace: (society) => societies.set(society.name, society),
     close: async () => {
       await runner.stop();
       await http.close();

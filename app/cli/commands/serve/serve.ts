@@ -1,7 +1,7 @@
 /**
  * `society serve PATHS…`: validates every document (exit 2 with one line per problem, as
  * `society validate` says them), checks the keys and hosts their runs need, then serves them
- * until Ctrl-C (app/serve/). Runs land in the run store like `society run`'s.
+ * until Ctrl-C (app/serve/), reloading a document when its file changes. Runs land in the run store like `society run`'s.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { refuseMissingKeys } from '../../preflight.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { processRedactor } from '../../redaction.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
+import { type ReloadCheck, watchDocuments } from './reload.ts';
 
 export interface ServeFlags extends AllowHostFlags {
   port: string;
@@ -38,7 +39,7 @@ export interface ServeFlags extends AllowHostFlags {
 
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
 export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
-  const { options, close } = await serveOptions(paths, flags);
+  const { options, check, close } = await serveOptions(paths, flags);
   const serving = await serve(options).catch((error: NodeJS.ErrnoException) => {
     close();
     throw new UsageError(
@@ -48,6 +49,9 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
   const names = options.societies.map((s) => s.name).join(', ');
   process.stderr.write(
     `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json)\n`,
+  );
+  const unwatch = watchDocuments(options.societies, serving.replace, check, (line) =>
+    process.stderr.write(`society: ${line}\n`),
   );
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -59,6 +63,7 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
     process.on('SIGTERM', stop);
   });
   process.stderr.write('society: stopping (running runs are cancelled)\n');
+  unwatch();
   await serving.close();
   close();
   return EXIT.ok;
@@ -71,7 +76,7 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
 export async function serveOptions(
   paths: string[],
   flags: ServeFlags,
-): Promise<{ options: ServeOptions; close: () => void }> {
+): Promise<{ options: ServeOptions; check: ReloadCheck; close: () => void }> {
   const port = integer(flags.port, '--port', 0, 65535);
   const concurrency = integer(flags.concurrency, '--concurrency', 1, 1000);
   const queueLimit = integer(flags.queueLimit, '--queue-limit', 0, 100_000);
@@ -89,11 +94,13 @@ export async function serveOptions(
     const keys = { providerOverrides: overrides, simulate: flags.simulate === true };
     const allowedOrigins = runOrigins(store, flags);
     const mcp = runMcpProfiles(store);
-    for (const society of societies) {
+    // What a run of each society needs, checked at start and again for a reloaded document.
+    const check = (society: ServedSociety) => {
       refuseMissingKeys(society.compiled.plan, keys);
       refuseMissingMcp(society.compiled.plan, mcp, keys);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
-    }
+    };
+    for (const society of societies) check(society);
     // Runs a stopped server left running are interrupted: `society resume` finishes them.
     store.markInterrupted();
     if (token.generated)
@@ -124,6 +131,7 @@ export async function serveOptions(
         redact: (text) => processRedactor.text(text),
         onError: (message) => process.stderr.write(`society: a request failed: ${message}\n`),
       },
+      check,
       close: () => store.close(),
     };
   } catch (error) {
