@@ -274,6 +274,30 @@ describe('society serve under load', () => {
     }
   });
 
+  it('answers 20 concurrent chats with 100 ms model latency, 3 at a time, none lost', async () => {
+    const stub = await startStubOpenAI({ latencyMs: 100 });
+    const server = await start(stub, { concurrency: '3', queueLimit: '20' });
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          client.chat.completions.create({
+            model: 'echo',
+            messages: [{ role: 'user', content: `question ${i}` }],
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.choices[0]!.message.content)).toEqual(
+        Array.from({ length: 20 }, (_, i) => `echo: Answer: question ${i}`),
+      );
+      expect(stub.count()).toBe(20);
+      expect(stub.peakConcurrency()).toBe(3);
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('refuses --no-auth beyond loopback and an invalid document (exit 2)', async () => {
     const open = await societyHere(['serve', file, '--no-auth', '--host', '0.0.0.0']);
     expect(open.code).toBe(2);

@@ -125,7 +125,15 @@ export class Runner {
     const start = () => {
       this.#active++;
       served.state = 'running';
-      const run = this.#start(served, society, given);
+      let run: Run;
+      try {
+        run = this.#start(served, society, given);
+      } catch (error) {
+        // The store refused the run (a full disk): it fails without taking its slot along.
+        const result = { ...emptyResult(served.id, 'failed'), error: (error as Error).message };
+        this.#finish(served, result, end);
+        return;
+      }
       served.run = run;
       begin(run);
       void run.result.then(
