@@ -274,6 +274,33 @@ describe('society serve under load', () => {
     }
   });
 
+  it('cancels a run that takes longer than --timeout, saying so', async () => {
+    const stub = await startStubOpenAI({ latencyMs: 5_000 });
+    const server = await start(stub, { timeout: '0.2' });
+    try {
+      const res = await fetch(`${server.serving.url}/societies/echo/runs`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ inputs: { question: 'slow?' } }),
+      });
+      const { id } = await answer(res);
+      const ended = await answer(
+        await fetch(`${server.serving.url}/runs/${id}?wait=1`, { headers: auth }),
+      );
+      expect(ended).toMatchObject({
+        status: 'cancelled',
+        error: 'the run took longer than 0.2 s and was cancelled',
+      });
+      // The model call in flight was aborted, not left to finish.
+      for (let i = 0; i < 40 && stub.aborted() === 0; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(stub.aborted()).toBe(1);
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('answers 20 concurrent chats with 100 ms model latency, 3 at a time, none lost', async () => {
     const stub = await startStubOpenAI({ latencyMs: 100 });
     const server = await start(stub, { concurrency: '3', queueLimit: '20' });

@@ -36,6 +36,8 @@ export interface RunnerOptions {
   queueLimit: number;
   /** US dollars all the server's runs may spend; a run once it is spent is refused. */
   budgetUsd?: number | undefined;
+  /** Milliseconds a run may take; a longer one is cancelled. */
+  timeoutMs?: number | undefined;
   simulate?: boolean;
   providerOverrides?: Record<string, ProfileOverride>;
   prices?: RunOptions['prices'];
@@ -57,6 +59,8 @@ export interface ServedRun {
   done: Promise<RunResult>;
   blobs: BlobStore;
   createdAt: number;
+  /** Set when the run was cancelled for taking longer than the server's timeout. */
+  timedOut?: boolean;
 }
 
 interface Pending {
@@ -136,6 +140,14 @@ export class Runner {
       }
       served.run = run;
       begin(run);
+      const { timeoutMs } = this.#options;
+      const timer = timeoutMs
+        ? setTimeout(() => {
+            served.timedOut = true;
+            run.cancel();
+          }, timeoutMs)
+        : undefined;
+      void run.result.finally(() => clearTimeout(timer)).catch(() => {});
       void run.result.then(
         (result) => this.#finish(served, result, end),
         (error: unknown) =>
@@ -234,8 +246,14 @@ export class Runner {
     this.#spentUsd += result.usage.costUsd;
     this.#durations.push(Date.now() - served.createdAt);
     served.state = 'finished';
-    served.result = result;
-    end(result);
+    served.result =
+      served.timedOut && result.status === 'cancelled'
+        ? {
+            ...result,
+            error: `the run took longer than ${(this.#options.timeoutMs ?? 0) / 1000} s and was cancelled`,
+          }
+        : result;
+    end(served.result);
     const next = this.#queue.shift();
     if (next) next.start();
   }

@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .option('--port <N>', 'the port to listen on (0: any free port)', '8787')
     .option(
       '--host <H>',
-      'the address to listen on (default 127.0.0.1; beyond loopback put TLS in front)',
+      'the address to listen on (beyond loopback, put TLS in front)',
       '127.0.0.1',
     )
     .option(
@@ -27,6 +27,7 @@ export function register(program: Command): void {
     .option('--concurrency <N>', 'runs at once; more wait in the queue', '2')
     .option('--queue-limit <N>', 'runs waiting beyond --concurrency; one more gets 429', '16')
     .option('--budget <USD>', 'US dollars all runs of this server may spend; then new runs get 429')
+    .option('--timeout <SECONDS>', 'cancel a run that takes longer than this')
     .option('--max-body <BYTES>', 'largest request body (413 beyond it)', String(32 * 1024 * 1024))
     .option('--simulate', 'answer every model call with the simulated provider (no key needed)')
     .option(

@@ -31,6 +31,7 @@ export interface ServeFlags extends AllowHostFlags {
   concurrency: string;
   queueLimit: string;
   budget?: string;
+  timeout?: string;
   maxBody: string;
   simulate?: boolean;
   provider: string[];
@@ -84,6 +85,9 @@ export async function serveOptions(
   const budgetUsd = flags.budget === undefined ? undefined : Number(flags.budget);
   if (budgetUsd !== undefined && !(budgetUsd > 0))
     throw new UsageError(`--budget takes US dollars above 0, got "${flags.budget}"`);
+  const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0))
+    throw new UsageError(`--timeout takes seconds above 0, got "${flags.timeout}"`);
   const token = tokenOf(flags);
   const providerOverrides = parseProviders(flags.provider);
 
@@ -122,6 +126,7 @@ export async function serveOptions(
         concurrency,
         queueLimit,
         budgetUsd,
+        timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
         maxBodyBytes,
         simulate: flags.simulate === true,
         providerOverrides: overrides,
