@@ -27,6 +27,7 @@ import { register as replay } from './replay.command.ts';
 import { register as resume } from './resume.command.ts';
 import { register as run } from './run.command.ts';
 import { register as runs } from './runs.command.ts';
+import { register as serveCommand } from './serve/serve.command.ts';
 import { register as show } from './show.command.ts';
 import { register as validate } from './validate.command.ts';
 import { register as worker } from './worker.command.ts';
@@ -54,6 +55,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   mcp,
   hosts,
   runs,
+  serveCommand,
   exportRun,
   replay,
   show,

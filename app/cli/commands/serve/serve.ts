@@ -1,0 +1,227 @@
+/**
+ * `society serve PATHS…`: validates every document (exit 2 with one line per problem, as
+ * `society validate` says them), checks the keys and hosts their runs need, then serves them
+ * until Ctrl-C (app/serve/), reloading a document when its file changes. Runs land in the run store like `society run`'s.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_PRICES } from '../../../costs/prices.ts';
+import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
+import { formatProblem } from '../../../schema/problems.ts';
+import { type ServedSociety, servedName, servedSociety } from '../../../serve/catalog.ts';
+import { isLoopback, type ServeOptions, serve } from '../../../serve/index.ts';
+import { compileFile } from '../../document-file.ts';
+import { EXIT, Exit, UsageError } from '../../errors.ts';
+import { type AllowHostFlags, refuseUnallowedHosts, runOrigins } from '../../hosts.ts';
+import { refuseMissingMcp, runMcpProfiles, runToolSources } from '../../mcp-servers.ts';
+import { refuseMissingKeys } from '../../preflight.ts';
+import { parseProviders } from '../../provider-flags.ts';
+import { processRedactor } from '../../redaction.ts';
+import { openStore, storedOverrides } from '../../run-store.ts';
+import { type ReloadCheck, watchDocuments } from './reload.ts';
+
+export interface ServeFlags extends AllowHostFlags {
+  port: string;
+  host: string;
+  token?: string;
+  tokenFile?: string;
+  /** False with `--no-auth`. */
+  auth: boolean;
+  concurrency: string;
+  queueLimit: string;
+  budget?: string;
+  timeout?: string;
+  maxBody: string;
+  simulate?: boolean;
+  provider: string[];
+  db?: string;
+}
+
+/** Serves until SIGINT or SIGTERM; resolves to the exit code. */
+export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
+  const { options, check, close } = await serveOptions(paths, flags);
+  const serving = await serve(options).catch((error: NodeJS.ErrnoException) => {
+    close();
+    throw new UsageError(
+      `cannot listen on ${flags.host}:${flags.port}: ${error.code ?? error.message}`,
+    );
+  });
+  const names = options.societies.map((s) => s.name).join(', ');
+  process.stderr.write(
+    `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json)\n`,
+  );
+  const unwatch = watchDocuments(options.societies, serving.replace, check, (line) =>
+    process.stderr.write(`society: ${line}\n`),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write('society: stopping (running runs are cancelled)\n');
+  unwatch();
+  await serving.close();
+  close();
+  return EXIT.ok;
+}
+
+/**
+ * Everything `serve` needs from the paths and flags, refusing bad ones (exit 2) before anything
+ * listens: the societies, the store, the token, the limits. `close` closes the store.
+ */
+export async function serveOptions(
+  paths: string[],
+  flags: ServeFlags,
+): Promise<{ options: ServeOptions; check: ReloadCheck; close: () => void }> {
+  const port = integer(flags.port, '--port', 0, 65535);
+  const concurrency = integer(flags.concurrency, '--concurrency', 1, 1000);
+  const queueLimit = integer(flags.queueLimit, '--queue-limit', 0, 100_000);
+  const maxBodyBytes = integer(flags.maxBody, '--max-body', 1024, 2 ** 31);
+  const budgetUsd = flags.budget === undefined ? undefined : Number(flags.budget);
+  if (budgetUsd !== undefined && !(budgetUsd > 0))
+    throw new UsageError(`--budget takes US dollars above 0, got "${flags.budget}"`);
+  const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0))
+    throw new UsageError(`--timeout takes seconds above 0, got "${flags.timeout}"`);
+  const token = tokenOf(flags);
+  const providerOverrides = parseProviders(flags.provider);
+
+  const societies = await loadSocieties(paths);
+  const store = openStore(flags.db);
+  try {
+    const overrides = { ...storedOverrides(store), ...providerOverrides };
+    const keys = { providerOverrides: overrides, simulate: flags.simulate === true };
+    const allowedOrigins = runOrigins(store, flags);
+    const mcp = runMcpProfiles(store);
+    // What a run of each society needs, checked at start and again for a reloaded document.
+    const check = (society: ServedSociety) => {
+      refuseMissingKeys(society.compiled.plan, keys);
+      refuseMissingMcp(society.compiled.plan, mcp, keys);
+      refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
+    };
+    for (const society of societies) check(society);
+    // Runs a stopped server left running are interrupted: `society resume` finishes them.
+    store.markInterrupted();
+    if (token.generated)
+      process.stderr.write(
+        `society: the bearer token for this server (shown once): ${token.value}\n`,
+      );
+    if (!isLoopback(flags.host))
+      process.stderr.write(
+        `society: warning: listening on ${flags.host}, beyond this machine, over plain HTTP: put TLS (a reverse proxy) in front, or the token and every run travel readable\n`,
+      );
+    return {
+      options: {
+        societies,
+        store,
+        registry: await loadNodeRegistry(),
+        host: flags.host,
+        port,
+        token: token.value,
+        concurrency,
+        queueLimit,
+        budgetUsd,
+        timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
+        maxBodyBytes,
+        simulate: flags.simulate === true,
+        providerOverrides: overrides,
+        prices: { ...DEFAULT_PRICES, ...store.priceTable() },
+        allowedOrigins,
+        tools: runToolSources(mcp),
+        redact: (text) => processRedactor.text(text),
+        onError: (message) => process.stderr.write(`society: a request failed: ${message}\n`),
+      },
+      check,
+      close: () => store.close(),
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** The documents in `paths` (folders: their *.society.json files), compiled and named. */
+async function loadSocieties(paths: string[]): Promise<ServedSociety[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    let folder = false;
+    try {
+      folder = statSync(path).isDirectory();
+    } catch {
+      throw new UsageError(`cannot read ${path}`);
+    }
+    if (!folder) files.push(path);
+    else {
+      const found = readdirSync(path)
+        .filter((name) => name.endsWith('.society.json'))
+        .sort()
+        .map((name) => join(path, name));
+      if (found.length === 0) throw new UsageError(`${path} holds no *.society.json document`);
+      files.push(...found);
+    }
+  }
+  const lines: string[] = [];
+  const societies: ServedSociety[] = [];
+  for (const file of files) {
+    const compiled = await compileFile(file);
+    if (!compiled.ok) {
+      for (const p of compiled.problems) lines.push(`${file}: ${formatProblem(p)}`);
+      continue;
+    }
+    const name = servedName(file);
+    const twin = societies.find((s) => s.name === name);
+    if (twin)
+      throw new UsageError(
+        `${file} and ${twin.file} would both be served as "${name}": rename one`,
+      );
+    societies.push(servedSociety(name, file, compiled));
+  }
+  if (lines.length) throw new Exit(EXIT.invalid, lines.join('\n'));
+  return societies;
+}
+
+function tokenOf(flags: ServeFlags): { value: string | undefined; generated: boolean } {
+  const given = [flags.token !== undefined, flags.tokenFile !== undefined, !flags.auth].filter(
+    Boolean,
+  ).length;
+  if (given > 1) throw new UsageError('use only one of --token, --token-file and --no-auth');
+  if (!flags.auth) {
+    if (!isLoopback(flags.host))
+      throw new UsageError(
+        `--no-auth is accepted only on a loopback address (127.0.0.1, ::1, localhost), not ${flags.host}`,
+      );
+    return { value: undefined, generated: false };
+  }
+  if (flags.tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(flags.tokenFile, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(
+        `cannot read --token-file ${flags.tokenFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+    return { value: checkedToken(text, '--token-file'), generated: false };
+  }
+  if (flags.token !== undefined)
+    return { value: checkedToken(flags.token, '--token'), generated: false };
+  return { value: randomBytes(24).toString('base64url'), generated: true };
+}
+
+function checkedToken(token: string, flag: string): string {
+  if (token.length < 16) throw new UsageError(`${flag}: a token needs at least 16 characters`);
+  if (/\s/.test(token)) throw new UsageError(`${flag}: a token has no spaces`);
+  return token;
+}
+
+function integer(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${text}"`);
+  return n;
+}

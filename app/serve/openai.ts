@@ -1,0 +1,114 @@
+/**
+ * The OpenAI-compatible endpoint: every served society is a model. A chat completion runs the
+ * society with the last user message as its first text input and answers with its first text
+ * output; `usage` is the society's total tokens over all its calls. With `stream: true` the
+ * answer comes as `chat.completion.chunk` events once the run has ended (the role at once, the
+ * output in one chunk), then `data: [DONE]`.
+ */
+import type { RunResult } from '../runtime/engine.ts';
+import { type ServeContext, societyNamed } from './api.ts';
+import { chatFields } from './catalog.ts';
+import { HttpError } from './errors.ts';
+import type { Route } from './http.ts';
+import { ChatRequest, messageText } from './schemas.ts';
+
+const CREATED = Math.floor(Date.now() / 1000);
+
+/** `GET /v1/models` and `POST /v1/chat/completions`. */
+export function openAiRoutes(ctx: ServeContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/models',
+      handler: ({ json }) =>
+        json(200, {
+          object: 'list',
+          data: [...ctx.societies.keys()].map((id) => ({
+            id,
+            object: 'model',
+            created: CREATED,
+            owned_by: 'society',
+          })),
+        }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      handler: async ({ body, json, sse, signal }) => {
+        const request = await body(ChatRequest);
+        const society = societyNamed(ctx, request.model, 'model');
+        const { input, output } = chatFields(society);
+        if (!input)
+          throw new HttpError(
+            400,
+            `society "${society.name}" has no text input to chat with`,
+            'model',
+          );
+        const lastUser = request.messages.findLastIndex((m) => m.role === 'user');
+        if (lastUser < 0) throw new HttpError(400, 'no user message to answer', 'messages');
+        const text = messageText(request.messages[lastUser]!.content);
+        const served = ctx.runner.submit(society, { [input]: text });
+        const id = `chatcmpl-${served.id}`;
+        const created = Math.floor(Date.now() / 1000);
+        const base = { id, created, model: society.name };
+        if (request.stream) {
+          const stream = sse();
+          const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
+            stream.send({
+              ...base,
+              object: 'chat.completion.chunk',
+              choices: [{ index: 0, delta, finish_reason: finish }],
+              ...extra,
+            });
+          chunk({ role: 'assistant', content: '' }, null);
+          signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
+          const result = await served.done;
+          if (signal.aborted) return;
+          if (result.status !== 'succeeded') {
+            stream.send({ error: { message: failure(result) } });
+          } else {
+            chunk({ content: answerOf(result, output) }, null);
+            chunk({}, 'stop', { usage: usageOf(result) });
+          }
+          stream.raw('data: [DONE]\n\n');
+          stream.end();
+          return;
+        }
+        signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
+        const result = await served.done;
+        if (signal.aborted) return;
+        if (result.status !== 'succeeded') throw new HttpError(502, failure(result));
+        json(200, {
+          ...base,
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: answerOf(result, output) },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: usageOf(result),
+        });
+      },
+    },
+  ];
+}
+
+function answerOf(result: RunResult, output: string | undefined): string {
+  const value = output === undefined ? undefined : result.outputs[output];
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function usageOf(result: RunResult) {
+  return {
+    prompt_tokens: result.usage.promptTokens,
+    completion_tokens: result.usage.completionTokens,
+    total_tokens: result.usage.totalTokens,
+  };
+}
+
+function failure(result: RunResult): string {
+  return `the society's run ${result.runId} ${result.status}${result.error ? `: ${result.error}` : ''}`;
+}

@@ -1,0 +1,148 @@
+/**
+ * The server's OpenAPI 3.1 description, served at `/openapi.json`: the request bodies from their
+ * zod schemas, each served society's inputs and outputs from its input and output nodes.
+ */
+import { z } from 'zod';
+import { fieldsSchema, type ServedSociety } from './catalog.ts';
+import { ChatRequest, RunRequest } from './schemas.ts';
+
+const ERROR = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        field: { type: 'string', description: 'the request field the error is about' },
+      },
+      required: ['message'],
+    },
+  },
+} as const;
+
+const RUN = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    society: { type: 'string' },
+    status: {
+      type: 'string',
+      enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'],
+    },
+    outputs: { type: 'object', description: 'values by output name; files as data URLs' },
+    usage: { type: 'object' },
+    error: { type: 'string' },
+  },
+  required: ['id', 'society', 'status'],
+} as const;
+
+function errors(...codes: number[]) {
+  const text: Record<number, string> = {
+    400: 'a field does not fit (named in error.field)',
+    401: 'no or wrong bearer token',
+    404: 'no such society or run',
+    413: 'the request body is too large',
+    429: 'the server is busy or its budget spent (see Retry-After)',
+    502: "the society's run did not succeed",
+  };
+  return Object.fromEntries(
+    codes.map((code) => [
+      code,
+      { description: text[code], content: { 'application/json': { schema: ERROR } } },
+    ]),
+  );
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+/** The OpenAPI document for `societies`. */
+export function openApiDocument(societies: Iterable<ServedSociety>): Record<string, unknown> {
+  const schemas: Record<string, unknown> = { Error: ERROR, Run: RUN };
+  for (const s of societies) {
+    schemas[`${s.name}.inputs`] = fieldsSchema(s.inputs);
+    schemas[`${s.name}.outputs`] = fieldsSchema(s.outputs);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'society serve',
+      version: '1',
+      description:
+        'Run the served societies over HTTP. Every request carries Authorization: Bearer TOKEN (unless the server runs with --no-auth on loopback).',
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas,
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/societies': {
+        get: {
+          summary: 'the served societies, with the JSON Schemas of their inputs and outputs',
+          responses: { 200: { description: 'the societies' }, ...errors(401) },
+        },
+      },
+      '/societies/{name}/runs': {
+        post: {
+          summary: 'start a run (queued when the server is at its concurrency)',
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: true,
+            content: json(z.toJSONSchema(RunRequest, { io: 'input' })),
+          },
+          responses: {
+            202: { description: 'the run, queued or running', content: json(RUN) },
+            ...errors(400, 401, 404, 413, 429),
+          },
+        },
+      },
+      '/runs/{id}': {
+        get: {
+          summary: 'a run; with ?wait=1, once it has ended',
+          parameters: [runId, { name: 'wait', in: 'query', schema: { type: 'string' } }],
+          responses: { 200: { description: 'the run', content: json(RUN) }, ...errors(401, 404) },
+        },
+        delete: {
+          summary: 'cancel a run',
+          parameters: [runId],
+          responses: {
+            200: { description: 'the cancelled run', content: json(RUN) },
+            ...errors(401, 404),
+          },
+        },
+      },
+      '/runs/{id}/events': {
+        get: {
+          summary:
+            "the run's events as Server-Sent Events (event: its type; data: the event as the run store records it), ending after run.finished",
+          parameters: [runId],
+          responses: {
+            200: { description: 'the event stream', content: { 'text/event-stream': {} } },
+            ...errors(401, 404),
+          },
+        },
+      },
+      '/v1/models': {
+        get: {
+          summary: 'OpenAI-compatible: every served society is a model',
+          responses: { 200: { description: 'the models' }, ...errors(401) },
+        },
+      },
+      '/v1/chat/completions': {
+        post: {
+          summary:
+            "OpenAI-compatible: the last user message is the society's first text input, the answer its first text output",
+          requestBody: {
+            required: true,
+            content: json(z.toJSONSchema(ChatRequest, { io: 'input' })),
+          },
+          responses: {
+            200: { description: 'a chat.completion, or with stream: chat.completion.chunk events' },
+            ...errors(400, 401, 404, 413, 429, 502),
+          },
+        },
+      },
+    },
+  };
+}
