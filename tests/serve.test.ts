@@ -325,6 +325,23 @@ describe('society serve under load', () => {
     }
   });
 
+  it("labels a simulated society's chat answer as simulated, and sends nothing to a model", async () => {
+    const stub = await startStubOpenAI();
+    const server = await start(stub, { simulate: true });
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const reply = await client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'Is the sky blue?' }],
+      });
+      expect(reply.choices[0]!.message.content).toMatch(/^\[simulated\] /);
+      expect(stub.count()).toBe(0);
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('refuses --no-auth beyond loopback and an invalid document (exit 2)', async () => {
     const open = await societyHere(['serve', file, '--no-auth', '--host', '0.0.0.0']);
     expect(open.code).toBe(2);

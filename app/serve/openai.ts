@@ -6,6 +6,7 @@
  * output in one chunk), then `data: [DONE]`.
  */
 import type { RunResult } from '../runtime/engine.ts';
+import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
 import { chatFields } from './catalog.ts';
 import { HttpError } from './errors.ts';
@@ -95,10 +96,15 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
   ];
 }
 
+/**
+ * The society's answer as text. A run the simulated provider answered says so in the text
+ * itself (`[simulated] …`), as everywhere simulated output is shown: a chat client shows only
+ * the content, and must not pass made-up answers off as a model's.
+ */
 function answerOf(result: RunResult, output: string | undefined): string {
   const value = output === undefined ? undefined : result.outputs[output];
-  if (value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  return result.simulated && !isSimulatedText(text) ? `${SIMULATED_PREFIX}${text}` : text;
 }
 
 function usageOf(result: RunResult) {
