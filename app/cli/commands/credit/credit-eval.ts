@@ -12,7 +12,7 @@ import {
   creditRun,
   type RunCredit,
   signed,
-} from './credit.ts';
+} from './credit-run.ts';
 
 /** Per member, over the items. */
 export interface MemberAverage {

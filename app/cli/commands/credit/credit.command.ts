@@ -1,7 +1,7 @@
 /** `society credit`: its arguments, options and help; its code loads only when it runs. */
 import type { Command } from 'commander';
 import { collect } from '../../options.ts';
-import type { CreditFlags } from './credit.ts';
+import type { CreditFlags } from './credit-run.ts';
 
 /** Adds `society credit` to the program. */
 export function register(program: Command): void {
