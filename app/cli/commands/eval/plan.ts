@@ -202,16 +202,8 @@ export function planJobs(variants: readonly PreparedVariant[], given: JobInputs)
     const label = labelOf(row);
     for (const variant of variants) {
       const base = {
-        evalId: given.evalId,
-        item,
-        variant: variant.spec.name,
-        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
-        documentText: variant.documentText,
-        mode: given.mode,
+        ...variantJob(given.evalId, item, variant, given.mode),
         ...(given.cassetteText !== undefined ? { cassetteText: given.cassetteText } : {}),
-        ...(Object.keys(variant.providerOverrides).length
-          ? { providerOverrides: variant.providerOverrides }
-          : {}),
       };
       const common = {
         row,
@@ -227,6 +219,30 @@ export function planJobs(variants: readonly PreparedVariant[], given: JobInputs)
     }
   });
   return planned;
+}
+
+/**
+ * What every job of `variant` for dataset row `item` carries besides its inputs: its identity
+ * (the job key from the variant's document), the document to run, the mode and the variant's
+ * provider redirects.
+ */
+export function variantJob(
+  evalId: string,
+  item: number,
+  variant: Pick<PreparedVariant, 'spec' | 'documentText' | 'documentHash' | 'providerOverrides'>,
+  mode: EvalJob['mode'],
+): Omit<EvalJob, 'inputs' | 'blobs' | 'humanAnswers'> {
+  return {
+    evalId,
+    item,
+    variant: variant.spec.name,
+    jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
+    documentText: variant.documentText,
+    mode,
+    ...(Object.keys(variant.providerOverrides).length
+      ? { providerOverrides: variant.providerOverrides }
+      : {}),
+  };
 }
 
 /**

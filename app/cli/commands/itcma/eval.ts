@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
-import { jobKeyOf } from '../../../eval/job.ts';
 import { RUBRICS } from '../../../eval/rubrics.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
@@ -27,7 +26,7 @@ import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples } from '../../inputs.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+import { type PreparedVariant, plannedJob, prepareVariants, variantJob } from '../eval/plan.ts';
 
 /** The template this command runs unless `--document` names another. */
 export const IROLLAN_TEMPLATE = fileURLToPath(
@@ -161,17 +160,8 @@ function planSeedJobs(
       const doc = docs[index]!;
       const settings = { ...(doc.settings as object | undefined), seed };
       const documentText = JSON.stringify({ ...doc, settings });
-      const job = {
-        evalId: given.evalId,
-        item,
-        variant: variant.spec.name,
-        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
-        documentText,
-        mode: given.mode,
-        ...(Object.keys(variant.providerOverrides).length
-          ? { providerOverrides: variant.providerOverrides }
-          : {}),
-      };
+      // The seed is written into the document run; the job key stays the variant's.
+      const job = { ...variantJob(given.evalId, item, variant, given.mode), documentText };
       planned.push(
         plannedJob({ row: { seed }, label: `seed ${seed}`, output: 'heatmap' }, job, (blobs) => {
           const run = { inputs: {} as Record<string, unknown>, humanAnswers: {} };

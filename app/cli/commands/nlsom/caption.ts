@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
-import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
@@ -28,7 +27,7 @@ import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
+import { plannedJob, prepareVariants, variantJob } from '../eval/plan.ts';
 import { imagePathOf } from './eval.ts';
 import { readTara, TaraDataError, type TaraItem, taraImageNames } from './tara-data.ts';
 
@@ -111,17 +110,7 @@ export async function nlsomCaptionCommand(data: string, flags: NlsomCaptionFlags
   };
   const evalId = evalIdOf(config, prepared);
   const plan: PlannedJob[] = items.map((item, index) => {
-    const job = {
-      evalId,
-      item: index,
-      variant: variant.spec.name,
-      jobKey: jobKeyOf(variant.documentHash, index, variant.spec.name),
-      documentText: variant.documentText,
-      mode,
-      ...(Object.keys(variant.providerOverrides).length
-        ? { providerOverrides: variant.providerOverrides }
-        : {}),
-    };
+    const job = variantJob(evalId, index, variant, mode);
     const common = {
       row: { ...item },
       label: item.abstract ?? item.paragraph.slice(0, 80),

@@ -11,7 +11,6 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
-import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
@@ -30,7 +29,7 @@ import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
+import { plannedJob, prepareVariants, variantJob } from '../eval/plan.ts';
 import { clipNarrations, EgoDataError, type NlqData, openNarrations, readNlq } from './ego-data.ts';
 
 const template = (structure: string) =>
@@ -140,17 +139,7 @@ export async function nlsomEgoCommand(data: string, flags: NlsomEgoFlags): Promi
   queries.forEach((q, item) => {
     const window = `${q.start}-${q.end}`;
     for (const variant of prepared) {
-      const job = {
-        evalId,
-        item,
-        variant: variant.spec.name,
-        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
-        documentText: variant.documentText,
-        mode,
-        ...(Object.keys(variant.providerOverrides).length
-          ? { providerOverrides: variant.providerOverrides }
-          : {}),
-      };
+      const job = variantJob(evalId, item, variant, mode);
       const common = { row: { ...q }, reference: window, label: q.query, output: 'report' };
       if (texts[item] === '') {
         plan.push({

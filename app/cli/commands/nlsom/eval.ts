@@ -22,7 +22,6 @@ import {
 } from '../../../eval/dataset.ts';
 import { DatasetPathError, datasetFile } from '../../../eval/dataset-files.ts';
 import { evalIdOf } from '../../../eval/identity.ts';
-import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import { textScorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
@@ -38,7 +37,7 @@ import { UsageError } from '../../errors.ts';
 import { completeRunInputs, fillExamples, imagePixelsOf, readInputValue } from '../../inputs.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { type PreparedVariant, plannedJob, prepareVariants } from '../eval/plan.ts';
+import { type PreparedVariant, plannedJob, prepareVariants, variantJob } from '../eval/plan.ts';
 import { parseStructures, splitRounds } from './table-flags.ts';
 
 /** The VQA template this command runs unless `--document` names another. */
@@ -248,17 +247,7 @@ function planVqaJobs(
         : questionWithOptions(String(row.question), (row.choices as unknown[]).map(String));
     const path = given.images[item];
     for (const variant of variants) {
-      const job = {
-        evalId: given.evalId,
-        item,
-        variant: variant.spec.name,
-        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
-        documentText: variant.documentText,
-        mode: given.mode,
-        ...(Object.keys(variant.providerOverrides).length
-          ? { providerOverrides: variant.providerOverrides }
-          : {}),
-      };
+      const job = variantJob(given.evalId, item, variant, given.mode);
       const common = {
         row,
         reference: row.answerLetter ?? row.answer,

@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalIdOf } from '../../../eval/identity.ts';
-import { jobKeyOf } from '../../../eval/job.ts';
 import type { PlannedJob } from '../../../eval/runner.ts';
 import type { Scorer } from '../../../eval/scorers.ts';
 import type { EvalConfig, VariantSpec } from '../../../eval/types.ts';
@@ -28,7 +27,7 @@ import { type BudgetFlags, checkVariantBudgets } from '../../budget-check.ts';
 import { UsageError } from '../../errors.ts';
 import type { EvalRunFlags } from '../eval/eval.ts';
 import { positiveInt, runPlannedEval } from '../eval/eval.ts';
-import { plannedJob, prepareVariants } from '../eval/plan.ts';
+import { plannedJob, prepareVariants, variantJob } from '../eval/plan.ts';
 
 const templatePath = (base: string) =>
   fileURLToPath(new URL(`../../../../templates/${base}.society.json`, import.meta.url));
@@ -113,17 +112,7 @@ export async function nlsom3dCommand(file: string, flags: Nlsom3dFlags): Promise
   const plan: PlannedJob[] = [];
   prompts.forEach((prompt, item) => {
     for (const variant of prepared) {
-      const job = {
-        evalId,
-        item,
-        variant: variant.spec.name,
-        jobKey: jobKeyOf(variant.documentHash, item, variant.spec.name),
-        documentText: variant.documentText,
-        mode,
-        ...(Object.keys(variant.providerOverrides).length
-          ? { providerOverrides: variant.providerOverrides }
-          : {}),
-      };
+      const job = variantJob(evalId, item, variant, mode);
       plan.push(
         plannedJob({ row: { prompt }, label: prompt, output: 'score' }, job, () => ({
           inputs: { prompt },
