@@ -9,7 +9,7 @@ import { runFields } from '../node-sdk/run-fields.ts';
 import type { BlobStore } from '../runtime/blobs.ts';
 import { missingRunInputs } from '../runtime/inputs.ts';
 import { resolveLimits } from '../schema/limits.ts';
-import { IMAGE_MIMES } from '../schema/mime.ts';
+import { IMAGE_MIMES, readDataUrl } from '../schema/mime.ts';
 import { HttpError } from './errors.ts';
 
 /** The engine's inputs and a person's answers given ahead (a human node's), for one run. */
@@ -94,15 +94,15 @@ function readFile(
   maxPixels: number,
 ): unknown {
   const field = `inputs.${name}`;
-  const match = typeof value === 'string' ? /^data:([\w/+.-]+);base64,/.exec(value) : null;
-  if (!match || typeof value !== 'string')
+  const url = typeof value === 'string' ? readDataUrl(value) : undefined;
+  if (!url)
     throw new HttpError(
       400,
       `input "${name}" is ${modality === 'image' ? 'an image' : 'a file'}: send it as a data URL (data:MIME;base64,…)`,
       field,
     );
-  const mime = match[1]!.toLowerCase();
-  const bytes = new Uint8Array(Buffer.from(value.slice(match[0].length), 'base64'));
+  const { mime } = url;
+  const bytes = new Uint8Array(Buffer.from(url.base64, 'base64'));
   if (bytes.length === 0) throw new HttpError(400, `input "${name}" is empty`, field);
   if (modality !== 'image') return blobs.put(bytes, mime);
   if (!ACCEPTED_IMAGES.has(mime))
