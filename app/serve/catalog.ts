@@ -5,6 +5,7 @@
  */
 import type { GraphPlan } from '../compiler/analyze.ts';
 import type { CompileResult } from '../compiler/index.ts';
+import { isGivenModality, modalityJsonSchema } from '../node-sdk/tool-modalities.ts';
 import { type ParsedModality, parseModality } from '../schema/modality.ts';
 
 type Compiled = Extract<CompileResult, { ok: true }>;
@@ -93,30 +94,14 @@ export function modalitySchema(modality: string): Record<string, unknown> {
 
 function schemaOf(parsed: ParsedModality): Record<string, unknown> {
   if (parsed.kind === 'list') return { type: 'array', items: schemaOf(parsed.of) };
-  switch (parsed.name) {
-    case 'text':
-      return { type: 'string' };
-    case 'number':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'label':
-      return {
-        type: 'object',
-        properties: { label: { type: 'string' }, score: { type: 'number' } },
-        required: ['label'],
-      };
-    case 'image':
-    case 'audio':
-    case 'asset3d':
-      return {
-        type: 'string',
-        description: `${parsed.name} as a data URL: data:MIME;base64,…`,
-        contentEncoding: 'base64',
-      };
-    default:
-      return {};
-  }
+  // Files travel as data URLs; every other value as a tool's argument of its modality does.
+  if (isGivenModality(parsed.name))
+    return {
+      type: 'string',
+      description: `${parsed.name} as a data URL: data:MIME;base64,…`,
+      contentEncoding: 'base64',
+    };
+  return modalityJsonSchema(parsed.name);
 }
 
 /** An object schema of `fields` (required unless optional). */
