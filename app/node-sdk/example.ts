@@ -35,6 +35,11 @@ const MIME_FAMILY: Record<string, (mime: string) => boolean> = {
   asset3d: (mime) => mime.startsWith('model/') || mime.startsWith('application/'),
 };
 
+/** True when a file of `mime` can be a value of the file modality `modality`. */
+export function fileMimeFits(modality: Modality, mime: string): boolean {
+  return MIME_FAMILY[modality]?.(mime) === true;
+}
+
 /**
  * Why `value` cannot be an example of a `modality` input, in words for a one-line problem; or
  * undefined when it can.
