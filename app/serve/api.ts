@@ -10,6 +10,7 @@ import type { RunStore } from '../store/index.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
+import { FORM_VALUES, isMultipart } from './multipart.ts';
 import type { Runner, ServedRun } from './runs.ts';
 import { RunRequest } from './schemas.ts';
 
@@ -61,10 +62,12 @@ export function apiRoutes(ctx: ServeContext): Route[] {
     {
       method: 'POST',
       path: '/societies/:name/runs',
-      handler: async ({ params, body, json }) => {
+      handler: async ({ req, params, body, form, json }) => {
         const society = societyNamed(ctx, params.name!);
-        const { inputs } = await body(RunRequest);
-        const served = ctx.runner.submit(society, inputs);
+        // A form's fields come as text; a JSON body's values have their own types.
+        const served = isMultipart(req)
+          ? ctx.runner.submit(society, await form(), FORM_VALUES)
+          : ctx.runner.submit(society, (await body(RunRequest)).inputs);
         json(202, runView(ctx, served), { location: `/runs/${served.id}` });
       },
     },

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { HttpError } from './errors.ts';
+import { readForm } from './multipart.ts';
 
 /** What a handler gets: the request, its path parameters and query, and the response. */
 export interface RouteContext {
@@ -21,6 +22,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The JSON body, read and checked against `schema` (a 400 naming the field otherwise). */
   body<T>(schema: z.ZodType<T>): Promise<T>;
+  /** A multipart/form-data body's parts by name (files as uploads), read up to the same cap. */
+  form(): Promise<Record<string, unknown>>;
   /** Sends `value` as JSON with `status`. */
   json(status: number, value: unknown, headers?: Record<string, string>): void;
   /** Starts a Server-Sent Events response; `send` writes one event, `end` closes it. */
@@ -98,6 +101,7 @@ export async function startHttp(
       query: url.searchParams,
       signal: abort.signal,
       body: (schema) => readBody(req, options.maxBodyBytes, schema),
+      form: () => readForm(req, options.maxBodyBytes),
       json: (status, value, headers = {}) => sendJson(res, status, value, options.redact, headers),
       sse: () => {
         res.writeHead(200, {

@@ -36,6 +36,26 @@ const RUN = {
   required: ['id', 'society', 'status'],
 } as const;
 
+/** A run's inputs as a form: a part per input, files as files, and/or an `inputs` JSON part. */
+const FORM = {
+  type: 'object',
+  description:
+    'one part per input, named after it: a file part for an image, recording or 3D asset input (its Content-Type, or its file name, gives its type), a plain field for the others (numbers, true/false and JSON as text); and/or one "inputs" part holding JSON values by input name',
+  properties: {
+    inputs: {
+      type: 'string',
+      contentMediaType: 'application/json',
+      description: 'values by input name, as in the JSON body',
+    },
+  },
+  additionalProperties: {
+    anyOf: [
+      { type: 'string', contentMediaType: 'application/octet-stream', description: 'a file' },
+      { type: 'string', description: 'a value as text' },
+    ],
+  },
+} as const;
+
 function errors(...codes: number[]) {
   const text: Record<number, string> = {
     400: 'a field does not fit (named in error.field)',
@@ -89,7 +109,10 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: {
             required: true,
-            content: json(z.toJSONSchema(RunRequest, { io: 'input' })),
+            content: {
+              ...json(z.toJSONSchema(RunRequest, { io: 'input' })),
+              'multipart/form-data': { schema: FORM },
+            },
           },
           responses: {
             202: { description: 'the run, queued or running', content: json(RUN) },

@@ -20,6 +20,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import { type Run, type RunResult, startRun } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunOptions } from '../runtime/run-options.ts';
+import type { RunValuePolicy } from '../runtime/run-values.ts';
 import type { RunStore } from '../store/index.ts';
 import { newRunId } from '../store/index.ts';
 import type { ServedSociety } from './catalog.ts';
@@ -91,8 +92,13 @@ export class Runner {
   /**
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
    * for inputs that do not fit, a 429 with Retry-After when the queue is full or the budget spent.
+   * `policy` says how the values are typed (default: the API's strict JSON types).
    */
-  submit(society: ServedSociety, values: Record<string, unknown>): ServedRun {
+  submit(
+    society: ServedSociety,
+    values: Record<string, unknown>,
+    policy?: RunValuePolicy,
+  ): ServedRun {
     const { budgetUsd } = this.#options;
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
       throw new HttpError(
@@ -109,7 +115,7 @@ export class Runner {
         { 'retry-after': String(this.retryAfterSeconds()) },
       );
     const blobs = new BlobStore();
-    const given = readServedInputs(values, society.compiled.plan, blobs);
+    const given = readServedInputs(values, society.compiled.plan, blobs, policy);
     let begin!: (run: Run) => void;
     let end!: (result: RunResult) => void;
     const served: ServedRun = {
