@@ -45,7 +45,7 @@ export async function readForm(
     } as RequestInit).formData();
   } catch {
     if (size > max) throw tooLarge();
-    throw new HttpError(400, 'the request body is not a readable multipart/form-data', 'body');
+    throw new HttpError(400, 'the request body is not a readable multipart/form-data form', 'body');
   }
   const values: Record<string, unknown> = {};
   const given = (name: string, field: string) => {
