@@ -2,13 +2,15 @@
  * The OpenAI-compatible endpoint: every served society is a model. A chat completion runs the
  * society with the last user message as its first text input and answers with its first text
  * output; `usage` is the society's total tokens over all its calls. With `stream: true` the
- * answer comes as `chat.completion.chunk` events once the run has ended (the role at once, the
- * output in one chunk), then `data: [DONE]`.
+ * answer comes as `chat.completion.chunk` events: the role at once, the output as its model call
+ * streams it when it can be (chat-stream.ts), else whole when the run ends, then a last chunk
+ * with the finish reason and usage, then `data: [DONE]`.
  */
 import type { RunResult } from '../runtime/engine.ts';
 import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
 import { chatFields } from './catalog.ts';
+import { AnswerStream, streamedNode } from './chat-stream.ts';
 import { HttpError } from './errors.ts';
 import type { Route } from './http.ts';
 import { ChatRequest, messageText } from './schemas.ts';
@@ -48,7 +50,13 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         const lastUser = request.messages.findLastIndex((m) => m.role === 'user');
         if (lastUser < 0) throw new HttpError(400, 'no user message to answer', 'messages');
         const text = messageText(request.messages[lastUser]!.content);
-        const served = ctx.runner.submit(society, { [input]: text });
+        const node =
+          request.stream && output ? streamedNode(society.compiled.plan, output) : undefined;
+        const served = ctx.runner.submit(
+          society,
+          { [input]: text },
+          node ? { streamNodes: [node] } : {},
+        );
         const id = `chatcmpl-${served.id}`;
         const created = Math.floor(Date.now() / 1000);
         const base = { id, created, model: society.name };
@@ -63,12 +71,30 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
             });
           chunk({ role: 'assistant', content: '' }, null);
           signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
+          const answer = new AnswerStream(node);
+          const run = await Promise.race([served.started, served.done.then(() => undefined)]);
+          const unsubscribe = run?.subscribe(
+            (event) => {
+              const piece = answer.take(event);
+              if (piece && !signal.aborted) chunk({ content: piece }, null);
+            },
+            { replay: true },
+          );
           const result = await served.done;
+          unsubscribe?.();
           if (signal.aborted) return;
+          const rest =
+            result.status === 'succeeded' ? answer.finish(answerOf(result, output)) : undefined;
           if (result.status !== 'succeeded') {
             stream.send({ error: { message: failure(result) } });
+          } else if (rest === undefined) {
+            stream.send({
+              error: {
+                message: `the society's answer differs from the text streamed (a model call was retried mid-answer); run ${result.runId} holds the answer (GET /runs/${result.runId})`,
+              },
+            });
           } else {
-            chunk({ content: answerOf(result, output) }, null);
+            if (rest) chunk({ content: rest }, null);
             chunk({}, 'stop', { usage: usageOf(result) });
           }
           stream.raw('data: [DONE]\n\n');

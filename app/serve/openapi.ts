@@ -138,7 +138,10 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
             content: json(z.toJSONSchema(ChatRequest, { io: 'input' })),
           },
           responses: {
-            200: { description: 'a chat.completion, or with stream: chat.completion.chunk events' },
+            200: {
+              description:
+                'a chat.completion, or with stream: chat.completion.chunk events, the answer as it is produced when its last model call makes it (else in one chunk at the end), the last chunk with finish_reason and usage',
+            },
             ...errors(400, 401, 404, 413, 429, 502),
           },
         },

@@ -45,6 +45,12 @@ export interface RunnerOptions {
   tools?: RunOptions['tools'];
 }
 
+/** What one request asks of its run beyond its inputs. */
+export interface SubmitOptions {
+  /** Nodes whose model calls stream, so a chat answer streams as it comes (chat-stream.ts). */
+  streamNodes?: readonly string[];
+}
+
 /** A run the server started or holds in its queue. */
 export interface ServedRun {
   id: string;
@@ -92,7 +98,11 @@ export class Runner {
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
    * for inputs that do not fit, a 429 with Retry-After when the queue is full or the budget spent.
    */
-  submit(society: ServedSociety, values: Record<string, unknown>): ServedRun {
+  submit(
+    society: ServedSociety,
+    values: Record<string, unknown>,
+    options: SubmitOptions = {},
+  ): ServedRun {
     const { budgetUsd } = this.#options;
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
       throw new HttpError(
@@ -131,7 +141,7 @@ export class Runner {
       served.state = 'running';
       let run: Run;
       try {
-        run = this.#start(served, society, given);
+        run = this.#start(served, society, given, options);
       } catch (error) {
         // The store refused the run (a full disk): it fails without taking its slot along.
         const result = { ...emptyResult(served.id, 'failed'), error: (error as Error).message };
@@ -202,6 +212,7 @@ export class Runner {
     served: ServedRun,
     society: ServedSociety,
     given: ReturnType<typeof readServedInputs>,
+    options: SubmitOptions,
   ): Run {
     const { store, registry } = this.#options;
     const { compiled } = society;
@@ -229,6 +240,7 @@ export class Runner {
         : {}),
       ...(this.#options.allowedOrigins ? { allowedOrigins: this.#options.allowedOrigins } : {}),
       ...(this.#options.tools ? { tools: this.#options.tools } : {}),
+      ...(options.streamNodes ? { streamNodes: options.streamNodes } : {}),
       // Nobody is at a terminal to approve a tool that asks: such a call is refused.
       toolApproval: { interactive: false },
       redactor: store.redactor,
