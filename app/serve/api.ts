@@ -7,6 +7,7 @@ import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
+import { askedBudget } from './budget.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
@@ -63,8 +64,8 @@ export function apiRoutes(ctx: ServeContext): Route[] {
       path: '/societies/:name/runs',
       handler: async ({ params, body, json }) => {
         const society = societyNamed(ctx, params.name!);
-        const { inputs } = await body(RunRequest);
-        const served = ctx.runner.submit(society, inputs);
+        const { inputs, budget } = await body(RunRequest);
+        const served = ctx.runner.submit(society, inputs, { budget: askedBudget(budget) });
         json(202, runView(ctx, served), { location: `/runs/${served.id}` });
       },
     },

@@ -9,6 +9,7 @@
 import type { RunResult } from '../runtime/engine.ts';
 import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
+import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { chatFields } from './catalog.ts';
 import { AnswerStream, streamedNode } from './chat-stream.ts';
 import { HttpError } from './errors.ts';
@@ -37,8 +38,9 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
     {
       method: 'POST',
       path: '/v1/chat/completions',
-      handler: async ({ body, json, sse, signal }) => {
+      handler: async ({ req, body, json, sse, signal }) => {
         const request = await body(ChatRequest);
+        const budget = chatBudget(request, req.headers[BUDGET_HEADER]);
         const society = societyNamed(ctx, request.model, 'model');
         const { input, output } = chatFields(society);
         if (!input)
@@ -55,7 +57,7 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         const served = ctx.runner.submit(
           society,
           { [input]: text },
-          node ? { streamNodes: [node] } : {},
+          { budget, ...(node ? { streamNodes: [node] } : {}) },
         );
         const id = `chatcmpl-${served.id}`;
         const created = Math.floor(Date.now() / 1000);
@@ -86,7 +88,8 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
           const rest =
             result.status === 'succeeded' ? answer.finish(answerOf(result, output)) : undefined;
           if (result.status !== 'succeeded') {
-            stream.send({ error: { message: failure(result) } });
+            const field = failureField(result);
+            stream.send({ error: { message: failure(result), ...(field ? { field } : {}) } });
           } else if (rest === undefined) {
             stream.send({
               error: {
@@ -104,7 +107,11 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
         const result = await served.done;
         if (signal.aborted) return;
-        if (result.status !== 'succeeded') throw new HttpError(502, failure(result));
+        // The SDKs retry a 5xx: a failed run must not be run again behind the client's back.
+        if (result.status !== 'succeeded')
+          throw new HttpError(502, failure(result), failureField(result), {
+            'x-should-retry': 'false',
+          });
         json(200, {
           ...base,
           object: 'chat.completion',
@@ -139,6 +146,11 @@ function usageOf(result: RunResult) {
     completion_tokens: result.usage.completionTokens,
     total_tokens: result.usage.totalTokens,
   };
+}
+
+/** `budget` for a run its budget stopped, so a client sees which request field to raise. */
+function failureField(result: RunResult): string | undefined {
+  return result.error?.includes('budget exceeded') ? 'budget' : undefined;
 }
 
 function failure(result: RunResult): string {

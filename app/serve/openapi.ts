@@ -38,12 +38,12 @@ const RUN = {
 
 function errors(...codes: number[]) {
   const text: Record<number, string> = {
-    400: 'a field does not fit (named in error.field)',
+    400: 'a field does not fit (named in error.field), or a budget asks more than the server has left',
     401: 'no or wrong bearer token',
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
-    502: "the society's run did not succeed",
+    502: "the society's run did not succeed (error.field is budget when its budget stopped it); sent with x-should-retry: false",
   };
   return Object.fromEntries(
     codes.map((code) => [
@@ -85,7 +85,8 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       },
       '/societies/{name}/runs': {
         post: {
-          summary: 'start a run (queued when the server is at its concurrency)',
+          summary:
+            "start a run (queued when the server is at its concurrency); budget caps this run's spend within the document's and the server's",
           parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: {
             required: true,
@@ -131,6 +132,15 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       },
       '/v1/chat/completions': {
         post: {
+          parameters: [
+            {
+              name: 'X-Society-Budget-Usd',
+              in: 'header',
+              description:
+                'US dollars this request may spend; with budget_usd or budget.usd, the lowest holds',
+              schema: { type: 'number', exclusiveMinimum: 0 },
+            },
+          ],
           summary:
             "OpenAI-compatible: the last user message is the society's first text input, the answer its first text output",
           requestBody: {

@@ -22,6 +22,7 @@ import type { RunEvent } from '../runtime/events.ts';
 import type { RunOptions } from '../runtime/run-options.ts';
 import type { RunStore } from '../store/index.ts';
 import { newRunId } from '../store/index.ts';
+import { type AskedBudget, runLimits, withBudget } from './budget.ts';
 import type { ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import { readServedInputs } from './inputs.ts';
@@ -49,6 +50,8 @@ export interface RunnerOptions {
 export interface SubmitOptions {
   /** Nodes whose model calls stream, so a chat answer streams as it comes (chat-stream.ts). */
   streamNodes?: readonly string[];
+  /** The request's own budget (budget.ts), within the document's and the server's. */
+  budget?: AskedBudget | undefined;
 }
 
 /** A run the server started or holds in its queue. */
@@ -118,6 +121,7 @@ export class Runner {
         undefined,
         { 'retry-after': String(this.retryAfterSeconds()) },
       );
+    runLimits(options.budget, this.#remainingUsd()); // a 400 for asking more than is left
     const blobs = new BlobStore();
     const given = readServedInputs(values, society.compiled.plan, blobs);
     let begin!: (run: Run) => void;
@@ -215,7 +219,11 @@ export class Runner {
     options: SubmitOptions,
   ): Run {
     const { store, registry } = this.#options;
-    const { compiled } = society;
+    // Within what the server has left now, however long the run waited.
+    const compiled = withBudget(
+      society.compiled,
+      runLimits(options.budget, this.#remainingUsd(), { cap: true }),
+    );
     store.createRun({
       id: served.id,
       document: compiled.doc,
@@ -225,7 +233,7 @@ export class Runner {
       inputs: given.inputs,
     });
     storeImages(store, served.blobs, given.inputs);
-    store.saveGraph(compiled.source, sourceTextOf(compiled));
+    store.saveGraph(society.compiled.source, sourceTextOf(society.compiled));
     const run = startRun(compiled, {
       experts: expertProviders,
       registry,
@@ -251,6 +259,12 @@ export class Runner {
     const finish = recordEvents(store, run, () => {});
     void run.result.then(finish, () => {});
     return run;
+  }
+
+  /** US dollars the server's budget has left, when it has one. */
+  #remainingUsd(): number | undefined {
+    const { budgetUsd } = this.#options;
+    return budgetUsd === undefined ? undefined : Math.max(0, budgetUsd - this.#spentUsd);
   }
 
   #finish(served: ServedRun, result: RunResult, end: (result: RunResult) => void): void {
