@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
+import { compileGraph } from '../app/compiler/index.ts';
 import { serve } from '../app/serve/index.ts';
 import { openRunStore } from '../app/store/index.ts';
-import { agent, edge, graph, input, output } from './support/graphs.ts';
+import { agent, edge, graph, input, output, registry } from './support/graphs.ts';
 import { echoReply, type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-openai-0123456789';
@@ -185,6 +186,87 @@ describe('the OpenAI-compatible endpoint with the openai SDK', () => {
     });
     await expect(refused).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     await expect(refused).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('a document that names how chat maps onto it', () => {
+  // Its first text input and output are not the chat's: serve.chat names them.
+  const doc = () =>
+    graph(
+      [
+        input('sys'),
+        input('past'),
+        input('question'),
+        agent('a', 'S={{ sys }} H={{ past }} Q={{ question }}'),
+        agent('b', 'Final: {{ draft }}'),
+        output('first'),
+        output('answer'),
+      ],
+      [
+        edge('sys.value', 'a.sys'),
+        edge('past.value', 'a.past'),
+        edge('question.value', 'a.question'),
+        edge('a.text', 'first.value'),
+        edge('a.text', 'b.draft'),
+        edge('b.text', 'answer.value'),
+      ],
+      { models: MODELS, name: 'mapped' },
+    );
+
+  it('feeds the named inputs the last message, the earlier turns and the system message', async () => {
+    const file = join(dir, 'mapped.society.json');
+    const chat = { input: 'question', output: 'answer', history: 'past', system: 'sys' };
+    writeFileSync(file, JSON.stringify({ ...doc(), serve: { chat } }));
+    const stub = await startStubOpenAI();
+    const server = await start(stub, [file]);
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const models = await client.models.list();
+      expect(models.data[0]).toMatchObject({ id: 'mapped', chat });
+      const reply = await client.chat.completions.create({
+        model: 'mapped',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+          { role: 'user', content: 'Is 7 prime?' },
+        ],
+      });
+      expect(reply.choices[0]!.message.content).toBe(
+        'echo: Final: echo: S=Be brief. H=User: Hi\n\nAssistant: Hello! Q=Is 7 prime?',
+      );
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
+  it('is checked when the document compiles: an unknown name is a problem naming the field', async () => {
+    const checked = await compileGraph(
+      { ...doc(), serve: { chat: { input: 'nope', output: 'answer', history: 'question' } } },
+      registry,
+    );
+    expect(checked.ok).toBe(false);
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      {
+        path: 'serve.chat.input',
+        message: 'no run input "nope" (inputs: sys, past, question)',
+      },
+    ]);
+    const unknownOutput = await compileGraph(
+      { ...doc(), serve: { chat: { output: 'final', extra: 'x' } } },
+      registry,
+    );
+    expect(unknownOutput.ok ? [] : unknownOutput.problems.map((p) => p.path)).toEqual([
+      'serve.chat',
+    ]);
+    const noOutput = await compileGraph(
+      { ...doc(), serve: { chat: { output: 'final' } } },
+      registry,
+    );
+    expect(noOutput.ok ? [] : noOutput.problems).toEqual([
+      { path: 'serve.chat.output', message: 'no run output "final" (outputs: first, answer)' },
+    ]);
   });
 });
 

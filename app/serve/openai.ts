@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible endpoint: every served society is a model. A chat completion runs the
- * society with the last user message as its first text input and answers with its first text
- * output; `usage` is the society's total tokens over all its calls. With `stream: true` the
+ * society with the last user message as its first text input (or the one its document's
+ * `serve.chat` names, which may also take the earlier turns and the system message: chat-map.ts)
+ * and answers with its first text output (or the one named); `usage` is the society's total tokens over all its calls. With `stream: true` the
  * answer comes as `chat.completion.chunk` events: the role at once, the output as its model call
  * streams it when it can be (chat-stream.ts), else whole when the run ends, then a last chunk
  * with the finish reason and usage, then `data: [DONE]`.
@@ -11,10 +12,11 @@ import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
 import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { chatFields } from './catalog.ts';
+import { chatValues } from './chat-map.ts';
 import { AnswerStream, streamedNode } from './chat-stream.ts';
 import { HttpError } from './errors.ts';
 import type { Route } from './http.ts';
-import { ChatRequest, messageText } from './schemas.ts';
+import { ChatRequest } from './schemas.ts';
 
 const CREATED = Math.floor(Date.now() / 1000);
 
@@ -27,11 +29,13 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
       handler: ({ json }) =>
         json(200, {
           object: 'list',
-          data: [...ctx.societies.keys()].map((id) => ({
-            id,
+          data: [...ctx.societies.values()].map((society) => ({
+            id: society.name,
             object: 'model',
             created: CREATED,
             owned_by: 'society',
+            // Which inputs a chat's messages feed and which output answers.
+            chat: chatFields(society),
           })),
         }),
     },
@@ -42,23 +46,15 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         const request = await body(ChatRequest);
         const budget = chatBudget(request, req.headers[BUDGET_HEADER]);
         const society = societyNamed(ctx, request.model, 'model');
-        const { input, output } = chatFields(society);
-        if (!input)
-          throw new HttpError(
-            400,
-            `society "${society.name}" has no text input to chat with`,
-            'model',
-          );
-        const lastUser = request.messages.findLastIndex((m) => m.role === 'user');
-        if (lastUser < 0) throw new HttpError(400, 'no user message to answer', 'messages');
-        const text = messageText(request.messages[lastUser]!.content);
+        const fields = chatFields(society);
+        const { output } = fields;
+        const values = chatValues(society.name, fields, request.messages);
         const node =
           request.stream && output ? streamedNode(society.compiled.plan, output) : undefined;
-        const served = ctx.runner.submit(
-          society,
-          { [input]: text },
-          { budget, ...(node ? { streamNodes: [node] } : {}) },
-        );
+        const served = ctx.runner.submit(society, values, {
+          budget,
+          ...(node ? { streamNodes: [node] } : {}),
+        });
         const id = `chatcmpl-${served.id}`;
         const created = Math.floor(Date.now() / 1000);
         const base = { id, created, model: society.name };
