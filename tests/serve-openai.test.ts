@@ -189,6 +189,66 @@ describe('the OpenAI-compatible endpoint with the openai SDK', () => {
   });
 });
 
+describe('a streamed answer whose model call is cut off and retried', () => {
+  it('sends only what goes beyond what was already sent, once', async () => {
+    const file = join(dir, 'retried.society.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        graph(
+          [input('question'), agent('a', 'Answer: {{ question }}'), output('answer')],
+          [edge('question.value', 'a.question'), edge('a.text', 'answer.value')],
+          { models: MODELS, settings: { retry: { attempts: 2, baseMs: 1, maxMs: 1 } } },
+        ),
+      ),
+    );
+    // The first attempt's stream breaks after two words; the retry says the whole answer.
+    const stub = await startStubOpenAI({
+      respond: (_body, { index }) =>
+        index === 0
+          ? {
+              fault: (res) => {
+                res.writeHead(200, { 'content-type': 'text/event-stream' });
+                for (const content of ['', 'The ', 'sky '])
+                  res.write(
+                    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'stub-model', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`,
+                  );
+                res.end(); // cut off: no finish reason, no [DONE]
+              },
+            }
+          : { text: 'The sky is blue.' },
+    });
+    const server = await start(stub, [file]);
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const stream = await client.chat.completions.create({
+        model: 'retried',
+        messages: [{ role: 'user', content: 'Is the sky blue?' }],
+        stream: true,
+      });
+      let text = '';
+      let id = '';
+      for await (const chunk of stream) {
+        id = chunk.id.replace('chatcmpl-', '');
+        text += chunk.choices[0]?.delta?.content ?? '';
+      }
+      expect(stub.count()).toBe(2);
+      expect(text).toBe('The sky is blue.');
+      // The cut-off attempt's words had streamed before the retry.
+      const store = openRunStore(server.db);
+      try {
+        const types = store.events(id).map((e) => e.type);
+        expect(types.indexOf('model.delta')).toBeLessThan(types.indexOf('model.retry'));
+      } finally {
+        store.close();
+      }
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+});
+
 describe('a document that names how chat maps onto it', () => {
   // Its first text input and output are not the chat's: serve.chat names them.
   const doc = () =>
