@@ -99,7 +99,8 @@ export class Runner {
 
   /**
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
-   * for inputs that do not fit, a 429 with Retry-After when the queue is full or the budget spent.
+   * for inputs that do not fit or a budget above what the server has left, a 429 with
+   * Retry-After when the queue is full or the budget spent.
    */
   submit(
     society: ServedSociety,
