@@ -7,6 +7,7 @@ import type { Problem } from '../schema/problems.ts';
 import { analyzeGraph, type GraphPlan } from './analyze.ts';
 import { expandSubgraphs, libraryPorts, referenceCycles } from './expand.ts';
 import { buildMachines, type MachineSet } from './machine.ts';
+import { chatMappingProblems } from './serve-check.ts';
 import { graphToolDocument, toolGraphProblems } from './tool-graphs.ts';
 import { wireTools } from './wired-tools.ts';
 
@@ -90,6 +91,8 @@ export async function compileGraph(
       })) ?? [],
   );
   if (offered.length > 0) return { ok: false, problems: offered };
+  const chat = chatMappingProblems(bound.doc, analysis.plan);
+  if (chat.length > 0) return { ok: false, problems: chat };
   const plan: GraphPlan = {
     ...analysis.plan,
     toolPlans: tools.plans,

@@ -133,6 +133,11 @@ export interface NodeSpec<D = unknown> {
   exampleInput?(data: D): RunExample | undefined;
   /** A run output: what arrives at the node's `value` input is the run's output `name`. */
   runOutput?(data: D): { name: string };
+  /**
+   * The output port whose value is its node's one model call's answer text, trimmed (no parsing,
+   * no tool rounds), when `data` keeps it so: a server may stream that call as the answer.
+   */
+  streamedText?(data: D): string | undefined;
   /** Data of a run input standing for `port` (a node offered as a tool takes its inputs so). */
   makeRunInput?(port: PortSpec): D;
   /** Data of a run output named `name`. */

@@ -209,6 +209,7 @@ export class CallsGateway {
     const models = this.#setup.doc.models ?? {};
     const profile = Object.hasOwn(models, call.profile) ? models[call.profile] : undefined;
     if (!profile) throw new Error(`model profile "${call.profile}" is not defined in "models"`);
+    const stream = call.stream === true || this.#options.streamNodes?.includes(node) === true;
     const request = {
       model: profile.model,
       messages: call.messages,
@@ -218,7 +219,7 @@ export class CallsGateway {
       ...((call.maxTokens ?? profile.maxTokens) !== undefined
         ? { maxTokens: call.maxTokens ?? profile.maxTokens }
         : {}),
-      ...(call.stream ? { stream: true } : {}),
+      ...(stream ? { stream: true } : {}),
       ...(call.responseFormat ? { extra: { response_format: call.responseFormat } } : {}),
       ...(call.tools && call.tools.length > 0 ? { tools: call.tools } : {}),
     };
@@ -260,19 +261,19 @@ export class CallsGateway {
                 maxImagePixels: this.#setup.imagePixels,
                 ...(call.answerShape ? { answerShape: call.answerShape } : {}),
               };
-              if (!call.stream) return provider.chat(request, options);
+              if (!stream) return provider.chat(request, options);
               // Each attempt streams afresh; a key split across deltas is still caught.
-              const stream = this.#options.redactor?.stream();
+              const scrub = this.#options.redactor?.stream();
               const delta = (text: string) => {
                 if (text) this.#setup.emit({ type: 'model.delta', callId, text });
               };
               try {
                 return await provider.chat(request, {
                   ...options,
-                  onDelta: (text: string) => delta(stream ? stream.push(text) : text),
+                  onDelta: (text: string) => delta(scrub ? scrub.push(text) : text),
                 });
               } finally {
-                if (stream) delta(stream.end());
+                if (scrub) delta(scrub.end());
               }
             },
             this.#setup.retry,

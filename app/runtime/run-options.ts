@@ -137,6 +137,11 @@ export interface RunOptions {
    * a server echoes never leaves the run, even split across deltas).
    */
   redactor?: Redactor;
+  /**
+   * Nodes whose model calls stream (their deltas become `model.delta` events) whatever their own
+   * settings say: a server streaming the call that makes its answer (app/serve/chat-stream.ts).
+   */
+  streamNodes?: readonly string[];
 }
 
 export interface RunResult {

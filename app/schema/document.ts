@@ -183,6 +183,25 @@ function namedKeys(what: string) {
   };
 }
 
+/**
+ * How the document is served (`society serve`): for the OpenAI-compatible endpoint, the text
+ * input the last user message feeds, the output that answers, the text input that receives the
+ * transcript of the earlier turns and the one that receives the system message. Each names a run
+ * input or output (checked when the document compiles); unset, a chat feeds the first text input
+ * and reads the first text output.
+ */
+export const ServeSettingsSchema = z.looseObject({
+  chat: z
+    .strictObject({
+      input: z.string().min(1).optional(),
+      output: z.string().min(1).optional(),
+      history: z.string().min(1).optional(),
+      system: z.string().min(1).optional(),
+    })
+    .optional(),
+});
+export type ServeSettings = z.infer<typeof ServeSettingsSchema>;
+
 export const DocumentSchema = z
   .looseObject({
     version: z.literal(DOCUMENT_VERSION),
@@ -193,6 +212,7 @@ export const DocumentSchema = z
       .superRefine(namedKeys('model profile'))
       .optional(),
     settings: RunSettingsSchema.optional(),
+    serve: ServeSettingsSchema.optional(),
     /**
      * Template parameters by name (params.ts): typed values with defaults that node data refers
      * to as `{ "$param": "NAME" }`, set per run without editing the graph.

@@ -7,6 +7,7 @@ import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
+import { askedBudget } from './budget.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
@@ -65,9 +66,13 @@ export function apiRoutes(ctx: ServeContext): Route[] {
       handler: async ({ req, params, body, form, json }) => {
         const society = societyNamed(ctx, params.name!);
         // A form's fields come as text; a JSON body's values have their own types.
-        const served = isMultipart(req)
-          ? ctx.runner.submit(society, await form(), FORM_VALUES)
-          : ctx.runner.submit(society, (await body(RunRequest)).inputs);
+        let served: ServedRun;
+        if (isMultipart(req))
+          served = ctx.runner.submit(society, await form(), { policy: FORM_VALUES });
+        else {
+          const { inputs, budget } = await body(RunRequest);
+          served = ctx.runner.submit(society, inputs, { budget: askedBudget(budget) });
+        }
         json(202, runView(ctx, served), { location: `/runs/${served.id}` });
       },
     },

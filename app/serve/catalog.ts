@@ -116,10 +116,30 @@ export function fieldsSchema(fields: readonly ServedField[]): Record<string, unk
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-/** The society's first text input and first text output: what a chat message feeds and reads. */
-export function chatFields(society: ServedSociety): { input?: string; output?: string } {
+/** How a chat maps onto a society: the inputs its messages feed, the output that answers. */
+export interface ChatFields {
+  /** Takes the last user message. */
+  input?: string;
+  output?: string;
+  /** Takes the transcript of the turns before the last user message. */
+  history?: string;
+  /** Takes the system (and developer) messages. */
+  system?: string;
+}
+
+/**
+ * What a chat message feeds and reads: as the document's `serve.chat` says (checked when it
+ * compiled), else its first text input and first text output.
+ */
+export function chatFields(society: ServedSociety): ChatFields {
   const isText = (f: ServedField) => f.modality === 'text';
-  const input = society.inputs.find(isText)?.name;
-  const output = society.outputs.find(isText)?.name ?? society.outputs[0]?.name;
-  return { ...(input ? { input } : {}), ...(output ? { output } : {}) };
+  const named = society.compiled.doc.serve?.chat ?? {};
+  const input = named.input ?? society.inputs.find(isText)?.name;
+  const output = named.output ?? society.outputs.find(isText)?.name ?? society.outputs[0]?.name;
+  return {
+    ...(input ? { input } : {}),
+    ...(output ? { output } : {}),
+    ...(named.history ? { history: named.history } : {}),
+    ...(named.system ? { system: named.system } : {}),
+  };
 }

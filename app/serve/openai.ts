@@ -1,17 +1,22 @@
 /**
  * The OpenAI-compatible endpoint: every served society is a model. A chat completion runs the
- * society with the last user message as its first text input and answers with its first text
- * output; `usage` is the society's total tokens over all its calls. With `stream: true` the
- * answer comes as `chat.completion.chunk` events once the run has ended (the role at once, the
- * output in one chunk), then `data: [DONE]`.
+ * society with the last user message as its first text input (or the one its document's
+ * `serve.chat` names, which may also take the earlier turns and the system message: chat-map.ts)
+ * and answers with its first text output (or the one named); `usage` is the society's total tokens over all its calls. With `stream: true` the
+ * answer comes as `chat.completion.chunk` events: the role at once, the output as its model call
+ * streams it when it can be (chat-stream.ts), else whole when the run ends, then a last chunk
+ * with the finish reason and usage, then `data: [DONE]`.
  */
 import type { RunResult } from '../runtime/engine.ts';
 import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
+import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { chatFields } from './catalog.ts';
+import { chatValues } from './chat-map.ts';
+import { AnswerStream, streamedNode } from './chat-stream.ts';
 import { HttpError } from './errors.ts';
 import type { Route } from './http.ts';
-import { ChatRequest, messageText } from './schemas.ts';
+import { ChatRequest } from './schemas.ts';
 
 const CREATED = Math.floor(Date.now() / 1000);
 
@@ -24,31 +29,32 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
       handler: ({ json }) =>
         json(200, {
           object: 'list',
-          data: [...ctx.societies.keys()].map((id) => ({
-            id,
+          data: [...ctx.societies.values()].map((society) => ({
+            id: society.name,
             object: 'model',
             created: CREATED,
             owned_by: 'society',
+            // Which inputs a chat's messages feed and which output answers.
+            chat: chatFields(society),
           })),
         }),
     },
     {
       method: 'POST',
       path: '/v1/chat/completions',
-      handler: async ({ body, json, sse, signal }) => {
+      handler: async ({ req, body, json, sse, signal }) => {
         const request = await body(ChatRequest);
+        const budget = chatBudget(request, req.headers[BUDGET_HEADER]);
         const society = societyNamed(ctx, request.model, 'model');
-        const { input, output } = chatFields(society);
-        if (!input)
-          throw new HttpError(
-            400,
-            `society "${society.name}" has no text input to chat with`,
-            'model',
-          );
-        const lastUser = request.messages.findLastIndex((m) => m.role === 'user');
-        if (lastUser < 0) throw new HttpError(400, 'no user message to answer', 'messages');
-        const text = messageText(request.messages[lastUser]!.content);
-        const served = ctx.runner.submit(society, { [input]: text });
+        const fields = chatFields(society);
+        const { output } = fields;
+        const values = chatValues(society.name, fields, request.messages);
+        const node =
+          request.stream && output ? streamedNode(society.compiled.plan, output) : undefined;
+        const served = ctx.runner.submit(society, values, {
+          budget,
+          ...(node ? { streamNodes: [node] } : {}),
+        });
         const id = `chatcmpl-${served.id}`;
         const created = Math.floor(Date.now() / 1000);
         const base = { id, created, model: society.name };
@@ -63,12 +69,31 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
             });
           chunk({ role: 'assistant', content: '' }, null);
           signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
+          const answer = new AnswerStream(node);
+          const run = await Promise.race([served.started, served.done.then(() => undefined)]);
+          const unsubscribe = run?.subscribe(
+            (event) => {
+              const piece = answer.take(event);
+              if (piece && !signal.aborted) chunk({ content: piece }, null);
+            },
+            { replay: true },
+          );
           const result = await served.done;
+          unsubscribe?.();
           if (signal.aborted) return;
+          const rest =
+            result.status === 'succeeded' ? answer.finish(answerOf(result, output)) : undefined;
           if (result.status !== 'succeeded') {
-            stream.send({ error: { message: failure(result) } });
+            const field = failureField(result);
+            stream.send({ error: { message: failure(result), ...(field ? { field } : {}) } });
+          } else if (rest === undefined) {
+            stream.send({
+              error: {
+                message: `the society's answer differs from the text streamed (a model call was retried mid-answer); run ${result.runId} holds the answer (GET /runs/${result.runId})`,
+              },
+            });
           } else {
-            chunk({ content: answerOf(result, output) }, null);
+            if (rest) chunk({ content: rest }, null);
             chunk({}, 'stop', { usage: usageOf(result) });
           }
           stream.raw('data: [DONE]\n\n');
@@ -78,7 +103,11 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
         const result = await served.done;
         if (signal.aborted) return;
-        if (result.status !== 'succeeded') throw new HttpError(502, failure(result));
+        // The SDKs retry a 5xx: a failed run must not be run again behind the client's back.
+        if (result.status !== 'succeeded')
+          throw new HttpError(502, failure(result), failureField(result), {
+            'x-should-retry': 'false',
+          });
         json(200, {
           ...base,
           object: 'chat.completion',
@@ -113,6 +142,11 @@ function usageOf(result: RunResult) {
     completion_tokens: result.usage.completionTokens,
     total_tokens: result.usage.totalTokens,
   };
+}
+
+/** `budget` for a run its budget stopped, so a client sees which request field to raise. */
+function failureField(result: RunResult): string | undefined {
+  return result.error?.includes('budget exceeded') ? 'budget' : undefined;
 }
 
 function failure(result: RunResult): string {

@@ -58,12 +58,12 @@ const FORM = {
 
 function errors(...codes: number[]) {
   const text: Record<number, string> = {
-    400: 'a field does not fit (named in error.field)',
+    400: 'a field does not fit (named in error.field), or a budget asks more than the server has left',
     401: 'no or wrong bearer token',
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
-    502: "the society's run did not succeed",
+    502: "the society's run did not succeed (error.field is budget when its budget stopped it); sent with x-should-retry: false",
   };
   return Object.fromEntries(
     codes.map((code) => [
@@ -105,7 +105,8 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       },
       '/societies/{name}/runs': {
         post: {
-          summary: 'start a run (queued when the server is at its concurrency)',
+          summary:
+            "start a run (queued when the server is at its concurrency); budget caps this run's spend within the document's and the server's",
           parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: {
             required: true,
@@ -154,6 +155,15 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       },
       '/v1/chat/completions': {
         post: {
+          parameters: [
+            {
+              name: 'X-Society-Budget-Usd',
+              in: 'header',
+              description:
+                'US dollars this request may spend; with budget_usd or budget.usd, the lowest holds',
+              schema: { type: 'number', exclusiveMinimum: 0 },
+            },
+          ],
           summary:
             "OpenAI-compatible: the last user message is the society's first text input, the answer its first text output",
           requestBody: {
@@ -161,7 +171,10 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
             content: json(z.toJSONSchema(ChatRequest, { io: 'input' })),
           },
           responses: {
-            200: { description: 'a chat.completion, or with stream: chat.completion.chunk events' },
+            200: {
+              description:
+                'a chat.completion, or with stream: chat.completion.chunk events, the answer as it is produced when its last model call makes it (else in one chunk at the end), the last chunk with finish_reason and usage',
+            },
             ...errors(400, 401, 404, 413, 429, 502),
           },
         },

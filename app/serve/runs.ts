@@ -23,6 +23,7 @@ import type { RunOptions } from '../runtime/run-options.ts';
 import type { RunValuePolicy } from '../runtime/run-values.ts';
 import type { RunStore } from '../store/index.ts';
 import { newRunId } from '../store/index.ts';
+import { type AskedBudget, runLimits, withBudget } from './budget.ts';
 import type { ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import { readServedInputs } from './inputs.ts';
@@ -44,6 +45,16 @@ export interface RunnerOptions {
   prices?: RunOptions['prices'];
   allowedOrigins?: readonly string[];
   tools?: RunOptions['tools'];
+}
+
+/** What one request asks of its run beyond its inputs. */
+export interface SubmitOptions {
+  /** Nodes whose model calls stream, so a chat answer streams as it comes (chat-stream.ts). */
+  streamNodes?: readonly string[];
+  /** The request's own budget (budget.ts), within the document's and the server's. */
+  budget?: AskedBudget | undefined;
+  /** How the values are typed (default: the API's strict JSON types; a form's fields are text). */
+  policy?: RunValuePolicy;
 }
 
 /** A run the server started or holds in its queue. */
@@ -91,13 +102,13 @@ export class Runner {
 
   /**
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
-   * for inputs that do not fit, a 429 with Retry-After when the queue is full or the budget spent.
-   * `policy` says how the values are typed (default: the API's strict JSON types).
+   * for inputs that do not fit or a budget above what the server has left, a 429 with
+   * Retry-After when the queue is full or the budget spent.
    */
   submit(
     society: ServedSociety,
     values: Record<string, unknown>,
-    policy?: RunValuePolicy,
+    options: SubmitOptions = {},
   ): ServedRun {
     const { budgetUsd } = this.#options;
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
@@ -114,8 +125,9 @@ export class Runner {
         undefined,
         { 'retry-after': String(this.retryAfterSeconds()) },
       );
+    runLimits(options.budget, this.#remainingUsd()); // a 400 for asking more than is left
     const blobs = new BlobStore();
-    const given = readServedInputs(values, society.compiled.plan, blobs, policy);
+    const given = readServedInputs(values, society.compiled.plan, blobs, options.policy);
     let begin!: (run: Run) => void;
     let end!: (result: RunResult) => void;
     const served: ServedRun = {
@@ -137,7 +149,7 @@ export class Runner {
       served.state = 'running';
       let run: Run;
       try {
-        run = this.#start(served, society, given);
+        run = this.#start(served, society, given, options);
       } catch (error) {
         // The store refused the run (a full disk): it fails without taking its slot along.
         const result = { ...emptyResult(served.id, 'failed'), error: (error as Error).message };
@@ -208,9 +220,14 @@ export class Runner {
     served: ServedRun,
     society: ServedSociety,
     given: ReturnType<typeof readServedInputs>,
+    options: SubmitOptions,
   ): Run {
     const { store, registry } = this.#options;
-    const { compiled } = society;
+    // Within what the server has left now, however long the run waited.
+    const compiled = withBudget(
+      society.compiled,
+      runLimits(options.budget, this.#remainingUsd(), { cap: true }),
+    );
     store.createRun({
       id: served.id,
       document: compiled.doc,
@@ -220,7 +237,7 @@ export class Runner {
       inputs: given.inputs,
     });
     storeImages(store, served.blobs, given.inputs);
-    store.saveGraph(compiled.source, sourceTextOf(compiled));
+    store.saveGraph(society.compiled.source, sourceTextOf(society.compiled));
     const run = startRun(compiled, {
       experts: expertProviders,
       registry,
@@ -235,6 +252,7 @@ export class Runner {
         : {}),
       ...(this.#options.allowedOrigins ? { allowedOrigins: this.#options.allowedOrigins } : {}),
       ...(this.#options.tools ? { tools: this.#options.tools } : {}),
+      ...(options.streamNodes ? { streamNodes: options.streamNodes } : {}),
       // Nobody is at a terminal to approve a tool that asks: such a call is refused.
       toolApproval: { interactive: false },
       redactor: store.redactor,
@@ -245,6 +263,12 @@ export class Runner {
     const finish = recordEvents(store, run, () => {});
     void run.result.then(finish, () => {});
     return run;
+  }
+
+  /** US dollars the server's budget has left, when it has one. */
+  #remainingUsd(): number | undefined {
+    const { budgetUsd } = this.#options;
+    return budgetUsd === undefined ? undefined : Math.max(0, budgetUsd - this.#spentUsd);
   }
 
   #finish(served: ServedRun, result: RunResult, end: (result: RunResult) => void): void {

@@ -3,6 +3,7 @@
  * first field that does not fit) and turned into the OpenAPI document's schemas.
  */
 import { z } from 'zod';
+import { RequestBudget } from './budget.ts';
 
 /** `POST /societies/NAME/runs`: the run's inputs by name (files as base64 data URLs). */
 export const RunRequest = z.strictObject({
@@ -10,6 +11,7 @@ export const RunRequest = z.strictObject({
     .record(z.string(), z.unknown())
     .default({})
     .describe('values by input name; images and other files as data:MIME;base64,… URLs'),
+  budget: RequestBudget.optional(),
 });
 
 const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -24,6 +26,12 @@ export const ChatRequest = z.looseObject({
   model: z.string().min(1).describe('the name of a served society'),
   messages: z.array(ChatMessage).min(1),
   stream: z.boolean().optional(),
+  budget_usd: z
+    .number()
+    .positive()
+    .optional()
+    .describe('US dollars this request may spend (also header X-Society-Budget-Usd)'),
+  budget: RequestBudget.optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

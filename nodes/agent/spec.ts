@@ -197,6 +197,8 @@ export const spec = defineNode({
   }),
   check: (data) => templateProblems({ role: data.role, prompt: data.prompt, model: data.model }),
   callsPerRun: () => 1,
+  // Plain text from one call (no tool rounds) is the answer as it streams, trimmed.
+  streamedText: (data) => (data.parse === 'text' && data.tools.length === 0 ? 'text' : undefined),
   sendsMessage: true,
   // Left out of a run (`society credit`), an agent answers nothing: an empty text, no message
   // (a reader wired to it, or a mindstorm's right to know, sees the empty answer).
