@@ -117,7 +117,7 @@ describe.skipIf(!REDIS_SERVER)('society serve --queue with two workers', () => {
     await serving?.close();
     closeStore?.();
     for (const { worker, store } of workers) {
-      await worker.close(true);
+      await worker.close(true).catch(() => {});
       store.close();
     }
     await stub?.close();
@@ -244,6 +244,39 @@ describe.skipIf(!REDIS_SERVER)('society serve --queue with two workers', () => {
       store.close();
     }
   });
+
+  it('queues no run whose inputs hold a key: it fails saying so', async () => {
+    // The queue's secret is one of the keys this process knows.
+    const id = await start(`my key is ${SECRET}`);
+    const run = (await waitFor(id)) as Run & { error?: string };
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/inputs hold a key; it would be written to Redis/);
+    expect(JSON.stringify(run)).not.toContain(SECRET);
+  });
+
+  // Last: it leaves one worker.
+  it('finishes a run on the other worker when its worker stops mid-run', async () => {
+    let release!: () => void;
+    gates.set(
+      'Who takes over?',
+      new Promise((resolve) => {
+        release = resolve;
+      }),
+    );
+    const id = await start('Who takes over?');
+    const ran = (w: (typeof workers)[number]) =>
+      w.lines.some((l) => l.startsWith(`run   run ${id}`));
+    await until(() => workers.some(ran));
+    const [gone, other] = ran(workers[0]!) ? workers : [workers[1]!, workers[0]!];
+    // Stopped at once, its job still held: it renews the job's lock no more, as a dead one.
+    await gone!.worker.close(true);
+    await until(() => other!.lines.some((l) => l.includes(`run ${id} of echo (taken over`)));
+    release();
+    expect(await waitFor(id)).toMatchObject({
+      status: 'succeeded',
+      outputs: { answer: 'echo: Answer: Who takes over?' },
+    });
+  }, 20_000);
 });
 
 describe('society serve --queue at a Redis that is not there', () => {

@@ -284,6 +284,9 @@ export async function queuedExecutor(options: QueuedExecutorOptions): Promise<Ru
   return {
     start(served: ServedRun, society, given): RunHandle {
       const { compiled } = society;
+      // The job carries its inputs through Redis as they are: one holding a key is not queued.
+      if (store.redactor.finds(JSON.stringify([given.inputs, given.humanAnswers])))
+        throw new Error('its inputs hold a key; it would be written to Redis, so it is not queued');
       store.createRun({
         id: served.id,
         document: compiled.doc,

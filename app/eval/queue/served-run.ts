@@ -214,7 +214,9 @@ export async function runServedJob(job: Job, context: ServedRunContext): Promise
     log(`done  ${what} · ${outcome.result.status} in ${(outcome.latencyMs / 1000).toFixed(1)} s`);
     const text = store.redactor.text(JSON.stringify(exportRun(store, run)));
     const key = exportKey(String(job.id), run.id);
-    await redis.set(key, text);
+    // A day at most: the server deletes it once imported, and a run made twice (its worker
+    // thought dead) leaves one nobody will fetch.
+    await redis.set(key, text, 'EX', 86_400);
     return signedResult(
       {
         runId: run.id,
