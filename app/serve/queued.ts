@@ -262,6 +262,8 @@ export async function queuedExecutor(options: QueuedExecutorOptions): Promise<Ru
   };
 
   const cancel = async (handle: QueuedRun) => {
+    // Back already, being imported: it ends as it ended on its worker.
+    if (pending.get(servedJobId(handle.id))?.importing) return;
     // Marked first: a worker taking the job from now on ends it at once.
     await redis.set(cancelKey(handle.id), '1', 'EX', 3600);
     const job = await queue.getJob(servedJobId(handle.id));
