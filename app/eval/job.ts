@@ -21,7 +21,7 @@ import {
 } from '../runs/record.ts';
 import { planReopen } from '../runs/reopen.ts';
 import { BlobStore } from '../runtime/blobs.ts';
-import { startRun } from '../runtime/run.ts';
+import { type Run, startRun } from '../runtime/run.ts';
 import type { RunOptions, RunResult } from '../runtime/run-options.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import { allowedOrigins } from '../store/allowed-hosts.ts';
@@ -123,12 +123,18 @@ export interface JobContext {
 /**
  * Runs `job` into `context.store`. `resumeRunId` names the job's earlier run when it was cut
  * off: it resumes from its log and call record instead of starting again. `onStart` is told
- * the run's id once the store holds it.
+ * the run's id once the store holds it. `runId` is the id a new run takes (a served run's, made
+ * by the server that queued it); `onRun` is handed the engine's run as it starts, to follow.
  */
 export async function executeJob(
   job: EvalJob,
   context: JobContext,
-  options: { resumeRunId?: string; onStart?: (runId: string) => void } = {},
+  options: {
+    resumeRunId?: string;
+    onStart?: (runId: string) => void;
+    runId?: string;
+    onRun?: (run: Run) => void;
+  } = {},
 ): Promise<JobOutcome> {
   const { resumeRunId } = options;
   const { store } = context;
@@ -155,7 +161,7 @@ export async function executeJob(
     continueFrom = reopened.options.continueFrom;
     store.reopenRun(runId);
   } else {
-    runId = newRunId();
+    runId = options.runId ?? newRunId();
     if (job.mode === 'replay')
       cassette = {
         cassette: Cassette.fromJSON(JSON.parse(job.cassetteText ?? '{}'), 'the eval cassette'),
@@ -208,6 +214,7 @@ export async function executeJob(
   });
   // A resumed run's earlier events are in the store already.
   const finish = recordEvents(store, run, () => {});
+  options.onRun?.(run);
   const result = await run.result;
   finish(result);
   return { runId, result, latencyMs: Date.now() - started, blobs };

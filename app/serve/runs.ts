@@ -2,7 +2,9 @@
  * The runs a server holds: each started as `society run` starts one (recorded in the run store
  * with its document, inputs, images, events, its own record of calls and how it ended), at most
  * `concurrency` at once, and up to `queueLimit` more waiting their turn. Beyond that, and once the
- * server's budget is spent, a new run is refused with 429 and when to retry.
+ * server's budget is spent, a new run is refused with 429 and when to retry. Who runs a run once
+ * it has its slot is the executor's business: this process (the default), or queue workers
+ * (`society serve --queue`, queued.ts); either way the run ends up in this store.
  */
 import { expertProviders } from '../experts/providers.ts';
 import type { NodeRegistry } from '../node-sdk/registry.ts';
@@ -26,7 +28,7 @@ import { newRunId } from '../store/index.ts';
 import { type AskedBudget, runLimits, withBudget } from './budget.ts';
 import type { ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
-import { readServedInputs } from './inputs.ts';
+import { readServedInputs, type ServedInputs } from './inputs.ts';
 
 /** How the server runs societies. */
 export interface RunnerOptions {
@@ -45,6 +47,22 @@ export interface RunnerOptions {
   prices?: RunOptions['prices'];
   allowedOrigins?: readonly string[];
   tools?: RunOptions['tools'];
+  /** Who runs a run once it has its slot; default: this process. */
+  executor?: RunExecutor;
+}
+
+/** What the server needs of a run, wherever it runs: the engine's run has it all. */
+export type RunHandle = Pick<Run, 'subscribe' | 'cancel' | 'result' | 'events'>;
+
+/**
+ * Runs a served run once it has its slot: records it in the store (as running, under
+ * `served.id`) and starts it; the handle's result settles once the store holds how it ended.
+ * Throwing means the run could not start at all (it fails without taking its slot along).
+ */
+export interface RunExecutor {
+  start(served: ServedRun, society: ServedSociety, given: ServedInputs): RunHandle;
+  /** Lets go of what it holds; the runner has already cancelled and awaited its runs. */
+  close?(): Promise<void>;
 }
 
 /** What one request asks of its run beyond its inputs. */
@@ -62,11 +80,11 @@ export interface ServedRun {
   id: string;
   society: string;
   state: 'queued' | 'running' | 'finished';
-  /** The engine's run, once it has started. */
-  run?: Run;
+  /** The run, once it has started (the engine's, or a handle on one on a worker). */
+  run?: RunHandle;
   result?: RunResult;
   /** Resolves with the engine's run when it starts (never, for a run cancelled in the queue). */
-  started: Promise<Run>;
+  started: Promise<RunHandle>;
   /** Resolves with the result when the run ends (cancelled in the queue too). */
   done: Promise<RunResult>;
   blobs: BlobStore;
@@ -128,7 +146,7 @@ export class Runner {
     runLimits(options.budget, this.#remainingUsd()); // a 400 for asking more than is left
     const blobs = new BlobStore();
     const given = readServedInputs(values, society.compiled.plan, blobs, options.policy);
-    let begin!: (run: Run) => void;
+    let begin!: (run: RunHandle) => void;
     let end!: (result: RunResult) => void;
     const served: ServedRun = {
       id: newRunId(),
@@ -147,9 +165,11 @@ export class Runner {
     const start = () => {
       this.#active++;
       served.state = 'running';
-      let run: Run;
+      let run: RunHandle;
       try {
-        run = this.#start(served, society, given, options);
+        run = this.#options.executor
+          ? this.#options.executor.start(served, this.#budgeted(society, options), given)
+          : this.#start(served, society, given, options);
       } catch (error) {
         // The store refused the run (a full disk): it fails without taking its slot along.
         const result = { ...emptyResult(served.id, 'failed'), error: (error as Error).message };
@@ -207,6 +227,7 @@ export class Runner {
     const running = [...this.#runs.values()].filter((r) => r.state === 'running');
     for (const served of running) served.run?.cancel();
     await Promise.all(running.map((r) => r.done));
+    await this.#options.executor?.close?.();
   }
 
   /** Seconds until a slot is likely free: the mean run's duration, at least one. */
@@ -216,18 +237,20 @@ export class Runner {
     return Math.max(1, Math.ceil(mean / 1000));
   }
 
+  /** `society` within the request's budget and what the server has left now, however long the run waited. */
+  #budgeted(society: ServedSociety, options: SubmitOptions): ServedSociety {
+    const limits = runLimits(options.budget, this.#remainingUsd(), { cap: true });
+    return { ...society, compiled: withBudget(society.compiled, limits) };
+  }
+
   #start(
     served: ServedRun,
     society: ServedSociety,
-    given: ReturnType<typeof readServedInputs>,
+    given: ServedInputs,
     options: SubmitOptions,
   ): Run {
     const { store, registry } = this.#options;
-    // Within what the server has left now, however long the run waited.
-    const compiled = withBudget(
-      society.compiled,
-      runLimits(options.budget, this.#remainingUsd(), { cap: true }),
-    );
+    const { compiled } = this.#budgeted(society, options);
     store.createRun({
       id: served.id,
       document: compiled.doc,
@@ -289,7 +312,8 @@ export class Runner {
   }
 }
 
-function emptyResult(runId: string, status: RunResult['status']): RunResult {
+/** The result of a run that made no call: cancelled before it started, or refused. */
+export function emptyResult(runId: string, status: RunResult['status']): RunResult {
   return {
     runId,
     status,

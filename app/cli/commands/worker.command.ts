@@ -8,7 +8,7 @@ export function register(program: Command): void {
   program
     .command('worker')
     .description(
-      'run eval jobs queued by society eval --queue, until stopped; each finished run goes back to the eval',
+      'run eval jobs queued by society eval --queue and runs served by society serve --queue, until stopped; each finished run goes back to the eval or the server',
     )
     .requiredOption(
       '--queue <URL>',
@@ -24,7 +24,10 @@ export function register(program: Command): void {
       collect,
       [],
     )
-    .option('--concurrency <K>', 'jobs at once in this process (default: 4)')
+    .option(
+      '--concurrency <K>',
+      'eval jobs at once in this process, and as many served runs (default: 4)',
+    )
     .option(
       '--rate <PROVIDER=N/UNIT>',
       "at most N live calls to PROVIDER per s, min or h, counted across all workers in Redis (the eval's own --rate applies too; the stricter wins); repeatable",

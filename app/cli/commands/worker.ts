@@ -1,6 +1,6 @@
 /**
  * `society worker --queue redis://HOST:PORT`: runs eval jobs queued by `society eval --queue`
- * until stopped (Ctrl-C or SIGTERM: running jobs finish first; a second signal stops at once,
+ * and served runs handed over by `society serve --queue` until stopped (Ctrl-C or SIGTERM: running jobs finish first; a second signal stops at once,
  * and those jobs are taken over by another worker). One line per job it runs.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -80,7 +80,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     const limits = Object.entries(rates).map(([p, r]) => `${p} ${formatRate(r)}`);
     const profiles = Object.keys(providerOverrides);
     process.stderr.write(
-      `worker ${worker.name}: taking eval jobs from ${address.shown}, ${concurrency} at a time${limits.length ? ` · rate ${limits.join(', ')}` : ''}${profiles.length ? ` · own profiles ${profiles.join(', ')}` : ''} · a stopped worker's job is taken over within ${Math.round((lockMs + stalledCheckMs) / 1000)} s · Ctrl-C stops\n`,
+      `worker ${worker.name}: taking eval jobs and served runs from ${address.shown}, ${concurrency} of each at a time${limits.length ? ` · rate ${limits.join(', ')}` : ''}${profiles.length ? ` · own profiles ${profiles.join(', ')}` : ''} · a stopped worker's job is taken over within ${Math.round((lockMs + stalledCheckMs) / 1000)} s · Ctrl-C stops\n`,
     );
     await new Promise<void>((resolve) => {
       let signals = 0;

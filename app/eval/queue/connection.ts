@@ -10,6 +10,11 @@ import type { Redis } from 'ioredis';
 export const QUEUE_PREFIX = 'society';
 /** One job per item × variant; workers run them. */
 export const JOBS_QUEUE = 'eval-jobs';
+/**
+ * One job per served run (`society serve --queue`). A queue of its own: a served run, which a
+ * client waits for, never waits behind an eval's hundreds of jobs.
+ */
+export const SERVED_QUEUE = 'served-runs';
 /** One parent job per eval, released when its children finish; it adds up who ran what. */
 export const EVALS_QUEUE = 'evals';
 

@@ -2,7 +2,8 @@
  * A queue worker (`society worker --queue URL`): takes eval jobs from Redis, runs each into a
  * store of its own exactly as a local eval would (executeJob), and hands back the finished run
  * (record, events, calls, bytes) for the coordinator to import into its store. It also adds up
- * each eval's parent job once all its children are done.
+ * each eval's parent job once all its children are done, and runs the runs `society serve
+ * --queue` hands it the same way (served-run.ts), up to `concurrency` of those too.
  *
  * It trusts its own configuration, not the job: a job must be signed with the queue's secret,
  * and it only names provider profiles, which must be this worker's own (its store's, or given
@@ -29,8 +30,10 @@ import {
   QUEUE_PREFIX,
   type QueueAddress,
   queueTimings,
+  SERVED_QUEUE,
 } from './connection.ts';
 import { type RateLimit, RedisRateLimiter, rateLimitedProviders, stricter } from './rate-limit.ts';
+import { CANCEL_CHANNEL, parseCancel, runServedJob } from './served-run.ts';
 import {
   cassetteKey,
   exportKey,
@@ -196,20 +199,47 @@ export async function startEvalWorker(options: EvalWorkerOptions): Promise<EvalW
     },
     { ...common, concurrency: 1 },
   );
+  // Served runs: the worker's own limits apply (a server sends none); a cancel request from
+  // the server, heard on a connection of its own, aborts the run it names.
+  const servedRunning = new Map<string, AbortController>();
+  const served = new Worker(
+    SERVED_QUEUE,
+    (job: Job) =>
+      runServedJob(job, {
+        store: options.store,
+        secret: options.secret,
+        providerOverrides: own,
+        ...(Object.keys(options.rates ?? {}).length
+          ? { providerFor: rateLimitedProviders(options.rates!, limiter, own) }
+          : {}),
+        redis,
+        running: servedRunning,
+        worker: name,
+        log,
+      }),
+    { ...common, concurrency: options.concurrency },
+  );
+  const cancels = redis.duplicate();
+  cancels.on('message', (_channel: string, text: string) => {
+    const runId = parseCancel(text, options.secret);
+    if (runId) servedRunning.get(runId)?.abort();
+  });
+  await cancels.subscribe(CANCEL_CHANNEL);
   let lastError = '';
-  for (const worker of [jobs, parents])
+  for (const worker of [jobs, parents, served])
     worker.on('error', (error) => {
       // A lost connection repeats its error on every retry: say it once.
       if (error.message !== lastError) log(`queue: ${error.message}`);
       lastError = error.message;
     });
-  await Promise.all([jobs.waitUntilReady(), parents.waitUntilReady()]);
+  await Promise.all([jobs.waitUntilReady(), parents.waitUntilReady(), served.waitUntilReady()]);
 
   return {
     name,
-    running: () => running,
+    running: () => running + servedRunning.size,
     async close(force = false) {
-      await Promise.all([jobs.close(force), parents.close(force)]);
+      await Promise.all([jobs.close(force), parents.close(force), served.close(force)]);
+      cancels.disconnect();
       redis.disconnect();
     },
   };

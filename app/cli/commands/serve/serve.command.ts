@@ -42,6 +42,14 @@ export function register(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--queue <URL>',
+      'run on society worker processes through Redis (redis://HOST:PORT), the workers evals use',
+    )
+    .option(
+      '--queue-secret-file <F>',
+      'the secret shared with the workers (default: SOCIETY_QUEUE_SECRET)',
+    )
     .option('--db <FILE>', `the run store (default: ${defaultDatabasePath()})`)
     .action(async (paths: string[], flags: ServeFlags) => {
       process.exitCode = await (await import('./serve.ts')).serveCommand(paths, flags);

@@ -2,6 +2,7 @@
  * `society serve PATHS…`: validates every document (exit 2 with one line per problem, as
  * `society validate` says them), checks the keys and hosts their runs need, then serves them
  * until Ctrl-C (app/serve/), reloading a document when its file changes. Runs land in the run store like `society run`'s.
+ * With `--queue URL` they run on `society worker` processes (queue.ts) and are imported here.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { refuseMissingKeys } from '../../preflight.ts';
 import { parseProviders } from '../../provider-flags.ts';
 import { processRedactor } from '../../redaction.ts';
 import { openStore, storedOverrides } from '../../run-store.ts';
+import { checkServeQueueFlags, refuseKeyShapedSociety, servedQueueExecutor } from './queue.ts';
 import { type ReloadCheck, watchDocuments } from './reload.ts';
 
 export interface ServeFlags extends AllowHostFlags {
@@ -36,6 +38,9 @@ export interface ServeFlags extends AllowHostFlags {
   simulate?: boolean;
   provider: string[];
   db?: string;
+  /** `--queue redis://…`: runs go to `society worker` processes. */
+  queue?: string;
+  queueSecretFile?: string;
 }
 
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
@@ -90,9 +95,11 @@ export async function serveOptions(
     throw new UsageError(`--timeout takes seconds above 0, got "${flags.timeout}"`);
   const token = tokenOf(flags);
   const providerOverrides = parseProviders(flags.provider);
+  const queue = checkServeQueueFlags(flags);
 
   const societies = await loadSocieties(paths);
   const store = openStore(flags.db);
+  let executor: ServeOptions['executor'];
   try {
     const overrides = { ...storedOverrides(store), ...providerOverrides };
     const keys = { providerOverrides: overrides, simulate: flags.simulate === true };
@@ -100,6 +107,8 @@ export async function serveOptions(
     const mcp = runMcpProfiles(store);
     // What a run of each society needs, checked at start and again for a reloaded document.
     const check = (society: ServedSociety) => {
+      // On a queue, keys, servers and hosts are the workers' own, checked there.
+      if (queue) return refuseKeyShapedSociety(society);
       refuseMissingKeys(society.compiled.plan, keys);
       refuseMissingMcp(society.compiled.plan, mcp, keys);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
@@ -107,6 +116,15 @@ export async function serveOptions(
     for (const society of societies) check(society);
     // Runs a stopped server left running are interrupted: `society resume` finishes them.
     store.markInterrupted();
+    if (queue) {
+      executor = await servedQueueExecutor(queue, store, {
+        simulate: flags.simulate === true,
+        profiles: Object.keys(providerOverrides),
+      });
+      process.stderr.write(
+        `society: runs go to society worker processes on ${queue.address.shown}, ${concurrency} at once\n`,
+      );
+    }
     if (token.generated)
       process.stderr.write(
         `society: the bearer token for this server (shown once): ${token.value}\n`,
@@ -133,13 +151,18 @@ export async function serveOptions(
         prices: { ...DEFAULT_PRICES, ...store.priceTable() },
         allowedOrigins,
         tools: runToolSources(mcp),
+        ...(executor ? { executor } : {}),
         redact: (text) => processRedactor.text(text),
         onError: (message) => process.stderr.write(`society: a request failed: ${message}\n`),
       },
       check,
-      close: () => store.close(),
+      close: () => {
+        void executor?.close?.();
+        store.close();
+      },
     };
   } catch (error) {
+    void executor?.close?.();
     store.close();
     throw error;
   }
