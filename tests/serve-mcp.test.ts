@@ -5,7 +5,7 @@
  * reloaded document; over stdio (`society serve --stdio`, spawned) it serves a template.
  */
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,6 +24,7 @@ import { serve } from '../app/serve/index.ts';
 import { RUN_META } from '../app/serve/mcp-tools.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
+import { hugePng } from './support/huge-png.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -40,7 +41,19 @@ const doc = (prompt: string, description: string) =>
   });
 writeFileSync(file, doc('Answer: {{ question }}', 'Repeats the question.'));
 
-async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}) {
+/** Gives back the image it is given: an image input wired straight to an output. */
+const mirror = join(dir, 'mirror.society.json');
+writeFileSync(
+  mirror,
+  JSON.stringify(
+    graph(
+      [input('photo', { modality: 'image' }), output('picture')],
+      [edge('photo.value', 'picture.value')],
+    ),
+  ),
+);
+
+async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, files = [file]) {
   const db = join(dir, `runs-${Math.random().toString(36).slice(2)}.db`);
   const flags: ServeFlags = {
     port: '0',
@@ -55,7 +68,7 @@ async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}) {
     db,
     ...extra,
   };
-  const { options, close } = await serveOptions([file], flags);
+  const { options, close } = await serveOptions(files, flags);
   const serving = await serve(options);
   return {
     serving,
@@ -190,7 +203,6 @@ describe('society serve /mcp', () => {
       changed++;
     });
     const edited = join(dir, 'edited', 'echo.society.json');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'edited'), { recursive: true });
     writeFileSync(edited, doc('Now: {{ question }}', 'Repeats it, edited.'));
     const compiled = await compileFile(edited);
@@ -205,7 +217,7 @@ describe('society serve /mcp', () => {
   });
 });
 
-describe('society serve /mcp with a slow model', () => {
+describe('society serve /mcp, a server per test', () => {
   it('cancels the run when the client cancels the call', async () => {
     const stub = await startStubOpenAI({ latencyMs: 5_000 });
     const server = await start(stub);
@@ -251,6 +263,57 @@ describe('society serve /mcp with a slow model', () => {
       await server.serving.runner.stop();
       expect((await first).isError).toBe(true);
     } finally {
+      await client.close();
+      await server.stop();
+      await stub.close();
+    }
+  });
+});
+
+describe('society serve /mcp: files and keys', () => {
+  it('takes an image as a data URL and gives it back as image content', async () => {
+    const stub = await startStubOpenAI();
+    const server = await start(stub, {}, [mirror]);
+    const client = await connect(server.serving.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools[0]).toMatchObject({
+        name: 'mirror',
+        inputSchema: { properties: { photo: { type: 'string', contentEncoding: 'base64' } } },
+      });
+      // Only files come out: there is nothing structured to describe.
+      expect(tools[0]!.outputSchema).toBeUndefined();
+      const png = hugePng(4, 4).toString('base64');
+      const result = await client.callTool({
+        name: 'mirror',
+        arguments: { photo: `data:image/png;base64,${png}` },
+      });
+      expect(result.content).toEqual([{ type: 'image', mimeType: 'image/png', data: png }]);
+      expect(result.structuredContent).toBeUndefined();
+    } finally {
+      await client.close();
+      await server.stop();
+      await stub.close();
+    }
+  });
+
+  it('never answers with a provider key, even when a model repeats it', async () => {
+    const key = 'sk-serve-mcp-test-key-0123456789abcdef';
+    process.env.SERVE_MCP_TEST_STUB_KEY = key;
+    const stub = await startStubOpenAI({
+      respond: (_body, ctx) => ({ text: `I was sent ${ctx.headers.authorization}` }),
+    });
+    const server = await start(stub, {
+      provider: [`stub=${stub.url},key=SERVE_MCP_TEST_STUB_KEY`],
+    });
+    const client = await connect(server.serving.url);
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { question: 'hi' } });
+      expect(stub.headers[0]!.authorization).toBe(`Bearer ${key}`);
+      expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^I was sent Bearer /);
+      expect(JSON.stringify(result)).not.toContain(key);
+    } finally {
+      delete process.env.SERVE_MCP_TEST_STUB_KEY;
       await client.close();
       await server.stop();
       await stub.close();
