@@ -26,6 +26,9 @@ import { callSociety, societyTool } from './mcp-tools.ts';
 /** How the server names itself to clients. */
 const SERVER_INFO = { name: 'society-studio', title: 'Society Studio', version: '1' };
 
+/** The JSON-RPC code the SDK's own transport answers an unknown session with. */
+const SESSION_NOT_FOUND = -32001;
+
 /** Sessions kept at most: a client that never ends its session cannot pile them up. */
 const MAX_SESSIONS = 100;
 
@@ -125,7 +128,7 @@ export function mcpEndpoint(ctx: ServeContext, options: McpOptions): McpEndpoint
       sessions.delete(id as string);
       sessions.set(id as string, session);
     } else if (id !== undefined) {
-      return rpcError(route, 404, ErrorCode.ConnectionClosed, 'no such session: initialize again');
+      return rpcError(route, 404, SESSION_NOT_FOUND, 'no such session: initialize again');
     } else if (route.req.method === 'POST' && isInitializeRequest(body)) {
       session = await openSession();
     } else {

@@ -52,7 +52,7 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
   });
   const names = options.societies.map((s) => s.name).join(', ');
   process.stderr.write(
-    `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json)\n`,
+    `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json, MCP: ${serving.url}/mcp)\n`,
   );
   const unwatch = watchDocuments(options.societies, serving.replace, check, (line) =>
     process.stderr.write(`society: ${line}\n`),
