@@ -248,6 +248,30 @@ describe('society serve /mcp, a server per test', () => {
     }
   });
 
+  it('answers a run that fails as a tool error with one line saying why', async () => {
+    const stub = await startStubOpenAI({
+      respond: () => ({
+        status: 400,
+        body: { error: { message: 'model "stub-model" is not here' } },
+      }),
+    });
+    const server = await start(stub);
+    const client = await connect(server.serving.url);
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { question: 'hi' } });
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]!.text;
+      const runId = (result._meta as Record<string, string>)[RUN_META]!;
+      expect(text).toMatch(new RegExp(`^the run ${runId} failed: .*not here`));
+      expect(text).not.toContain('\n');
+      expect(text).not.toMatch(/ at .*\.ts:\d+/);
+    } finally {
+      await client.close();
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('answers a call beyond the queue as a tool error saying the server is busy', async () => {
     const stub = await startStubOpenAI({ latencyMs: 2_000 });
     const server = await start(stub, { concurrency: '1', queueLimit: '0' });
