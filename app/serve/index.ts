@@ -1,7 +1,8 @@
 /**
  * `society serve` as a library: the served societies, the runner that runs them into the run
  * store, and the HTTP server with its route table (the API, the OpenAI-compatible endpoint, the
- * MCP endpoint `/mcp` and `/openapi.json`). Tests start it in-process on port 0; the command adds files and flags.
+ * MCP endpoint `/mcp` and `/openapi.json`). Tests start it in-process on port 0; the command adds
+ * files and flags.
  */
 
 import { apiRoutes, type ServeContext } from './api.ts';
