@@ -1,13 +1,15 @@
 /**
  * `society serve` as a library: the served societies, the runner that runs them into the run
- * store, and the HTTP server with its route table (the API, the OpenAI-compatible endpoint and
- * `/openapi.json`). Tests start it in-process on port 0; the command adds files and flags.
+ * store, and the HTTP server with its route table (the API, the OpenAI-compatible endpoint, the
+ * MCP endpoint `/mcp` and `/openapi.json`). Tests start it in-process on port 0; the command adds
+ * files and flags.
  */
 
 import { apiRoutes, type ServeContext } from './api.ts';
 import type { ServedSociety } from './catalog.ts';
 import type { Route } from './http.ts';
 import { startHttp } from './http.ts';
+import { mcpEndpoint } from './mcp.ts';
 import { openAiRoutes } from './openai.ts';
 import { openApiDocument } from './openapi.ts';
 import { Runner, type RunnerOptions } from './runs.ts';
@@ -47,9 +49,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const societies = new Map(options.societies.map((s) => [s.name, s]));
   const runner = new Runner(options);
   const ctx: ServeContext = { societies, runner, store: options.store };
+  const mcp = mcpEndpoint(ctx, { redact: options.redact });
   const routes: Route[] = [
     ...apiRoutes(ctx),
     ...openAiRoutes(ctx),
+    ...mcp.routes,
     ...(options.routes?.(ctx) ?? []),
     {
       method: 'GET',
@@ -70,9 +74,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     url: http.url,
     port: http.port,
     runner,
-    replace: (society) => societies.set(society.name, society),
+    replace: (society) => {
+      societies.set(society.name, society);
+      mcp.toolsChanged();
+    },
     close: async () => {
       await runner.stop();
+      await mcp.close();
       await http.close();
     },
   };

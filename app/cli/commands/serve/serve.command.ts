@@ -9,7 +9,7 @@ export function register(program: Command): void {
   program
     .command('serve')
     .description(
-      'serve societies over HTTP: a JSON API with streamed events, and an OpenAI-compatible endpoint (each society a model)',
+      'serve societies over HTTP: a JSON API with streamed events, an OpenAI-compatible endpoint (each society a model) and an MCP server at /mcp (each society a tool); or MCP over stdio with --stdio',
     )
     .argument('<paths...>', '*.society.json documents, or folders holding them')
     .option('--port <N>', 'the port to listen on (0: any free port)', '8787')
@@ -23,6 +23,10 @@ export function register(program: Command): void {
       'the bearer token every request must carry (default: a new one, printed once)',
     )
     .option('--token-file <F>', 'read the bearer token from a file')
+    .option(
+      '--stdio',
+      'serve MCP over stdin/stdout for a client that starts the server (Claude Desktop, Cursor): no HTTP listener, so --port, --host and the token do not apply; logs go to stderr',
+    )
     .option('--no-auth', 'accept requests without a token (only on a loopback address)')
     .option('--concurrency <N>', 'runs at once; more wait in the queue', '2')
     .option('--queue-limit <N>', 'runs waiting beyond --concurrency; one more gets 429', '16')

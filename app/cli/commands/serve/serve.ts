@@ -36,6 +36,8 @@ export interface ServeFlags extends AllowHostFlags {
   timeout?: string;
   maxBody: string;
   simulate?: boolean;
+  /** MCP over stdin/stdout instead of an HTTP listener. */
+  stdio?: boolean;
   provider: string[];
   db?: string;
   /** `--queue redis://…`: runs go to `society worker` processes. */
@@ -45,6 +47,7 @@ export interface ServeFlags extends AllowHostFlags {
 
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
 export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
+  if (flags.stdio) return (await import('./stdio.ts')).serveStdioCommand(paths, flags);
   const { options, check, close } = await serveOptions(paths, flags);
   const serving = await serve(options).catch((error: NodeJS.ErrnoException) => {
     close();
@@ -54,7 +57,7 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
   });
   const names = options.societies.map((s) => s.name).join(', ');
   process.stderr.write(
-    `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json)\n`,
+    `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json, MCP: ${serving.url}/mcp)\n`,
   );
   const unwatch = watchDocuments(options.societies, serving.replace, check, (line) =>
     process.stderr.write(`society: ${line}\n`),
@@ -93,7 +96,8 @@ export async function serveOptions(
   const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0))
     throw new UsageError(`--timeout takes seconds above 0, got "${flags.timeout}"`);
-  const token = tokenOf(flags);
+  // Over stdio only the client that started the process can talk to it: no token.
+  const token = flags.stdio ? { value: undefined, generated: false } : tokenOf(flags);
   const providerOverrides = parseProviders(flags.provider);
   const queue = checkServeQueueFlags(flags);
 
@@ -129,7 +133,7 @@ export async function serveOptions(
       process.stderr.write(
         `society: the bearer token for this server (shown once): ${token.value}\n`,
       );
-    if (!isLoopback(flags.host))
+    if (!isLoopback(flags.host) && !flags.stdio)
       process.stderr.write(
         `society: warning: listening on ${flags.host}, beyond this machine, over plain HTTP: put TLS (a reverse proxy) in front, or the token and every run travel readable\n`,
       );

@@ -1,0 +1,194 @@
+/**
+ * The served societies as MCP tools: each one's name, description and input schema (from its
+ * input nodes), and a call that runs it through the server's runner, so a tool call is a run in
+ * the store like any other, queued and refused (busy, budget spent) like any other. Its result is
+ * the run's outputs as content: text as text, images as image content, other files as audio or
+ * as a data URL; a run that fails is a tool error with one line saying why.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isGivenModality } from '../node-sdk/tool-modalities.ts';
+import type { RunResult } from '../runtime/engine.ts';
+import type { RunEvent } from '../runtime/events.ts';
+import { blobHashOf } from '../schema/blob-refs.ts';
+import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
+import type { ServeContext } from './api.ts';
+import { fieldsSchema, type ServedSociety } from './catalog.ts';
+import { HttpError } from './errors.ts';
+
+/** The key of a result's `_meta` that holds the id of the run that answered it. */
+export const RUN_META = 'society-studio/run';
+
+/** A society as a tool. */
+export function societyTool(society: ServedSociety): Tool {
+  const description = society.compiled.doc.description;
+  const schema = fieldsSchema(society.inputs);
+  // Files are content, not structured data: the structured result holds every other output.
+  const structured = society.outputs.filter((f) => !isFileModality(f.modality));
+  return {
+    name: society.name,
+    title: society.title,
+    description: description ? `${society.title}. ${description}` : society.title,
+    inputSchema: schema as Tool['inputSchema'],
+    ...(structured.length
+      ? {
+          outputSchema: {
+            // No `required`: a branch not taken leaves its output unset.
+            type: 'object',
+            properties: (fieldsSchema(structured) as { properties: Record<string, object> })
+              .properties,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Progress of a call, told as each of the run's nodes ends: nodes done so far, of `total`
+ * planned (a loop's or a replicated node's runs may outnumber the plan: `total` grows along).
+ */
+export type CallProgress = (done: number, total: number, message: string) => void;
+
+/** What a call needs beside its society and arguments. */
+export interface CallOptions {
+  /** Aborts when the client cancels the call: the run is cancelled. */
+  signal: AbortSignal;
+  progress?: CallProgress;
+  /** Scrubs keys from what the result carries. */
+  redact: (text: string) => string;
+}
+
+/** Runs `society` with `args` and answers with its outputs, or a tool error saying why not. */
+export async function callSociety(
+  ctx: ServeContext,
+  society: ServedSociety,
+  args: Record<string, unknown>,
+  options: CallOptions,
+): Promise<CallToolResult> {
+  let served: ReturnType<ServeContext['runner']['submit']>;
+  try {
+    served = ctx.runner.submit(society, args);
+  } catch (error) {
+    // Arguments that do not fit and a busy server are the caller's to fix: tool errors it reads.
+    if (error instanceof HttpError) {
+      const retry = error.headers['retry-after'];
+      return toolError(
+        options.redact(retry ? `${error.message} (in about ${retry} s)` : error.message),
+      );
+    }
+    throw error;
+  }
+  const cancel = () => ctx.runner.cancel(served.id);
+  options.signal.addEventListener('abort', cancel, { once: true });
+  let unsubscribe = () => {};
+  const { progress } = options;
+  if (progress) {
+    const planned = society.compiled.plan.nodes.size;
+    let done = 0;
+    void served.started.then((run) => {
+      unsubscribe = run.subscribe((event: RunEvent) => {
+        const line = nodeLine(event);
+        if (!line) return;
+        done++;
+        progress(done, Math.max(planned, done), line);
+      });
+    });
+  }
+  try {
+    const result = await served.done;
+    return toolResult(ctx, society, result, served.blobs, options.redact);
+  } finally {
+    unsubscribe();
+    options.signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** What a node's end says in a progress line, or undefined for every other event. */
+function nodeLine(event: RunEvent): string | undefined {
+  switch (event.type) {
+    case 'node.finished':
+      return `node "${event.node}" finished`;
+    case 'node.skipped':
+      return `node "${event.node}" skipped: ${event.reason}`;
+    case 'node.failed':
+      return `node "${event.node}" failed: ${firstLine(event.error)}`;
+    default:
+      return undefined;
+  }
+}
+
+function toolResult(
+  ctx: ServeContext,
+  society: ServedSociety,
+  result: RunResult,
+  blobs: { get(hash: string): { bytes: Uint8Array; mime: string } | undefined },
+  redact: (text: string) => string,
+): CallToolResult {
+  if (result.status !== 'succeeded')
+    return toolError(
+      redact(
+        `the run ${result.runId} ${result.status === 'cancelled' ? 'was cancelled' : result.status}${result.error ? `: ${firstLine(result.error)}` : ''}`,
+      ),
+      result.runId,
+    );
+  const content: CallToolResult['content'] = [];
+  const structured: Record<string, unknown> = {};
+  const fileOf = (hash: string) => blobs.get(hash) ?? ctx.store.getBlob(hash);
+  for (const field of society.outputs) {
+    if (!(field.name in result.outputs)) continue;
+    const value = result.outputs[field.name];
+    const files = (Array.isArray(value) ? value : [value])
+      .map((v) => blobHashOf(v))
+      .map((hash) => (hash ? fileOf(hash) : undefined));
+    if (files.length > 0 && files.every((f) => f !== undefined)) {
+      for (const file of files) content.push(fileContent(file!));
+      continue;
+    }
+    // Made-up answers say so wherever they are shown, as the chat endpoint's do.
+    const labelled =
+      typeof value === 'string' && result.simulated && !isSimulatedText(value)
+        ? `${SIMULATED_PREFIX}${value}`
+        : value;
+    const text = typeof labelled === 'string' ? labelled : JSON.stringify(labelled);
+    content.push({
+      type: 'text',
+      text: redact(society.outputs.length > 1 ? `${field.name}: ${text}` : text),
+    });
+    structured[field.name] = JSON.parse(redact(JSON.stringify(labelled ?? null)));
+  }
+  return {
+    // The run's id, for `society show` and the studio's Runs.
+    _meta: { [RUN_META]: result.runId },
+    content,
+    ...(society.outputs.some((f) => !isFileModality(f.modality))
+      ? { structuredContent: structured }
+      : {}),
+  };
+}
+
+function fileContent(file: { bytes: Uint8Array; mime: string }): CallToolResult['content'][number] {
+  const data = Buffer.from(file.bytes).toString('base64');
+  if (file.mime.startsWith('image/')) return { type: 'image', data, mimeType: file.mime };
+  if (file.mime.startsWith('audio/')) return { type: 'audio', data, mimeType: file.mime };
+  // Any other file (a 3D asset) as an embedded resource the client can save.
+  return {
+    type: 'resource',
+    resource: { uri: `data:${file.mime};base64,${data}`, mimeType: file.mime, blob: data },
+  };
+}
+
+/** True for a file (an image, a recording, a 3D asset) or a list of them. */
+function isFileModality(modality: string): boolean {
+  return isGivenModality(modality.replace(/^list<(.+)>$/, '$1'));
+}
+
+function toolError(message: string, runId?: string): CallToolResult {
+  return {
+    ...(runId ? { _meta: { [RUN_META]: runId } } : {}),
+    content: [{ type: 'text', text: message }],
+    isError: true,
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
+}
