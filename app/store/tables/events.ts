@@ -1,11 +1,15 @@
 /**
  * The `events` table: each run's append-only event log, written in batches through one
- * `BufferedEventWriter` per run (../writer.ts) and read back exactly as it was pushed.
+ * `BufferedEventWriter` per run (../writer.ts), whose commits the store's writers share
+ * (../group-commit.ts), and read back exactly as it was pushed.
  */
 
+import { type FileHandle, open } from 'node:fs/promises';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { RunEvent, RunEventType } from '../../runtime/events.ts';
 import { LEGACY_REPORT_TYPES, upgradeEvent } from '../../runtime/legacy-events.ts';
+import { type DeferredSync, GroupCommit } from '../group-commit.ts';
 import {
   BufferedEventWriter,
   type EventRow,
@@ -28,6 +32,8 @@ export class EventLog {
   readonly #db: Database.Database;
   readonly #runs: RunsTable;
   readonly #writers: Map<string, BufferedEventWriter>;
+  /** The commits every writer of this store shares. */
+  readonly group: GroupCommit;
   readonly #writeBatch: (runId: string, rows: readonly EventRow[], finish?: RunFinish) => void;
   readonly #readEvents: Database.Statement<
     [string, number, number, string | null, string | null],
@@ -43,6 +49,7 @@ export class EventLog {
     clean: Clean,
     runs: RunsTable,
     writers: Map<string, BufferedEventWriter>,
+    maxWaitMs?: number,
   ) {
     this.#db = db;
     this.#runs = runs;
@@ -63,6 +70,9 @@ export class EventLog {
       },
     );
     this.#writeBatch = (runId, rows, finish) => insertRows(runId, rows, finish);
+    // Each writer's insertRows, called inside this transaction, becomes a savepoint of its own.
+    const together = db.transaction((fn: () => void) => fn());
+    this.group = new GroupCommit((fn) => together(fn), maxWaitMs, deferredSync(db));
     this.#readEvents = db
       .prepare<[string, number, number, string | null, string | null], string>(
         `SELECT body FROM events
@@ -84,6 +94,7 @@ export class EventLog {
       (rows, finish) => this.#writeBatch(runId, rows, finish),
       options,
       () => this.#writers.delete(runId),
+      this.group,
     );
     this.#writers.set(runId, writer);
     return writer;
@@ -118,8 +129,15 @@ export class EventLog {
     );
   }
 
+  /** Commits what every open writer has buffered (but held run.finished events), together. */
+  flushWriters(): void {
+    this.group.commit();
+  }
+
   /** Flushes and closes every open writer; throws the first failure once all were tried. */
   closeWriters(): void {
+    // One commit for everything buffered, then each close writes only its run's end.
+    this.group.commit();
     let failure: unknown;
     for (const writer of [...this.#writers.values()]) {
       try {
@@ -128,8 +146,46 @@ export class EventLog {
         failure ??= error;
       }
     }
+    this.group.dispose();
     if (failure) throw failure;
   }
+}
+
+/**
+ * Background commits without their fsync, and the WAL flushed on the thread pool after them
+ * (../group-commit.ts). Only for a file in WAL mode with synchronous=FULL: an in-memory store
+ * has nothing to flush, and a connection set otherwise keeps its own setting.
+ */
+function deferredSync(db: Database.Database): DeferredSync | undefined {
+  if (db.memory || db.name.startsWith('file:')) return undefined;
+  if (String(db.pragma('journal_mode', { simple: true })) !== 'wal') return undefined;
+  if (Number(db.pragma('synchronous', { simple: true })) !== 2) return undefined;
+  const wal = `${path.resolve(db.name)}-wal`;
+  let handle: Promise<FileHandle> | undefined;
+  return {
+    relaxed(fn) {
+      db.pragma('synchronous = NORMAL');
+      try {
+        fn();
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+    },
+    async fsync() {
+      // The WAL lives as long as the connection does, so one handle serves every flush.
+      handle ??= open(wal, 'r+');
+      try {
+        await (await handle).sync();
+      } catch (error) {
+        handle = undefined;
+        throw error;
+      }
+    },
+    close() {
+      handle?.then((h) => h.close()).catch(() => {});
+      handle = undefined;
+    },
+  };
 }
 
 function eventWriteError(runId: string, row: EventRow, error: unknown): Error {
