@@ -92,6 +92,19 @@ describe('events', () => {
     expect(s.events(run.id)).toEqual([delta(run.id, 1)]);
   });
 
+  it('names the duplicate among a batch of many, and keeps none of the batch', () => {
+    const s = store();
+    const run = newRun(s);
+    const writer = s.eventWriter(run.id, { durable: () => false });
+    // The duplicate sits inside the second of the rows' multi-row inserts.
+    for (let seq = 1; seq <= 30; seq++) writer.push(delta(run.id, seq));
+    writer.push({ ...delta(run.id, 7), text: 'again' });
+    for (let seq = 31; seq <= 55; seq++) writer.push(delta(run.id, seq));
+    expect(() => writer.flush()).toThrow(/event 7 \(model\.delta\) of run .* is already stored/);
+    expect(s.lastSeq(run.id)).toBe(0);
+    expect(() => writer.close()).toThrow(/already stored/);
+  });
+
   it('reports a duplicate found by a background flush', async () => {
     const s = store();
     const run = newRun(s);

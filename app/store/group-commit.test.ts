@@ -64,6 +64,43 @@ describe('group commit', () => {
     ]);
   });
 
+  it('durable() waits for the fsync after a background commit, which all runs committed meanwhile share', async () => {
+    const fsyncs: Array<() => void> = [];
+    let relaxed = 0;
+    const group = new GroupCommit((fn) => fn(), 0, {
+      relaxed: (fn) => {
+        relaxed++;
+        fn();
+      },
+      fsync: () => new Promise<void>((resolve) => fsyncs.push(resolve)),
+      close: () => {},
+    });
+    const writers = ['r1', 'r2'].map(
+      (runId) =>
+        new BufferedEventWriter(
+          runId,
+          () => {},
+          {},
+          () => {},
+          group,
+        ),
+    );
+    let onDisk = 0;
+    for (const writer of writers) {
+      writer.push(paid(writer.runId, 1));
+      void writer.durable().then(() => onDisk++);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Committed together without waiting for the disk; one fsync is under way for both.
+    expect(relaxed).toBe(1);
+    expect(writers.map((w) => w.written)).toEqual([1, 1]);
+    expect(fsyncs).toHaveLength(1);
+    expect(onDisk).toBe(0);
+    fsyncs[0]!();
+    await new Promise(setImmediate);
+    expect(onDisk).toBe(2);
+  });
+
   it('a paid answer and everything before it reach the file within the bounded wait', async () => {
     const s = store();
     const run = newRun(s);

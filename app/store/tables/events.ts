@@ -20,6 +20,9 @@ import type { RunFinish } from './run-record.ts';
 import type { RunsTable } from './runs.ts';
 import { type Clean, SQLITE_DUPLICATE, sqliteCode } from './sql.ts';
 
+/** Rows per multi-row INSERT. */
+const CHUNK = 25;
+
 /** Which events to read; bounds are inclusive. */
 export interface EventQuery {
   fromSeq?: number;
@@ -57,15 +60,33 @@ export class EventLog {
     const insertEvent = db.prepare<[string, number, string, number, string]>(
       'INSERT INTO events (run_id, seq, type, time, body) VALUES (?, ?, ?, ?, ?)',
     );
+    // Rows go in CHUNK at a time: one statement for 25 rows costs about half as much per row as
+    // 25 statements (each call crosses into SQLite and back).
+    const insertChunk = db.prepare<unknown[]>(
+      `INSERT INTO events (run_id, seq, type, time, body) VALUES ${Array(CHUNK).fill('(?, ?, ?, ?, ?)').join(', ')}`,
+    );
+    const insertOne = (runId: string, row: EventRow) => {
+      try {
+        insertEvent.run(runId, row.seq, row.type, row.time, clean(row.body));
+      } catch (error) {
+        throw eventWriteError(runId, row, error);
+      }
+    };
     const insertRows = db.transaction(
       (runId: string, rows: readonly EventRow[], finish?: RunFinish) => {
-        for (const row of rows) {
+        let at = 0;
+        for (; at + CHUNK <= rows.length; at += CHUNK) {
+          const chunk = rows.slice(at, at + CHUNK);
+          const values: unknown[] = [];
+          for (const row of chunk) values.push(runId, row.seq, row.type, row.time, clean(row.body));
           try {
-            insertEvent.run(runId, row.seq, row.type, row.time, clean(row.body));
-          } catch (error) {
-            throw eventWriteError(runId, row, error);
+            insertChunk.run(values);
+          } catch {
+            // The failed statement wrote nothing; row by row finds (and names) the row refused.
+            for (const row of chunk) insertOne(runId, row);
           }
         }
+        for (; at < rows.length; at++) insertOne(runId, rows[at]!);
         if (finish) runs.recordFinish(runId, finish);
       },
     );
