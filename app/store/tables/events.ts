@@ -185,6 +185,8 @@ function deferredSync(db: Database.Database): DeferredSync | undefined {
   let handle: Promise<FileHandle> | undefined;
   return {
     relaxed(fn) {
+      // Inside a caller's transaction (a push from `atomically`) the commit is the caller's.
+      if (db.inTransaction) return fn();
       db.pragma('synchronous = NORMAL');
       try {
         fn();
