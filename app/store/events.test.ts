@@ -92,6 +92,19 @@ describe('events', () => {
     expect(s.events(run.id)).toEqual([delta(run.id, 1)]);
   });
 
+  it('names the duplicate among a batch of many, and keeps none of the batch', () => {
+    const s = store();
+    const run = newRun(s);
+    const writer = s.eventWriter(run.id, { durable: () => false });
+    // The duplicate sits inside the second of the rows' multi-row inserts.
+    for (let seq = 1; seq <= 30; seq++) writer.push(delta(run.id, seq));
+    writer.push({ ...delta(run.id, 7), text: 'again' });
+    for (let seq = 31; seq <= 55; seq++) writer.push(delta(run.id, seq));
+    expect(() => writer.flush()).toThrow(/event 7 \(model\.delta\) of run .* is already stored/);
+    expect(s.lastSeq(run.id)).toBe(0);
+    expect(() => writer.close()).toThrow(/already stored/);
+  });
+
   it('reports a duplicate found by a background flush', async () => {
     const s = store();
     const run = newRun(s);
@@ -125,7 +138,7 @@ describe('events', () => {
   it('batches: 10,000 pushes make 100 transactions, then flush stores the rest', () => {
     const s = store();
     const run = newRun(s);
-    const writer = s.eventWriter(run.id);
+    const writer = s.eventWriter(run.id, { maxBuffered: 100 });
     let slowest = 0;
     for (let seq = 1; seq <= 10_000; seq++) {
       const started = performance.now();
@@ -152,7 +165,7 @@ describe('events', () => {
     const writer = new BufferedEventWriter(
       'r',
       (rows) => batches.push(rows.length),
-      {},
+      { maxBuffered: 100 },
       () => {},
     );
     for (let seq = 1; seq <= 10_000; seq++) writer.push(delta('r', seq));
@@ -190,12 +203,18 @@ describe('events', () => {
     expect(s.lastSeq(run.id)).toBe(50);
   });
 
-  it('durable events are on disk, with everything before them, when push returns', () => {
+  it("a person's answer is on disk, with everything before it, when push returns; a paid one once durable() resolves", async () => {
     const s = store();
     const run = newRun(s);
-    const writer = s.eventWriter(run.id); // default: a live model.response, a human.response
-    const [started, request, response] = numbered(run.id, everyKind).filter((e) =>
-      ['run.started', 'model.request', 'model.response'].includes(e.type),
+    const writer = s.eventWriter(run.id); // default: human.response now, a live model.response soon
+    const [started, request, response, , answer] = numbered(run.id, everyKind).filter((e) =>
+      [
+        'run.started',
+        'model.request',
+        'model.response',
+        'human.request',
+        'human.response',
+      ].includes(e.type),
     );
     // A simulated answer costs nothing to give again: it waits for the next batch.
     const simulated = response as Extract<RunEvent, { type: 'model.response' }>;
@@ -209,12 +228,15 @@ describe('events', () => {
     writer.push(simulated);
     expect(count()).toBe(0);
     writer.push(live);
+    await writer.durable();
     expect(count()).toBe(4);
     expect(
       JSON.parse(
         other.prepare('SELECT body FROM events WHERE seq = ?').pluck().get(live.seq) as string,
       ),
     ).toEqual(live);
+    writer.push({ ...answer!, seq: live.seq + 1 });
+    expect(count()).toBe(5);
   });
 
   it("holds the run's end until close, then stores it with the run's record in one transaction", async () => {

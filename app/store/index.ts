@@ -47,4 +47,5 @@ export {
   type EventWriter,
   type EventWriterOptions,
   isDurableByDefault,
+  isSoonByDefault,
 } from './writer.ts';

@@ -97,7 +97,8 @@ export {
 
 /**
  * A run store over one SQLite database. Synchronous, like better-sqlite3: every method returns
- * once its transaction has committed (and, with synchronous=FULL, reached the disk).
+ * once its transaction has committed (and, with synchronous=FULL, reached the disk). Event
+ * writers are the exception: they buffer, and their commits are shared (writer.ts).
  */
 export class RunStore {
   /** The database file, or ':memory:'. */
@@ -126,7 +127,12 @@ export class RunStore {
   readonly redactor: Redactor;
 
   /** Use `openRunStore`. */
-  constructor(db: Database.Database, file: string, redactor: Redactor = new Redactor()) {
+  constructor(
+    db: Database.Database,
+    file: string,
+    redactor: Redactor = new Redactor(),
+    options: { groupCommitMs?: number } = {},
+  ) {
     this.#db = db;
     this.path = file;
     this.redactor = redactor;
@@ -134,7 +140,7 @@ export class RunStore {
     const clean = (text: string) => this.redactor.text(text);
     const writers = new Map<string, BufferedEventWriter>();
     this.#runs = new RunsTable(db, clean, writers);
-    this.#events = new EventLog(db, clean, this.#runs, writers);
+    this.#events = new EventLog(db, clean, this.#runs, writers, options.groupCommitMs);
     this.#snapshots = new SnapshotsTable(db, clean);
     this.#blobs = new BlobsTable(db);
     this.#calls = new CallsTable(db, clean, this.#blobs);
@@ -216,6 +222,19 @@ export class RunStore {
    */
   eventWriter(runId: string, options: EventWriterOptions = {}): EventWriter {
     return this.#events.eventWriter(runId, options);
+  }
+
+  /**
+   * Commits what every open event writer has buffered, in one transaction (one fsync), before
+   * returning; held run.finished events wait for their writer's close.
+   */
+  flushEvents(): void {
+    this.#events.flushWriters();
+  }
+
+  /** Transactions the event writers have committed, each shared by all of them, so far. */
+  get eventCommits(): number {
+    return this.#events.group.commits;
   }
 
   /** A run's events in seq order, exactly as they were pushed. */
@@ -489,6 +508,7 @@ export class RunStore {
    * a run, so the WAL does not grow across many runs while another process keeps reading.
    */
   checkpoint(): void {
+    this.#events.flushWriters();
     this.#db.pragma('wal_checkpoint(PASSIVE)');
   }
 
@@ -510,9 +530,14 @@ export class RunStore {
  * Opens (creating if needed) the run store at `file`, or an in-memory one for ':memory:'.
  * Creates the file's directory (private to the user: runs hold prompts and answers), sets
  * WAL, synchronous=FULL, foreign keys and a 5 s busy timeout, and migrates the schema.
+ * `groupCommitMs` bounds how long a paid answer waits for the commit it shares with the
+ * store's other writers (default 2 ms; see group-commit.ts).
  * Throws NewerSchemaError for a database written by a newer build.
  */
-export function openRunStore(file: string, options: { redactor?: Redactor } = {}): RunStore {
+export function openRunStore(
+  file: string,
+  options: { redactor?: Redactor; groupCommitMs?: number } = {},
+): RunStore {
   const memory = file === ':memory:';
   if (!memory && !file.startsWith('file:')) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
@@ -526,7 +551,7 @@ export function openRunStore(file: string, options: { redactor?: Redactor } = {}
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, memory ? 'the in-memory run store' : file);
-    return new RunStore(db, file, options.redactor);
+    return new RunStore(db, file, options.redactor, { groupCommitMs: options.groupCommitMs });
   } catch (error) {
     db.close();
     throw error;
