@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, then one compact report. Figures only; nothing is asserted.
  * Each benchmark also runs alone: `node bench/engine-overhead.ts`, `node bench/tool-overhead.ts`, `node bench/parallel-agents.ts`,
  * `node bench/artist-critic.ts`, `node bench/itcma.ts`, `node bench/store.ts`, `node bench/startup.ts`, `node bench/editor.ts`,
- * `node bench/eval-queue.ts` (needs redis-server; its queued half is skipped without one),
+ * `node bench/run-memory.ts`, `node bench/eval-queue.ts` (needs redis-server; its queued half is skipped without one),
  * `node bench/serve.ts` (`society serve` against a society run in process; its --queue rows need
  * redis-server). `npm run bench -- --no-serve` leaves the serve benchmark out.
  *
@@ -15,6 +15,7 @@ import { benchEngineOverhead, formatEngineOverhead } from './engine-overhead.ts'
 import { benchEvalQueue, formatEvalQueue } from './eval-queue.ts';
 import { benchItcma, formatItcma } from './itcma.ts';
 import { benchParallelAgents, formatParallelAgents } from './parallel-agents.ts';
+import { benchRunMemory, formatRunMemory } from './run-memory.ts';
 import { benchServe, formatServe, type ServeBenchResult } from './serve.ts';
 import { benchStartup, formatStartup } from './startup.ts';
 import { benchStore, formatStore } from './store.ts';
@@ -32,6 +33,8 @@ progress('the Artist–Critic society over HTTP…');
 const artistCritic = await benchArtistCriticAlone();
 progress('the ITCMA-S sandbox, 75 steps…');
 const itcma = await benchItcma();
+progress('what a finished 1,000-call run holds…');
+const runMemory = await benchRunMemory();
 progress('engine overhead…');
 const overhead = await benchEngineOverhead({ log: progress });
 progress('tool calls to an in-process MCP server…');
@@ -66,6 +69,8 @@ console.log(rule);
 for (const line of formatArtistCritic(artistCritic)) console.log(line);
 console.log(rule);
 for (const line of formatItcma(itcma)) console.log(line);
+console.log(rule);
+for (const line of formatRunMemory(runMemory)) console.log(line);
 console.log(rule);
 for (const line of formatStore(store)) console.log(line);
 console.log(rule);

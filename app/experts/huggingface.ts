@@ -9,12 +9,7 @@
  * the reading of each task), huggingface/outputs.ts (answers read into outputs) and
  * huggingface/http.ts (the guarded fetch and the errors).
  */
-import {
-  InferenceClient,
-  InferenceClientProviderOutputError,
-  type InferenceProviderOrPolicy,
-  setLogger,
-} from '@huggingface/inference';
+import type { InferenceClient, InferenceProviderOrPolicy } from '@huggingface/inference';
 import { guardAnswers } from '../providers/answer-guard.ts';
 import type { ExpertProvider, ExpertRequest, ExpertResult } from '../providers/expert-types.ts';
 import type { CallOptions } from '../providers/types.ts';
@@ -23,6 +18,7 @@ import { displayUrl } from '../providers/urls.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { guardedFetch, type HfEndpoint, mapError } from './huggingface/http.ts';
 import { invalidRequest } from './huggingface/inputs.ts';
+import { loadHfLibrary } from './huggingface/library.ts';
 import { TASKS, type Target, type TaskContext } from './huggingface/tasks.ts';
 
 export { toTokenVectors, toVector } from './huggingface/outputs.ts';
@@ -51,26 +47,6 @@ export interface HuggingFaceExpertProviderOptions {
   fetch?: typeof fetch;
 }
 
-let libraryLogsQuieted = false;
-
-/**
- * The client writes routine notes ("Auto selected provider: ...") to the console on every call,
- * which would break into the CLI's live display. Keep its warnings and errors, drop the rest.
- * The client's logger is process-wide, so this is done once.
- */
-function quietLibraryLogs(): void {
-  if (libraryLogsQuieted) return;
-  libraryLogsQuieted = true;
-  const drop = () => undefined;
-  setLogger({
-    debug: drop,
-    info: drop,
-    log: drop,
-    warn: (message, ...args) => console.warn(message, ...args),
-    error: (message, ...args) => console.error(message, ...args),
-  });
-}
-
 /** A model id as a URL path, each segment escaped and the slashes kept. */
 function modelPath(model: string): string {
   return model.split('/').map(encodeURIComponent).join('/');
@@ -90,10 +66,10 @@ export function createHuggingFaceExpertProvider(
         `("${inferenceProvider}"), not both; an endpoint serves its model itself`,
     );
   }
-  quietLibraryLogs();
   const baseFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
-  // The token is handed to the client once; calls never carry it in their arguments.
-  const client = new InferenceClient(token ?? '', { retry_on_error: false });
+  // The token is handed to the client once, at the first call (the library loads then); calls
+  // never carry it in their arguments.
+  let client: InferenceClient | undefined;
 
   const where = endpointUrl
     ? `${id} (${displayUrl(endpointUrl)})`
@@ -121,6 +97,8 @@ export function createHuggingFaceExpertProvider(
       if (signal.aborted) throw abortError(signal.reason);
       const spec = TASKS[request.task];
       if (!spec) throw invalidRequest(`unknown expert task "${String(request.task)}"`);
+      const library = await loadHfLibrary();
+      client ??= new library.InferenceClient(token ?? '', { retry_on_error: false });
       const seen: { json?: unknown } = {};
       const answers = guardAnswers(baseFetch, {
         where,
@@ -146,7 +124,10 @@ export function createHuggingFaceExpertProvider(
           // The client checks an answer against the one shape it expects, which can be narrower
           // than what servers send: hf-inference captioners answer [{generated_text}] where the
           // client wants a bare object. Our own reading accepts both, so it gets a second look.
-          if (!(error instanceof InferenceClientProviderOutputError) || seen.json === undefined) {
+          if (
+            !(error instanceof library.InferenceClientProviderOutputError) ||
+            seen.json === undefined
+          ) {
             throw error;
           }
           value = seen.json;

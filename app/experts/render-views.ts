@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import sharp from 'sharp';
+import { loadSharp } from '../imageops/sharp.ts';
 import type { BinaryValue } from '../providers/expert-types.ts';
 
 export const OBJ_MIME = 'model/obj';
@@ -270,6 +270,7 @@ export async function renderView(mesh: Mesh, view: string, note: string): Promis
   });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}"><rect width="100%" height="100%" fill="#eeeeee"/>${shapes.join('')}</svg>`;
   // Our own drawing at a fixed SIZE, not an image from a document or a model: no budget to check.
+  const sharp = await loadSharp();
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   return { bytes: withComment(new Uint8Array(png), note), mime: 'image/png' };
 }

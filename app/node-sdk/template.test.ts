@@ -201,6 +201,46 @@ describe('template limits', () => {
   });
 });
 
+describe('plain templates', () => {
+  // The engine's own options, without the bounds: what Liquid itself renders.
+  const liquid = new Liquid({ strictFilters: true, ownPropertyOnly: true, ...NO_FILE_OPTIONS });
+  const templates = [
+    'You are a {{ style }}. You think about pictures in {{style}} terms.',
+    '{{ object }}',
+    'no variables at all, {braces} and } alone',
+    '{{ missing }} prints nothing; {{ count }} and {{ done }} and {{ none }} print as Liquid does',
+    'Literals: {{ true }} {{ nil }} {{ empty }}; tabs {{\tstyle\n}}',
+    'Not plain: {{ style | upcase }} {{- object }} {{ loop.round }} {% if done %}yes{% endif %}',
+    '{{ constructor }}{{ toString }}{{ __proto__ }} are not the variables own',
+    'A list {{ items }} and a record {{ record }}',
+    'é ✓ {{ object }} 🎨\r\n{{ style }}',
+  ];
+  const values: Array<Record<string, unknown>> = [
+    { style: 'cubist', object: 'a lighthouse', count: 3, done: false, none: null },
+    { style: '', object: '{{ style }} {% raw %}', count: -0.5, done: true },
+    { style: 'x', object: 'y', items: ['a', 'b'], record: { a: 1 } },
+    {},
+  ];
+
+  it('renders exactly what Liquid renders, for every kind of value', () => {
+    for (const template of templates) {
+      for (const vars of values) {
+        expect(renderTemplate(template, vars, DEFAULT_LIMITS), template).toBe(
+          liquid.parseAndRenderSync(template, { ...vars }),
+        );
+      }
+    }
+  });
+
+  it('keeps the output limit', () => {
+    expect(
+      failure('{{ a }}{{ a }}', { ...DEFAULT_LIMITS, templateBytes: 10 }, { a: 'abcdef' }),
+    ).toBe(
+      'its prompt template produced more than 10 bytes of text (settings.limits.templateBytes)',
+    );
+  });
+});
+
 describe('rendering while reading a document', () => {
   it('gives up on a slow template and renders the rest as written', () => {
     const render = documentRenderer();

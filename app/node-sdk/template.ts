@@ -117,8 +117,12 @@ export function renderTemplate(
   vars: Record<string, unknown>,
   limits: TemplateLimits,
 ): string {
-  const { templates, refused } = parse(template);
+  const parsed = parse(template);
+  const { templates, refused } = parsed;
   if (refused[0] !== undefined) throw new TemplateRefusedError(refused[0]);
+  parsed.plain ??= plainParts(template);
+  const quick = parsed.plain && plainRender(parsed.plain, vars);
+  if (typeof quick === 'string') return checkedOutput(quick, limits.templateBytes);
   const ctx = new BoundedContext(prepare(vars), engine, limits, true);
   const emitter = new BoundedEmitter(limits.templateBytes);
   try {
@@ -191,6 +195,46 @@ interface Parsed {
   refused: string[];
   /** Its root variables, once asked for. */
   variables?: string[];
+  /** Its text and variables when it is only text and `{{ name }}`s (false when not), once rendered. */
+  plain?: string[] | false;
+}
+
+/** `{{ name }}` with nothing but spaces around the name: the only tag a plain template has. */
+const PLAIN_OUTPUT = /\{\{[ \t\r\n]*([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*\}\}/;
+/** Names Liquid reads as literals, not variables: `{{ true }}` prints "true". */
+const LITERALS = new Set(['true', 'false', 'nil', 'null', 'empty', 'blank']);
+
+/**
+ * A template of text and plain `{{ name }}` outputs as its parts, text and names alternating
+ * (`"Hi {{ who }}!"` → `["Hi ", "who", "!"]`); false for anything else (a filter, a tag, a
+ * path, whitespace control), which Liquid renders.
+ */
+function plainParts(template: string): string[] | false {
+  const parts = template.split(new RegExp(PLAIN_OUTPUT.source, 'g'));
+  for (let i = 0; i < parts.length; i += 2) {
+    if (parts[i]!.includes('{{') || parts[i]!.includes('{%')) return false;
+  }
+  for (let i = 1; i < parts.length; i += 2) if (LITERALS.has(parts[i]!)) return false;
+  return parts;
+}
+
+/**
+ * A plain template rendered without Liquid, as Liquid would render it: a prompt is most often
+ * text with a few variables, rendered for every replica and round. Undefined when a variable
+ * holds anything but a string, a number, a boolean or nothing (Liquid then renders it).
+ */
+function plainRender(parts: string[], vars: Record<string, unknown>): string | undefined {
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
+    // As Liquid reads it (ownPropertyOnly): a name the variables do not own prints nothing.
+    const value = Object.hasOwn(vars, name) ? vars[name] : undefined;
+    if (typeof value === 'string') out += value;
+    else if (typeof value === 'number' || typeof value === 'boolean') out += String(value);
+    else if (value !== undefined && value !== null) return undefined;
+    out += parts[i + 1]!;
+  }
+  return out;
 }
 
 /** Parsed templates by text: a run renders the same prompt for every replica and round. */

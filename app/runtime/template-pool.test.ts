@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderTemplate } from '../node-sdk/template.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { renderNodeTemplate, renderOffThread } from './template-pool.ts';
+import { runOnThread } from './thread-pool.ts';
+
+// Every job still runs on the real pool; the spy only tells whether one was sent there.
+vi.mock('./thread-pool.ts', async (original) => {
+  const pool = await original<typeof import('./thread-pool.ts')>();
+  return { ...pool, runOnThread: vi.fn(pool.runOnThread) };
+});
 
 /** Nine million passes: more than even the ceiling allows. */
 const LONG = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}';
@@ -86,5 +93,29 @@ describe('rendering on worker threads', () => {
     setTimeout(() => stop.abort(new DOMException('run cancelled', 'AbortError')), 20);
     await expect(render).rejects.toThrow('run cancelled');
     expect(await renderOffThread('{{ x }}', { x: 'next' })).toBe('next');
+  });
+
+  it('renders here once more when a render was held up rather than slow', async () => {
+    // The first read of an item during the render stalls this thread for 60 ms without working,
+    // as a busy machine or a garbage collection would: past the 20 ms quick limit. Starting a
+    // rendering thread would cost far more than that stall.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    let reads = 0;
+    const proposals = new Proxy(['Ann: a tower', 'Bo: a wave'], {
+      get(target, key, receiver) {
+        if (key === '0' && ++reads === 2) Atomics.wait(pause, 0, 0, 60);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    vi.mocked(runOnThread).mockClear();
+    const text = await renderNodeTemplate(
+      '{% for p in proposals %}{{ p }}; {% endfor %}',
+      { proposals },
+      'prompt',
+      DEFAULT_LIMITS,
+    );
+    expect(reads).toBeGreaterThan(2);
+    expect(text).toBe('Ann: a tower; Bo: a wave; ');
+    expect(runOnThread).not.toHaveBeenCalled();
   });
 });

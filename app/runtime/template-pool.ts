@@ -73,13 +73,21 @@ export async function renderNodeTemplate(
 ): Promise<string> {
   try {
     const quick = quickLimits(limits);
-    try {
-      if (signal?.aborted) throw signal.reason;
-      return renderTemplate(template, vars, quick);
-    } catch (error) {
-      // Past a quick limit that is smaller than the run's: the run allows more, off this thread.
-      if (!(error instanceof TemplateLimitError) || quick[error.limit] >= limits[error.limit]) {
-        throw error;
+    for (let attempt = 1; ; attempt++) {
+      const cpuBefore = threadCpuMs();
+      try {
+        if (signal?.aborted) throw signal.reason;
+        return renderTemplate(template, vars, quick);
+      } catch (error) {
+        // Past a quick limit that is smaller than the run's: the run allows more, off this thread.
+        if (!(error instanceof TemplateLimitError) || quick[error.limit] >= limits[error.limit]) {
+          throw error;
+        }
+        // A render past its time limit that spent little of it working was held up (the
+        // process descheduled on a busy machine, a garbage collection): a rendering thread
+        // would cost far more than trying once more here.
+        const worked = threadCpuMs() - cpuBefore;
+        if (error.limit !== 'templateMs' || attempt > 1 || worked >= quick.templateMs / 2) break;
       }
     }
     return await renderOffThread(template, vars, limits, signal);
@@ -87,6 +95,12 @@ export async function renderNodeTemplate(
     if (error instanceof TemplateError) throw new TemplateError(templateFailure(field, error));
     throw error;
   }
+}
+
+/** CPU time this thread has used, in ms (the whole process's where Node cannot tell a thread's). */
+function threadCpuMs(): number {
+  const usage = process.threadCpuUsage?.() ?? process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 function quickLimits(limits: TemplateLimits): TemplateLimits {

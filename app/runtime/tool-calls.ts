@@ -3,12 +3,24 @@
  * tool's schema (what the model reads back when they do not), and a made-up result under
  * --simulate.
  */
-import type { ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { toolKey } from '../providers/cassette-file.ts';
 import { valueForSchema } from '../providers/simulated-json.ts';
 import type { ToolDefinition, ToolResult, ToolSourceRef } from '../providers/tools.ts';
 import { SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { errorMessage } from './values.ts';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A schema checker for one run's tool arguments. Ajv is loaded when the first run offers a tool,
+ * not with the engine: it is large, and most runs offer none.
+ */
+export function argumentChecker(): Ajv {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  return new Ajv({ allErrors: true, strict: false });
+}
 
 /** How events and records name a source: `mcp:tools`, `graph:calculator`. */
 export function sourceId(ref: ToolSourceRef): string {

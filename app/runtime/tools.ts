@@ -6,7 +6,7 @@
  * run's record when it can, makes them up under --simulate, and reports each as an event. Node
  * code only sees `tools` and `callTool` on its context.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { graphToolDocument } from '../compiler/tool-graphs.ts';
 import type { ToolOffer } from '../node-sdk/define.ts';
 import type {
@@ -25,7 +25,7 @@ import { graphToolDefinition, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
 import type { RunOptions } from './run-options.ts';
 import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
-import { checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
+import { argumentChecker, checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
 import {
   knownResultEdit,
   type ResultEditFields,
@@ -82,7 +82,7 @@ export class ToolGateway {
   simulatedSeen = false;
   readonly #setup: ToolsSetup;
   #options: RunOptions;
-  readonly #ajv = new Ajv({ allErrors: true, strict: false });
+  #ajv?: Ajv;
   readonly #limits: ProviderLimits;
   /** Each source opened once per run (undefined: a simulated run could not open it). */
   readonly #sources = new Map<string, Promise<ToolSource | undefined>>();
@@ -244,7 +244,7 @@ export class ToolGateway {
 
   #compile(definition: ToolDefinition): ValidateFunction {
     try {
-      return this.#ajv.compile(definition.parameters);
+      return (this.#ajv ??= argumentChecker()).compile(definition.parameters);
     } catch (error) {
       throw new Error(
         `the tool "${definition.name}" has a schema that cannot be read: ${errorMessage(error)}`,

@@ -5,13 +5,6 @@
  * (`estimated_time`) are still at hand; and the mapping of whatever else the client throws.
  */
 import { STATUS_CODES } from 'node:http';
-import {
-  InferenceClientHubApiError,
-  InferenceClientInputError,
-  InferenceClientProviderApiError,
-  InferenceClientProviderOutputError,
-  InferenceClientRoutingError,
-} from '@huggingface/inference';
 import type { AnswerGuard } from '../../providers/answer-guard.ts';
 import type { ExpertRequest } from '../../providers/expert-types.ts';
 import { parseRetryAfterMs } from '../../providers/retry.ts';
@@ -19,6 +12,7 @@ import { clip } from '../../providers/text.ts';
 import { abortError, isAbortError, ProviderError } from '../../providers/types.ts';
 import { isLocalUrl } from '../../providers/urls.ts';
 import { invalidRequest } from './inputs.ts';
+import { loadedHfLibrary } from './library.ts';
 import { badResponse, isRecord, parseJson } from './outputs.ts';
 
 /** Where a provider's calls go, as its failures name it. */
@@ -186,20 +180,27 @@ export function mapError(
   // What the answer guard refused, however the client wrapped it on the way out.
   if (answers.failure) return answers.failure;
   if (error instanceof ProviderError) return error;
+  // Not loaded yet, the library cannot have thrown.
+  const library = loadedHfLibrary();
   if (
-    error instanceof InferenceClientProviderApiError ||
-    error instanceof InferenceClientHubApiError
+    library &&
+    (error instanceof library.InferenceClientProviderApiError ||
+      error instanceof library.InferenceClientHubApiError)
   ) {
     const { status, body } = error.httpResponse;
     const text = typeof body === 'string' ? body : '';
     return statusError(endpoint, request, status, body, text || error.message, undefined);
   }
-  if (error instanceof InferenceClientInputError || error instanceof InferenceClientRoutingError) {
+  if (
+    library &&
+    (error instanceof library.InferenceClientInputError ||
+      error instanceof library.InferenceClientRoutingError)
+  ) {
     return invalidRequest(
       redactToken(endpoint, `${request.task} on ${endpoint.where}: ${error.message}`),
     );
   }
-  if (error instanceof InferenceClientProviderOutputError) {
+  if (library && error instanceof library.InferenceClientProviderOutputError) {
     return badResponse(request, redactToken(endpoint, error.message));
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -3,17 +3,15 @@
  * inputs, and how the answer is read. Image embeddings, which the client has no method for, are
  * built with the client's own request helpers.
  */
-import {
-  type FeatureExtractionArgs,
-  getProviderHelper,
-  type InferenceClient,
-  type InferenceProviderOrPolicy,
-  makeRequestOptions,
-  type Options,
-  type QuestionAnsweringArgs,
-  type TextGenerationInput,
-  type TokenClassificationArgs,
-  type TranslationArgs,
+import type {
+  FeatureExtractionArgs,
+  InferenceClient,
+  InferenceProviderOrPolicy,
+  Options,
+  QuestionAnsweringArgs,
+  TextGenerationInput,
+  TokenClassificationArgs,
+  TranslationArgs,
 } from '@huggingface/inference';
 import type { ExpertOutputValue, ExpertRequest, ExpertTask } from '../../providers/expert-types.ts';
 import { ProviderError } from '../../providers/types.ts';
@@ -25,6 +23,7 @@ import {
   serverParameters,
   textInput,
 } from './inputs.ts';
+import { loadHfLibrary } from './library.ts';
 import {
   badResponse,
   bestSequence,
@@ -71,6 +70,7 @@ async function imageFeatures({ request, target, options, token }: TaskContext): 
       { retryable: false, code: 'unsupported_task' },
     );
   }
+  const { getProviderHelper, makeRequestOptions } = await loadHfLibrary();
   const { url, info } = await makeRequestOptions(
     {
       model: target.model,
