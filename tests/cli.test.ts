@@ -11,6 +11,12 @@ const IMAGE = 'templates/nlsom-vqa.example.png';
 const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 const vqaInputs = ['--input', `question=${QUESTION}`, '--input', `image=@${IMAGE}`];
+/**
+ * The environment `society` gives the command it starts: the test run store, no colour, none of
+ * the developer's keys. The commands run in this process (societyHere): a process start-up each
+ * was most of this file's time; the two debugger tests that type on stdin start the command.
+ */
+const AS_THE_COMMAND = { SOCIETY_DB: TEST_DB, NO_COLOR: '1' };
 
 let dir: string;
 beforeAll(() => {
@@ -70,7 +76,10 @@ describe('society validate', () => {
       f.endsWith('.society.json'),
     );
     expect(templates.length).toBeGreaterThan(0);
-    const result = await society(['validate', ...templates.map((t) => `templates/${t}`)]);
+    const result = await societyHere(
+      ['validate', ...templates.map((t) => `templates/${t}`)],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(0);
     for (const t of templates) expect(result.stdout).toContain(`templates/${t}: valid`);
   });
@@ -131,7 +140,7 @@ describe('society validate', () => {
   for (const [what, body, message] of broken) {
     it(`exits 2 and names the problem for ${what}`, async () => {
       const file = write(`${what.replaceAll(' ', '-')}.json`, body);
-      const result = await society(['validate', file]);
+      const result = await societyHere(['validate', file], AS_THE_COMMAND);
       expect(result.code).toBe(2);
       expect(result.stdout).toMatch(message);
       expectNoStackTrace(result.stdout + result.stderr);
@@ -139,7 +148,7 @@ describe('society validate', () => {
   }
 
   it('reports a missing file without a stack trace', async () => {
-    const result = await society(['validate', join(dir, 'nope.society.json')]);
+    const result = await societyHere(['validate', join(dir, 'nope.society.json')], AS_THE_COMMAND);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('cannot read');
     expectNoStackTrace(result.stderr);
@@ -148,7 +157,7 @@ describe('society validate', () => {
 
 describe('society inspect', () => {
   it('prints the compiled machines as JSON', async () => {
-    const result = await society(['inspect', VQA]);
+    const result = await societyHere(['inspect', VQA], AS_THE_COMMAND);
     expect(result.code).toBe(0);
     const machines = JSON.parse(result.stdout);
     expect(machines.root.id).toBe('society');
@@ -163,7 +172,10 @@ describe('society inspect', () => {
 
 describe('society run', () => {
   it('runs the VQA template with the simulated provider', async () => {
-    const result = await society(['run', VQA, ...vqaInputs, '--simulate', '--json']);
+    const result = await societyHere(
+      ['run', VQA, ...vqaInputs, '--simulate', '--json'],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.status).toBe('succeeded');
@@ -174,8 +186,14 @@ describe('society run', () => {
   });
 
   it('replays the shipped cassette with no key and no network, matching a simulated run', async () => {
-    const replay = await society(['run', VQA, ...vqaInputs, '--replay', CASSETTE, '--json']);
-    const simulated = await society(['run', VQA, ...vqaInputs, '--simulate', '--json']);
+    const replay = await societyHere(
+      ['run', VQA, ...vqaInputs, '--replay', CASSETTE, '--json'],
+      AS_THE_COMMAND,
+    );
+    const simulated = await societyHere(
+      ['run', VQA, ...vqaInputs, '--simulate', '--json'],
+      AS_THE_COMMAND,
+    );
     expect(replay.code).toBe(0);
     const a = JSON.parse(replay.stdout);
     const b = JSON.parse(simulated.stdout);
@@ -196,7 +214,10 @@ describe('society run', () => {
         [edge('e1', 'q', 'value', 't', 'q'), edge('e2', 't', 'value', 'o', 'value')],
       ),
     );
-    const result = await society(['run', file, '--simulate', '--input', 'q=hi']);
+    const result = await societyHere(
+      ['run', file, '--simulate', '--input', 'q=hi'],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(1);
     // The error, then the command that continues the run once the cause is fixed.
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(
@@ -206,16 +227,19 @@ describe('society run', () => {
   });
 
   it('fails a replay that misses the cassette, naming the node', async () => {
-    const result = await society([
-      'run',
-      VQA,
-      '--input',
-      'question=Another question? (a) x (b) y',
-      '--input',
-      `image=@${IMAGE}`,
-      '--replay',
-      CASSETTE,
-    ]);
+    const result = await societyHere(
+      [
+        'run',
+        VQA,
+        '--input',
+        'question=Another question? (a) x (b) y',
+        '--input',
+        `image=@${IMAGE}`,
+        '--replay',
+        CASSETTE,
+      ],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /^society: node "organizer" \(organizer@r1\): no recording of this request in nlsom-vqa\.cassette\.json; the nearest recording differs at messages\[0\]\.content: ".*options: Another question\? \(a\) x \(b\) y.*" here, ".*options: What is the large.*" recorded$/m,
@@ -289,7 +313,7 @@ describe('society run', () => {
   });
 
   it('refuses with a clear message when the key is missing (exit 2, before the run)', async () => {
-    const result = await society(['run', VQA, ...vqaInputs]);
+    const result = await societyHere(['run', VQA, ...vqaInputs], AS_THE_COMMAND);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY is not set');
     expectNoStackTrace(result.stderr);
@@ -316,7 +340,10 @@ describe('society run', () => {
           },
         ),
       );
-      const result = await society(['run', file, '--provider', `openai=${stub.url}`, '--json']);
+      const result = await societyHere(
+        ['run', file, '--provider', `openai=${stub.url}`, '--json'],
+        AS_THE_COMMAND,
+      );
       expect(result.code).toBe(1);
       expect(stub.count()).toBe(3);
       const out = JSON.parse(result.stdout);
@@ -348,7 +375,7 @@ describe('society run', () => {
   ];
   for (const [what, args, message] of badArgs) {
     it(`exits 2 for ${what}`, async () => {
-      const result = await society(['run', VQA, ...args]);
+      const result = await societyHere(['run', VQA, ...args], AS_THE_COMMAND);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
       expectNoStackTrace(result.stderr);
@@ -357,15 +384,10 @@ describe('society run', () => {
 
   it('writes every event to an NDJSON file', async () => {
     const events = join(dir, 'events.ndjson');
-    const result = await society([
-      'run',
-      VQA,
-      ...vqaInputs,
-      '--simulate',
-      '--events',
-      events,
-      '-q',
-    ]);
+    const result = await societyHere(
+      ['run', VQA, ...vqaInputs, '--simulate', '--events', events, '-q'],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(0);
     const lines = readFileSync(events, 'utf8')
       .trim()
@@ -383,14 +405,10 @@ describe('society run --estimate', () => {
   it('prints calls, tokens and money for the VQA template before any call', async () => {
     const stub = await startStubOpenAI();
     try {
-      const result = await society([
-        'run',
-        VQA,
-        ...vqaInputs,
-        '--estimate',
-        '--provider',
-        `openai=${stub.url}`,
-      ]);
+      const result = await societyHere(
+        ['run', VQA, ...vqaInputs, '--estimate', '--provider', `openai=${stub.url}`],
+        AS_THE_COMMAND,
+      );
       expect(result.code).toBe(0);
       expect(stub.count()).toBe(0);
       expect(result.stdout).toMatch(/worst case: 17 calls, ~[\d,]+ tokens, \$0\.\d+/);
@@ -434,7 +452,10 @@ describe('society run --step', () => {
   });
 
   it('rejects a breakpoint it cannot read', async () => {
-    const result = await society(['run', VQA, ...vqaInputs, '--simulate', '--break', 'lunch:noon']);
+    const result = await societyHere(
+      ['run', VQA, ...vqaInputs, '--simulate', '--break', 'lunch:noon'],
+      AS_THE_COMMAND,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown breakpoint "lunch:noon"/);
   });
@@ -442,47 +463,44 @@ describe('society run --step', () => {
 
 describe('the run store from the command line', () => {
   it('lists and shows runs with usage by node and round', async () => {
-    const run = await society(['run', VQA, ...vqaInputs, '--simulate', '--json', '-q']);
+    const run = await societyHere(
+      ['run', VQA, ...vqaInputs, '--simulate', '--json', '-q'],
+      AS_THE_COMMAND,
+    );
     const { runId } = JSON.parse(run.stdout);
-    const list = await society(['runs']);
+    const list = await societyHere(['runs'], AS_THE_COMMAND);
     expect(list.stdout).toMatch(new RegExp(`^${runId}\\s+NLSOM visual question answering`, 'm'));
-    const show = await society(['show', runId.slice(0, 8)]);
+    const show = await societyHere(['show', runId.slice(0, 8)], AS_THE_COMMAND);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('— storm: round 2 —');
     expect(show.stdout).toMatch(/usage by round:\n {2}init\s+3 calls/);
     expect(show.stdout).toMatch(/^ {2}round 3\s+4 calls/m);
-    const missing = await society(['show', 'zzzz']);
+    const missing = await societyHere(['show', 'zzzz'], AS_THE_COMMAND);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no run "zzzz"/);
   });
 
   it('keeps an editable price table', async () => {
-    const set = await society(['prices', '--set', 'my-model=1.5/3']);
+    const set = await societyHere(['prices', '--set', 'my-model=1.5/3'], AS_THE_COMMAND);
     expect(set.stdout).toMatch(/^my-model\s+1\.500\s+3\.000 {2}\(yours\)$/m);
-    const bad = await society(['prices', '--set', 'my-model=cheap']);
+    const bad = await societyHere(['prices', '--set', 'my-model=cheap'], AS_THE_COMMAND);
     expect(bad.code).toBe(2);
-    const unset = await society(['prices', '--unset', 'my-model']);
+    const unset = await societyHere(['prices', '--unset', 'my-model'], AS_THE_COMMAND);
     expect(unset.stdout).not.toContain('my-model');
   });
 
   it('stores provider profiles but never a key', async () => {
-    const add = await society([
-      'providers',
-      '--add',
-      'lab=http://127.0.0.1:9/v1',
-      '--key-env',
-      'LAB_TOKEN',
-    ]);
+    const add = await societyHere(
+      ['providers', '--add', 'lab=http://127.0.0.1:9/v1', '--key-env', 'LAB_TOKEN'],
+      AS_THE_COMMAND,
+    );
     expect(add.stdout).toMatch(
       /^lab\s+http:\/\/127\.0\.0\.1:9\/v1\s+key in LAB_TOKEN \(not set\) {2}\(yours\)$/m,
     );
-    const keyInstead = await society([
-      'providers',
-      '--add',
-      'oops=http://127.0.0.1:9/v1',
-      '--key-env',
-      `sk-${'a'.repeat(30)}`,
-    ]);
+    const keyInstead = await societyHere(
+      ['providers', '--add', 'oops=http://127.0.0.1:9/v1', '--key-env', `sk-${'a'.repeat(30)}`],
+      AS_THE_COMMAND,
+    );
     expect(keyInstead.code).toBe(2);
     expect(keyInstead.stderr).toMatch(/never the key/);
   });
