@@ -380,7 +380,17 @@ describe('society openagi degrade', () => {
       stronger,
     ]);
     const plain = join(dir, 'plain-noise.png');
-    await societyHere(['openagi', 'degrade', photo, '--steps', 'noise', '--seed', '3', '--out', plain]);
+    await societyHere([
+      'openagi',
+      'degrade',
+      photo,
+      '--steps',
+      'noise',
+      '--seed',
+      '3',
+      '--out',
+      plain,
+    ]);
     expect(readFileSync(stronger).equals(readFileSync(plain))).toBe(false);
   });
 
