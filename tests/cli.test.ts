@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, society, societyHere, TEST_DB } from './support/cli.ts';
+import { ROOT, society, societyInProcess, TEST_DB } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
@@ -11,12 +11,8 @@ const IMAGE = 'templates/nlsom-vqa.example.png';
 const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 const vqaInputs = ['--input', `question=${QUESTION}`, '--input', `image=@${IMAGE}`];
-/**
- * The environment `society` gives the command it starts: the test run store, no colour, none of
- * the developer's keys. The commands run in this process (societyHere): a process start-up each
- * was most of this file's time; the two debugger tests that type on stdin start the command.
- */
-const AS_THE_COMMAND = { SOCIETY_DB: TEST_DB, NO_COLOR: '1' };
+// The commands run in this process (societyInProcess): a process start-up each was most of this
+// file's time. The two debugger tests that type on stdin start the command.
 
 let dir: string;
 beforeAll(() => {
@@ -76,10 +72,7 @@ describe('society validate', () => {
       f.endsWith('.society.json'),
     );
     expect(templates.length).toBeGreaterThan(0);
-    const result = await societyHere(
-      ['validate', ...templates.map((t) => `templates/${t}`)],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess(['validate', ...templates.map((t) => `templates/${t}`)]);
     expect(result.code).toBe(0);
     for (const t of templates) expect(result.stdout).toContain(`templates/${t}: valid`);
   });
@@ -140,7 +133,7 @@ describe('society validate', () => {
   for (const [what, body, message] of broken) {
     it(`exits 2 and names the problem for ${what}`, async () => {
       const file = write(`${what.replaceAll(' ', '-')}.json`, body);
-      const result = await societyHere(['validate', file], AS_THE_COMMAND);
+      const result = await societyInProcess(['validate', file]);
       expect(result.code).toBe(2);
       expect(result.stdout).toMatch(message);
       expectNoStackTrace(result.stdout + result.stderr);
@@ -148,7 +141,7 @@ describe('society validate', () => {
   }
 
   it('reports a missing file without a stack trace', async () => {
-    const result = await societyHere(['validate', join(dir, 'nope.society.json')], AS_THE_COMMAND);
+    const result = await societyInProcess(['validate', join(dir, 'nope.society.json')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('cannot read');
     expectNoStackTrace(result.stderr);
@@ -157,7 +150,7 @@ describe('society validate', () => {
 
 describe('society inspect', () => {
   it('prints the compiled machines as JSON', async () => {
-    const result = await societyHere(['inspect', VQA], AS_THE_COMMAND);
+    const result = await societyInProcess(['inspect', VQA]);
     expect(result.code).toBe(0);
     const machines = JSON.parse(result.stdout);
     expect(machines.root.id).toBe('society');
@@ -172,10 +165,7 @@ describe('society inspect', () => {
 
 describe('society run', () => {
   it('runs the VQA template with the simulated provider', async () => {
-    const result = await societyHere(
-      ['run', VQA, ...vqaInputs, '--simulate', '--json'],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json']);
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.status).toBe('succeeded');
@@ -186,14 +176,15 @@ describe('society run', () => {
   });
 
   it('replays the shipped cassette with no key and no network, matching a simulated run', async () => {
-    const replay = await societyHere(
-      ['run', VQA, ...vqaInputs, '--replay', CASSETTE, '--json'],
-      AS_THE_COMMAND,
-    );
-    const simulated = await societyHere(
-      ['run', VQA, ...vqaInputs, '--simulate', '--json'],
-      AS_THE_COMMAND,
-    );
+    const replay = await societyInProcess([
+      'run',
+      VQA,
+      ...vqaInputs,
+      '--replay',
+      CASSETTE,
+      '--json',
+    ]);
+    const simulated = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json']);
     expect(replay.code).toBe(0);
     const a = JSON.parse(replay.stdout);
     const b = JSON.parse(simulated.stdout);
@@ -214,10 +205,7 @@ describe('society run', () => {
         [edge('e1', 'q', 'value', 't', 'q'), edge('e2', 't', 'value', 'o', 'value')],
       ),
     );
-    const result = await societyHere(
-      ['run', file, '--simulate', '--input', 'q=hi'],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess(['run', file, '--simulate', '--input', 'q=hi']);
     expect(result.code).toBe(1);
     // The error, then the command that continues the run once the cause is fixed.
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(
@@ -227,19 +215,16 @@ describe('society run', () => {
   });
 
   it('fails a replay that misses the cassette, naming the node', async () => {
-    const result = await societyHere(
-      [
-        'run',
-        VQA,
-        '--input',
-        'question=Another question? (a) x (b) y',
-        '--input',
-        `image=@${IMAGE}`,
-        '--replay',
-        CASSETTE,
-      ],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess([
+      'run',
+      VQA,
+      '--input',
+      'question=Another question? (a) x (b) y',
+      '--input',
+      `image=@${IMAGE}`,
+      '--replay',
+      CASSETTE,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /^society: node "organizer" \(organizer@r1\): no recording of this request in nlsom-vqa\.cassette\.json; the nearest recording differs at messages\[0\]\.content: ".*options: Another question\? \(a\) x \(b\) y.*" here, ".*options: What is the large.*" recorded$/m,
@@ -266,7 +251,7 @@ describe('society run', () => {
       const cassette = join(dir, 'live.cassette.json');
       // In this process (the stub answers from here too): two process start-ups would be most
       // of this test's time on a loaded machine.
-      const live = await societyHere([
+      const live = await societyInProcess([
         'run',
         VQA,
         ...vqaInputs,
@@ -294,7 +279,7 @@ describe('society run', () => {
       expect(liveOut.simulated).toBe(false);
 
       const before = stub.count();
-      const replay = await societyHere([
+      const replay = await societyInProcess([
         'run',
         VQA,
         ...vqaInputs,
@@ -313,7 +298,7 @@ describe('society run', () => {
   });
 
   it('refuses with a clear message when the key is missing (exit 2, before the run)', async () => {
-    const result = await societyHere(['run', VQA, ...vqaInputs], AS_THE_COMMAND);
+    const result = await societyInProcess(['run', VQA, ...vqaInputs]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY is not set');
     expectNoStackTrace(result.stderr);
@@ -340,10 +325,13 @@ describe('society run', () => {
           },
         ),
       );
-      const result = await societyHere(
-        ['run', file, '--provider', `openai=${stub.url}`, '--json'],
-        AS_THE_COMMAND,
-      );
+      const result = await societyInProcess([
+        'run',
+        file,
+        '--provider',
+        `openai=${stub.url}`,
+        '--json',
+      ]);
       expect(result.code).toBe(1);
       expect(stub.count()).toBe(3);
       const out = JSON.parse(result.stdout);
@@ -375,7 +363,7 @@ describe('society run', () => {
   ];
   for (const [what, args, message] of badArgs) {
     it(`exits 2 for ${what}`, async () => {
-      const result = await societyHere(['run', VQA, ...args], AS_THE_COMMAND);
+      const result = await societyInProcess(['run', VQA, ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
       expectNoStackTrace(result.stderr);
@@ -384,10 +372,15 @@ describe('society run', () => {
 
   it('writes every event to an NDJSON file', async () => {
     const events = join(dir, 'events.ndjson');
-    const result = await societyHere(
-      ['run', VQA, ...vqaInputs, '--simulate', '--events', events, '-q'],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess([
+      'run',
+      VQA,
+      ...vqaInputs,
+      '--simulate',
+      '--events',
+      events,
+      '-q',
+    ]);
     expect(result.code).toBe(0);
     const lines = readFileSync(events, 'utf8')
       .trim()
@@ -405,10 +398,14 @@ describe('society run --estimate', () => {
   it('prints calls, tokens and money for the VQA template before any call', async () => {
     const stub = await startStubOpenAI();
     try {
-      const result = await societyHere(
-        ['run', VQA, ...vqaInputs, '--estimate', '--provider', `openai=${stub.url}`],
-        AS_THE_COMMAND,
-      );
+      const result = await societyInProcess([
+        'run',
+        VQA,
+        ...vqaInputs,
+        '--estimate',
+        '--provider',
+        `openai=${stub.url}`,
+      ]);
       expect(result.code).toBe(0);
       expect(stub.count()).toBe(0);
       expect(result.stdout).toMatch(/worst case: 17 calls, ~[\d,]+ tokens, \$0\.\d+/);
@@ -452,10 +449,14 @@ describe('society run --step', () => {
   });
 
   it('rejects a breakpoint it cannot read', async () => {
-    const result = await societyHere(
-      ['run', VQA, ...vqaInputs, '--simulate', '--break', 'lunch:noon'],
-      AS_THE_COMMAND,
-    );
+    const result = await societyInProcess([
+      'run',
+      VQA,
+      ...vqaInputs,
+      '--simulate',
+      '--break',
+      'lunch:noon',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown breakpoint "lunch:noon"/);
   });
@@ -463,44 +464,47 @@ describe('society run --step', () => {
 
 describe('the run store from the command line', () => {
   it('lists and shows runs with usage by node and round', async () => {
-    const run = await societyHere(
-      ['run', VQA, ...vqaInputs, '--simulate', '--json', '-q'],
-      AS_THE_COMMAND,
-    );
+    const run = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json', '-q']);
     const { runId } = JSON.parse(run.stdout);
-    const list = await societyHere(['runs'], AS_THE_COMMAND);
+    const list = await societyInProcess(['runs']);
     expect(list.stdout).toMatch(new RegExp(`^${runId}\\s+NLSOM visual question answering`, 'm'));
-    const show = await societyHere(['show', runId.slice(0, 8)], AS_THE_COMMAND);
+    const show = await societyInProcess(['show', runId.slice(0, 8)]);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('— storm: round 2 —');
     expect(show.stdout).toMatch(/usage by round:\n {2}init\s+3 calls/);
     expect(show.stdout).toMatch(/^ {2}round 3\s+4 calls/m);
-    const missing = await societyHere(['show', 'zzzz'], AS_THE_COMMAND);
+    const missing = await societyInProcess(['show', 'zzzz']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no run "zzzz"/);
   });
 
   it('keeps an editable price table', async () => {
-    const set = await societyHere(['prices', '--set', 'my-model=1.5/3'], AS_THE_COMMAND);
+    const set = await societyInProcess(['prices', '--set', 'my-model=1.5/3']);
     expect(set.stdout).toMatch(/^my-model\s+1\.500\s+3\.000 {2}\(yours\)$/m);
-    const bad = await societyHere(['prices', '--set', 'my-model=cheap'], AS_THE_COMMAND);
+    const bad = await societyInProcess(['prices', '--set', 'my-model=cheap']);
     expect(bad.code).toBe(2);
-    const unset = await societyHere(['prices', '--unset', 'my-model'], AS_THE_COMMAND);
+    const unset = await societyInProcess(['prices', '--unset', 'my-model']);
     expect(unset.stdout).not.toContain('my-model');
   });
 
   it('stores provider profiles but never a key', async () => {
-    const add = await societyHere(
-      ['providers', '--add', 'lab=http://127.0.0.1:9/v1', '--key-env', 'LAB_TOKEN'],
-      AS_THE_COMMAND,
-    );
+    const add = await societyInProcess([
+      'providers',
+      '--add',
+      'lab=http://127.0.0.1:9/v1',
+      '--key-env',
+      'LAB_TOKEN',
+    ]);
     expect(add.stdout).toMatch(
       /^lab\s+http:\/\/127\.0\.0\.1:9\/v1\s+key in LAB_TOKEN \(not set\) {2}\(yours\)$/m,
     );
-    const keyInstead = await societyHere(
-      ['providers', '--add', 'oops=http://127.0.0.1:9/v1', '--key-env', `sk-${'a'.repeat(30)}`],
-      AS_THE_COMMAND,
-    );
+    const keyInstead = await societyInProcess([
+      'providers',
+      '--add',
+      'oops=http://127.0.0.1:9/v1',
+      '--key-env',
+      `sk-${'a'.repeat(30)}`,
+    ]);
     expect(keyInstead.code).toBe(2);
     expect(keyInstead.stderr).toMatch(/never the key/);
   });

@@ -102,3 +102,16 @@ export async function societyHere(
     if (env) process.env = saved;
   }
 }
+
+/**
+ * `society args…` as the spawned command would run it (the test run store, no colour, none of
+ * the developer's keys, `env` on top), but in this process: for tests of what a command does,
+ * where a process start-up per call was most of the time. Tests that type on stdin, kill the
+ * command or check the binary itself use `society`.
+ */
+export function societyInProcess(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
+  return societyHere(args, { SOCIETY_DB: TEST_DB, NO_COLOR: '1', ...env });
+}
