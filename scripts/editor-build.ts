@@ -282,7 +282,7 @@ if (import.meta.main) {
     } = parseArgs({ options: { force: { type: 'boolean' } }, strict: true }));
   } catch (error) {
     process.stderr.write(
-      `editor-build: ${(error as Error).message}\nusage: node scripts/editor-build.ts [--force]\n`,
+      `editor-build: ${(error as Error).message} (usage: node scripts/editor-build.ts [--force])\n`,
     );
     process.exit(2);
   }
