@@ -44,6 +44,8 @@ export const DIST_RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
 /** Files every build reads whatever the module graph: configs and the installed packages. */
 const CONFIG_FILES = [
   'vite.config.ts',
+  // How the build is made here (its options, what it records).
+  'scripts/editor-build.ts',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
