@@ -15,7 +15,8 @@ export const NODES_DIR = fileURLToPath(new URL('./nodes', import.meta.url));
  * keeps every asset URL relative: the same bundle loads from the studio server, from a file
  * served under a sub-path, or from Electron's app:// scheme. The page talks only to the studio's
  * `/api` WebSocket on its own origin, which checks the token and Origin, so there is no dev-server
- * proxy: for live work run `npx vite build --watch` next to the studio.
+ * proxy: for live work run `npx vite build --watch` next to the studio (`npm run studio` builds
+ * only when the sources changed since its last build, scripts/editor-build.ts).
  */
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer', import.meta.url)),

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, society, societyHere, TEST_DB } from './support/cli.ts';
+import { ROOT, society, societyInProcess, TEST_DB } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
@@ -11,6 +11,8 @@ const IMAGE = 'templates/nlsom-vqa.example.png';
 const QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
 const vqaInputs = ['--input', `question=${QUESTION}`, '--input', `image=@${IMAGE}`];
+// The commands run in this process (societyInProcess): a process start-up each was most of this
+// file's time. The two debugger tests that type on stdin start the command.
 
 let dir: string;
 beforeAll(() => {
@@ -70,7 +72,7 @@ describe('society validate', () => {
       f.endsWith('.society.json'),
     );
     expect(templates.length).toBeGreaterThan(0);
-    const result = await society(['validate', ...templates.map((t) => `templates/${t}`)]);
+    const result = await societyInProcess(['validate', ...templates.map((t) => `templates/${t}`)]);
     expect(result.code).toBe(0);
     for (const t of templates) expect(result.stdout).toContain(`templates/${t}: valid`);
   });
@@ -131,7 +133,7 @@ describe('society validate', () => {
   for (const [what, body, message] of broken) {
     it(`exits 2 and names the problem for ${what}`, async () => {
       const file = write(`${what.replaceAll(' ', '-')}.json`, body);
-      const result = await society(['validate', file]);
+      const result = await societyInProcess(['validate', file]);
       expect(result.code).toBe(2);
       expect(result.stdout).toMatch(message);
       expectNoStackTrace(result.stdout + result.stderr);
@@ -139,7 +141,7 @@ describe('society validate', () => {
   }
 
   it('reports a missing file without a stack trace', async () => {
-    const result = await society(['validate', join(dir, 'nope.society.json')]);
+    const result = await societyInProcess(['validate', join(dir, 'nope.society.json')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('cannot read');
     expectNoStackTrace(result.stderr);
@@ -148,7 +150,7 @@ describe('society validate', () => {
 
 describe('society inspect', () => {
   it('prints the compiled machines as JSON', async () => {
-    const result = await society(['inspect', VQA]);
+    const result = await societyInProcess(['inspect', VQA]);
     expect(result.code).toBe(0);
     const machines = JSON.parse(result.stdout);
     expect(machines.root.id).toBe('society');
@@ -163,7 +165,7 @@ describe('society inspect', () => {
 
 describe('society run', () => {
   it('runs the VQA template with the simulated provider', async () => {
-    const result = await society(['run', VQA, ...vqaInputs, '--simulate', '--json']);
+    const result = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json']);
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.status).toBe('succeeded');
@@ -174,8 +176,15 @@ describe('society run', () => {
   });
 
   it('replays the shipped cassette with no key and no network, matching a simulated run', async () => {
-    const replay = await society(['run', VQA, ...vqaInputs, '--replay', CASSETTE, '--json']);
-    const simulated = await society(['run', VQA, ...vqaInputs, '--simulate', '--json']);
+    const replay = await societyInProcess([
+      'run',
+      VQA,
+      ...vqaInputs,
+      '--replay',
+      CASSETTE,
+      '--json',
+    ]);
+    const simulated = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json']);
     expect(replay.code).toBe(0);
     const a = JSON.parse(replay.stdout);
     const b = JSON.parse(simulated.stdout);
@@ -196,7 +205,7 @@ describe('society run', () => {
         [edge('e1', 'q', 'value', 't', 'q'), edge('e2', 't', 'value', 'o', 'value')],
       ),
     );
-    const result = await society(['run', file, '--simulate', '--input', 'q=hi']);
+    const result = await societyInProcess(['run', file, '--simulate', '--input', 'q=hi']);
     expect(result.code).toBe(1);
     // The error, then the command that continues the run once the cause is fixed.
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(
@@ -206,7 +215,7 @@ describe('society run', () => {
   });
 
   it('fails a replay that misses the cassette, naming the node', async () => {
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       VQA,
       '--input',
@@ -242,7 +251,7 @@ describe('society run', () => {
       const cassette = join(dir, 'live.cassette.json');
       // In this process (the stub answers from here too): two process start-ups would be most
       // of this test's time on a loaded machine.
-      const live = await societyHere([
+      const live = await societyInProcess([
         'run',
         VQA,
         ...vqaInputs,
@@ -270,7 +279,7 @@ describe('society run', () => {
       expect(liveOut.simulated).toBe(false);
 
       const before = stub.count();
-      const replay = await societyHere([
+      const replay = await societyInProcess([
         'run',
         VQA,
         ...vqaInputs,
@@ -289,7 +298,7 @@ describe('society run', () => {
   });
 
   it('refuses with a clear message when the key is missing (exit 2, before the run)', async () => {
-    const result = await society(['run', VQA, ...vqaInputs]);
+    const result = await societyInProcess(['run', VQA, ...vqaInputs]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY is not set');
     expectNoStackTrace(result.stderr);
@@ -316,7 +325,13 @@ describe('society run', () => {
           },
         ),
       );
-      const result = await society(['run', file, '--provider', `openai=${stub.url}`, '--json']);
+      const result = await societyInProcess([
+        'run',
+        file,
+        '--provider',
+        `openai=${stub.url}`,
+        '--json',
+      ]);
       expect(result.code).toBe(1);
       expect(stub.count()).toBe(3);
       const out = JSON.parse(result.stdout);
@@ -348,7 +363,7 @@ describe('society run', () => {
   ];
   for (const [what, args, message] of badArgs) {
     it(`exits 2 for ${what}`, async () => {
-      const result = await society(['run', VQA, ...args]);
+      const result = await societyInProcess(['run', VQA, ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
       expectNoStackTrace(result.stderr);
@@ -357,7 +372,7 @@ describe('society run', () => {
 
   it('writes every event to an NDJSON file', async () => {
     const events = join(dir, 'events.ndjson');
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       VQA,
       ...vqaInputs,
@@ -383,7 +398,7 @@ describe('society run --estimate', () => {
   it('prints calls, tokens and money for the VQA template before any call', async () => {
     const stub = await startStubOpenAI();
     try {
-      const result = await society([
+      const result = await societyInProcess([
         'run',
         VQA,
         ...vqaInputs,
@@ -434,7 +449,14 @@ describe('society run --step', () => {
   });
 
   it('rejects a breakpoint it cannot read', async () => {
-    const result = await society(['run', VQA, ...vqaInputs, '--simulate', '--break', 'lunch:noon']);
+    const result = await societyInProcess([
+      'run',
+      VQA,
+      ...vqaInputs,
+      '--simulate',
+      '--break',
+      'lunch:noon',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown breakpoint "lunch:noon"/);
   });
@@ -442,31 +464,31 @@ describe('society run --step', () => {
 
 describe('the run store from the command line', () => {
   it('lists and shows runs with usage by node and round', async () => {
-    const run = await society(['run', VQA, ...vqaInputs, '--simulate', '--json', '-q']);
+    const run = await societyInProcess(['run', VQA, ...vqaInputs, '--simulate', '--json', '-q']);
     const { runId } = JSON.parse(run.stdout);
-    const list = await society(['runs']);
+    const list = await societyInProcess(['runs']);
     expect(list.stdout).toMatch(new RegExp(`^${runId}\\s+NLSOM visual question answering`, 'm'));
-    const show = await society(['show', runId.slice(0, 8)]);
+    const show = await societyInProcess(['show', runId.slice(0, 8)]);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('— storm: round 2 —');
     expect(show.stdout).toMatch(/usage by round:\n {2}init\s+3 calls/);
     expect(show.stdout).toMatch(/^ {2}round 3\s+4 calls/m);
-    const missing = await society(['show', 'zzzz']);
+    const missing = await societyInProcess(['show', 'zzzz']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no run "zzzz"/);
   });
 
   it('keeps an editable price table', async () => {
-    const set = await society(['prices', '--set', 'my-model=1.5/3']);
+    const set = await societyInProcess(['prices', '--set', 'my-model=1.5/3']);
     expect(set.stdout).toMatch(/^my-model\s+1\.500\s+3\.000 {2}\(yours\)$/m);
-    const bad = await society(['prices', '--set', 'my-model=cheap']);
+    const bad = await societyInProcess(['prices', '--set', 'my-model=cheap']);
     expect(bad.code).toBe(2);
-    const unset = await society(['prices', '--unset', 'my-model']);
+    const unset = await societyInProcess(['prices', '--unset', 'my-model']);
     expect(unset.stdout).not.toContain('my-model');
   });
 
   it('stores provider profiles but never a key', async () => {
-    const add = await society([
+    const add = await societyInProcess([
       'providers',
       '--add',
       'lab=http://127.0.0.1:9/v1',
@@ -476,7 +498,7 @@ describe('the run store from the command line', () => {
     expect(add.stdout).toMatch(
       /^lab\s+http:\/\/127\.0\.0\.1:9\/v1\s+key in LAB_TOKEN \(not set\) {2}\(yours\)$/m,
     );
-    const keyInstead = await society([
+    const keyInstead = await societyInProcess([
       'providers',
       '--add',
       'oops=http://127.0.0.1:9/v1',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepsOf } from '../app/environments/step-report.ts';
-import { society } from './support/cli.ts';
+import { societyInProcess } from './support/cli.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'society-cuisineworld-'));
@@ -81,7 +81,7 @@ function episode(dispatcher: Record<string, unknown> = {}, steps = 6) {
 
 /** `society run FILE` against the stub model, its events written to `events` when given. */
 function play(file: string, options: { events?: string; json?: boolean; extra?: string[] } = {}) {
-  return society([
+  return societyInProcess([
     'run',
     file,
     '--provider',
@@ -190,7 +190,7 @@ describe('the dispatcher against a model that makes mistakes', () => {
 
 describe('the greedy baseline and the templates', () => {
   it('plays a 60-step episode with no model and prints completed, failed and open orders', async () => {
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       'templates/cuisineworld-greedy.society.json',
       '--db',
@@ -206,7 +206,7 @@ describe('the greedy baseline and the templates', () => {
   });
 
   it('plays the dispatcher template with --simulate, labelled simulated', async () => {
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       'templates/cuisineworld-dispatcher-3.society.json',
       '--simulate',
@@ -306,7 +306,7 @@ describe('the greedy baseline and the templates', () => {
 
 describe('society cuisineworld', () => {
   it('lists the levels and flags a dish the kitchen cannot make', async () => {
-    const result = await society(['cuisineworld', 'levels']);
+    const result = await societyInProcess(['cuisineworld', 'levels']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/level_12: L12, advanced; .*\n {2}! frenchFries needs fryer/);
     expect(result.stdout).toMatch(
@@ -315,7 +315,7 @@ describe('society cuisineworld', () => {
   });
 
   it('sweeps a grid with the greedy dispatcher and prints the CoS table', async () => {
-    const result = await society([
+    const result = await societyInProcess([
       'cuisineworld',
       'sweep',
       '--levels',
@@ -348,7 +348,7 @@ describe('society cuisineworld', () => {
 
   it('says what is wrong with a bad grid, in one line', async () => {
     const bad = async (args: string[], message: RegExp) => {
-      const result = await society(['cuisineworld', 'sweep', ...args]);
+      const result = await societyInProcess(['cuisineworld', 'sweep', ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
     };

@@ -19,7 +19,7 @@ import {
   arithJsonl,
   arithReply,
 } from './support/arith-eval.ts';
-import { society } from './support/cli.ts';
+import { societyInProcess } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
@@ -69,7 +69,7 @@ describe('society eval against a server with known answers', () => {
   it('reports exactly the accuracy the answers imply, with its interval, cost and latency', async () => {
     const db = join(dir, 'plain.db');
     const before = sent.length;
-    const result = await society(evalArgs(db));
+    const result = await societyInProcess(evalArgs(db));
     expect(result.stderr).not.toMatch(/at .*\.ts:\d+/);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as EvalSummary;
@@ -100,7 +100,7 @@ describe('society eval against a server with known answers', () => {
     }
 
     // The same command again has nothing left to do: it prints the same table, sending nothing.
-    const again = await society(evalArgs(db));
+    const again = await societyInProcess(evalArgs(db));
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({
       evalId: summary.evalId,
@@ -108,7 +108,13 @@ describe('society eval against a server with known answers', () => {
     });
     expect(sent.length - before).toBe(20);
 
-    const shown = await society(['eval-show', summary.evalId.slice(0, 6), '--items', '--db', db]);
+    const shown = await societyInProcess([
+      'eval-show',
+      summary.evalId.slice(0, 6),
+      '--items',
+      '--db',
+      db,
+    ]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('0.700');
     expect(shown.stdout).toMatch(
@@ -120,7 +126,7 @@ describe('society eval against a server with known answers', () => {
     const db = join(dir, 'budget.db');
     // gpt-4o-mini at $0.15 and $0.60 per million tokens: 12 + 5 tokens a call, two calls an item.
     const perItem = 2 * ((12 * 0.15 + 5 * 0.6) / 1e6);
-    const result = await society(evalArgs(db, ['--budget', String(2.5 * perItem)]));
+    const result = await societyInProcess(evalArgs(db, ['--budget', String(2.5 * perItem)]));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /society: the budget of \$[\d.e-]+ is spent; \d+ items did not run/,
@@ -132,7 +138,7 @@ describe('society eval against a server with known answers', () => {
     expect(summary.variants[0]!.n).toBeLessThanOrEqual(3 + 2);
     expect(summary.variants[0]!.costUsd).toBeCloseTo(summary.variants[0]!.n * perItem, 10);
 
-    const more = await society(evalArgs(db));
+    const more = await societyInProcess(evalArgs(db));
     expect(more.code).toBe(0);
     expect(JSON.parse(more.stdout)).toMatchObject({
       evalId: summary.evalId,
@@ -178,7 +184,7 @@ describe('society eval against a server with known answers', () => {
     expect(partial).toBeGreaterThanOrEqual(1);
     expect(recorded.size).toBeGreaterThan(2 * scoredAtKill);
 
-    const result = await society(evalArgs(db));
+    const result = await societyInProcess(evalArgs(db));
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`resuming: ${scoredAtKill} of 10 done before`));
     const summary = JSON.parse(result.stdout) as EvalSummary;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { society } from './support/cli.ts';
+import { societyHere } from './support/cli.ts';
 import { type StubHf, type StubHfRequest, startStubHuggingFace } from './support/stub-hf.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
@@ -84,13 +84,10 @@ describe('OpenAGI templates against a Hugging Face endpoint', () => {
     ];
     const before = stub.requests.length;
     // Redirected without kind=: hf-inference stays an expert provider.
-    const live = await society([
-      ...args,
-      '--provider',
-      `hf-inference=${stub.url}`,
-      '--record',
-      cassette,
-    ]);
+    const live = await societyHere(
+      [...args, '--provider', `hf-inference=${stub.url}`, '--record', cassette],
+      {},
+    );
     expect(live.stderr).toBe('');
     expect(live.code).toBe(0);
     expect(JSON.parse(live.stdout).outputs).toEqual({ answer: GERMAN });
@@ -103,7 +100,7 @@ describe('OpenAGI templates against a Hugging Face endpoint', () => {
       recorded.experts.map((e: { request: { task: string } }) => e.request.task).sort(),
     ).toEqual(['fill-mask', 'translation']);
     const served = stub.requests.length;
-    const replay = await society([...args, '--replay', cassette]);
+    const replay = await societyHere([...args, '--replay', cassette], {});
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout).outputs).toEqual({ answer: GERMAN });
     expect(stub.requests.length).toBe(served);
@@ -126,7 +123,7 @@ describe('OpenAGI templates against a Hugging Face endpoint', () => {
     ];
     const before = stub.requests.length;
     const token = ['hf', 'stub', 'token', 'value'].join('_');
-    const live = await society(
+    const live = await societyHere(
       [
         ...args,
         '--provider',
@@ -173,21 +170,24 @@ describe('OpenAGI templates against a Hugging Face endpoint', () => {
     expect(readFileSync(cassette, 'utf8')).not.toContain(token);
 
     const served = stub.requests.length;
-    const replay = await society([...args, '--replay', cassette]);
+    const replay = await societyHere([...args, '--replay', cassette], {});
     expect(replay.code, replay.stderr).toBe(0);
     expect(JSON.parse(replay.stdout).outputs).toEqual({ answer: 'DE: 22' });
     expect(stub.requests.length).toBe(served);
   });
 
   it('says which variable is missing when the hosted service is asked with no token', async () => {
-    const result = await society([
-      'run',
-      'templates/openagi-clozed-translation.society.json',
-      '--input',
-      `text=${SENTENCE}`,
-      '--db',
-      db,
-    ]);
+    const result = await societyHere(
+      [
+        'run',
+        'templates/openagi-clozed-translation.society.json',
+        '--input',
+        `text=${SENTENCE}`,
+        '--db',
+        db,
+      ],
+      {},
+    );
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('HF_TOKEN is not set');
   });
@@ -200,16 +200,19 @@ describe('OpenAGI templates, simulated', () => {
     ['openagi-vqa-german', ['image=@PHOTO', 'question=What number is on the jersey?']],
   ] as const) {
     it(`runs ${template} with --simulate and labels what it made up`, async () => {
-      const result = await society([
-        'run',
-        `templates/${template}.society.json`,
-        '--simulate',
-        ...inputs.flatMap((i) => ['--input', i.replace('PHOTO', photo)]),
-        '--db',
-        db,
-        '--json',
-        '-q',
-      ]);
+      const result = await societyHere(
+        [
+          'run',
+          `templates/${template}.society.json`,
+          '--simulate',
+          ...inputs.flatMap((i) => ['--input', i.replace('PHOTO', photo)]),
+          '--db',
+          db,
+          '--json',
+          '-q',
+        ],
+        {},
+      );
       expect(result.code, result.stderr).toBe(0);
       const out = JSON.parse(result.stdout);
       expect(out.status).toBe('succeeded');
@@ -230,17 +233,20 @@ describe('OpenAGI templates, from their cassettes', () => {
     ['openagi-auto-plan', [`image=@${example}`, 'question=What number is on the jersey?']],
   ] as const) {
     it(`replays ${template} with no key and no server`, async () => {
-      const result = await society([
-        'run',
-        `templates/${template}.society.json`,
-        '--replay',
-        `templates/${template}.cassette.json`,
-        ...inputs.flatMap((i) => ['--input', i]),
-        '--db',
-        db,
-        '--json',
-        '-q',
-      ]);
+      const result = await societyHere(
+        [
+          'run',
+          `templates/${template}.society.json`,
+          '--replay',
+          `templates/${template}.cassette.json`,
+          ...inputs.flatMap((i) => ['--input', i]),
+          '--db',
+          db,
+          '--json',
+          '-q',
+        ],
+        {},
+      );
       expect(result.code, result.stderr).toBe(0);
       const out = JSON.parse(result.stdout);
       expect(out.mode).toBe('replay');
@@ -339,18 +345,21 @@ describe('more experts through the node', () => {
       },
     });
     try {
-      const result = await society([
-        'run',
-        file,
-        '--input',
-        `photo=@${photo}`,
-        '--provider',
-        `hf-inference=${own.url},kind=huggingface`,
-        '--db',
-        db,
-        '--json',
-        '-q',
-      ]);
+      const result = await societyHere(
+        [
+          'run',
+          file,
+          '--input',
+          `photo=@${photo}`,
+          '--provider',
+          `hf-inference=${own.url},kind=huggingface`,
+          '--db',
+          db,
+          '--json',
+          '-q',
+        ],
+        {},
+      );
       expect(result.code, result.stderr).toBe(0);
       const out = JSON.parse(result.stdout);
       expect(out.outputs.words).toBe('a red number 22 jersey');
@@ -408,20 +417,23 @@ describe('more experts through the node', () => {
     const file = join(dir, 'vqa-chat.society.json');
     writeFileSync(file, JSON.stringify(doc));
     try {
-      const result = await society([
-        'run',
-        file,
-        '--input',
-        `photo=@${photo}`,
-        '--input',
-        'question=What number is on the jersey?',
-        '--provider',
-        `lab=${chat.url}`,
-        '--db',
-        db,
-        '--json',
-        '-q',
-      ]);
+      const result = await societyHere(
+        [
+          'run',
+          file,
+          '--input',
+          `photo=@${photo}`,
+          '--input',
+          'question=What number is on the jersey?',
+          '--provider',
+          `lab=${chat.url}`,
+          '--db',
+          db,
+          '--json',
+          '-q',
+        ],
+        {},
+      );
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout).outputs.answer).toBe('Twenty-two.');
       const [request] = chat.requests;
@@ -463,7 +475,7 @@ describe('more experts through the node', () => {
     };
     const file = join(dir, 'mismatch.society.json');
     writeFileSync(file, JSON.stringify(doc));
-    const result = await society(['validate', file]);
+    const result = await societyHere(['validate', file], {});
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
       'modality mismatch: words.value gives text but deblur.image takes image',
@@ -501,19 +513,22 @@ describe('audio in, text out', () => {
     const wav = join(dir, 'hello.wav');
     writeFileSync(wav, Buffer.from('RIFF....WAVEfmt ', 'latin1'));
     const events = join(dir, 'transcribe.ndjson');
-    const result = await society([
-      'run',
-      file,
-      '--simulate',
-      '--input',
-      `rec=@${wav}`,
-      '--events',
-      events,
-      '--db',
-      db,
-      '--json',
-      '-q',
-    ]);
+    const result = await societyHere(
+      [
+        'run',
+        file,
+        '--simulate',
+        '--input',
+        `rec=@${wav}`,
+        '--events',
+        events,
+        '--db',
+        db,
+        '--json',
+        '-q',
+      ],
+      {},
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).outputs.words).toBe(
       '[simulated] a transcript of the recording',
@@ -528,7 +543,10 @@ describe('audio in, text out', () => {
       mime: 'audio/wav',
     });
 
-    const asText = await society(['run', file, '--simulate', '--input', 'rec=hello', '--db', db]);
+    const asText = await societyHere(
+      ['run', file, '--simulate', '--input', 'rec=hello', '--db', db],
+      {},
+    );
     expect(asText.code).toBe(2);
     expect(asText.stderr).toContain(
       'input "rec" is a recording: pass a file with --input rec=@speech.wav',

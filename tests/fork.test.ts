@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../app/runtime/events.ts';
-import { society, societyHere } from './support/cli.ts';
+import { societyHere, societyInProcess } from './support/cli.ts';
 import { startStubOpenAI } from './support/stub-openai.ts';
 
 const VQA = 'templates/nlsom-vqa.society.json';
@@ -38,19 +38,19 @@ afterAll(() => stub.close());
 const common = () => ['--db', db, '--provider', `openai=${stub.url}`, '--json', '-q'];
 
 async function eventsOf(runId: string): Promise<RunEvent[]> {
-  const shown = await society(['show', runId, '--json', '--db', db]);
+  const shown = await societyInProcess(['show', runId, '--json', '--db', db]);
   return JSON.parse(shown.stdout).events;
 }
 
 describe('society fork', () => {
   it('serves calls before the edit from the record and makes the changed ones live', async () => {
-    const parent = await society(['run', VQA, ...inputs, ...common()]);
+    const parent = await societyInProcess(['run', VQA, ...inputs, ...common()]);
     expect(parent.code, parent.stderr).toBe(0);
     const parentId = JSON.parse(parent.stdout).runId as string;
     expect(stub.count()).toBe(17);
 
     const before = stub.count();
-    const fork = await society([
+    const fork = await societyInProcess([
       'fork',
       parentId,
       '--edit',
@@ -92,7 +92,7 @@ describe('society fork', () => {
     }
     expect(b.has('member#1@r2')).toBe(false); // the edited member was not asked at all
 
-    const diff = await society(['diff', parentId, forked.runId, '--db', db]);
+    const diff = await societyInProcess(['diff', parentId, forked.runId, '--db', db]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain(`B forks A after event`);
     expect(diff.stdout).toMatch(/messages: \d+ same, 7 changed, 0 only in A, 0 only in B/);
@@ -100,19 +100,25 @@ describe('society fork', () => {
   });
 
   it('refuses an instance the run does not have', async () => {
-    const parent = await society(['run', VQA, ...inputs, ...common()]);
+    const parent = await societyInProcess(['run', VQA, ...inputs, ...common()]);
     const parentId = JSON.parse(parent.stdout).runId as string;
-    const result = await society(['fork', parentId, '--edit', 'member#9@r2=x', ...common()]);
+    const result = await societyInProcess([
+      'fork',
+      parentId,
+      '--edit',
+      'member#9@r2=x',
+      ...common(),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/has no node instance "member#9@r2"/);
     // Out of the run's range, not a number, or no fork point at all: each one line, exit 2.
-    const late = await society(['fork', parentId, '--at', '100000', ...common()]);
+    const late = await societyInProcess(['fork', parentId, '--at', '100000', ...common()]);
     expect(late.code).toBe(2);
     expect(late.stderr).toMatch(/^society: the fork point must be an event number from 2 to \d+/);
-    const word = await society(['fork', parentId, '--at', 'start', ...common()]);
+    const word = await societyInProcess(['fork', parentId, '--at', 'start', ...common()]);
     expect(word.code).toBe(2);
     expect(word.stderr).toMatch(/^society: --at must be an event number/);
-    const nowhere = await society(['fork', parentId, ...common()]);
+    const nowhere = await societyInProcess(['fork', parentId, ...common()]);
     expect(nowhere.code).toBe(2);
     expect(nowhere.stderr).toBe('society: say where to fork: --at SEQ, or --edit INSTANCE=TEXT\n');
   });

@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { society } from './support/cli.ts';
+import { societyInProcess } from './support/cli.ts';
 
 const bases = readdirSync(new URL('../templates/', import.meta.url))
   .filter((f) => f.startsWith('nlsom-') && f.endsWith('.society.json'))
@@ -20,7 +20,7 @@ interface RunJson {
 }
 
 async function runJson(args: string[]): Promise<RunJson> {
-  const { code, stdout, stderr } = await society([...args, '--json', '-q']);
+  const { code, stdout, stderr } = await societyInProcess([...args, '--json', '-q']);
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout) as RunJson;
 }

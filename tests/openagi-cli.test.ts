@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { society, societyHere } from './support/cli.ts';
+import { societyHere } from './support/cli.ts';
 
 const TASK_FILE = fileURLToPath(
   new URL('../../shared/external-data/openagi/task_description.txt', import.meta.url),
@@ -55,7 +55,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('society openagi tasks', () => {
   it.skipIf(!hasOpenAgi)("counts OpenAGI's 185 tasks by category", async () => {
-    const result = await society(['openagi', 'tasks', TASK_FILE]);
+    const result = await societyHere(['openagi', 'tasks', TASK_FILE]);
     expect(result.code, result.stderr).toBe(0);
     const counts = Object.fromEntries(
       [...result.stdout.matchAll(/^ {2}(\S+)\s+(\d+)\s+scored by (\S+)$/gm)].map((m) => [
@@ -74,7 +74,7 @@ describe('society openagi tasks', () => {
     expect(result.stdout).toContain(': 185 tasks\n');
     expect(result.stdout).not.toContain('unreadable');
 
-    const json = await society(['openagi', 'tasks', TASK_FILE, '--json']);
+    const json = await societyHere(['openagi', 'tasks', TASK_FILE, '--json']);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.total).toBe(185);
     expect(Object.values(parsed.categories)).toEqual([15, 90, 2, 10, 60, 8]);
@@ -82,7 +82,7 @@ describe('society openagi tasks', () => {
   });
 
   it('lists the lines it cannot read, and still counts the rest', async () => {
-    const result = await society(['openagi', 'tasks', smallFile]);
+    const result = await societyHere(['openagi', 'tasks', smallFile]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(': 4 tasks, 1 unreadable lines');
     expect(result.stdout).toMatch(/^ {2}image->image\s+1\s/m);
@@ -92,14 +92,14 @@ describe('society openagi tasks', () => {
   });
 
   it('says plainly when the file is missing or holds no task (exit 2, no stack trace)', async () => {
-    const missing = await society(['openagi', 'tasks', join(dir, 'nope.txt')]);
+    const missing = await societyHere(['openagi', 'tasks', join(dir, 'nope.txt')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(
       /^society: cannot read the task file .*nope\.txt \(no such file\)\n$/,
     );
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, 'nothing to see here\n');
-    const none = await society(['openagi', 'tasks', empty]);
+    const none = await societyHere(['openagi', 'tasks', empty]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no OpenAGI task could be read');
     expect(none.stderr).not.toMatch(/\n\s+at /);
@@ -111,7 +111,7 @@ describe('society openagi build', () => {
     'builds a graph for each of the 185 tasks, and every one passes society validate',
     async () => {
       const out = join(dir, 'all');
-      const built = await society(['openagi', 'build', TASK_FILE, '--out', out]);
+      const built = await societyHere(['openagi', 'build', TASK_FILE, '--out', out]);
       expect(built.code, built.stderr).toBe(0);
       expect(built.stdout).toContain('185 graphs, rule planner');
       expect(built.stdout).toMatch(/^ {2}image\+text->text\s+60\s+scored by bertscore$/m);
@@ -119,7 +119,7 @@ describe('society openagi build', () => {
       expect(files).toHaveLength(185);
       expect(files).toContain('0-return-the-regular-image.society.json');
 
-      const validated = await society(['validate', ...files.map((f) => join(out, f))]);
+      const validated = await societyHere(['validate', ...files.map((f) => join(out, f))]);
       expect(validated.code, validated.stdout).toBe(0);
       const lines = validated.stdout.trim().split('\n');
       expect(lines).toHaveLength(185);
@@ -143,7 +143,7 @@ describe('society openagi build', () => {
 
   it('wires inputs, a reference, the planner, its answer and the right metric', async () => {
     const out = join(dir, 'small');
-    const built = await society(['openagi', 'build', smallFile, '--out', out]);
+    const built = await societyHere(['openagi', 'build', smallFile, '--out', out]);
     expect(built.code, built.stderr).toBe(0);
     expect(built.stdout).toContain('4 graphs');
     expect(built.stdout).toContain('skipped, unreadable: task 3');
@@ -200,13 +200,13 @@ describe('society openagi build', () => {
     expect(edgesOf(paint)).toContain('planner.answer->metric.image');
     expect(edgesOf(paint)).toContain('in_text.value->metric.text');
 
-    const validated = await society(['validate', ...readdirSync(out).map((f) => join(out, f))]);
+    const validated = await societyHere(['validate', ...readdirSync(out).map((f) => join(out, f))]);
     expect(validated.code, validated.stdout).toBe(0);
   });
 
   it('gives the planner a model profile with --model, and picks tasks by category and id', async () => {
     const out = join(dir, 'model');
-    const built = await society([
+    const built = await societyHere([
       'openagi',
       'build',
       smallFile,
@@ -222,11 +222,11 @@ describe('society openagi build', () => {
     const doc = readJson(join(out, '2-generate-a-image.society.json'));
     expect(doc.models).toEqual({ planner: { provider: 'openai', model: 'gpt-4o-mini' } });
     expect(doc.nodes.find((n: { id: string }) => n.id === 'planner').data.model).toBe('planner');
-    const validated = await society(['validate', join(out, '2-generate-a-image.society.json')]);
+    const validated = await societyHere(['validate', join(out, '2-generate-a-image.society.json')]);
     expect(validated.code, validated.stdout).toBe(0);
 
     const named = join(dir, 'named');
-    const byIds = await society([
+    const byIds = await societyHere([
       'openagi',
       'build',
       smallFile,
@@ -268,8 +268,8 @@ describe('society openagi build', () => {
 
   it('builds graphs that run: simulated, the answer is scored and the score labelled', async () => {
     const out = join(dir, 'run');
-    await society(['openagi', 'build', smallFile, '--out', out, '--ids', '0']);
-    const result = await society([
+    await societyHere(['openagi', 'build', smallFile, '--out', out, '--ids', '0']);
+    const result = await societyHere([
       'run',
       join(out, '0-return-the-regular-image.society.json'),
       '--simulate',
@@ -312,11 +312,11 @@ describe('society openagi degrade', () => {
     const a = join(dir, 'a.png');
     const b = join(dir, 'b.png');
     const c = join(dir, 'c.png');
-    const first = await society(args('7', a));
+    const first = await societyHere(args('7', a));
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe(`${a}: 48×32 PNG; low-resolution, noise, blur, grayscale; seed 7\n`);
-    await society(args('7', b));
-    await society(args('8', c));
+    await societyHere(args('7', b));
+    await societyHere(args('8', c));
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
     expect(readFileSync(a).equals(readFileSync(c))).toBe(false);
     expect(readFileSync(a).equals(readFileSync(photo))).toBe(false);
@@ -333,7 +333,7 @@ describe('society openagi degrade', () => {
     const fromTask = join(dir, 'from-task.png');
     const named = join(dir, 'named.png');
     const words = join(dir, 'words.png');
-    const picked = await society([
+    const picked = await societyHere([
       'openagi',
       'degrade',
       photo,
@@ -352,7 +352,7 @@ describe('society openagi degrade', () => {
       ['low-resolution,noise,blur,grayscale', named],
       ['low-resolutioned, noisy, blurry, grayscale', words],
     ] as const) {
-      const result = await society([
+      const result = await societyHere([
         'openagi',
         'degrade',
         photo,
@@ -368,7 +368,7 @@ describe('society openagi degrade', () => {
     }
     // A value after "=" changes the step: a stronger noise gives other bytes.
     const stronger = join(dir, 'stronger.png');
-    await society([
+    await societyHere([
       'openagi',
       'degrade',
       photo,
@@ -380,13 +380,23 @@ describe('society openagi degrade', () => {
       stronger,
     ]);
     const plain = join(dir, 'plain-noise.png');
-    await society(['openagi', 'degrade', photo, '--steps', 'noise', '--seed', '3', '--out', plain]);
+    await societyHere([
+      'openagi',
+      'degrade',
+      photo,
+      '--steps',
+      'noise',
+      '--seed',
+      '3',
+      '--out',
+      plain,
+    ]);
     expect(readFileSync(stronger).equals(readFileSync(plain))).toBe(false);
   });
 
   it.skipIf(!hasOpenAgi)("reads the degradations of OpenAGI's own task lines", async () => {
     const out = join(dir, 'task-0.png');
-    const result = await society([
+    const result = await societyHere([
       'openagi',
       'degrade',
       photo,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileGraph } from '../app/compiler/index.ts';
-import { society } from './support/cli.ts';
+import { societyInProcess } from './support/cli.ts';
 import { type StubHf, type StubHfRequest, startStubHuggingFace } from './support/stub-hf.ts';
 import { type StubOpenAI, type StubRequestBody, startStubOpenAI } from './support/stub-openai.ts';
 
@@ -92,7 +92,7 @@ describe('the planner', () => {
     const before = llm.requests.length;
     const events = join(dir, 'repair.ndjson');
     const cassette = join(dir, 'repair.cassette.json');
-    const result = await society(args(['--events', events, '--record', cassette]));
+    const result = await societyInProcess(args(['--events', events, '--record', cassette]));
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.outputs.answer).toBe('DE: 22');
@@ -145,7 +145,7 @@ describe('the planner', () => {
 
     // Replayed from the cassette: same answer, no server asked.
     const served = [llm.requests.length, hf.requests.length];
-    const replay = await society([...args(), '--replay', cassette]);
+    const replay = await societyInProcess([...args(), '--replay', cassette]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(JSON.parse(replay.stdout).outputs.answer).toBe('DE: 22');
     expect([llm.requests.length, hf.requests.length]).toEqual(served);
@@ -155,7 +155,7 @@ describe('the planner', () => {
     plans = [
       'Step 1: Image Denoising,\nStep 2: Image Deblurring,\nStep 3: Colorization,\nStep 4: Visual Question Answering,\nStep 5: Machine Translation,',
     ];
-    const result = await society(args());
+    const result = await societyInProcess(args());
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).outputs.plan.attempts).toHaveLength(1);
   });
@@ -163,7 +163,7 @@ describe('the planner', () => {
   it('fails clearly when no attempt gives a valid plan, and runs no expert', async () => {
     plans = [JSON.stringify(BROKEN), JSON.stringify({ chain: ['teleportation'] })];
     const experts = hf.requests.length;
-    const result = await society(args());
+    const result = await societyInProcess(args());
     expect(result.code).toBe(1);
     const out = JSON.parse(result.stdout);
     expect(out.status).toBe('failed');

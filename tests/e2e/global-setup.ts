@@ -1,18 +1,20 @@
 /**
- * Builds the editor once before the suite, so the end-to-end tests run the renderer of this
- * checkout, not a stale build. Each test run builds into a folder of its own (handed to the
- * tests with `provide`), so another `vite build` or test run beside it cannot change the page
- * under a test. The build keeps its source maps: tests/renderer-bundle.test.ts reads them to
- * prove what the page bundles, and what it must not. The build holds the fixture node types
- * (tests/e2e/fixture-nodes/) beside the built-in ones.
+ * Provides the editor's build to the end-to-end tests, so they run the renderer of this
+ * checkout, not a stale build. It runs only in runs that hold a test reading the build (the
+ * `editor` project in vitest.config.ts): a run of unit tests never builds.
+ *
+ * The build is reused across runs while its sources are unchanged (scripts/editor-build.ts): it
+ * lives in test-results/editor-<hash>/, moved there only when complete, so another build or
+ * test run beside this one cannot change the page under a test. It keeps its source maps:
+ * tests/renderer-bundle.test.ts reads them to prove what the page bundles, and what it must
+ * not. It holds the fixture node types (tests/e2e/fixture-nodes/) beside the built-in ones.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
-import { NODES_ALIAS } from '../../vite.config.ts';
-import { linkNodeTypes } from './fixture-nodes.ts';
+import { cachedEditorBuild } from '../../scripts/editor-build.ts';
+import { FIXTURE_NODES_DIR, linkNodeTypes } from './fixture-nodes.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,22 +26,15 @@ declare module 'vitest' {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const parent = path.join(ROOT, 'test-results');
-  mkdirSync(parent, { recursive: true });
-  const outDir = mkdtempSync(path.join(parent, 'renderer-'));
-  // The page knows the fixture node types too (tests/e2e/fixture-nodes.ts); studios whose
-  // engine does not simply never see one on their canvas.
-  const nodesDir = mkdtempSync(path.join(parent, 'nodes-'));
-  linkNodeTypes(nodesDir);
-  await build({
-    configFile: path.join(ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    resolve: { alias: { [NODES_ALIAS]: nodesDir } },
-    build: { outDir, emptyOutDir: true, sourcemap: true },
+  const { dir, temporary } = await cachedEditorBuild({
+    parent: path.join(ROOT, 'test-results'),
+    build: { sourcemap: true, nodeDirs: [path.join(ROOT, 'nodes'), FIXTURE_NODES_DIR] },
+    // The page knows the fixture node types too (tests/e2e/fixture-nodes.ts); studios whose
+    // engine does not simply never see one on their canvas.
+    prepare: linkNodeTypes,
   });
-  project.provide('rendererDir', outDir);
+  project.provide('rendererDir', dir);
   return () => {
-    rmSync(outDir, { recursive: true, force: true });
-    rmSync(nodesDir, { recursive: true, force: true });
+    if (temporary) rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -50,10 +50,27 @@ export function society(
 /**
  * Runs `society args…` in this process, for tests that check many refusals: the same `main` the
  * command runs, without a process start-up each. Output is captured as the terminal would see it
- * (scrubbed of keys), and the exit code is returned.
+ * (scrubbed of keys), and the exit code is returned. `env`, when given, is set for the call only
+ * (undefined removes a variable), and then, as `society` does, the developer's own keys are
+ * left out too.
  */
-export async function societyHere(args: string[]): Promise<CliResult> {
+export async function societyHere(
+  args: string[],
+  env?: Record<string, string | undefined>,
+): Promise<CliResult> {
   const { main } = await import('../../app/cli/main.ts');
+  const saved = { ...process.env };
+  if (env) {
+    for (const [name, value] of Object.entries({
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      HF_TOKEN: undefined,
+      ...env,
+    })) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
   let stdout = '';
   let stderr = '';
   const capture = (stream: NodeJS.WriteStream, append: (text: string) => void) => {
@@ -82,5 +99,19 @@ export async function societyHere(args: string[]): Promise<CliResult> {
   } finally {
     process.exitCode = previous;
     for (const undo of restore) undo();
+    if (env) process.env = saved;
   }
+}
+
+/**
+ * `society args…` as the spawned command would run it (the test run store, no colour, none of
+ * the developer's keys, `env` on top), but in this process: for tests of what a command does,
+ * where a process start-up per call was most of the time. Tests that type on stdin, kill the
+ * command or check the binary itself use `society`.
+ */
+export function societyInProcess(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
+  return societyHere(args, { SOCIETY_DB: TEST_DB, NO_COLOR: '1', ...env });
 }
