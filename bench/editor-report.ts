@@ -1,5 +1,5 @@
 /** The editor benchmark's report (bench/editor.ts): one table of figures, ours against the peer. */
-import type { ArtistCriticResult, EditorBenchResult } from './editor.ts';
+import type { ArtistCriticResult, EditorBenchResult, EditorSizeResult } from './editor.ts';
 import type { PageFigures, PanFigures } from './editor-measure.ts';
 import type { RendererBuild } from './editor-setup.ts';
 import { pad } from './support.ts';
@@ -38,6 +38,25 @@ function artistCriticLines(a: ArtistCriticResult): string[] {
     head,
     `  open (click → every card shown): ${whole(a.load.visibleMs)} ms` +
       ` (in DOM ${whole(a.load.domMs)}, framed ${whole(a.load.framedMs)} ms); aim < 1,000 ms`,
+  ];
+}
+
+/** Pan at least twice plain React Flow's frame rate, load in at most half its time (issue 31). */
+const AIM = { pan: 2, load: 0.5 };
+
+/** The largest document's figures against their aims, each said met or not. */
+function aimLines(sizes: EditorSizeResult[]): string[] {
+  const s = sizes.at(-1);
+  if (!s || s.ours.timedOut || s.peer.timedOut) return [];
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+  const pan = (label: string, key: 'atWorkingZoom' | 'atFit') => {
+    const r = s.ours[key].fps / s.peer[key].fps;
+    return `pan ${label} ${r.toFixed(1)}× the peer's fps (aim ≥ ${AIM.pan}×: ${verdict(r >= AIM.pan)})`;
+  };
+  const load = s.ours.load.visibleMs / s.peer.load.visibleMs;
+  return [
+    `  aims at ${whole(s.nodes)} nodes: ${pan('@fit', 'atFit')}; ${pan('@100%', 'atWorkingZoom')};`,
+    `    load ${load.toFixed(2)}× the peer's time (aim ≤ ${AIM.load}×: ${verdict(load <= AIM.load)})`,
   ];
 }
 
@@ -101,6 +120,8 @@ export function formatEditor(r: EditorBenchResult): string[] {
     lines.push(`  ${pad(whole(s.nodes), 7)}ours ${details(s.ours)}`);
     lines.push(`  ${pad('', 7)}peer ${details(s.peer)}`);
   }
+  const aims = aimLines(r.sizes);
+  if (aims.length) lines.push('', ...aims);
   if (r.artistCritic) lines.push('', ...artistCriticLines(r.artistCritic));
   return lines;
 }

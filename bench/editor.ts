@@ -20,8 +20,9 @@
  * - ours: the studio server in this process (temp workspace, temp run store), the page at its
  *   URL; Open… → a click on the file, as a user does. Load time runs from that click until
  *   every node is in the DOM, measured and shown (React Flow hides a node until it has its
- *   size), and until the view is framed. The canvas does not set `onlyRenderVisibleElements`,
- *   so every node is rendered however few are in view: both counts are printed.
+ *   size), and until the view is framed. React Flow renders every node once, to measure it;
+ *   past 300 nodes the canvas then keeps only those in view while zoomed in (the "in DOM"
+ *   column), and zoomed out draws boxes without handles and its edges as one drawing.
  * - peer: the same nodes and edges as default React Flow nodes, on a canvas of the same size
  *   with the same background, controls and minimap, opened by a click too.
  * - panning: the mouse is pressed on the empty pane and dragged for 3 s, once at about 100%

@@ -44,6 +44,7 @@ import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { framePadding, MINIMAP, minimapFits, openingViewport, type Rect } from './framing.ts';
 import { lodBand } from './lod.ts';
 import './lod.css';
+import { LodEdges, sizedNode, useHandlesAcrossZoom, ZoomedOut } from './LodEdges.tsx';
 import { openGraph } from './library-actions.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
@@ -230,13 +231,18 @@ export function Canvas() {
   // The level of detail (lod.ts) as the canvas's data-lod: the selector's result changes only
   // when the zoom crosses a band's edge, so panning and zooming within a band re-render nothing.
   const lod = useStore((s) => lodBand(s.transform[2]));
-  // Zoomed far out, port rows are hidden (lod.css), yet they are most of what the browser lays
-  // out and hit-tests on every pan frame.
+  // Zoomed far out, cards are titled boxes without ports or handles and the edges one drawing
+  // (LodEdges.tsx): port rows and edge components are most of what the browser lays out and
+  // paints on every pan frame.
   const zoomedOut = lod === 'far' || lod === 'shapes';
 
   // Collapsed containers are drawn as cards: their members hidden, edges ending on the card.
   const collapsed = collapsedView(nodes, edges);
   const shownNodes = useMemo(() => drawnNodes(nodes, collapsed), [nodes, collapsed]);
+  const flowNodes = useMemo(
+    () => (zoomedOut ? shownNodes.map(sizedNode) : shownNodes),
+    [zoomedOut, shownNodes],
+  );
   const shownEdges = useMemo(() => {
     const byId = byIdOf(nodes);
     return drawnEdges(
@@ -244,6 +250,13 @@ export function Canvas() {
       collapsed,
     );
   }, [nodes, edges, collapsed]);
+  // Zoomed out, React Flow draws only the selected edges (still shown, still deletable).
+  const flowEdges = useMemo(
+    () => (zoomedOut ? shownEdges.filter((e) => e.selected) : shownEdges),
+    [zoomedOut, shownEdges],
+  );
+  // Back from a zoomed-out view, the cards have their handles again (LodEdges.tsx).
+  useHandlesAcrossZoom(zoomedOut);
 
   // A new document is framed once every node of it has a size. React Flow's own queued fitView
   // fires on the first measurements, before the rest of a big document is measured, and then
@@ -347,75 +360,78 @@ export function Canvas() {
 
   return (
     <div className="canvas" data-lod={lod} data-testid="canvas">
-      <ReactFlow<FlowNode, FlowEdge>
-        nodes={shownNodes}
-        edges={shownEdges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
-        isValidConnection={isValidConnection}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        onNodeDragStart={onNodeDragStart}
-        onNodeDragStop={onNodeDragStop}
-        onNodeDoubleClick={onNodeDoubleClick}
-        deleteKeyCode={DELETE_KEYS}
-        multiSelectionKeyCode={MULTI_SELECT_KEYS}
-        selectionKeyCode={BOX_SELECT_KEY}
-        // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
-        // they are all in view, and culling would only add work to every pan frame.
-        onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}
-        colorMode={theme}
-        minZoom={0.1}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
-        <Controls showFitView={false}>
-          <ControlButton
-            onClick={() => void frame(200)}
-            title="Fit the whole society in view"
-            aria-label="Fit view"
-            data-testid="fit-view"
-          >
-            ⤢
-          </ControlButton>
-          <ControlButton
-            onClick={onLayout}
-            title="Arrange automatically (the selection, or everything)"
-            aria-label="Arrange automatically"
-            data-testid="auto-layout"
-          >
-            ⇶
-          </ControlButton>
-          <ControlButton
-            onClick={toggleMinimap}
-            title={
-              minimapFits({ width, height })
-                ? minimapWanted
-                  ? 'Hide the minimap'
-                  : 'Show the minimap'
-                : 'The canvas is too small for the minimap; enlarge the window or the canvas'
-            }
-            aria-label="Show or hide the minimap"
-            aria-pressed={minimap}
-            data-testid="toggle-minimap"
-          >
-            ▣
-          </ControlButton>
-        </Controls>
-        {minimap ? (
-          <MiniMap<FlowNode>
-            pannable
-            zoomable
-            nodeColor={minimapColor}
-            style={{ width: MINIMAP.width, height: MINIMAP.height }}
-          />
-        ) : null}
-        <ConnectionBanner />
-        <Panel position="top-left">
-          <Breadcrumbs />
-        </Panel>
-      </ReactFlow>
+      <ZoomedOut.Provider value={zoomedOut}>
+        <ReactFlow<FlowNode, FlowEdge>
+          nodes={flowNodes}
+          edges={flowEdges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          onNodeDragStart={onNodeDragStart}
+          onNodeDragStop={onNodeDragStop}
+          onNodeDoubleClick={onNodeDoubleClick}
+          deleteKeyCode={DELETE_KEYS}
+          multiSelectionKeyCode={MULTI_SELECT_KEYS}
+          selectionKeyCode={BOX_SELECT_KEY}
+          // Zoomed in on a big society, most nodes are off screen: skip rendering them. Zoomed out
+          // they are all in view, and culling would only add work to every pan frame.
+          onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}
+          colorMode={theme}
+          minZoom={0.1}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
+          <Controls showFitView={false}>
+            <ControlButton
+              onClick={() => void frame(200)}
+              title="Fit the whole society in view"
+              aria-label="Fit view"
+              data-testid="fit-view"
+            >
+              ⤢
+            </ControlButton>
+            <ControlButton
+              onClick={onLayout}
+              title="Arrange automatically (the selection, or everything)"
+              aria-label="Arrange automatically"
+              data-testid="auto-layout"
+            >
+              ⇶
+            </ControlButton>
+            <ControlButton
+              onClick={toggleMinimap}
+              title={
+                minimapFits({ width, height })
+                  ? minimapWanted
+                    ? 'Hide the minimap'
+                    : 'Show the minimap'
+                  : 'The canvas is too small for the minimap; enlarge the window or the canvas'
+              }
+              aria-label="Show or hide the minimap"
+              aria-pressed={minimap}
+              data-testid="toggle-minimap"
+            >
+              ▣
+            </ControlButton>
+          </Controls>
+          {minimap ? (
+            <MiniMap<FlowNode>
+              pannable
+              zoomable
+              nodeColor={minimapColor}
+              style={{ width: MINIMAP.width, height: MINIMAP.height }}
+            />
+          ) : null}
+          {zoomedOut ? <LodEdges nodes={shownNodes} edges={shownEdges} /> : null}
+          <ConnectionBanner />
+          <Panel position="top-left">
+            <Breadcrumbs />
+          </Panel>
+        </ReactFlow>
+      </ZoomedOut.Provider>
     </div>
   );
 }

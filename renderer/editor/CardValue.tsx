@@ -1,10 +1,10 @@
 /**
  * A node's latest value on its card, after a run and while one is paused: the node type's own
  * summary (`NodeView.value`) or the generic one (renderer/model/cardValue.ts). Each card reads
- * only its own entry of the run's values, so an event re-renders the cards whose value changed,
- * not every card. Hidden at the canvas's lowest level of detail (card-value.css).
+ * only its own entry of the run's values (useCardSummary), so an event re-renders the cards whose
+ * value changed, not every card. Hidden at the canvas's lowest level of detail (card-value.css).
  */
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { copyOf, fewWords, isLong, summarizeValue, type ValueSummary } from '../model/cardValue.ts';
 import { runPrefix } from '../model/library.ts';
 import type { NodeValue } from '../model/run.ts';
@@ -19,11 +19,42 @@ function nodeValue(s: EditorState, id: string): NodeValue | undefined {
   return prefix === null ? undefined : s.run.values[`${prefix}${id}`];
 }
 
+/** A node's latest value and its summary as its card shows it. */
+export interface CardSummary {
+  value: NodeValue;
+  summary: ValueSummary;
+}
+
+/**
+ * The node's latest value summarized once per value (the card's value row and its zoomed-out
+ * few words both read it), or undefined before a run gave it one. The node type's own summary
+ * (`NodeView.value`) reads the node's parsed data, when it is valid.
+ */
+export function useCardSummary(
+  id: string,
+  type: string,
+  data: Record<string, unknown> | undefined,
+): CardSummary | undefined {
+  const value = useEditor((s) => nodeValue(s, id));
+  return useMemo(() => {
+    if (!value) return undefined;
+    const summary = summarizeValue(value, data, value.held ? undefined : viewOf(type)?.value);
+    return summary ? { value, summary } : undefined;
+  }, [value, data, type]);
+}
+
+/**
+ * The node's latest value in a few words, for its card zoomed out (`data-lod-value`, lod.css),
+ * or undefined before a run gave it one.
+ */
+export function fewWordsOf(card: CardSummary | undefined): string | undefined {
+  return card ? fewWords(card.summary) : undefined;
+}
+
 interface CardValueProps {
   id: string;
-  type: string;
-  /** The node's parsed data, when it is valid (a node type's summary may read it). */
-  data: Record<string, unknown> | undefined;
+  /** The node's value and its summary (useCardSummary). */
+  card: CardSummary;
   /** How many copies a replicated node has, or undefined. */
   copies?: number;
   /**
@@ -33,26 +64,8 @@ interface CardValueProps {
   compact?: boolean;
 }
 
-/**
- * The node's latest value in a few words, for its card zoomed out (`data-lod-value`, lod.css),
- * or undefined before a run gave it one.
- */
-export function useFewWords(
-  id: string,
-  type: string,
-  data: Record<string, unknown> | undefined,
-): string | undefined {
-  const value = useEditor((s) => nodeValue(s, id));
-  if (!value) return undefined;
-  const summary = summarizeValue(value, data, value.held ? undefined : viewOf(type)?.value);
-  return summary ? fewWords(summary) : undefined;
-}
-
-function CardValueView({ id, type, data, copies, compact = false }: CardValueProps) {
-  const value = useEditor((s) => nodeValue(s, id));
-  if (!value) return null;
-  const summary = summarizeValue(value, data, value.held ? undefined : viewOf(type)?.value);
-  if (!summary) return null;
+function CardValueView({ id, card, copies, compact = false }: CardValueProps) {
+  const { value, summary } = card;
   const copy = copyOf(value.instance, id, copies);
   return (
     <div

@@ -1,11 +1,12 @@
 import { type NodeProps, NodeResizer } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import { isCollapsedData } from '../model/collapse-rule.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf, specHook } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { pushHistory, setCollapsed } from '../store.ts';
 import { CardStatus, CollapsedBody, useCardHandles, useCardState } from './CollapsedCard.tsx';
+import { sameCard, ZoomedOut } from './LodEdges.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -21,7 +22,37 @@ import { usePorts } from './usePorts.ts';
  * container is a card: its copies, its members' names, and a handle for each member port an
  * edge from outside reaches.
  */
-function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
+function ContainerNodeView(props: NodeProps<FlowNode>) {
+  return useContext(ZoomedOut) ? <ContainerBox {...props} /> : <ContainerCard {...props} />;
+}
+
+/** The container zoomed out: its frame and its title (lod.css), no header row and no ports. */
+function ContainerBox({ id, type, data, selected }: NodeProps<FlowNode>) {
+  const spec = specOf(type);
+  const { run } = useRunState(id);
+  const collapsed = isCollapsedData(data);
+  const cardState = useCardState(id, collapsed);
+  const state = collapsed ? cardState : run?.state;
+  const label = typeof data.label === 'string' && data.label ? data.label : id;
+  const classes = [
+    'container-node',
+    'lod-box',
+    `container-${spec?.container ?? 'group'}`,
+    collapsed ? 'collapsed' : '',
+    selected ? 'selected' : '',
+    state ? `run-${state}` : '',
+  ];
+  return (
+    <div
+      className={classes.filter(Boolean).join(' ')}
+      data-testid={`node-${id}`}
+      data-state={state}
+      data-title={label}
+    />
+  );
+}
+
+function ContainerCard({ id, type, data, selected }: NodeProps<FlowNode>) {
   const spec = specOf(type);
   const ports = usePorts(id, type, data);
   const { run, breakpoint } = useRunState(id);
@@ -122,4 +153,4 @@ function ContainerNodeView({ id, type, data, selected }: NodeProps<FlowNode>) {
   );
 }
 
-export const ContainerNode = memo(ContainerNodeView);
+export const ContainerNode = memo(ContainerNodeView, sameCard);

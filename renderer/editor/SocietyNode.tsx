@@ -1,12 +1,13 @@
 import type { NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { NodeSpec } from '../../app/node-sdk/define.ts';
 import type { FlowNode } from '../model/document.ts';
 import { parseNodeData, replicateOf } from '../model/ports.ts';
 import { specOf } from '../model/registry.ts';
 import { toolOwners } from '../model/tool-wires.ts';
 import { useEditor } from '../store.ts';
-import { CardValue, useFewWords } from './CardValue.tsx';
+import { CardValue, fewWordsOf, useCardSummary } from './CardValue.tsx';
+import { sameCard, ZoomedOut } from './LodEdges.tsx';
 import { StatusLabel, useRunState } from './NodeStatus.tsx';
 import { viewOf } from './nodeViews.ts';
 import { PortRow } from './PortHandle.tsx';
@@ -25,8 +26,46 @@ export function summaryOf(spec: NodeSpec<unknown> | undefined, data: unknown): s
   }
 }
 
-/** Every node type that is not a container: ports from the spec, a summary, badges. */
-function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowNode>) {
+/**
+ * Every node type that is not a container: at full detail and with titles, ports from the spec,
+ * a summary, badges; zoomed out, a box with its title (SocietyBox).
+ */
+function SocietyNodeView(props: NodeProps<FlowNode>) {
+  return useContext(ZoomedOut) ? <SocietyBox {...props} /> : <SocietyCard {...props} />;
+}
+
+/**
+ * The card zoomed out: a box of the card's measured size, its title and few words drawn by
+ * lod.css from its attributes, its run state as its outline. No port rows and no handles:
+ * they are most of what the browser lays out and paints on every frame of a pan.
+ */
+function SocietyBox({ id, type, data, selected }: NodeProps<FlowNode>) {
+  const spec = specOf(type);
+  const { run } = useRunState(id);
+  const parsed = parseNodeData(type, data);
+  const label = typeof data.label === 'string' && data.label ? data.label : id;
+  const fewWords = fewWordsOf(useCardSummary(id, type, parsed.ok ? parsed.data : undefined));
+  const classes = [
+    'society-node',
+    'lod-box',
+    `type-${type}`,
+    selected ? 'selected' : '',
+    run ? `run-${run.state}` : '',
+    !spec || !parsed.ok ? 'invalid' : '',
+    replicateOf({ id, data }) ? 'replicated' : '',
+  ];
+  return (
+    <div
+      className={classes.filter(Boolean).join(' ')}
+      data-testid={`node-${id}`}
+      data-state={run?.state}
+      data-title={label}
+      data-lod-value={fewWords}
+    />
+  );
+}
+
+function SocietyCard({ id, type, data, selected, parentId }: NodeProps<FlowNode>) {
   const spec = specOf(type);
   const ports = usePorts(id, type, data);
   const { run, breakpoint } = useRunState(id);
@@ -38,7 +77,8 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
   const Card = viewOf(type)?.card;
   // Offered as a tool by a wire: it runs when its owner calls it, not in the flow.
   const toolOf = useEditor((s) => toolOwners(id, s.nodes, s.edges).join(', '));
-  const fewWords = useFewWords(id, type, parsed.ok ? parsed.data : undefined);
+  const card = useCardSummary(id, type, parsed.ok ? parsed.data : undefined);
+  const fewWords = fewWordsOf(card);
   const classes = [
     'society-node',
     `type-${type}`,
@@ -85,13 +125,14 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
       </div>
       {summary ? <div className="node-summary">{summary}</div> : null}
       {Card && parsed.ok ? <Card id={id} data={parsed.data} /> : null}
-      <CardValue
-        id={id}
-        type={type}
-        data={parsed.ok ? parsed.data : undefined}
-        copies={replicate?.items.length}
-        compact={parentId !== undefined}
-      />
+      {card ? (
+        <CardValue
+          id={id}
+          card={card}
+          copies={replicate?.items.length}
+          compact={parentId !== undefined}
+        />
+      ) : null}
       {!spec ? <div className="node-problem">unknown node type "{type}"</div> : null}
       {spec && !parsed.ok ? (
         <div
@@ -116,4 +157,4 @@ function SocietyNodeView({ id, type, data, selected, parentId }: NodeProps<FlowN
   );
 }
 
-export const SocietyNode = memo(SocietyNodeView);
+export const SocietyNode = memo(SocietyNodeView, sameCard);

@@ -7,8 +7,9 @@
  * - full (zoom ≥ 1): everything; the cards' smallest text is 11 px.
  * - titles (0.6–1): each card shows its title large (19 px, so ≥ 11.4 px on screen) over the
  *   card; port names, kinds, summaries and badges are hidden; the handles stay, to wire.
- * - far (0.3–0.6): titles larger still (37 px, ≥ 11.1 px on screen), handles hidden.
- * - shapes (below 0.3): no text at all, the cards and edges alone.
+ * - far (0.3–0.6): titles larger still (37 px, ≥ 11.1 px on screen); each card is a box of its
+ *   size with no port rows and no handles in the page, the edges one drawing (LodEdges.tsx).
+ * - shapes (below 0.3): no text at all, the boxes and edges alone.
  *
  * In titles and far, a card with a `data-lod-value` attribute (a few words of what it holds,
  * its latest output say) shows them along its bottom edge at the title's size.

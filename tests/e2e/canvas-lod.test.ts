@@ -3,11 +3,16 @@
  * their entry point, and no text inside the canvas is ever drawn under 11 px, at the opening
  * zoom or zoomed out (the level of detail shows titles large and hides port labels); the run
  * panel's splitter is visible, drags, keeps its size across a reload and hides the panel; at
- * 1280×720 the maximized panel shows at least six messages of a finished run.
+ * 1280×720 the maximized panel shows at least six messages of a finished run. A big society
+ * renders only the cards in view when zoomed in, and zoomed out its cards are boxes with no
+ * ports or handles and its edges one drawing, while selection and the inspector work as before.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { societyDocument, societyFileName } from '../../bench/society-documents.ts';
 import {
   type Box,
   HAVE_CHROMIUM,
@@ -15,6 +20,7 @@ import {
   studioForSuite,
   visibleBox,
   visibleTexts,
+  zoomToFullDetail,
 } from './support.ts';
 
 const WAIT = { timeout: 10_000 };
@@ -247,4 +253,75 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
     await page.getByTestId('run-panel-maximize').click();
     expect((await visibleBox(page.locator('.run-body'))).height).toBeLessThan(body.height - 100);
   }, 60_000);
+
+  it('culls a big society zoomed in; zoomed out draws boxes without handles, still selectable', async () => {
+    const s = studio();
+    const { page } = s;
+    const n = 400;
+    writeFileSync(path.join(s.workspace, societyFileName(n)), JSON.stringify(societyDocument(n)));
+    await page.getByTestId('tb-open').click();
+    await page.getByTestId(`file-${societyFileName(n)}`).click();
+    // The template opened before may ask to be discarded first.
+    const confirm = page.getByTestId('confirm-ok');
+    // It opens on its inputs and the agents they feed: some card of it is in view.
+    const cards = page.locator('.react-flow__node');
+    const agent = page.locator('.react-flow__node[data-id^="panel"]').first();
+    await agent.or(confirm).first().waitFor({ timeout: 30_000 });
+    if (await confirm.count()) await confirm.click();
+    await agent.waitFor({ timeout: 30_000 });
+    await settledZoom(page);
+    const canvas = page.getByTestId('canvas');
+    const handles = page.locator('.canvas .react-flow__handle');
+    const edgeComponents = page.locator('.canvas .react-flow__edge:not(.lod-edge)');
+    // At the opening zoom only the cards in view are in the page, with their handles and edges.
+    expect(await canvas.getAttribute('data-lod')).toBe('titles');
+    await expect.poll(() => cards.count()).toBeLessThan(n / 2);
+    expect(await handles.count()).toBeGreaterThan(0);
+    expect(await edgeComponents.count()).toBeGreaterThan(0);
+
+    // Fitted whole: every card is there, as a box with no port rows and no handles, and the
+    // edges are one drawing instead of a component each.
+    await page.getByTestId('fit-view').click();
+    await settledZoom(page);
+    expect(['far', 'shapes']).toContain(await canvas.getAttribute('data-lod'));
+    await expect.poll(() => cards.count()).toBe(n);
+    expect(await handles.count()).toBe(0);
+    expect(await page.locator('.canvas .port').count()).toBe(0);
+    expect(await edgeComponents.count()).toBe(0);
+    expect(await page.locator('[data-testid="lod-edges"] path').count()).toBeGreaterThan(0);
+    // A box is selected by a click, and the inspector shows its node, as at full detail.
+    // (a vote in the middle of the society, clear of the palette and the controls)
+    const vote = page.getByTestId('node-panel22_vote');
+    await vote.click();
+    await expect.poll(() => vote.getAttribute('class')).toContain('selected');
+    expect(await page.locator('.inspector-title').textContent()).toContain('panel22_vote');
+    await s.screenshot('lod-boxes-400');
+
+    // Back at full detail the card has its ports and handles again, and its edges attach.
+    await zoomToFullDetail(page, vote);
+    await expect.poll(() => vote.locator('.react-flow__handle').count()).toBeGreaterThan(0);
+    await visibleBox(vote.locator('.port').first());
+    await expect.poll(() => edgeComponents.count()).toBeGreaterThan(0);
+    // …even from a card out of view (the question, far left, not rendered) into this panel.
+    expect(await page.getByTestId('node-question').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('[data-testid^="rf__edge-question.value->panel22_"]').count())
+      .toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="lod-edges"]').count()).toBe(0);
+    expect(await cards.count()).toBeLessThan(n / 2);
+
+    // A node added while zoomed out, never measured as a card, is shown as a box too.
+    await page.getByTestId('fit-view').click();
+    await settledZoom(page);
+    await page.getByTestId('palette-agent').click();
+    await expect.poll(() => cards.count()).toBe(n + 1);
+    const hidden = () =>
+      cards.evaluateAll(
+        (els) =>
+          els.filter(
+            (e) => (e as { style?: { visibility: string } }).style?.visibility === 'hidden',
+          ).length,
+      );
+    await expect.poll(hidden).toBe(0);
+  }, 90_000);
 });
