@@ -243,8 +243,9 @@ export class ToolGateway {
   }
 
   #compile(definition: ToolDefinition): ValidateFunction {
+    this.#ajv ??= argumentChecker();
     try {
-      return (this.#ajv ??= argumentChecker()).compile(definition.parameters);
+      return this.#ajv.compile(definition.parameters);
     } catch (error) {
       throw new Error(
         `the tool "${definition.name}" has a schema that cannot be read: ${errorMessage(error)}`,
