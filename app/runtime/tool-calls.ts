@@ -14,12 +14,26 @@ import { errorMessage } from './values.ts';
 const require = createRequire(import.meta.url);
 
 /**
- * A schema checker for one run's tool arguments. Ajv is loaded when the first run offers a tool,
- * not with the engine: it is large, and most runs offer none.
+ * Compiles one run's tool argument schemas. Ajv is loaded when the first run offers a tool, not
+ * with the engine: it is large, and most runs offer none.
  */
-export function argumentChecker(): Ajv {
-  const { Ajv } = require('ajv') as typeof import('ajv');
-  return new Ajv({ allErrors: true, strict: false });
+export class ArgumentChecker {
+  #ajv?: Ajv;
+
+  /** The checker of `definition`'s arguments; a schema Ajv cannot read is named. */
+  compile(definition: ToolDefinition): ValidateFunction {
+    if (!this.#ajv) {
+      const { Ajv } = require('ajv') as typeof import('ajv');
+      this.#ajv = new Ajv({ allErrors: true, strict: false });
+    }
+    try {
+      return this.#ajv.compile(definition.parameters);
+    } catch (error) {
+      throw new Error(
+        `the tool "${definition.name}" has a schema that cannot be read: ${errorMessage(error)}`,
+      );
+    }
+  }
 }
 
 /** How events and records name a source: `mcp:tools`, `graph:calculator`. */

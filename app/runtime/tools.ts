@@ -6,7 +6,7 @@
  * run's record when it can, makes them up under --simulate, and reports each as an event. Node
  * code only sees `tools` and `callTool` on its context.
  */
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { graphToolDocument } from '../compiler/tool-graphs.ts';
 import type { ToolOffer } from '../node-sdk/define.ts';
 import type {
@@ -25,7 +25,7 @@ import { graphToolDefinition, graphToolResult } from './graph-tools.ts';
 import { ProviderLimits } from './limits.ts';
 import type { RunOptions } from './run-options.ts';
 import { approvedTool, toolLabel, toolPolicy, unansweredLine } from './tool-approval.ts';
-import { argumentChecker, checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
+import { ArgumentChecker, checkArguments, simulatedResult, sourceId } from './tool-calls.ts';
 import {
   knownResultEdit,
   type ResultEditFields,
@@ -82,7 +82,7 @@ export class ToolGateway {
   simulatedSeen = false;
   readonly #setup: ToolsSetup;
   #options: RunOptions;
-  #ajv?: Ajv;
+  readonly #checker = new ArgumentChecker();
   readonly #limits: ProviderLimits;
   /** Each source opened once per run (undefined: a simulated run could not open it). */
   readonly #sources = new Map<string, Promise<ToolSource | undefined>>();
@@ -163,7 +163,7 @@ export class ToolGateway {
           ref: offer.source,
           source,
           definition,
-          validate: this.#compile(definition),
+          validate: this.#checker.compile(definition),
           policy,
           given,
         });
@@ -206,7 +206,7 @@ export class ToolGateway {
           ref: offer.source,
           source,
           definition,
-          validate: this.#compile(definition),
+          validate: this.#checker.compile(definition),
           policy,
         });
       }
@@ -240,17 +240,6 @@ export class ToolGateway {
   /** Whether calls the record lacks reach their tools. */
   get #reachesTools(): boolean {
     return !this.#options.simulate && this.#options.cassette?.mode !== 'replay';
-  }
-
-  #compile(definition: ToolDefinition): ValidateFunction {
-    this.#ajv ??= argumentChecker();
-    try {
-      return this.#ajv.compile(definition.parameters);
-    } catch (error) {
-      throw new Error(
-        `the tool "${definition.name}" has a schema that cannot be read: ${errorMessage(error)}`,
-      );
-    }
   }
 
   /** A source's tools: from the run's cassette when it holds them, else from the source. */
