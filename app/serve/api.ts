@@ -118,11 +118,19 @@ async function streamEvents(ctx: ServeContext, route: RouteContext): Promise<voi
     return;
   }
   const stream = route.sse();
-  const run = await Promise.race([served.started, served.done.then(() => undefined)]);
+  const run = await Promise.race([
+    served.started,
+    served.done.then(() => undefined),
+    aborted(route.signal).then(() => undefined),
+  ]);
+  // The client left while the run waited for its slot: nothing to follow.
+  if (route.signal.aborted) return stream.end();
   if (!run) {
-    // Cancelled while it waited: it never started, so it has no events of its own.
+    // Cancelled while it waited, or refused by the store: it never started, so it has no
+    // events of its own, and its end is the one the runner gave it.
+    const { status, usage, error } = served.result!;
     stream.send(
-      { type: 'run.finished', runId: id, status: 'cancelled', outputs: {} },
+      { type: 'run.finished', runId: id, status, outputs: {}, usage, ...(error ? { error } : {}) },
       'run.finished',
     );
     stream.end();
@@ -139,10 +147,14 @@ async function streamEvents(ctx: ServeContext, route: RouteContext): Promise<voi
       },
       { replay: true },
     );
-    route.signal.addEventListener('abort', () => {
-      unsubscribe();
-      resolve();
-    });
+    route.signal.addEventListener(
+      'abort',
+      () => {
+        unsubscribe();
+        resolve();
+      },
+      { once: true },
+    );
   });
   stream.end();
 }

@@ -1,0 +1,137 @@
+/**
+ * A served run's event stream at its edges: a run the store refused to start, and a client that
+ * goes away while its run still waits for a slot. The runs here are run by a fake executor, so
+ * a test holds a run open as long as it needs, without a model.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
+import type { RunResult } from '../app/runtime/engine.ts';
+import type { RunEvent } from '../app/runtime/events.ts';
+import { serve } from '../app/serve/index.ts';
+import { emptyResult, type RunExecutor, type RunHandle } from '../app/serve/runs.ts';
+import { edge, graph, input, output, until } from './support/graphs.ts';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${TOKEN}` };
+const dir = mkdtempSync(join(tmpdir(), 'society-serve-events-'));
+const file = join(dir, 'pass.society.json');
+writeFileSync(
+  file,
+  JSON.stringify(
+    graph([input('question'), output('answer')], [edge('question.value', 'answer.value')], {
+      name: 'pass',
+    }),
+  ),
+);
+
+/** A run the test ends when it likes, counting who listens to it. */
+class HeldRun implements RunHandle {
+  listeners = 0;
+  events: RunEvent[] = [];
+  #end!: (result: RunResult) => void;
+  readonly result: Promise<RunResult>;
+  readonly id: string;
+  constructor(id: string) {
+    this.id = id;
+    this.result = new Promise((resolve) => {
+      this.#end = resolve;
+    });
+  }
+  subscribe(): () => void {
+    this.listeners++;
+    return () => {
+      this.listeners--;
+    };
+  }
+  cancel(): void {
+    this.#end(emptyResult(this.id, 'cancelled'));
+  }
+}
+
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+async function start(executor: RunExecutor) {
+  const flags: ServeFlags = {
+    port: '0',
+    host: '127.0.0.1',
+    token: TOKEN,
+    auth: true,
+    concurrency: '1',
+    queueLimit: '4',
+    maxBody: '65536',
+    provider: [],
+    allowHost: [],
+    db: join(dir, `runs-${Math.random().toString(36).slice(2)}.db`),
+  };
+  const { options, close } = await serveOptions([file], flags);
+  const serving = await serve({ ...options, executor });
+  stops.push(async () => {
+    await serving.close();
+    close();
+  });
+  const post = async () => {
+    const res = await fetch(`${serving.url}/societies/pass/runs`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: { question: 'q' } }),
+    });
+    return (await res.json()) as { id: string; status: string };
+  };
+  return { serving, post };
+}
+
+describe('a served run`s event stream', () => {
+  it('ends a run the store refused to start as failed, saying why', async () => {
+    const { serving, post } = await start({
+      start: () => {
+        throw new Error('the disk is full');
+      },
+    });
+    const { id } = await post();
+    const text = await (await fetch(`${serving.url}/runs/${id}/events`, { headers: auth })).text();
+    const finished = JSON.parse(/^data: (.+)$/m.exec(text)![1]!);
+    expect(finished).toMatchObject({
+      type: 'run.finished',
+      runId: id,
+      status: 'failed',
+      error: 'the disk is full',
+    });
+    const run = await (await fetch(`${serving.url}/runs/${id}`, { headers: auth })).json();
+    expect(run).toMatchObject({ status: 'failed', error: 'the disk is full' });
+  });
+
+  it('does not follow a queued run whose client has gone by the time it starts', async () => {
+    const runs: HeldRun[] = [];
+    const { serving, post } = await start({
+      start: (served) => {
+        const run = new HeldRun(served.id);
+        runs.push(run);
+        return run;
+      },
+    });
+    await post(); // holds the one slot
+    const queued = await post();
+    expect(queued.status).toBe('queued');
+    const client = new AbortController();
+    const res = await fetch(`${serving.url}/runs/${queued.id}/events`, {
+      headers: auth,
+      signal: client.signal,
+    });
+    expect(res.status).toBe(200);
+    client.abort();
+    await new Promise((r) => setTimeout(r, 50)); // the server sees the connection close
+    runs[0]!.cancel(); // the slot frees: the queued run starts
+    await serving.runner.get(queued.id)!.started;
+    await new Promise((r) => setImmediate(r)); // the stream's own wait for the start is over
+    // Before, the stream subscribed to it all the same and wrote to a closed connection until
+    // the run ended; this one never ends by itself.
+    await until(() => runs[1]!.listeners === 0, 'no one follows the run');
+    expect(runs).toHaveLength(2);
+  });
+});
