@@ -262,7 +262,7 @@ describe('society serve /mcp, a server per test', () => {
       expect(result.isError).toBe(true);
       const text = (result.content as Array<{ text: string }>)[0]!.text;
       const runId = (result._meta as Record<string, string>)[RUN_META]!;
-      expect(text).toMatch(new RegExp(`^the run ${runId} failed: .*not here`));
+      expect(text).toMatch(new RegExp(`^the society's run ${runId} failed: .*not here`));
       expect(text).not.toContain('\n');
       expect(text).not.toMatch(/ at .*\.ts:\d+/);
     } finally {
@@ -378,7 +378,7 @@ describe('society serve --stdio', () => {
       const texts = (result.content as Array<{ type: string; text: string }>).map((c) => c.text);
       expect(texts).toHaveLength(2);
       expect(texts[0]).toMatch(/^decision: \[simulated\] (yes|no)$/);
-      expect(texts[1]).toMatch(/^tally: \{"rule":"plurality"/);
+      expect(texts[1]).toMatch(/^tally: \[simulated\] \{"rule":"plurality"/);
       expect(result.structuredContent).toMatchObject({ tally: { rule: 'plurality' } });
     } finally {
       await client.close();
