@@ -30,6 +30,8 @@ export interface RunView {
   outputs?: Record<string, unknown>;
   usage?: RunResult['usage'];
   error?: string;
+  /** True when the simulated provider answered its calls: its outputs are made up. */
+  simulated?: true;
 }
 
 /** The society `name` serves, else a 404 naming the field the name came in. */
@@ -169,6 +171,7 @@ function runView(ctx: ServeContext, served: ServedRun): RunView {
     outputs: withFiles(result.outputs, (hash) => served.blobs.get(hash) ?? ctx.store.getBlob(hash)),
     usage: result.usage,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.simulated ? { simulated: true as const } : {}),
   };
 }
 
@@ -190,6 +193,7 @@ function storedView(ctx: ServeContext, id: string): RunView {
       : {}),
     ...(record.usage ? { usage: record.usage } : {}),
     ...(record.error ? { error: record.error } : {}),
+    ...(record.mode.includes('simulated') ? { simulated: true as const } : {}),
   };
 }
 

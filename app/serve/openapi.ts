@@ -32,6 +32,11 @@ const RUN = {
     outputs: { type: 'object', description: 'values by output name; files as data URLs' },
     usage: { type: 'object' },
     error: { type: 'string' },
+    simulated: {
+      type: 'boolean',
+      const: true,
+      description: 'present when the simulated provider answered the run: its outputs are made up',
+    },
   },
   required: ['id', 'society', 'status'],
 } as const;
