@@ -107,11 +107,13 @@ function schemaOf(parsed: ParsedModality): Record<string, unknown> {
 /** An object schema of `fields` (required unless optional). */
 export function fieldsSchema(fields: readonly ServedField[]): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const field of fields)
-    properties[field.name] = {
-      ...modalitySchema(field.modality),
-      ...(field.description ? { description: field.description } : {}),
-    };
+  for (const field of fields) {
+    const schema = modalitySchema(field.modality);
+    // The document's words come first; how a file travels (a data URL) must stay, or a client's
+    // model sends bare base64.
+    const description = [field.description, schema.description].filter(Boolean).join(' — ');
+    properties[field.name] = { ...schema, ...(description ? { description } : {}) };
+  }
   const required = fields.filter((f) => !f.optional).map((f) => f.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
