@@ -231,6 +231,7 @@ describe('society serve', () => {
     });
     const big = await post({ inputs: { question: 'x'.repeat(70_000) } });
     expect(big.status).toBe(413);
+    expect((await answer(big)).error.field).toBe('body');
 
     const rebound = await raw(`${url}/societies`, { ...auth, host: 'attacker.example:80' });
     expect(rebound.status).toBe(403);

@@ -37,8 +37,6 @@ export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   handler: (ctx: RouteContext) => Promise<void> | void;
-  /** Answered without the token (the API's own description). */
-  open?: boolean;
 }
 
 export interface HttpOptions {
@@ -91,7 +89,7 @@ export async function startHttp(
       throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}`, undefined, {
         allow: candidates.map((c) => c.route.method).join(', '),
       });
-    if (!found.route.open) checkToken(req, options.token);
+    checkToken(req, options.token);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     await found.route.handler({
@@ -187,12 +185,14 @@ function checkToken(req: IncomingMessage, token: string | undefined): void {
 
 async function readBody<T>(req: IncomingMessage, max: number, schema: z.ZodType<T>): Promise<T> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) throw new HttpError(413, `the request body is larger than ${max} bytes`);
+  if (declared > max)
+    throw new HttpError(413, `the request body is larger than ${max} bytes`, 'body');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new HttpError(413, `the request body is larger than ${max} bytes`);
+    if (size > max)
+      throw new HttpError(413, `the request body is larger than ${max} bytes`, 'body');
     chunks.push(chunk as Buffer);
   }
   let value: unknown;

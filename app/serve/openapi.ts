@@ -65,6 +65,8 @@ function errors(...codes: number[]) {
   const text: Record<number, string> = {
     400: 'a field does not fit (named in error.field), or a budget asks more than the server has left',
     401: 'no or wrong bearer token',
+    403: "a Host that is not this server's address (DNS rebinding), or another site's Origin",
+    409: 'the run is in the store but this server does not hold it (another server ran it)',
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
@@ -105,7 +107,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       '/societies': {
         get: {
           summary: 'the served societies, with the JSON Schemas of their inputs and outputs',
-          responses: { 200: { description: 'the societies' }, ...errors(401) },
+          responses: { 200: { description: 'the societies' }, ...errors(401, 403) },
         },
       },
       '/societies/{name}/runs': {
@@ -122,7 +124,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           },
           responses: {
             202: { description: 'the run, queued or running', content: json(RUN) },
-            ...errors(400, 401, 404, 413, 429),
+            ...errors(400, 401, 403, 404, 413, 429),
           },
         },
       },
@@ -130,14 +132,17 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
         get: {
           summary: 'a run; with ?wait=1, once it has ended',
           parameters: [runId, { name: 'wait', in: 'query', schema: { type: 'string' } }],
-          responses: { 200: { description: 'the run', content: json(RUN) }, ...errors(401, 404) },
+          responses: {
+            200: { description: 'the run', content: json(RUN) },
+            ...errors(401, 403, 404),
+          },
         },
         delete: {
           summary: 'cancel a run',
           parameters: [runId],
           responses: {
             200: { description: 'the cancelled run', content: json(RUN) },
-            ...errors(401, 404),
+            ...errors(401, 403, 404, 409),
           },
         },
       },
@@ -148,14 +153,14 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           parameters: [runId],
           responses: {
             200: { description: 'the event stream', content: { 'text/event-stream': {} } },
-            ...errors(401, 404),
+            ...errors(401, 403, 404),
           },
         },
       },
       '/v1/models': {
         get: {
           summary: 'OpenAI-compatible: every served society is a model',
-          responses: { 200: { description: 'the models' }, ...errors(401) },
+          responses: { 200: { description: 'the models' }, ...errors(401, 403) },
         },
       },
       '/v1/chat/completions': {
@@ -180,7 +185,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
               description:
                 'a chat.completion, or with stream: chat.completion.chunk events, the answer as it is produced when its last model call makes it (else in one chunk at the end), the last chunk with finish_reason and usage',
             },
-            ...errors(400, 401, 404, 413, 429, 502),
+            ...errors(400, 401, 403, 404, 413, 429, 502),
           },
         },
       },

@@ -1,7 +1,7 @@
 /**
- * A served run's event stream at its edges: a run the store refused to start, and a client that
- * goes away while its run still waits for a slot. The runs here are run by a fake executor, so
- * a test holds a run open as long as it needs, without a model.
+ * A served run at the edges: its event stream when the store refused to start it or its client
+ * went away while it waited for a slot (runs of a fake executor, held open as long as a test
+ * needs, without a model), and a run the server has let go of, read back from the store.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,7 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function start(executor: RunExecutor) {
+async function start(executor?: RunExecutor, keepFinished?: number) {
   const flags: ServeFlags = {
     port: '0',
     host: '127.0.0.1',
@@ -70,7 +70,11 @@ async function start(executor: RunExecutor) {
     db: join(dir, `runs-${Math.random().toString(36).slice(2)}.db`),
   };
   const { options, close } = await serveOptions([file], flags);
-  const serving = await serve({ ...options, executor });
+  const serving = await serve({
+    ...options,
+    ...(executor ? { executor } : {}),
+    ...(keepFinished !== undefined ? { keepFinished } : {}),
+  });
   stops.push(async () => {
     await serving.close();
     close();
@@ -133,5 +137,40 @@ describe('a served run`s event stream', () => {
     // the run ended; this one never ends by itself.
     await until(() => runs[1]!.listeners === 0, 'no one follows the run');
     expect(runs).toHaveLength(2);
+  });
+});
+
+describe('a long-running server', () => {
+  it('lets go of older finished runs, which it then reads from the store', async () => {
+    const { serving, post } = await start(undefined, 1);
+    const wait = async (id: string) =>
+      (await fetch(`${serving.url}/runs/${id}?wait=1`, { headers: auth })).json();
+    const first = await post();
+    const held = await wait(first.id);
+    expect(held).toMatchObject({ status: 'succeeded', outputs: { answer: 'q' } });
+    const second = await post();
+    await wait(second.id);
+    expect(serving.runner.get(first.id)).toBeUndefined();
+    expect(serving.runner.get(second.id)).toBeDefined();
+    expect(await wait(first.id)).toEqual(held);
+    const events = await (
+      await fetch(`${serving.url}/runs/${first.id}/events`, { headers: auth })
+    ).text();
+    expect(events.trim().split('\n\n').at(-1)).toMatch(/^event: run.finished/);
+  });
+});
+
+describe('/openapi.json', () => {
+  it('documents the refusals every endpoint may answer', async () => {
+    const { serving } = await start();
+    const api = (await (await fetch(`${serving.url}/openapi.json`, { headers: auth })).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    for (const [path, methods] of Object.entries(api.paths))
+      for (const [method, operation] of Object.entries(methods))
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['401', '403']),
+        );
+    expect(Object.keys(api.paths['/runs/{id}']!.delete!.responses)).toContain('409');
   });
 });
