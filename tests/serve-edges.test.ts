@@ -46,7 +46,12 @@ class HeldRun implements RunHandle {
       this.listeners--;
     };
   }
+  /** Set to keep the run going when it is cancelled, until `end` (a worker slow to stop). */
+  slow = false;
   cancel(): void {
+    if (!this.slow) this.end();
+  }
+  end(): void {
     this.#end(emptyResult(this.id, 'cancelled'));
   }
 }
@@ -137,6 +142,32 @@ describe('a served run`s event stream', () => {
     // the run ended; this one never ends by itself.
     await until(() => runs[1]!.listeners === 0, 'no one follows the run');
     expect(runs).toHaveLength(2);
+  });
+});
+
+describe('a stopping server', () => {
+  it('refuses new runs while its runs end, so none outlives it', async () => {
+    const runs: HeldRun[] = [];
+    const { serving, post } = await start({
+      start: (served) => {
+        const run = new HeldRun(served.id);
+        run.slow = true;
+        runs.push(run);
+        return run;
+      },
+    });
+    await post();
+    const closing = serving.close();
+    const refused = await fetch(`${serving.url}/societies/pass/runs`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: { question: 'late' } }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({ error: { message: 'the server is stopping' } });
+    expect(runs).toHaveLength(1);
+    runs[0]!.end();
+    await closing;
   });
 });
 

@@ -70,6 +70,7 @@ function errors(...codes: number[]) {
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
+    503: 'the server is stopping (see Retry-After)',
     502: "the society's run did not succeed (error.field is budget when its budget stopped it); sent with x-should-retry: false",
   };
   return Object.fromEntries(
@@ -124,7 +125,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           },
           responses: {
             202: { description: 'the run, queued or running', content: json(RUN) },
-            ...errors(400, 401, 403, 404, 413, 429),
+            ...errors(400, 401, 403, 404, 413, 429, 503),
           },
         },
       },
@@ -185,7 +186,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
               description:
                 'a chat.completion, or with stream: chat.completion.chunk events, the answer as it is produced when its last model call makes it (else in one chunk at the end), the last chunk with finish_reason and usage',
             },
-            ...errors(400, 401, 403, 404, 413, 429, 502),
+            ...errors(400, 401, 403, 404, 413, 429, 502, 503),
           },
         },
       },

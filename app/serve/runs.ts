@@ -116,6 +116,8 @@ export class Runner {
   readonly #queue: Pending[] = [];
   #active = 0;
   #spentUsd = 0;
+  /** Set once `stop` began: a run started after it would outlive the server and its store. */
+  #stopping = false;
   /** Durations of the most recent finished runs (ms), for the Retry-After a refusal sends. */
   readonly #durations: number[] = [];
   /** Ids of finished runs still in `#runs`, oldest first. */
@@ -133,13 +135,15 @@ export class Runner {
   /**
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
    * for inputs that do not fit or a budget above what the server has left, a 429 with
-   * Retry-After when the queue is full or the budget spent.
+   * Retry-After when the queue is full or the budget spent, a 503 once the server is stopping.
    */
   submit(
     society: ServedSociety,
     values: Record<string, unknown>,
     options: SubmitOptions = {},
   ): ServedRun {
+    if (this.#stopping)
+      throw new HttpError(503, 'the server is stopping', undefined, { 'retry-after': '5' });
     const { budgetUsd } = this.#options;
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
       throw new HttpError(
@@ -236,6 +240,7 @@ export class Runner {
 
   /** Cancels every run (the server is stopping) and waits for them to be recorded. */
   async stop(): Promise<void> {
+    this.#stopping = true;
     for (const pending of this.#queue.splice(0)) pending.cancel();
     const running = [...this.#runs.values()].filter((r) => r.state === 'running');
     for (const served of running) served.run?.cancel();
