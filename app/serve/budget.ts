@@ -90,11 +90,20 @@ export function runLimits(
   if (!cap && limits.maxCostUsd !== undefined && limits.maxCostUsd > remaining)
     throw new HttpError(
       400,
-      `${asked?.usdField ?? 'budget.usd'}: asks $${limits.maxCostUsd} but the server has $${remaining.toFixed(4)} of its budget left`,
+      `${asked?.usdField ?? 'budget.usd'}: asks $${limits.maxCostUsd} but the server has $${dollarsLeft(remaining)} of its budget left`,
       asked?.usdField ?? 'budget.usd',
     );
   limits.maxCostUsd = Math.min(limits.maxCostUsd ?? remaining, remaining);
   return limits;
+}
+
+/**
+ * Dollars left, to the millionth and rounded down: a few thousandths of a cent still show
+ * (not `$0.0000`), and what is shown is never more than what is left.
+ */
+function dollarsLeft(usd: number): number {
+  // The epsilon absorbs binary fractions (0.000029999… for $0.00003).
+  return Math.floor(usd * 1e6 + 1e-6) / 1e6;
 }
 
 /** `compiled` with its budget lowered to `limits` where they are lower (the same object without any). */

@@ -148,7 +148,7 @@ export class Runner {
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
       throw new HttpError(
         429,
-        `the server's budget of $${budgetUsd} is spent ($${this.#spentUsd.toFixed(4)})`,
+        `the server's budget of $${budgetUsd} is spent ($${Number(this.#spentUsd.toFixed(6))})`,
         undefined,
         { 'retry-after': '3600' },
       );
