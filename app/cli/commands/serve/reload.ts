@@ -53,6 +53,8 @@ async function reload(
     replace(next);
     log(`${society.file}: reloaded "${society.name}"`);
   } catch (error) {
-    log(`${keep}: ${(error as Error).message.split('\n').join('; ')}`);
+    // The log line already starts `society:`: a message made for the terminal does not repeat it.
+    const message = (error as Error).message.replace(/^society: /, '');
+    log(`${keep}: ${message.split('\n').join('; ')}`);
   }
 }
