@@ -4,10 +4,11 @@
  * needs, without a model), and a run the server has let go of, read back from the store.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type ServeFlags, serveCommand, serveOptions } from '../app/cli/commands/serve/serve.ts';
 import type { RunResult } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
 import { serve } from '../app/serve/index.ts';
@@ -61,8 +62,8 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function start(executor?: RunExecutor, keepFinished?: number) {
-  const flags: ServeFlags = {
+function flags(): ServeFlags {
+  return {
     port: '0',
     host: '127.0.0.1',
     token: TOKEN,
@@ -74,7 +75,10 @@ async function start(executor?: RunExecutor, keepFinished?: number) {
     allowHost: [],
     db: join(dir, `runs-${Math.random().toString(36).slice(2)}.db`),
   };
-  const { options, close } = await serveOptions([file], flags);
+}
+
+async function start(executor?: RunExecutor, keepFinished?: number) {
+  const { options, close } = await serveOptions([file], flags());
   const serving = await serve({
     ...options,
     ...(executor ? { executor } : {}),
@@ -203,5 +207,28 @@ describe('/openapi.json', () => {
           expect.arrayContaining(['401', '403']),
         );
     expect(Object.keys(api.paths['/runs/{id}']!.delete!.responses)).toContain('409');
+  });
+});
+
+describe('society serve at start', () => {
+  it('prints no token for a server that could not listen', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const said: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+      said.push(String(text));
+      return true;
+    });
+    try {
+      const { token: _given, ...rest } = flags();
+      await expect(serveCommand([file], { ...rest, port: String(port) })).rejects.toThrow(
+        `cannot listen on 127.0.0.1:${port}: EADDRINUSE`,
+      );
+    } finally {
+      write.mockRestore();
+      taken.close();
+    }
+    expect(said.join('')).not.toContain('bearer token');
   });
 });
