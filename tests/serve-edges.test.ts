@@ -13,7 +13,7 @@ import type { RunResult } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
 import { serve } from '../app/serve/index.ts';
 import { emptyResult, type RunExecutor, type RunHandle } from '../app/serve/runs.ts';
-import { edge, graph, input, output, until } from './support/graphs.ts';
+import { agent, edge, graph, input, output, until } from './support/graphs.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -211,6 +211,32 @@ describe('/openapi.json', () => {
 });
 
 describe('society serve at start', () => {
+  it('refuses a society whose key is not set, offering its own flags', async () => {
+    const needsKey = join(dir, 'ask.society.json');
+    writeFileSync(
+      needsKey,
+      JSON.stringify(
+        graph(
+          [input('question'), agent('a', '{{ question }}'), output('answer')],
+          [edge('question.value', 'a.question'), edge('a.text', 'answer.value')],
+          { models: { m: { provider: 'openai', model: 'gpt-4o-mini' } } },
+        ),
+      ),
+    );
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const refused = await serveOptions([needsKey], flags()).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(Error);
+      const lines = (refused as Error).message.split('\n');
+      expect(lines[0]).toMatch(/^society: OPENAI_API_KEY is not set: /);
+      expect(lines.at(-1)).toMatch(/--provider NAME=URL\[,key=VAR\], or serve with --simulate$/);
+      expect(lines.at(-1)).not.toContain('--model');
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it('prints no token for a server that could not listen', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

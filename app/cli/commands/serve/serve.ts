@@ -45,6 +45,10 @@ export interface ServeFlags extends AllowHostFlags {
   queueSecretFile?: string;
 }
 
+/** What a refusal for a key not set offers besides setting it, in this command's flags. */
+const SERVE_ALTERNATIVES =
+  "redirect the profiles' provider with --provider NAME=URL[,key=VAR], or serve with --simulate";
+
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
 export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
   if (flags.stdio) return (await import('./stdio.ts')).serveStdioCommand(paths, flags);
@@ -118,7 +122,7 @@ export async function serveOptions(
     const check = (society: ServedSociety) => {
       // On a queue, keys, servers and hosts are the workers' own, checked there.
       if (queue) return refuseKeyShapedSociety(society);
-      refuseMissingKeys(society.compiled.plan, keys);
+      refuseMissingKeys(society.compiled.plan, keys, SERVE_ALTERNATIVES);
       refuseMissingMcp(society.compiled.plan, mcp, keys);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
     };
