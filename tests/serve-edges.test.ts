@@ -23,7 +23,7 @@ writeFileSync(
   file,
   JSON.stringify(
     graph([input('question'), output('answer')], [edge('question.value', 'answer.value')], {
-      name: 'pass',
+      name: 'Pass it on',
     }),
   ),
 );
@@ -182,7 +182,7 @@ describe('a long-running server', () => {
       (await fetch(`${serving.url}/runs/${id}?wait=1`, { headers: auth })).json();
     const first = await post();
     const held = await wait(first.id);
-    expect(held).toMatchObject({ status: 'succeeded', outputs: { answer: 'q' } });
+    expect(held).toMatchObject({ society: 'pass', status: 'succeeded', outputs: { answer: 'q' } });
     const second = await post();
     await wait(second.id);
     expect(serving.runner.get(first.id)).toBeUndefined();

@@ -186,7 +186,7 @@ function storedView(ctx: ServeContext, id: string): RunView {
   if (!record || record.id !== id) throw new HttpError(404, `no run "${id}"`, 'id');
   return {
     id,
-    society: record.graphName,
+    society: servedNameOf(ctx, record.graphName),
     status: record.status as RunView['status'],
     ...(record.outputs
       ? { outputs: withFiles(record.outputs, (hash) => ctx.store.getBlob(hash)) }
@@ -195,6 +195,16 @@ function storedView(ctx: ServeContext, id: string): RunView {
     ...(record.error ? { error: record.error } : {}),
     ...(record.mode.includes('simulated') ? { simulated: true as const } : {}),
   };
+}
+
+/**
+ * The served name of a stored run's document, known by its name (the store keeps no served
+ * name): the one society served under that title, else the document's name itself (a run of
+ * another server or of `society run`).
+ */
+function servedNameOf(ctx: ServeContext, title: string): string {
+  const named = [...ctx.societies.values()].filter((s) => s.title === title);
+  return named.length === 1 ? named[0]!.name : title;
 }
 
 /** Outputs with each file (an image, a recording) as a data URL instead of a blob reference. */
