@@ -7,7 +7,7 @@ import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
-import { askedBudget } from './budget.ts';
+import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
@@ -69,11 +69,14 @@ export function apiRoutes(ctx: ServeContext): Route[] {
         const society = societyNamed(ctx, params.name!);
         // A form's fields come as text; a JSON body's values have their own types.
         let served: ServedRun;
-        if (isMultipart(req))
-          served = ctx.runner.submit(society, await form(), { policy: FORM_VALUES });
-        else {
+        // A form has no room for a budget beside its inputs: the header carries one.
+        const header = req.headers[BUDGET_HEADER];
+        if (isMultipart(req)) {
+          const budget = chatBudget({}, header);
+          served = ctx.runner.submit(society, await form(), { policy: FORM_VALUES, budget });
+        } else {
           const { inputs, budget } = await body(RunRequest);
-          served = ctx.runner.submit(society, inputs, { budget: askedBudget(budget) });
+          served = ctx.runner.submit(society, inputs, { budget: chatBudget({ budget }, header) });
         }
         json(202, runView(ctx, served), { location: `/runs/${served.id}` });
       },

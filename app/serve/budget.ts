@@ -21,7 +21,7 @@ export const RequestBudget = z
   .describe("this run's own budget: it lowers the document's settings.budget, never raises it");
 export type RequestBudget = z.infer<typeof RequestBudget>;
 
-/** The header a chat client may send its budget in, in US dollars. */
+/** The header a client may send its budget in, in US dollars (a chat's, a run's). */
 export const BUDGET_HEADER = 'x-society-budget-usd';
 
 /** A request's budget as the engine's limits, with the field each came in, for errors. */
@@ -46,8 +46,9 @@ export function askedBudget(
 }
 
 /**
- * A chat request's budget: `budget` (as in a run request), `budget_usd`, or the
- * `X-Society-Budget-Usd` header; where several name dollars, the lowest holds.
+ * A request's budget: `budget`, a chat's `budget_usd`, or the `X-Society-Budget-Usd` header
+ * (a run request's too, the only one a form can send); where several name dollars, the lowest
+ * holds.
  */
 export function chatBudget(
   body: { budget?: RequestBudget | undefined; budget_usd?: number | undefined },

@@ -83,6 +83,13 @@ function errors(...codes: number[]) {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const budgetHeader = {
+  name: 'X-Society-Budget-Usd',
+  in: 'header',
+  description:
+    'US dollars this request may spend (the only budget a form can send); with budget_usd or budget.usd, the lowest holds',
+  schema: { type: 'number', exclusiveMinimum: 0 },
+};
 
 /** The OpenAPI document for `societies`. */
 export function openApiDocument(societies: Iterable<ServedSociety>): Record<string, unknown> {
@@ -115,7 +122,10 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
         post: {
           summary:
             "start a run (queued when the server is at its concurrency); budget caps this run's spend within the document's and the server's",
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+            budgetHeader,
+          ],
           requestBody: {
             required: true,
             content: {
@@ -166,15 +176,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       },
       '/v1/chat/completions': {
         post: {
-          parameters: [
-            {
-              name: 'X-Society-Budget-Usd',
-              in: 'header',
-              description:
-                'US dollars this request may spend; with budget_usd or budget.usd, the lowest holds',
-              schema: { type: 'number', exclusiveMinimum: 0 },
-            },
-          ],
+          parameters: [budgetHeader],
           summary:
             "OpenAI-compatible: the last user message is the society's first text input, the answer its first text output",
           requestBody: {
