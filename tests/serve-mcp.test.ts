@@ -248,6 +248,32 @@ describe('society serve /mcp, a server per test', () => {
     }
   });
 
+  it('cancels the run of a client that goes away mid-call without cancelling it', async () => {
+    const stub = await startStubOpenAI({ latencyMs: 5_000 });
+    const server = await start(stub);
+    const client = await connect(server.serving.url);
+    try {
+      const call = client
+        .callTool({ name: 'echo', arguments: { question: 'slow?' } })
+        .catch(() => undefined);
+      await until(() => server.serving.runner.load.running === 1 && stub.count() === 1);
+      await client.close(); // no notifications/cancelled: its connections just close
+      await call;
+      await until(() => stub.aborted() === 1);
+      expect(stub.aborted()).toBe(1);
+      await until(() => server.serving.runner.load.running === 0);
+      const store = openRunStore(server.db);
+      try {
+        expect(store.listRuns().map((r) => r.status)).toEqual(['cancelled']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('answers a run that fails as a tool error with one line saying why', async () => {
     const stub = await startStubOpenAI({
       respond: () => ({
