@@ -137,7 +137,10 @@ export function chatFields(society: ServedSociety): ChatFields {
   const isText = (f: ServedField) => f.modality === 'text';
   const named = society.compiled.doc.serve?.chat ?? {};
   const input = named.input ?? society.inputs.find(isText)?.name;
-  const output = named.output ?? society.outputs.find(isText)?.name ?? society.outputs[0]?.name;
+  // A file (an image, a recording) is no chat answer; an output of any value may be text.
+  const answers = (f: ServedField) => !isGivenModality(f.modality.replace(/^list<(.+)>$/, '$1'));
+  const output =
+    named.output ?? society.outputs.find(isText)?.name ?? society.outputs.find(answers)?.name;
   return {
     ...(input ? { input } : {}),
     ...(output ? { output } : {}),
