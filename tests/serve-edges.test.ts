@@ -3,7 +3,7 @@
  * went away while it waited for a slot (runs of a fake executor, held open as long as a test
  * needs, without a model), and a run the server has let go of, read back from the store.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -223,15 +223,22 @@ describe('society serve at start', () => {
         ),
       ),
     );
+    const alsoNeedsKey = join(dir, 'ask-too.society.json');
+    copyFileSync(needsKey, alsoNeedsKey);
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      const refused = await serveOptions([needsKey], flags()).catch((error: Error) => error);
+      const refused = await serveOptions([needsKey, file, alsoNeedsKey], flags()).catch(
+        (error: Error) => error,
+      );
       expect(refused).toBeInstanceOf(Error);
+      // Every document that cannot be served is named, each once, then what to do, once.
       const lines = (refused as Error).message.split('\n');
-      expect(lines[0]).toMatch(/^society: OPENAI_API_KEY is not set: /);
-      expect(lines.at(-1)).toMatch(/--provider NAME=URL\[,key=VAR\], or serve with --simulate$/);
-      expect(lines.at(-1)).not.toContain('--model');
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatch(/^society: .*\/ask\.society\.json: OPENAI_API_KEY is not set: /);
+      expect(lines[1]).toMatch(/^society: .*\/ask-too\.society\.json: OPENAI_API_KEY is not set: /);
+      expect(lines[2]).toMatch(/--provider NAME=URL\[,key=VAR\], or serve with --simulate$/);
+      expect(lines[2]).not.toContain('--model');
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
     }

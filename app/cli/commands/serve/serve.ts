@@ -126,7 +126,7 @@ export async function serveOptions(
       refuseMissingMcp(society.compiled.plan, mcp, keys);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
     };
-    for (const society of societies) check(society);
+    refuseUnservable(societies, check);
     // Runs a stopped server left running are interrupted: `society resume` finishes them.
     store.markInterrupted();
     if (queue) {
@@ -175,6 +175,30 @@ export async function serveOptions(
     store.close();
     throw error;
   }
+}
+
+/**
+ * Checks every society before the server listens, and refuses them all at once (exit 2): each
+ * problem on a line naming its file, as `society validate` names them, and what to do once.
+ */
+function refuseUnservable(societies: readonly ServedSociety[], check: ReloadCheck): void {
+  const problems: string[] = [];
+  const advice: string[] = [];
+  for (const society of societies) {
+    try {
+      check(society);
+    } catch (error) {
+      if (!(error instanceof Exit) && !(error instanceof UsageError)) throw error;
+      for (const line of error.message.split('\n')) {
+        const text = line.replace(/^society: /, '');
+        if (text.startsWith('nothing was sent')) {
+          if (!advice.includes(text)) advice.push(text);
+        } else problems.push(`${society.file}: ${text}`);
+      }
+    }
+  }
+  if (problems.length)
+    throw new Exit(EXIT.invalid, [...problems, ...advice].map((l) => `society: ${l}`).join('\n'));
 }
 
 /** The documents in `paths` (folders: their *.society.json files), compiled and named. */
