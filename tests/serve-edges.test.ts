@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchDocuments } from '../app/cli/commands/serve/reload.ts';
 import { type ServeFlags, serveCommand, serveOptions } from '../app/cli/commands/serve/serve.ts';
 import type { RunResult } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
@@ -207,6 +208,45 @@ describe('/openapi.json', () => {
           expect.arrayContaining(['401', '403']),
         );
     expect(Object.keys(api.paths['/runs/{id}']!.delete!.responses)).toContain('409');
+  });
+});
+
+describe('a served file edited', () => {
+  it('keeps the last good version when the edit needs a key that is not set, saying so', async () => {
+    const copy = join(dir, 'edited.society.json');
+    copyFileSync(file, copy);
+    const { options, check, close } = await serveOptions([copy], flags());
+    const log: string[] = [];
+    const unwatch = watchDocuments(
+      options.societies,
+      () => {},
+      check,
+      (l) => log.push(l),
+      20,
+    );
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      writeFileSync(
+        copy,
+        JSON.stringify(
+          graph(
+            [input('question'), agent('a', '{{ question }}'), output('answer')],
+            [edge('question.value', 'a.question'), edge('a.text', 'answer.value')],
+            { models: { m: { provider: 'openai', model: 'gpt-4o-mini' } } },
+          ),
+        ),
+      );
+      await until(() => log.length > 0, 'the reload');
+      expect(log[0]).toMatch(
+        /^.*edited\.society\.json: kept the last good version of "edited": OPENAI_API_KEY is not set: .*; nothing was sent\. /,
+      );
+      expect(log[0]).not.toContain('society:');
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+      unwatch();
+      close();
+    }
   });
 });
 

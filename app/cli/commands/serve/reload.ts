@@ -54,7 +54,7 @@ async function reload(
     log(`${society.file}: reloaded "${society.name}"`);
   } catch (error) {
     // The log line already starts `society:`: a message made for the terminal does not repeat it.
-    const message = (error as Error).message.replace(/^society: /, '');
-    log(`${keep}: ${message.split('\n').join('; ')}`);
+    const lines = (error as Error).message.split('\n').map((l) => l.replace(/^society: /, ''));
+    log(`${keep}: ${lines.join('; ')}`);
   }
 }
