@@ -78,12 +78,13 @@ function flags(): ServeFlags {
   };
 }
 
-async function start(executor?: RunExecutor, keepFinished?: number) {
+async function start(executor?: RunExecutor, keepFinished?: number, sseKeepAliveMs?: number) {
   const { options, close } = await serveOptions([file], flags());
   const serving = await serve({
     ...options,
     ...(executor ? { executor } : {}),
     ...(keepFinished !== undefined ? { keepFinished } : {}),
+    ...(sseKeepAliveMs !== undefined ? { sseKeepAliveMs } : {}),
   });
   stops.push(async () => {
     await serving.close();
@@ -147,6 +148,31 @@ describe('a served run`s event stream', () => {
     // the run ended; this one never ends by itself.
     await until(() => runs[1]!.listeners === 0, 'no one follows the run');
     expect(runs).toHaveLength(2);
+  });
+});
+
+describe('an idle event stream', () => {
+  it('sends comments while its run has nothing to say, so a proxy keeps it open', async () => {
+    const { serving, post } = await start(
+      { start: (served) => new HeldRun(served.id) },
+      undefined,
+      20,
+    );
+    const { id } = await post();
+    const client = new AbortController();
+    const res = await fetch(`${serving.url}/runs/${id}/events`, {
+      headers: auth,
+      signal: client.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes(': keep-alive\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    client.abort();
+    expect(text).toMatch(/^: keep-alive\n\n/);
   });
 });
 

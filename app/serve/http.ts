@@ -51,7 +51,16 @@ export interface HttpOptions {
   redact: (text: string) => string;
   /** Told of every 500 (already redacted), for the server's log. */
   onError?: (message: string) => void;
+  /** Milliseconds between the comments an idle event stream sends (default 15 s). */
+  sseKeepAliveMs?: number;
 }
+
+/**
+ * An event stream sends a comment line this often while it has nothing to say (a run waiting
+ * for its slot, a long model call): a reverse proxy in front (for TLS) closes a response that
+ * stays silent for a minute, and clients and the SDKs skip comment lines.
+ */
+const SSE_KEEP_ALIVE_MS = 15_000;
 
 /** True for an address that only this machine can reach. */
 export function isLoopback(host: string): boolean {
@@ -108,13 +117,22 @@ export async function startHttp(
           connection: 'keep-alive',
         });
         res.flushHeaders();
+        const keepAlive = setInterval(
+          () => res.write(': keep-alive\n\n'),
+          options.sseKeepAliveMs ?? SSE_KEEP_ALIVE_MS,
+        );
+        keepAlive.unref();
+        res.on('close', () => clearInterval(keepAlive));
         return {
           send: (data, event) =>
             res.write(
               `${event ? `event: ${event}\n` : ''}data: ${options.redact(JSON.stringify(data))}\n\n`,
             ),
           raw: (line) => res.write(line),
-          end: () => res.end(),
+          end: () => {
+            clearInterval(keepAlive);
+            res.end();
+          },
         };
       },
     });
