@@ -100,6 +100,34 @@ describe('per-request budgets', () => {
     expect(run.usage!.calls).toBe(1);
   });
 
+  it('takes a form`s budget from its header, the one place a form has for it', async () => {
+    const form = new FormData();
+    form.set('question', 'Is 7 prime?');
+    const started = await fetch(`${server.url}/societies/two-calls/runs`, {
+      method: 'POST',
+      headers: { authorization: auth.authorization, 'x-society-budget-usd': '0.01' },
+      body: form,
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as Answer;
+    const run = (await (
+      await fetch(`${server.url}/runs/${id}?wait=1`, { headers: auth })
+    ).json()) as Answer;
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/budget exceeded: the next call could cost .* at most \$0\.01 /);
+
+    form.set('question', 'Is 9 prime?');
+    const refused = await fetch(`${server.url}/societies/two-calls/runs`, {
+      method: 'POST',
+      headers: { authorization: auth.authorization, 'x-society-budget-usd': '5' },
+      body: form,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as Answer).error).toMatchObject({
+      field: 'X-Society-Budget-Usd',
+    });
+  });
+
   it('refuses a budget that does not fit, and one above what the server has left', async () => {
     for (const [body, field] of [
       [{ inputs: { question: 'q' }, budget: { calls: 0 } }, 'budget.calls'],
@@ -115,7 +143,7 @@ describe('per-request budgets', () => {
     expect(above.status).toBe(400);
     expect(above.body.error).toEqual({
       message: expect.stringMatching(
-        /^budget_usd: asks \$2 but the server has \$[01]\.\d{4} of its budget left$/,
+        /^budget_usd: asks \$2 but the server has \$(1|0\.\d+) of its budget left$/,
       ),
       field: 'budget_usd',
     });

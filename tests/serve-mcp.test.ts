@@ -248,6 +248,32 @@ describe('society serve /mcp, a server per test', () => {
     }
   });
 
+  it('cancels the run of a client that goes away mid-call without cancelling it', async () => {
+    const stub = await startStubOpenAI({ latencyMs: 5_000 });
+    const server = await start(stub);
+    const client = await connect(server.serving.url);
+    try {
+      const call = client
+        .callTool({ name: 'echo', arguments: { question: 'slow?' } })
+        .catch(() => undefined);
+      await until(() => server.serving.runner.load.running === 1 && stub.count() === 1);
+      await client.close(); // no notifications/cancelled: its connections just close
+      await call;
+      await until(() => stub.aborted() === 1);
+      expect(stub.aborted()).toBe(1);
+      await until(() => server.serving.runner.load.running === 0);
+      const store = openRunStore(server.db);
+      try {
+        expect(store.listRuns().map((r) => r.status)).toEqual(['cancelled']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
   it('answers a run that fails as a tool error with one line saying why', async () => {
     const stub = await startStubOpenAI({
       respond: () => ({
@@ -262,7 +288,7 @@ describe('society serve /mcp, a server per test', () => {
       expect(result.isError).toBe(true);
       const text = (result.content as Array<{ text: string }>)[0]!.text;
       const runId = (result._meta as Record<string, string>)[RUN_META]!;
-      expect(text).toMatch(new RegExp(`^the run ${runId} failed: .*not here`));
+      expect(text).toMatch(new RegExp(`^the society's run ${runId} failed: .*not here`));
       expect(text).not.toContain('\n');
       expect(text).not.toMatch(/ at .*\.ts:\d+/);
     } finally {
@@ -378,7 +404,7 @@ describe('society serve --stdio', () => {
       const texts = (result.content as Array<{ type: string; text: string }>).map((c) => c.text);
       expect(texts).toHaveLength(2);
       expect(texts[0]).toMatch(/^decision: \[simulated\] (yes|no)$/);
-      expect(texts[1]).toMatch(/^tally: \{"rule":"plurality"/);
+      expect(texts[1]).toMatch(/^tally: \[simulated\] \{"rule":"plurality"/);
       expect(result.structuredContent).toMatchObject({ tally: { rule: 'plurality' } });
     } finally {
       await client.close();

@@ -4,7 +4,7 @@
  * lists it, runs it with its events over SSE into the run store, and refuses what it must.
  */
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +231,7 @@ describe('society serve', () => {
     });
     const big = await post({ inputs: { question: 'x'.repeat(70_000) } });
     expect(big.status).toBe(413);
+    expect((await answer(big)).error.field).toBe('body');
 
     const rebound = await raw(`${url}/societies`, { ...auth, host: 'attacker.example:80' });
     expect(rebound.status).toBe(403);
@@ -426,6 +427,12 @@ describe('society serve keeps keys and follows edits', () => {
       writeFileSync(copy, '{ "version": 1, "nodes": [');
       await until(() => log.length > 1);
       expect(log[1]).toContain(`${copy}: kept the last good version of "edited": `);
+      expect(await ask()).toBe('echo: Second: hi');
+      rmSync(copy);
+      await until(() => log.length > 2);
+      expect(log[2]).toBe(
+        `${copy}: kept the last good version of "edited": cannot read ${copy} (ENOENT)`,
+      );
       expect(await ask()).toBe('echo: Second: hi');
     } finally {
       unwatch();

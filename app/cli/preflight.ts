@@ -18,8 +18,12 @@ import { EXIT, Exit } from './errors.ts';
  * Ends the command with exit 2 when a run of `plan` with these options would need a key that is
  * not set, or a provider that cannot be used: one line for each, then where to set keys.
  */
-export function refuseMissingKeys(plan: GraphPlan, options: PreflightOptions): void {
-  const lines = refusalLines(preflight(plan, options));
+export function refuseMissingKeys(
+  plan: GraphPlan,
+  options: PreflightOptions,
+  alternatives?: string,
+): void {
+  const lines = refusalLines(preflight(plan, options), alternatives);
   if (lines.length) throw new Exit(EXIT.invalid, lines.join('\n'));
 }
 
@@ -35,8 +39,15 @@ export function cassetteModeOf(flags: {
   return {};
 }
 
-/** The lines of a refusal, or none when the run may start. */
-export function refusalLines(check: Preflight): string[] {
+/** What a refusal offers besides setting the key, in the flags of `run` and `eval`. */
+const RUN_ALTERNATIVES =
+  'point the profiles elsewhere with --model, or run with --simulate or --replay CASSETTE';
+
+/**
+ * The lines of a refusal, or none when the run may start; `alternatives` is what the command's
+ * own flags offer besides setting the key.
+ */
+export function refusalLines(check: Preflight, alternatives = RUN_ALTERNATIVES): string[] {
   const lines = [
     ...check.missing.map((m) => `society: ${m.apiKeyEnv} is not set: ${missingKeyNeeds(m)}`),
     ...check.unusable.map((p) => `society: ${p.error} (for ${someNames(p.nodes)})`),
@@ -45,7 +56,7 @@ export function refusalLines(check: Preflight): string[] {
   const first = check.missing[0]!.apiKeyEnv;
   return [
     ...lines,
-    `society: nothing was sent. Set ${check.missing.length === 1 ? 'it' : 'each'} (export ${first}=…, or a provider of your own: society providers --add NAME=URL --key-env VAR), point the profiles elsewhere with --model, or run with --simulate or --replay CASSETTE`,
+    `society: nothing was sent. Set ${check.missing.length === 1 ? 'it' : 'each'} (export ${first}=…, or a provider of your own: society providers --add NAME=URL --key-env VAR), ${alternatives}`,
   ];
 }
 

@@ -7,7 +7,7 @@ import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
-import { askedBudget } from './budget.ts';
+import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
@@ -30,6 +30,8 @@ export interface RunView {
   outputs?: Record<string, unknown>;
   usage?: RunResult['usage'];
   error?: string;
+  /** True when the simulated provider answered its calls: its outputs are made up. */
+  simulated?: true;
 }
 
 /** The society `name` serves, else a 404 naming the field the name came in. */
@@ -67,11 +69,14 @@ export function apiRoutes(ctx: ServeContext): Route[] {
         const society = societyNamed(ctx, params.name!);
         // A form's fields come as text; a JSON body's values have their own types.
         let served: ServedRun;
-        if (isMultipart(req))
-          served = ctx.runner.submit(society, await form(), { policy: FORM_VALUES });
-        else {
+        // A form has no room for a budget beside its inputs: the header carries one.
+        const header = req.headers[BUDGET_HEADER];
+        if (isMultipart(req)) {
+          const budget = chatBudget({}, header);
+          served = ctx.runner.submit(society, await form(), { policy: FORM_VALUES, budget });
+        } else {
           const { inputs, budget } = await body(RunRequest);
-          served = ctx.runner.submit(society, inputs, { budget: askedBudget(budget) });
+          served = ctx.runner.submit(society, inputs, { budget: chatBudget({ budget }, header) });
         }
         json(202, runView(ctx, served), { location: `/runs/${served.id}` });
       },
@@ -118,11 +123,19 @@ async function streamEvents(ctx: ServeContext, route: RouteContext): Promise<voi
     return;
   }
   const stream = route.sse();
-  const run = await Promise.race([served.started, served.done.then(() => undefined)]);
+  const run = await Promise.race([
+    served.started,
+    served.done.then(() => undefined),
+    aborted(route.signal).then(() => undefined),
+  ]);
+  // The client left while the run waited for its slot: nothing to follow.
+  if (route.signal.aborted) return stream.end();
   if (!run) {
-    // Cancelled while it waited: it never started, so it has no events of its own.
+    // Cancelled while it waited, or refused by the store: it never started, so it has no
+    // events of its own, and its end is the one the runner gave it.
+    const { status, usage, error } = served.result!;
     stream.send(
-      { type: 'run.finished', runId: id, status: 'cancelled', outputs: {} },
+      { type: 'run.finished', runId: id, status, outputs: {}, usage, ...(error ? { error } : {}) },
       'run.finished',
     );
     stream.end();
@@ -139,10 +152,14 @@ async function streamEvents(ctx: ServeContext, route: RouteContext): Promise<voi
       },
       { replay: true },
     );
-    route.signal.addEventListener('abort', () => {
-      unsubscribe();
-      resolve();
-    });
+    route.signal.addEventListener(
+      'abort',
+      () => {
+        unsubscribe();
+        resolve();
+      },
+      { once: true },
+    );
   });
   stream.end();
 }
@@ -157,6 +174,7 @@ function runView(ctx: ServeContext, served: ServedRun): RunView {
     outputs: withFiles(result.outputs, (hash) => served.blobs.get(hash) ?? ctx.store.getBlob(hash)),
     usage: result.usage,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.simulated ? { simulated: true as const } : {}),
   };
 }
 
@@ -171,14 +189,25 @@ function storedView(ctx: ServeContext, id: string): RunView {
   if (!record || record.id !== id) throw new HttpError(404, `no run "${id}"`, 'id');
   return {
     id,
-    society: record.graphName,
+    society: servedNameOf(ctx, record.graphName),
     status: record.status as RunView['status'],
     ...(record.outputs
       ? { outputs: withFiles(record.outputs, (hash) => ctx.store.getBlob(hash)) }
       : {}),
     ...(record.usage ? { usage: record.usage } : {}),
     ...(record.error ? { error: record.error } : {}),
+    ...(record.mode.includes('simulated') ? { simulated: true as const } : {}),
   };
+}
+
+/**
+ * The served name of a stored run's document, known by its name (the store keeps no served
+ * name): the one society served under that title, else the document's name itself (a run of
+ * another server or of `society run`).
+ */
+function servedNameOf(ctx: ServeContext, title: string): string {
+  const named = [...ctx.societies.values()].filter((s) => s.title === title);
+  return named.length === 1 ? named[0]!.name : title;
 }
 
 /** Outputs with each file (an image, a recording) as a data URL instead of a blob reference. */

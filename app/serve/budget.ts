@@ -21,7 +21,7 @@ export const RequestBudget = z
   .describe("this run's own budget: it lowers the document's settings.budget, never raises it");
 export type RequestBudget = z.infer<typeof RequestBudget>;
 
-/** The header a chat client may send its budget in, in US dollars. */
+/** The header a client may send its budget in, in US dollars (a chat's, a run's). */
 export const BUDGET_HEADER = 'x-society-budget-usd';
 
 /** A request's budget as the engine's limits, with the field each came in, for errors. */
@@ -46,8 +46,9 @@ export function askedBudget(
 }
 
 /**
- * A chat request's budget: `budget` (as in a run request), `budget_usd`, or the
- * `X-Society-Budget-Usd` header; where several name dollars, the lowest holds.
+ * A request's budget: `budget`, a chat's `budget_usd`, or the `X-Society-Budget-Usd` header
+ * (a run request's too, the only one a form can send); where several name dollars, the lowest
+ * holds.
  */
 export function chatBudget(
   body: { budget?: RequestBudget | undefined; budget_usd?: number | undefined },
@@ -90,11 +91,20 @@ export function runLimits(
   if (!cap && limits.maxCostUsd !== undefined && limits.maxCostUsd > remaining)
     throw new HttpError(
       400,
-      `${asked?.usdField ?? 'budget.usd'}: asks $${limits.maxCostUsd} but the server has $${remaining.toFixed(4)} of its budget left`,
+      `${asked?.usdField ?? 'budget.usd'}: asks $${limits.maxCostUsd} but the server has $${dollarsLeft(remaining)} of its budget left`,
       asked?.usdField ?? 'budget.usd',
     );
   limits.maxCostUsd = Math.min(limits.maxCostUsd ?? remaining, remaining);
   return limits;
+}
+
+/**
+ * Dollars left, to the millionth and rounded down: a few thousandths of a cent still show
+ * (not `$0.0000`), and what is shown is never more than what is left.
+ */
+function dollarsLeft(usd: number): number {
+  // The epsilon absorbs binary fractions (0.000029999… for $0.00003).
+  return Math.floor(usd * 1e6 + 1e-6) / 1e6;
 }
 
 /** `compiled` with its budget lowered to `limits` where they are lower (the same object without any). */

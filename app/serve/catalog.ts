@@ -107,11 +107,13 @@ function schemaOf(parsed: ParsedModality): Record<string, unknown> {
 /** An object schema of `fields` (required unless optional). */
 export function fieldsSchema(fields: readonly ServedField[]): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const field of fields)
-    properties[field.name] = {
-      ...modalitySchema(field.modality),
-      ...(field.description ? { description: field.description } : {}),
-    };
+  for (const field of fields) {
+    const schema = modalitySchema(field.modality);
+    // The document's words come first; how a file travels (a data URL) must stay, or a client's
+    // model sends bare base64.
+    const description = [field.description, schema.description].filter(Boolean).join(' — ');
+    properties[field.name] = { ...schema, ...(description ? { description } : {}) };
+  }
   const required = fields.filter((f) => !f.optional).map((f) => f.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
@@ -135,7 +137,10 @@ export function chatFields(society: ServedSociety): ChatFields {
   const isText = (f: ServedField) => f.modality === 'text';
   const named = society.compiled.doc.serve?.chat ?? {};
   const input = named.input ?? society.inputs.find(isText)?.name;
-  const output = named.output ?? society.outputs.find(isText)?.name ?? society.outputs[0]?.name;
+  // A file (an image, a recording) is no chat answer; an output of any value may be text.
+  const answers = (f: ServedField) => !isGivenModality(f.modality.replace(/^list<(.+)>$/, '$1'));
+  const output =
+    named.output ?? society.outputs.find(isText)?.name ?? society.outputs.find(answers)?.name;
   return {
     ...(input ? { input } : {}),
     ...(output ? { output } : {}),

@@ -18,6 +18,8 @@ export function chatValues(
 ): Record<string, string> {
   if (!fields.input)
     throw new HttpError(400, `society "${name}" has no text input to chat with`, 'model');
+  if (!fields.output)
+    throw new HttpError(400, `society "${name}" has no output to answer a chat with`, 'model');
   const last = messages.findLastIndex((m) => m.role === 'user');
   if (last < 0) throw new HttpError(400, 'no user message to answer', 'messages');
   const values: Record<string, string> = { [fields.input]: messageText(messages[last]!.content) };

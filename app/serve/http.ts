@@ -37,8 +37,6 @@ export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   handler: (ctx: RouteContext) => Promise<void> | void;
-  /** Answered without the token (the API's own description). */
-  open?: boolean;
 }
 
 export interface HttpOptions {
@@ -53,7 +51,16 @@ export interface HttpOptions {
   redact: (text: string) => string;
   /** Told of every 500 (already redacted), for the server's log. */
   onError?: (message: string) => void;
+  /** Milliseconds between the comments an idle event stream sends (default 15 s). */
+  sseKeepAliveMs?: number;
 }
+
+/**
+ * An event stream sends a comment line this often while it has nothing to say (a run waiting
+ * for its slot, a long model call): a reverse proxy in front (for TLS) closes a response that
+ * stays silent for a minute, and clients and the SDKs skip comment lines.
+ */
+const SSE_KEEP_ALIVE_MS = 15_000;
 
 /** True for an address that only this machine can reach. */
 export function isLoopback(host: string): boolean {
@@ -91,7 +98,7 @@ export async function startHttp(
       throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}`, undefined, {
         allow: candidates.map((c) => c.route.method).join(', '),
       });
-    if (!found.route.open) checkToken(req, options.token);
+    checkToken(req, options.token);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     await found.route.handler({
@@ -110,13 +117,22 @@ export async function startHttp(
           connection: 'keep-alive',
         });
         res.flushHeaders();
+        const keepAlive = setInterval(
+          () => res.write(': keep-alive\n\n'),
+          options.sseKeepAliveMs ?? SSE_KEEP_ALIVE_MS,
+        );
+        keepAlive.unref();
+        res.on('close', () => clearInterval(keepAlive));
         return {
           send: (data, event) =>
             res.write(
               `${event ? `event: ${event}\n` : ''}data: ${options.redact(JSON.stringify(data))}\n\n`,
             ),
           raw: (line) => res.write(line),
-          end: () => res.end(),
+          end: () => {
+            clearInterval(keepAlive);
+            res.end();
+          },
         };
       },
     });
@@ -187,12 +203,14 @@ function checkToken(req: IncomingMessage, token: string | undefined): void {
 
 async function readBody<T>(req: IncomingMessage, max: number, schema: z.ZodType<T>): Promise<T> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) throw new HttpError(413, `the request body is larger than ${max} bytes`);
+  if (declared > max)
+    throw new HttpError(413, `the request body is larger than ${max} bytes`, 'body');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new HttpError(413, `the request body is larger than ${max} bytes`);
+    if (size > max)
+      throw new HttpError(413, `the request body is larger than ${max} bytes`, 'body');
     chunks.push(chunk as Buffer);
   }
   let value: unknown;

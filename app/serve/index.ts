@@ -29,6 +29,8 @@ export interface ServeOptions extends Omit<RunnerOptions, 'store'> {
   maxBodyBytes?: number;
   redact: (text: string) => string;
   onError?: (message: string) => void;
+  /** Milliseconds between the comments an idle event stream sends (default 15 s). */
+  sseKeepAliveMs?: number;
   /** More routes, mounted beside the built-in ones. */
   routes?: (ctx: ServeContext) => Route[];
 }
@@ -69,6 +71,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     routes,
     redact: options.redact,
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.sseKeepAliveMs ? { sseKeepAliveMs: options.sseKeepAliveMs } : {}),
   });
   return {
     url: http.url,

@@ -10,10 +10,10 @@ import { isGivenModality } from '../node-sdk/tool-modalities.ts';
 import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
-import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import type { ServeContext } from './api.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
 import { HttpError } from './errors.ts';
+import { outputText, runFailure } from './results.ts';
 
 /** The key of a result's `_meta` that holds the id of the run that answered it. */
 export const RUN_META = 'society-studio/run';
@@ -123,13 +123,7 @@ function toolResult(
   blobs: { get(hash: string): { bytes: Uint8Array; mime: string } | undefined },
   redact: (text: string) => string,
 ): CallToolResult {
-  if (result.status !== 'succeeded')
-    return toolError(
-      redact(
-        `the run ${result.runId} ${result.status === 'cancelled' ? 'was cancelled' : result.status}${result.error ? `: ${firstLine(result.error)}` : ''}`,
-      ),
-      result.runId,
-    );
+  if (result.status !== 'succeeded') return toolError(redact(runFailure(result)), result.runId);
   const content: CallToolResult['content'] = [];
   const structured: Record<string, unknown> = {};
   const fileOf = (hash: string) => blobs.get(hash) ?? ctx.store.getBlob(hash);
@@ -144,11 +138,8 @@ function toolResult(
       continue;
     }
     // Made-up answers say so wherever they are shown, as the chat endpoint's do.
-    const labelled =
-      typeof value === 'string' && result.simulated && !isSimulatedText(value)
-        ? `${SIMULATED_PREFIX}${value}`
-        : value;
-    const text = typeof labelled === 'string' ? labelled : JSON.stringify(labelled);
+    const text = outputText(result, value);
+    const labelled = typeof value === 'string' ? text : value;
     content.push({
       type: 'text',
       text: redact(society.outputs.length > 1 ? `${field.name}: ${text}` : text),

@@ -35,6 +35,11 @@ const MAX_SESSIONS = 100;
 export interface McpOptions {
   /** Scrubs key values from every result (the process's redactor). */
   redact: (text: string) => string;
+  /**
+   * Aborts when the HTTP request that carries tool call `requestId` of session `sessionId` is
+   * closed before its answer: the client went away, and nobody can read the result.
+   */
+  callGone?: (sessionId: string | undefined, requestId: string | number) => AbortSignal | undefined;
 }
 
 /**
@@ -71,8 +76,9 @@ export function societyMcpServer(ctx: ServeContext, options: McpOptions): Server
     const logs = severity('info') >= severity(level);
     const send = (notification: Parameters<typeof extra.sendNotification>[0]) =>
       void extra.sendNotification(notification).catch(() => {});
+    const gone = options.callGone?.(extra.sessionId, extra.requestId);
     return callSociety(ctx, society, request.params.arguments ?? {}, {
-      signal: extra.signal,
+      signal: gone ? AbortSignal.any([extra.signal, gone]) : extra.signal,
       redact: options.redact,
       ...(token !== undefined || logs
         ? {
@@ -111,6 +117,15 @@ interface Session {
 export function mcpEndpoint(ctx: ServeContext, options: McpOptions): McpEndpoint {
   // In order of last use: the first is the one to end when there are too many.
   const sessions = new Map<string, Session>();
+  // The connection of each tool call in flight, by session and request id: a client that goes
+  // away without `notifications/cancelled` closes it, and the call's run is cancelled.
+  const connections = new Map<string, AbortSignal>();
+  const callKey = (sessionId: string | undefined, requestId: string | number) =>
+    `${sessionId}\n${typeof requestId}:${requestId}`;
+  const serverOptions: McpOptions = {
+    ...options,
+    callGone: (sessionId, requestId) => connections.get(callKey(sessionId, requestId)),
+  };
 
   const end = (id: string) => {
     const session = sessions.get(id);
@@ -139,11 +154,23 @@ export function mcpEndpoint(ctx: ServeContext, options: McpOptions): McpEndpoint
         'no Mcp-Session-Id header: start with an initialize request',
       );
     }
+    const sessionId = session.transport.sessionId;
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+      if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) continue;
+      const key = callKey(sessionId, id);
+      connections.set(key, route.signal);
+      route.signal.addEventListener(
+        'abort',
+        () => connections.get(key) === route.signal && connections.delete(key),
+        { once: true },
+      );
+    }
     await session.transport.handleRequest(route.req, route.res, body);
   }
 
   async function openSession(): Promise<Session> {
-    const server = societyMcpServer(ctx, options);
+    const server = societyMcpServer(ctx, serverOptions);
     let session!: Session;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

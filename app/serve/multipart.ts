@@ -25,7 +25,7 @@ export async function readForm(
   req: IncomingMessage,
   max: number,
 ): Promise<Record<string, unknown>> {
-  const tooLarge = () => new HttpError(413, `the request body is larger than ${max} bytes`);
+  const tooLarge = () => new HttpError(413, `the request body is larger than ${max} bytes`, 'body');
   if (Number(req.headers['content-length'] ?? 0) > max) throw tooLarge();
   let size = 0;
   async function* capped(): AsyncGenerator<Uint8Array> {

@@ -8,7 +8,6 @@
  * with the finish reason and usage, then `data: [DONE]`.
  */
 import type { RunResult } from '../runtime/engine.ts';
-import { isSimulatedText, SIMULATED_PREFIX } from '../schema/simulated.ts';
 import { type ServeContext, societyNamed } from './api.ts';
 import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { chatFields } from './catalog.ts';
@@ -16,6 +15,7 @@ import { chatValues } from './chat-map.ts';
 import { AnswerStream, streamedNode } from './chat-stream.ts';
 import { HttpError } from './errors.ts';
 import type { Route } from './http.ts';
+import { outputText, runFailure } from './results.ts';
 import { ChatRequest } from './schemas.ts';
 
 const CREATED = Math.floor(Date.now() / 1000);
@@ -85,7 +85,7 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
             result.status === 'succeeded' ? answer.finish(answerOf(result, output)) : undefined;
           if (result.status !== 'succeeded') {
             const field = failureField(result);
-            stream.send({ error: { message: failure(result), ...(field ? { field } : {}) } });
+            stream.send({ error: { message: runFailure(result), ...(field ? { field } : {}) } });
           } else if (rest === undefined) {
             stream.send({
               error: {
@@ -105,7 +105,7 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         if (signal.aborted) return;
         // The SDKs retry a 5xx: a failed run must not be run again behind the client's back.
         if (result.status !== 'succeeded')
-          throw new HttpError(502, failure(result), failureField(result), {
+          throw new HttpError(502, runFailure(result), failureField(result), {
             'x-should-retry': 'false',
           });
         json(200, {
@@ -125,15 +125,9 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
   ];
 }
 
-/**
- * The society's answer as text. A run the simulated provider answered says so in the text
- * itself (`[simulated] …`), as everywhere simulated output is shown: a chat client shows only
- * the content, and must not pass made-up answers off as a model's.
- */
+/** The society's answer: its chat output as text, labelled when simulated (results.ts). */
 function answerOf(result: RunResult, output: string | undefined): string {
-  const value = output === undefined ? undefined : result.outputs[output];
-  const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  return result.simulated && !isSimulatedText(text) ? `${SIMULATED_PREFIX}${text}` : text;
+  return outputText(result, output === undefined ? undefined : result.outputs[output]);
 }
 
 function usageOf(result: RunResult) {
@@ -147,8 +141,4 @@ function usageOf(result: RunResult) {
 /** `budget` for a run its budget stopped, so a client sees which request field to raise. */
 function failureField(result: RunResult): string | undefined {
   return result.error?.includes('budget exceeded') ? 'budget' : undefined;
-}
-
-function failure(result: RunResult): string {
-  return `the society's run ${result.runId} ${result.status}${result.error ? `: ${result.error}` : ''}`;
 }

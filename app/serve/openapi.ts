@@ -32,6 +32,11 @@ const RUN = {
     outputs: { type: 'object', description: 'values by output name; files as data URLs' },
     usage: { type: 'object' },
     error: { type: 'string' },
+    simulated: {
+      type: 'boolean',
+      const: true,
+      description: 'present when the simulated provider answered the run: its outputs are made up',
+    },
   },
   required: ['id', 'society', 'status'],
 } as const;
@@ -60,9 +65,12 @@ function errors(...codes: number[]) {
   const text: Record<number, string> = {
     400: 'a field does not fit (named in error.field), or a budget asks more than the server has left',
     401: 'no or wrong bearer token',
+    403: "a Host that is not this server's address (DNS rebinding), or another site's Origin",
+    409: 'the run is in the store but this server does not hold it (another server ran it)',
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
+    503: 'the server is stopping (see Retry-After)',
     502: "the society's run did not succeed (error.field is budget when its budget stopped it); sent with x-should-retry: false",
   };
   return Object.fromEntries(
@@ -75,6 +83,13 @@ function errors(...codes: number[]) {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const budgetHeader = {
+  name: 'X-Society-Budget-Usd',
+  in: 'header',
+  description:
+    'US dollars this request may spend (the only budget a form can send); with budget_usd or budget.usd, the lowest holds',
+  schema: { type: 'number', exclusiveMinimum: 0 },
+};
 
 /** The OpenAPI document for `societies`. */
 export function openApiDocument(societies: Iterable<ServedSociety>): Record<string, unknown> {
@@ -100,14 +115,17 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
       '/societies': {
         get: {
           summary: 'the served societies, with the JSON Schemas of their inputs and outputs',
-          responses: { 200: { description: 'the societies' }, ...errors(401) },
+          responses: { 200: { description: 'the societies' }, ...errors(401, 403) },
         },
       },
       '/societies/{name}/runs': {
         post: {
           summary:
             "start a run (queued when the server is at its concurrency); budget caps this run's spend within the document's and the server's",
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+            budgetHeader,
+          ],
           requestBody: {
             required: true,
             content: {
@@ -117,7 +135,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           },
           responses: {
             202: { description: 'the run, queued or running', content: json(RUN) },
-            ...errors(400, 401, 404, 413, 429),
+            ...errors(400, 401, 403, 404, 413, 429, 503),
           },
         },
       },
@@ -125,14 +143,17 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
         get: {
           summary: 'a run; with ?wait=1, once it has ended',
           parameters: [runId, { name: 'wait', in: 'query', schema: { type: 'string' } }],
-          responses: { 200: { description: 'the run', content: json(RUN) }, ...errors(401, 404) },
+          responses: {
+            200: { description: 'the run', content: json(RUN) },
+            ...errors(401, 403, 404),
+          },
         },
         delete: {
           summary: 'cancel a run',
           parameters: [runId],
           responses: {
             200: { description: 'the cancelled run', content: json(RUN) },
-            ...errors(401, 404),
+            ...errors(401, 403, 404, 409),
           },
         },
       },
@@ -143,27 +164,19 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           parameters: [runId],
           responses: {
             200: { description: 'the event stream', content: { 'text/event-stream': {} } },
-            ...errors(401, 404),
+            ...errors(401, 403, 404),
           },
         },
       },
       '/v1/models': {
         get: {
           summary: 'OpenAI-compatible: every served society is a model',
-          responses: { 200: { description: 'the models' }, ...errors(401) },
+          responses: { 200: { description: 'the models' }, ...errors(401, 403) },
         },
       },
       '/v1/chat/completions': {
         post: {
-          parameters: [
-            {
-              name: 'X-Society-Budget-Usd',
-              in: 'header',
-              description:
-                'US dollars this request may spend; with budget_usd or budget.usd, the lowest holds',
-              schema: { type: 'number', exclusiveMinimum: 0 },
-            },
-          ],
+          parameters: [budgetHeader],
           summary:
             "OpenAI-compatible: the last user message is the society's first text input, the answer its first text output",
           requestBody: {
@@ -175,7 +188,7 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
               description:
                 'a chat.completion, or with stream: chat.completion.chunk events, the answer as it is produced when its last model call makes it (else in one chunk at the end), the last chunk with finish_reason and usage',
             },
-            ...errors(400, 401, 404, 413, 429, 502),
+            ...errors(400, 401, 403, 404, 413, 429, 502, 503),
           },
         },
       },

@@ -20,7 +20,6 @@ import {
 } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import { type Run, type RunResult, startRun } from '../runtime/engine.ts';
-import type { RunEvent } from '../runtime/events.ts';
 import type { RunOptions } from '../runtime/run-options.ts';
 import type { RunValuePolicy } from '../runtime/run-values.ts';
 import type { RunStore } from '../store/index.ts';
@@ -49,7 +48,18 @@ export interface RunnerOptions {
   tools?: RunOptions['tools'];
   /** Who runs a run once it has its slot; default: this process. */
   executor?: RunExecutor;
+  /**
+   * Finished runs kept in memory (with their files), the most recent; older ones are read from
+   * the store, as after a restart. Default 100.
+   */
+  keepFinished?: number;
 }
+
+/** Finished runs a server keeps in memory by default. */
+const KEEP_FINISHED = 100;
+
+/** Durations kept for Retry-After. */
+const RECENT_DURATIONS = 20;
 
 /** What the server needs of a run, wherever it runs: the engine's run has it all. */
 export type RunHandle = Pick<Run, 'subscribe' | 'cancel' | 'result' | 'events'>;
@@ -106,8 +116,12 @@ export class Runner {
   readonly #queue: Pending[] = [];
   #active = 0;
   #spentUsd = 0;
-  /** Durations of finished runs (ms), for the Retry-After a refusal sends. */
+  /** Set once `stop` began: a run started after it would outlive the server and its store. */
+  #stopping = false;
+  /** Durations of the most recent finished runs (ms), for the Retry-After a refusal sends. */
   readonly #durations: number[] = [];
+  /** Ids of finished runs still in `#runs`, oldest first. */
+  readonly #finished: string[] = [];
 
   constructor(options: RunnerOptions) {
     this.#options = options;
@@ -121,18 +135,20 @@ export class Runner {
   /**
    * Starts a run of `society` with `values` (its inputs by name), or queues it. Throws a 400
    * for inputs that do not fit or a budget above what the server has left, a 429 with
-   * Retry-After when the queue is full or the budget spent.
+   * Retry-After when the queue is full or the budget spent, a 503 once the server is stopping.
    */
   submit(
     society: ServedSociety,
     values: Record<string, unknown>,
     options: SubmitOptions = {},
   ): ServedRun {
+    if (this.#stopping)
+      throw new HttpError(503, 'the server is stopping', undefined, { 'retry-after': '5' });
     const { budgetUsd } = this.#options;
     if (budgetUsd !== undefined && this.#spentUsd >= budgetUsd)
       throw new HttpError(
         429,
-        `the server's budget of $${budgetUsd} is spent ($${this.#spentUsd.toFixed(4)})`,
+        `the server's budget of $${budgetUsd} is spent ($${Number(this.#spentUsd.toFixed(6))})`,
         undefined,
         { 'retry-after': '3600' },
       );
@@ -197,6 +213,7 @@ export class Runner {
       );
     };
     const cancel = () => {
+      this.#retire(served.id);
       served.state = 'finished';
       served.result = emptyResult(served.id, 'cancelled');
       end(served.result);
@@ -223,6 +240,7 @@ export class Runner {
 
   /** Cancels every run (the server is stopping) and waits for them to be recorded. */
   async stop(): Promise<void> {
+    this.#stopping = true;
     for (const pending of this.#queue.splice(0)) pending.cancel();
     const running = [...this.#runs.values()].filter((r) => r.state === 'running');
     for (const served of running) served.run?.cancel();
@@ -232,7 +250,7 @@ export class Runner {
 
   /** Seconds until a slot is likely free: the mean run's duration, at least one. */
   retryAfterSeconds(): number {
-    const recent = this.#durations.slice(-20);
+    const recent = this.#durations;
     const mean = recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : 1000;
     return Math.max(1, Math.ceil(mean / 1000));
   }
@@ -294,10 +312,20 @@ export class Runner {
     return budgetUsd === undefined ? undefined : Math.max(0, budgetUsd - this.#spentUsd);
   }
 
+  /** Counts `id` among the finished runs, letting go of the oldest beyond what is kept. */
+  #retire(id: string): void {
+    // A long-running server must not hold every run it ever made (their files too).
+    this.#finished.push(id);
+    if (this.#finished.length > (this.#options.keepFinished ?? KEEP_FINISHED))
+      this.#runs.delete(this.#finished.shift()!);
+  }
+
   #finish(served: ServedRun, result: RunResult, end: (result: RunResult) => void): void {
     this.#active--;
     this.#spentUsd += result.usage.costUsd;
     this.#durations.push(Date.now() - served.createdAt);
+    if (this.#durations.length > RECENT_DURATIONS) this.#durations.shift();
+    this.#retire(served.id);
     served.state = 'finished';
     served.result =
       served.timedOut && result.status === 'cancelled'
@@ -321,9 +349,4 @@ export function emptyResult(runId: string, status: RunResult['status']): RunResu
     usage: { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 },
     simulated: false,
   };
-}
-
-/** The events of a finished run, from the store, for a client that asks after it ended. */
-export function storedEvents(store: RunStore, runId: string): RunEvent[] {
-  return store.events(runId);
 }

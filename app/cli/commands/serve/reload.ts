@@ -53,6 +53,8 @@ async function reload(
     replace(next);
     log(`${society.file}: reloaded "${society.name}"`);
   } catch (error) {
-    log(`${keep}: ${(error as Error).message.split('\n').join('; ')}`);
+    // The log line already starts `society:`: a message made for the terminal does not repeat it.
+    const lines = (error as Error).message.split('\n').map((l) => l.replace(/^society: /, ''));
+    log(`${keep}: ${lines.join('; ')}`);
   }
 }

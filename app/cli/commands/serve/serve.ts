@@ -45,6 +45,10 @@ export interface ServeFlags extends AllowHostFlags {
   queueSecretFile?: string;
 }
 
+/** What a refusal for a key not set offers besides setting it, in this command's flags. */
+const SERVE_ALTERNATIVES =
+  "redirect the profiles' provider with --provider NAME=URL[,key=VAR], or serve with --simulate";
+
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
 export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
   if (flags.stdio) return (await import('./stdio.ts')).serveStdioCommand(paths, flags);
@@ -55,6 +59,11 @@ export async function serveCommand(paths: string[], flags: ServeFlags): Promise<
       `cannot listen on ${flags.host}:${flags.port}: ${error.code ?? error.message}`,
     );
   });
+  // Shown once the server listens: a token printed for a server that could not start is lost.
+  if (options.token !== undefined && flags.token === undefined && flags.tokenFile === undefined)
+    process.stderr.write(
+      `society: the bearer token for this server (shown once): ${options.token}\n`,
+    );
   const names = options.societies.map((s) => s.name).join(', ');
   process.stderr.write(
     `society: serving ${names} at ${serving.url} (OpenAPI: ${serving.url}/openapi.json, MCP: ${serving.url}/mcp)\n`,
@@ -97,7 +106,7 @@ export async function serveOptions(
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0))
     throw new UsageError(`--timeout takes seconds above 0, got "${flags.timeout}"`);
   // Over stdio only the client that started the process can talk to it: no token.
-  const token = flags.stdio ? { value: undefined, generated: false } : tokenOf(flags);
+  const token = flags.stdio ? undefined : tokenOf(flags);
   const providerOverrides = parseProviders(flags.provider);
   const queue = checkServeQueueFlags(flags);
 
@@ -113,11 +122,11 @@ export async function serveOptions(
     const check = (society: ServedSociety) => {
       // On a queue, keys, servers and hosts are the workers' own, checked there.
       if (queue) return refuseKeyShapedSociety(society);
-      refuseMissingKeys(society.compiled.plan, keys);
+      refuseMissingKeys(society.compiled.plan, keys, SERVE_ALTERNATIVES);
       refuseMissingMcp(society.compiled.plan, mcp, keys);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
     };
-    for (const society of societies) check(society);
+    refuseUnservable(societies, check);
     // Runs a stopped server left running are interrupted: `society resume` finishes them.
     store.markInterrupted();
     if (queue) {
@@ -129,10 +138,6 @@ export async function serveOptions(
         `society: runs go to society worker processes on ${queue.address.shown}, ${concurrency} at once\n`,
       );
     }
-    if (token.generated)
-      process.stderr.write(
-        `society: the bearer token for this server (shown once): ${token.value}\n`,
-      );
     if (!isLoopback(flags.host) && !flags.stdio)
       process.stderr.write(
         `society: warning: listening on ${flags.host}, beyond this machine, over plain HTTP: put TLS (a reverse proxy) in front, or the token and every run travel readable\n`,
@@ -144,7 +149,7 @@ export async function serveOptions(
         registry: await loadNodeRegistry(),
         host: flags.host,
         port,
-        token: token.value,
+        token,
         concurrency,
         queueLimit,
         budgetUsd,
@@ -170,6 +175,30 @@ export async function serveOptions(
     store.close();
     throw error;
   }
+}
+
+/**
+ * Checks every society before the server listens, and refuses them all at once (exit 2): each
+ * problem on a line naming its file, as `society validate` names them, and what to do once.
+ */
+function refuseUnservable(societies: readonly ServedSociety[], check: ReloadCheck): void {
+  const problems: string[] = [];
+  const advice: string[] = [];
+  for (const society of societies) {
+    try {
+      check(society);
+    } catch (error) {
+      if (!(error instanceof Exit) && !(error instanceof UsageError)) throw error;
+      for (const line of error.message.split('\n')) {
+        const text = line.replace(/^society: /, '');
+        if (text.startsWith('nothing was sent')) {
+          if (!advice.includes(text)) advice.push(text);
+        } else problems.push(`${society.file}: ${text}`);
+      }
+    }
+  }
+  if (problems.length)
+    throw new Exit(EXIT.invalid, [...problems, ...advice].map((l) => `society: ${l}`).join('\n'));
 }
 
 /** The documents in `paths` (folders: their *.society.json files), compiled and named. */
@@ -212,7 +241,8 @@ async function loadSocieties(paths: string[]): Promise<ServedSociety[]> {
   return societies;
 }
 
-function tokenOf(flags: ServeFlags): { value: string | undefined; generated: boolean } {
+/** The token requests must carry: given, read from a file, none (`--no-auth`), or a new one. */
+function tokenOf(flags: ServeFlags): string | undefined {
   const given = [flags.token !== undefined, flags.tokenFile !== undefined, !flags.auth].filter(
     Boolean,
   ).length;
@@ -222,7 +252,7 @@ function tokenOf(flags: ServeFlags): { value: string | undefined; generated: boo
       throw new UsageError(
         `--no-auth is accepted only on a loopback address (127.0.0.1, ::1, localhost), not ${flags.host}`,
       );
-    return { value: undefined, generated: false };
+    return undefined;
   }
   if (flags.tokenFile !== undefined) {
     let text: string;
@@ -233,11 +263,10 @@ function tokenOf(flags: ServeFlags): { value: string | undefined; generated: boo
         `cannot read --token-file ${flags.tokenFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
-    return { value: checkedToken(text, '--token-file'), generated: false };
+    return checkedToken(text, '--token-file');
   }
-  if (flags.token !== undefined)
-    return { value: checkedToken(flags.token, '--token'), generated: false };
-  return { value: randomBytes(24).toString('base64url'), generated: true };
+  if (flags.token !== undefined) return checkedToken(flags.token, '--token');
+  return randomBytes(24).toString('base64url');
 }
 
 function checkedToken(token: string, flag: string): string {
