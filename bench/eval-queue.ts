@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openRunStore } from '../app/store/index.ts';
 import { REDIS_SERVER, startRedis } from '../tests/support/redis.ts';
 import { startParallelStub } from './parallel-stub.ts';
 import { type ProbeReport, readProbe } from './process-probe.ts';
@@ -37,8 +38,9 @@ export interface ProcessUse {
   name: string;
   cpuMs: number;
   wallMs: number;
-  /** The longest event-loop stall; absent for Redis. */
+  /** The longest event-loop stall, and the share of the time the loop was busy; not for Redis. */
   loopMaxMs?: number;
+  loopBusy?: number;
 }
 
 export interface EvalQueueResult {
@@ -49,9 +51,11 @@ export interface EvalQueueResult {
   /** Why the queued half did not run, when it did not. */
   skipped?: string;
   cores: number;
-  local: { wallMs: number; itemsPerSecond: number; use: ProcessUse[] };
+  local: { wallMs: number; evalMs: number; itemsPerSecond: number; use: ProcessUse[] };
   queued?: {
     wallMs: number;
+    /** From the eval's record opening to its end: the command's start-up and exit left out. */
+    evalMs: number;
     itemsPerSecond: number;
     byWorker: string;
     /** The coordinator, each worker, Redis, and this process (the stub's thread). */
@@ -205,6 +209,7 @@ export async function benchEvalQueue(
       cores: availableParallelism(),
       local: {
         wallMs: local.wallMs,
+        evalMs: evalMs(join(dir, 'local.db')),
         itemsPerSecond: perSecond(local.wallMs),
         use: [used('one process', probe('local'), 0), own(cpu, local.wallMs)],
       },
@@ -238,6 +243,7 @@ export async function benchEvalQueue(
       const byWorker = /came back from (.*)/.exec(queued.stderr)?.[1] ?? '';
       result.queued = {
         wallMs: queued.wallMs,
+        evalMs: evalMs(join(dir, 'queued.db')),
         itemsPerSecond: perSecond(queued.wallMs),
         byWorker,
         use: [
@@ -278,6 +284,17 @@ export async function benchEvalQueue(
   }
 }
 
+/** How long the eval in the store `file` took, from its record's opening to its end. */
+function evalMs(file: string): number {
+  const store = openRunStore(file);
+  try {
+    const record = store.listEvals(1)[0];
+    return record?.finishedAt ? record.finishedAt - record.createdAt : Number.NaN;
+  } finally {
+    store.close();
+  }
+}
+
 /** Asks a worker for its probe report and waits until the file holds `lines` of them. */
 async function snapshot(child: ChildProcess, file: string, lines: number): Promise<void> {
   child.kill('SIGUSR2');
@@ -294,6 +311,7 @@ function used(name: string, file: string, index: number): ProcessUse {
     cpuMs: report.userMs + report.systemMs,
     wallMs: report.wallMs,
     loopMaxMs: report.loopMaxMs,
+    loopBusy: report.loopBusy,
   };
 }
 
@@ -314,7 +332,10 @@ function commandStats(info: string): Record<string, number> {
 /** One process's CPU as a line: ms used and the share of the wall time it is. */
 function useLine(use: ProcessUse): string {
   const share = (use.cpuMs / use.wallMs) * 100;
-  const loop = use.loopMaxMs !== undefined ? ` · longest stall ${use.loopMaxMs.toFixed(0)} ms` : '';
+  const loop =
+    use.loopMaxMs !== undefined
+      ? ` · event loop busy ${((use.loopBusy ?? 0) * 100).toFixed(0)} %, longest stall ${use.loopMaxMs.toFixed(0)} ms`
+      : '';
   return `    ${use.name.padEnd(14)} CPU ${use.cpuMs.toFixed(0).padStart(6)} ms · ${share.toFixed(0).padStart(3)} % of ${(use.wallMs / 1000).toFixed(1)} s${loop}`;
 }
 
@@ -330,12 +351,21 @@ export function formatEvalQueue(r: EvalQueueResult): string[] {
   // The queued eval's processes share the cores: it cannot end before their CPU time is spent.
   const cpuMs = q.use.reduce((sum, use) => sum + (Number.isFinite(use.cpuMs) ? use.cpuMs : 0), 0);
   const floorMs = cpuMs / r.cores;
+  // What the commands spend outside the eval itself (start-up, connecting, exit) is paid once
+  // by each; with it, even runs that cost nothing but the stub's latency give this ratio.
+  const fixedLocal = r.local.wallMs - r.local.evalMs;
+  const fixedQueued = q.wallMs - q.evalMs;
+  const idealMs = (r.items * r.latencyMs) / r.concurrency;
+  const withFixed = (fixedLocal + idealMs) / (fixedQueued + idealMs / r.workers);
+  const s = (value: number) => `${(value / 1000).toFixed(1)} s`;
   return [
     ...lines,
-    `  coordinator + ${r.workers} workers  ${(q.wallMs / 1000).toFixed(1)} s · ${q.itemsPerSecond.toFixed(1)} items/s (ideal ${((r.workers * r.concurrency * 1000) / r.latencyMs).toFixed(0)}) · ${ratio.toFixed(2)}× one process (aim ≥ ${EVAL_QUEUE_AIM}×, ideal ${r.workers}×)`,
+    `  coordinator + ${r.workers} workers  ${s(q.wallMs)} · ${q.itemsPerSecond.toFixed(1)} items/s (ideal ${((r.workers * r.concurrency * 1000) / r.latencyMs).toFixed(0)}) · ${ratio.toFixed(2)}× one process (aim ≥ ${EVAL_QUEUE_AIM}×, ideal ${r.workers}×)`,
     ...q.use.map(useLine),
     `    per job: ${q.redisCommandsPerJob.toFixed(1)} Redis commands (${q.redisTopCommands}) · ${(q.redisBytesPerJob / 1024).toFixed(1)} KiB in and out of Redis`,
-    `  on ${r.cores} cores the queued processes' CPU (${(cpuMs / 1000).toFixed(1)} s) takes ≥ ${(floorMs / 1000).toFixed(1)} s: the CPU allows ≤ ${(r.local.wallMs / floorMs).toFixed(2)}× against this one-process run`,
+    `  the eval alone (start-up and exit left out): one process ${s(r.local.evalMs)}, queued ${s(q.evalMs)} · ${(r.local.evalMs / q.evalMs).toFixed(2)}× (ideal ${r.workers}×)`,
+    `  start-up and exit: one process ${s(fixedLocal)}, queued ${s(fixedQueued)}; with them, runs costing only the stub's latency would give ${withFixed.toFixed(2)}×`,
+    `  on ${r.cores} cores the queued processes' CPU (${s(cpuMs)}) takes ≥ ${s(floorMs)}: the CPU allows ≤ ${(r.local.wallMs / floorMs).toFixed(2)}× against this one-process run`,
     `  runs per worker: ${q.byWorker}`,
   ];
 }

@@ -5,7 +5,7 @@
  * exit. The benchmark reads those lines (`readProbe`) to say what each process spent.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /** One report: milliseconds since the previous one. */
 export interface ProbeReport {
@@ -16,6 +16,11 @@ export interface ProbeReport {
   /** The longest time the event loop was blocked, and its 99th percentile. */
   loopMaxMs: number;
   loopP99Ms: number;
+  /**
+   * The share of the time the event loop was busy (running code, or waiting on a synchronous
+   * call such as a disk sync): near 1, the process is a bottleneck whatever its CPU says.
+   */
+  loopBusy: number;
 }
 
 /** The reports in `file`, oldest first; none when it does not exist yet. */
@@ -34,6 +39,7 @@ if (file) {
   // The first report counts from the process's start, loading included.
   let cpu: NodeJS.CpuUsage = { user: 0, system: 0 };
   let at = 0;
+  let busy: EventLoopUtilization | undefined;
   const report = () => {
     const now = performance.now();
     const used = process.cpuUsage(cpu);
@@ -44,7 +50,9 @@ if (file) {
       systemMs: used.system / 1000,
       loopMaxMs: loop.max / 1e6,
       loopP99Ms: loop.percentile(99) / 1e6,
+      loopBusy: performance.eventLoopUtilization(busy).utilization,
     };
+    busy = performance.eventLoopUtilization();
     appendFileSync(file, `${JSON.stringify(line)}\n`);
     cpu = process.cpuUsage();
     at = now;
