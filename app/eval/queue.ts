@@ -20,6 +20,7 @@ import { parseExport } from '../runs/export.ts';
 import { loadImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunStore } from '../store/index.ts';
+import { commitTogether } from './commit.ts';
 import type { EvalJob, JobOutcome } from './job.ts';
 import {
   bullConnection,
@@ -207,6 +208,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     return text;
   };
 
+  const commit = commitTogether(store);
   const byWorker = new Map<string, number>();
   /** Jobs whose result `run` is waiting for. */
   const awaited = new Set<string>();
@@ -244,17 +246,22 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       if (text === undefined && !importedBefore)
         throw new Error('the run came back without its export');
       const blobs = new BlobStore();
-      if (text !== undefined) {
-        const data = parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
-        store.importRun(data);
-        for (const blob of Object.values(data.blobs))
-          blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
-      }
-      // Imported (in one transaction, idempotent): only now may the export go.
+      const data =
+        text === undefined
+          ? undefined
+          : parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
+      for (const blob of Object.values(data?.blobs ?? {}))
+        blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+      // The run and the eval's link to it commit together (idempotent), in one transaction
+      // with the other results that came in meanwhile: one sync to disk for all of them.
+      await commit(() => {
+        if (data) store.importRun(data);
+        runOptions.onStart?.(result.runId);
+      });
+      // Imported: only now may the export go.
       await redis.del(result.exportKey);
       imported.add(id);
       byWorker.set(result.worker, (byWorker.get(result.worker) ?? 0) + 1);
-      runOptions.onStart?.(result.runId);
       const run = store.getRun(result.runId)!;
       if (importedBefore) {
         // Its files are in the store already.
