@@ -90,12 +90,21 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     string,
     { job: EvalJob; resolve: (value: unknown) => void; reject: (e: Error) => void }
   >();
-  events.on('completed', ({ jobId, returnvalue }) => waiting.get(jobId)?.resolve(returnvalue));
+  const ids = new Set(options.jobs.map(queueJobId));
+  const imported = new Set<string>();
+  /**
+   * Results heard before their job was awaited: workers run ahead of the jobs awaited here, so
+   * most results come in first and are taken from here, with no second read of the job.
+   */
+  const heard = new Map<string, unknown>();
+  events.on('completed', ({ jobId, returnvalue }) => {
+    const entry = waiting.get(jobId);
+    if (entry) entry.resolve(returnvalue);
+    else if (ids.has(jobId) && !imported.has(jobId)) heard.set(jobId, returnvalue);
+  });
   events.on('failed', ({ jobId, failedReason }) =>
     waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
   );
-  const ids = new Set(options.jobs.map(queueJobId));
-  const imported = new Set<string>();
   let enqueued: Promise<void> | undefined;
 
   const queued = (job: EvalJob) => ({
@@ -191,8 +200,11 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
           reject(error);
         },
       });
+      const early = heard.get(id);
+      heard.delete(id);
+      if (early !== undefined) waiting.get(id)?.resolve(early);
       // Listening before looking: a result that lands in between is heard either way.
-      look(id).catch(reject);
+      else look(id).catch(reject);
     });
   };
 
