@@ -362,7 +362,7 @@ export function formatEvalQueue(r: EvalQueueResult): string[] {
     ...lines,
     `  coordinator + ${r.workers} workers  ${s(q.wallMs)} · ${q.itemsPerSecond.toFixed(1)} items/s (ideal ${((r.workers * r.concurrency * 1000) / r.latencyMs).toFixed(0)}) · ${ratio.toFixed(2)}× one process (aim ≥ ${EVAL_QUEUE_AIM}×, ideal ${r.workers}×)`,
     ...q.use.map(useLine),
-    `    per job: ${q.redisCommandsPerJob.toFixed(1)} Redis commands (${q.redisTopCommands}) · ${(q.redisBytesPerJob / 1024).toFixed(1)} KiB in and out of Redis`,
+    `    per job: ${q.redisCommandsPerJob.toFixed(1)} Redis commands, those BullMQ's scripts run inside Redis included (${q.redisTopCommands}) · ${(q.redisBytesPerJob / 1024).toFixed(1)} KiB in and out of Redis`,
     `  the eval alone (start-up and exit left out): one process ${s(r.local.evalMs)}, queued ${s(q.evalMs)} · ${(r.local.evalMs / q.evalMs).toFixed(2)}× (ideal ${r.workers}×)`,
     `  start-up and exit: one process ${s(fixedLocal)}, queued ${s(fixedQueued)}; with them, runs costing only the stub's latency would give ${withFixed.toFixed(2)}×`,
     `  on ${r.cores} cores the queued processes' CPU (${s(cpuMs)}) takes ≥ ${s(floorMs)}: the CPU allows ≤ ${(r.local.wallMs / floorMs).toFixed(2)}× against this one-process run`,
