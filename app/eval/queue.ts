@@ -20,6 +20,7 @@ import { parseExport } from '../runs/export.ts';
 import { loadImages } from '../runs/record.ts';
 import { BlobStore } from '../runtime/blobs.ts';
 import type { RunStore } from '../store/index.ts';
+import { commitTogether } from './commit.ts';
 import type { EvalJob, JobOutcome } from './job.ts';
 import {
   bullConnection,
@@ -89,12 +90,21 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     string,
     { job: EvalJob; resolve: (value: unknown) => void; reject: (e: Error) => void }
   >();
-  events.on('completed', ({ jobId, returnvalue }) => waiting.get(jobId)?.resolve(returnvalue));
+  const ids = new Set(options.jobs.map(queueJobId));
+  const imported = new Set<string>();
+  /**
+   * Results heard before their job was awaited: workers run ahead of the jobs awaited here, so
+   * most results come in first and are taken from here, with no second read of the job.
+   */
+  const heard = new Map<string, unknown>();
+  events.on('completed', ({ jobId, returnvalue }) => {
+    const entry = waiting.get(jobId);
+    if (entry) entry.resolve(returnvalue);
+    else if (ids.has(jobId) && !imported.has(jobId)) heard.set(jobId, returnvalue);
+  });
   events.on('failed', ({ jobId, failedReason }) =>
     waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
   );
-  const ids = new Set(options.jobs.map(queueJobId));
-  const imported = new Set<string>();
   let enqueued: Promise<void> | undefined;
 
   const queued = (job: EvalJob) => ({
@@ -190,8 +200,11 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
           reject(error);
         },
       });
+      const early = heard.get(id);
+      heard.delete(id);
+      if (early !== undefined) waiting.get(id)?.resolve(early);
       // Listening before looking: a result that lands in between is heard either way.
-      look(id).catch(reject);
+      else look(id).catch(reject);
     });
   };
 
@@ -207,6 +220,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     return text;
   };
 
+  const commit = commitTogether(store);
   const byWorker = new Map<string, number>();
   /** Jobs whose result `run` is waiting for. */
   const awaited = new Set<string>();
@@ -244,17 +258,22 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       if (text === undefined && !importedBefore)
         throw new Error('the run came back without its export');
       const blobs = new BlobStore();
-      if (text !== undefined) {
-        const data = parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
-        store.importRun(data);
-        for (const blob of Object.values(data.blobs))
-          blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
-      }
-      // Imported (in one transaction, idempotent): only now may the export go.
+      const data =
+        text === undefined
+          ? undefined
+          : parseExport(text, `the run of item ${job.item + 1} · ${job.variant}`);
+      for (const blob of Object.values(data?.blobs ?? {}))
+        blobs.put(Buffer.from(blob.base64, 'base64'), blob.mime);
+      // The run and the eval's link to it commit together (idempotent), in one transaction
+      // with the other results that came in meanwhile: one sync to disk for all of them.
+      await commit(() => {
+        if (data) store.importRun(data);
+        runOptions.onStart?.(result.runId);
+      });
+      // Imported: only now may the export go.
       await redis.del(result.exportKey);
       imported.add(id);
       byWorker.set(result.worker, (byWorker.get(result.worker) ?? 0) + 1);
-      runOptions.onStart?.(result.runId);
       const run = store.getRun(result.runId)!;
       if (importedBefore) {
         // Its files are in the store already.

@@ -14,6 +14,7 @@ import { BlobStore } from '../runtime/blobs.ts';
 import type { RunResult } from '../runtime/run-options.ts';
 import type { RunStore } from '../store/index.ts';
 import type { McpProfile } from '../tools/profiles.ts';
+import { commitTogether } from './commit.ts';
 import { type EvalJob, executeJob, type JobOutcome } from './job.ts';
 import type { Scorer } from './scorers.ts';
 import { summarize } from './summary.ts';
@@ -149,6 +150,8 @@ export async function runEval(
   let halted: string | undefined;
   const session: EvalItemRecord[] = [];
   const queue = new PQueue({ concurrency: Math.max(1, executor.concurrency) });
+  // Items finishing together are recorded in one transaction: one sync to disk for them all.
+  const commit = commitTogether(store);
   for (const planned of pending) {
     queue.add(async () => {
       if (options.signal?.aborted || halted !== undefined) return;
@@ -159,7 +162,7 @@ export async function runEval(
       progress.running++;
       try {
         const before = earlier.get(slotOf(planned.job));
-        const item = await runOne(store, planned, scorer, executor, before);
+        const item = await runOne(store, planned, scorer, executor, before, commit);
         session.push(item);
         halted ??= uniformFailure(session, Math.min(UNIFORM_FAILURES, pending.length));
         count(progress, item);
@@ -218,6 +221,7 @@ async function runOne(
   scorer: Scorer,
   executor: Executor,
   before: EvalItemRecord | undefined,
+  commit: (write: () => void) => Promise<void>,
 ): Promise<EvalItemRecord> {
   const { job } = planned;
   const base = {
@@ -267,7 +271,7 @@ async function runOne(
       tokens: 0,
       calls: 0,
     };
-    store.putEvalItem(item);
+    await commit(() => store.putEvalItem(item));
     return { ...item, updatedAt: Date.now() };
   }
   const { result } = outcome;
@@ -313,7 +317,7 @@ async function runOne(
       };
     }
   }
-  store.putEvalItem(item);
+  await commit(() => store.putEvalItem(item));
   return { ...item, updatedAt: Date.now() };
 }
 
