@@ -201,6 +201,7 @@ function readFile(
 ): unknown {
   const kind =
     modality === 'image' ? 'an image' : modality === 'audio' ? 'a recording' : 'a 3D asset';
+  const noun = modality === 'image' ? 'image' : modality === 'audio' ? 'recording' : '3D asset';
   let bytes: Uint8Array;
   let mime: string;
   let filename: string | undefined;
@@ -211,7 +212,7 @@ function readFile(
     if (!url) {
       const none =
         value === EXAMPLE_VALUE && policy.examples
-          ? `input "${name}": the document carries no example for it`
+          ? `input "${name}": the document carries no example ${noun} for it`
           : `input "${name}" is ${kind}: ${policy.fileHint}`;
       throw new RunValueError(name, none);
     }
