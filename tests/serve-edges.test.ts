@@ -310,6 +310,39 @@ describe('society serve at start', () => {
     }
   });
 
+  it('refuses a society whose MCP server is missing, suggesting only what serve takes', async () => {
+    const needsTools = join(dir, 'tooled.society.json');
+    writeFileSync(
+      needsTools,
+      JSON.stringify(
+        graph(
+          [
+            input('question'),
+            agent('asker', '{{ question }}', { tools: [{ mcp: 'nowhere', allow: ['get-sum'] }] }),
+            output('answer'),
+          ],
+          [edge('question.value', 'asker.question'), edge('asker.text', 'answer.value')],
+          // A local provider needs no key: the MCP server is all that is missing.
+          { models: { m: { provider: 'ollama', model: 'llama3.2' } } },
+        ),
+      ),
+    );
+    const refused = await serveOptions([needsTools], { ...flags(), simulate: false }).catch(
+      (error: Error) => error,
+    );
+    const lines = (refused as Error).message.split('\n');
+    expect(lines[0]).toMatch(
+      /^society: .*\/tooled\.society\.json: no MCP server "nowhere": add it with society mcp --add nowhere=URL \(for asker\)$/,
+    );
+    expect(lines.at(-1)).toBe(
+      'society: nothing was sent. Add the server, or serve with --simulate',
+    );
+    expect((refused as Error).message).not.toMatch(/--replay|--mcp /);
+    // Simulated, no server is called: it serves.
+    const { close } = await serveOptions([needsTools], { ...flags(), simulate: true });
+    close();
+  });
+
   it('prints no token for a server that could not listen', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -59,25 +59,36 @@ export function runToolSources(profiles: readonly McpProfile[]): ToolSources {
   return mcpToolSources({ profiles, redactor: processRedactor });
 }
 
+/** How a command other than `society run` words the MCP refusal, in its own flags. */
+export interface McpAdvice {
+  /** What it offers besides adding the server (`run with --simulate or --replay CASSETTE`). */
+  alternatives: string;
+  /** False for a command without `--mcp NAME=URL`: the refusal does not suggest it. */
+  oneRunFlag: boolean;
+}
+
+const RUN_MCP_ADVICE: McpAdvice = {
+  alternatives: 'run with --simulate or --replay CASSETTE',
+  oneRunFlag: true,
+};
+
 /**
  * Ends the command with exit 2 when a live run of `plan` would open an MCP server the user has
  * no profile for, or whose variables are not set. A simulated run or a strict replay calls no
- * server, so it needs none.
+ * server, so it needs none. `advice` words it for the command's own flags.
  */
 export function refuseMissingMcp(
   plan: NamesToolSources,
   profiles: readonly McpProfile[],
   mode: { simulate?: boolean; cassetteMode?: CassetteMode },
+  advice: McpAdvice = RUN_MCP_ADVICE,
 ): void {
   if (mode.simulate || mode.cassetteMode === 'replay') return;
-  const lines = mcpRefusalLines(plan, profiles);
+  const lines = mcpRefusalLines(plan, profiles, process.env, advice.oneRunFlag);
   if (lines.length === 0) return;
   throw new Exit(
     EXIT.invalid,
-    [
-      ...lines,
-      'society: nothing was sent. Add the server, or run with --simulate or --replay CASSETTE',
-    ].join('\n'),
+    [...lines, `society: nothing was sent. Add the server, or ${advice.alternatives}`].join('\n'),
   );
 }
 

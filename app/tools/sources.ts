@@ -103,6 +103,7 @@ export function mcpRefusalLines(
   plan: NamesToolSources,
   profiles: readonly McpProfile[],
   env: NodeJS.ProcessEnv = process.env,
+  oneRunFlag = true,
 ): string[] {
   const byName = new Map(profiles.map((p) => [p.name, p]));
   const lines: string[] = [];
@@ -110,7 +111,7 @@ export function mcpRefusalLines(
     const profile = byName.get(name);
     const by = `(for ${nodes.slice(0, 3).join(', ')}${nodes.length > 3 ? ', …' : ''})`;
     if (!profile) {
-      lines.push(`society: ${missingProfileLine(name)} ${by}`);
+      lines.push(`society: ${missingProfileLine(name, oneRunFlag)} ${by}`);
       continue;
     }
     const pairs = profile.transport === 'stdio' ? profile.env : profile.headers;
@@ -123,7 +124,11 @@ export function mcpRefusalLines(
   return lines;
 }
 
-/** What to say of a profile the user lacks: its name and the command that adds it. */
-export function missingProfileLine(name: string): string {
-  return `no MCP server "${name}": add it with society mcp --add ${name}=URL (or --mcp ${name}=URL for one run)`;
+/**
+ * What to say of a profile the user lacks: its name and the command that adds it, and the
+ * `--mcp` flag unless the command asking takes none (`oneRunFlag` false).
+ */
+export function missingProfileLine(name: string, oneRunFlag = true): string {
+  const add = `no MCP server "${name}": add it with society mcp --add ${name}=URL`;
+  return oneRunFlag ? `${add} (or --mcp ${name}=URL for one run)` : add;
 }

@@ -49,6 +49,9 @@ export interface ServeFlags extends AllowHostFlags {
 const SERVE_ALTERNATIVES =
   "redirect the profiles' provider with --provider NAME=URL[,key=VAR], or serve with --simulate";
 
+/** The same for an MCP server the user has no profile for: `serve` takes no `--mcp` flag. */
+const SERVE_MCP_ADVICE = { alternatives: 'serve with --simulate', oneRunFlag: false };
+
 /** Serves until SIGINT or SIGTERM; resolves to the exit code. */
 export async function serveCommand(paths: string[], flags: ServeFlags): Promise<number> {
   if (flags.stdio) return (await import('./stdio.ts')).serveStdioCommand(paths, flags);
@@ -123,7 +126,7 @@ export async function serveOptions(
       // On a queue, keys, servers and hosts are the workers' own, checked there.
       if (queue) return refuseKeyShapedSociety(society);
       refuseMissingKeys(society.compiled.plan, keys, SERVE_ALTERNATIVES);
-      refuseMissingMcp(society.compiled.plan, mcp, keys);
+      refuseMissingMcp(society.compiled.plan, mcp, keys, SERVE_MCP_ADVICE);
       refuseUnallowedHosts(society.compiled.plan, allowedOrigins);
     };
     refuseUnservable(societies, check);
