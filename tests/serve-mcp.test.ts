@@ -320,6 +320,45 @@ describe('society serve /mcp, a server per test', () => {
   });
 });
 
+describe('society serve /mcp: progress of bigger societies', () => {
+  it('gives a total only when the plan fixes it, and never one that grows', async () => {
+    const stub = await startStubOpenAI();
+    const templates = join(import.meta.dirname, '..', 'templates');
+    const server = await start(stub, { simulate: true }, [
+      join(templates, 'tie-judge.society.json'),
+      join(templates, 'nlsom-vqa-democracy.society.json'),
+    ]);
+    const client = await connect(server.serving.url);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const progress: Progress[] = [];
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      expect(result.isError).toBeFalsy();
+      return progress;
+    };
+    try {
+      // Two voters replicated beside six other nodes: nine instances, known before the run.
+      const voted = await call('tie-judge', { question: 'Is 17 a prime number?' });
+      expect(voted.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(voted.map((p) => p.total)).toEqual(Array(9).fill(9));
+      // A loop runs as many rounds as its end condition says: counted, with no total.
+      const png = hugePng(4, 4).toString('base64');
+      const debated = await call('nlsom-vqa-democracy', {
+        question: 'What is in the picture?',
+        image: `data:image/png;base64,${png}`,
+      });
+      expect(debated.length).toBeGreaterThan(10);
+      expect(debated.map((p) => p.progress)).toEqual(debated.map((_, i) => i + 1));
+      expect(debated.every((p) => p.total === undefined)).toBe(true);
+    } finally {
+      await client.close();
+      await server.stop();
+      await stub.close();
+    }
+  });
+});
+
 describe('society serve /mcp: files and keys', () => {
   it('takes an image as a data URL and gives it back as image content', async () => {
     const stub = await startStubOpenAI();

@@ -6,6 +6,7 @@
  * as a data URL; a run that fails is a tool error with one line saying why.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { GraphPlan } from '../compiler/analyze.ts';
 import { isGivenModality } from '../node-sdk/tool-modalities.ts';
 import type { RunResult } from '../runtime/engine.ts';
 import type { RunEvent } from '../runtime/events.ts';
@@ -43,10 +44,31 @@ export function societyTool(society: ServedSociety): Tool {
 }
 
 /**
- * Progress of a call, told as each of the run's nodes ends: nodes done so far, of `total`
- * planned (a loop's or a replicated node's runs may outnumber the plan: `total` grows along).
+ * Progress of a call, told as each of the run's node instances ends: instances done so far, of
+ * `total` when the plan fixes how many there are (plannedInstances), else without a total.
  */
-export type CallProgress = (done: number, total: number, message: string) => void;
+export type CallProgress = (done: number, total: number | undefined, message: string) => void;
+
+/**
+ * How many node instances a run of `plan` ends (each with `node.finished`, `node.skipped` or
+ * `node.failed`), when the plan fixes it: every node once per copy its replication and its
+ * containers' make (containers themselves report nothing). Undefined when the count is known
+ * only as the run goes: a loop runs as many rounds as its end condition says, and a graph
+ * offered as a tool runs once per call a model makes.
+ */
+export function plannedInstances(plan: GraphPlan): number | undefined {
+  if (plan.toolPlans?.size) return undefined;
+  let total = 0;
+  for (const node of plan.nodes.values()) {
+    if (node.container === 'loop') return undefined;
+    if (node.container) continue;
+    let copies = node.replicate?.items.length ?? 1;
+    for (let scope = plan.nodes.get(node.scope); scope; scope = plan.nodes.get(scope.scope))
+      copies *= scope.replicate?.items.length ?? 1;
+    total += copies;
+  }
+  return total;
+}
 
 /** What a call needs beside its society and arguments. */
 export interface CallOptions {
@@ -82,14 +104,16 @@ export async function callSociety(
   let unsubscribe = () => {};
   const { progress } = options;
   if (progress) {
-    const planned = society.compiled.plan.nodes.size;
+    let total = plannedInstances(society.compiled.plan);
     let done = 0;
     void served.started.then((run) => {
       unsubscribe = run.subscribe((event: RunEvent) => {
         const line = nodeLine(event);
         if (!line) return;
         done++;
-        progress(done, Math.max(planned, done), line);
+        // Should a run outgrow its plan, the total it was told is dropped, never raised.
+        if (total !== undefined && done > total) total = undefined;
+        progress(done, total, line);
       });
     });
   }

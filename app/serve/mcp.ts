@@ -82,16 +82,22 @@ export function societyMcpServer(ctx: ServeContext, options: McpOptions): Server
       redact: options.redact,
       ...(token !== undefined || logs
         ? {
-            progress: (done: number, total: number, message: string) => {
+            progress: (done: number, total: number | undefined, message: string) => {
               if (token !== undefined)
                 send({
                   method: 'notifications/progress',
-                  params: { progressToken: token, progress: done, total, message },
+                  params: {
+                    progressToken: token,
+                    progress: done,
+                    ...(total === undefined ? {} : { total }),
+                    message,
+                  },
                 });
+              const count = total === undefined ? `${done} done` : `${done}/${total}`;
               if (logs)
                 send({
                   method: 'notifications/message',
-                  params: { level: 'info', logger: name, data: `${message} (${done}/${total})` },
+                  params: { level: 'info', logger: name, data: `${message} (${count})` },
                 });
             },
           }
