@@ -215,6 +215,15 @@ describe('a long-running server', () => {
     expect(serving.runner.get(first.id)).toBeUndefined();
     expect(serving.runner.get(second.id)).toBeDefined();
     expect(await wait(first.id)).toEqual(held);
+    // Cancelling it, read from the store, says how it ended, as for a run the server holds.
+    const late = await fetch(`${serving.url}/runs/${first.id}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { message: string } }).error.message).toBe(
+      `run "${first.id}" already ended: succeeded, nothing to cancel`,
+    );
     const events = await (
       await fetch(`${serving.url}/runs/${first.id}/events`, { headers: auth })
     ).text();

@@ -188,6 +188,16 @@ describe('society serve', () => {
 
     const waited = await (await fetch(`${url}/runs/${id}?wait=1`, { headers: auth })).json();
     expect(waited).toMatchObject({ id, society: 'echo', status: 'succeeded' });
+    // Cancelling a run that has ended leaves it as it ended, and says so.
+    const late = await fetch(`${url}/runs/${id}`, { method: 'DELETE', headers: auth });
+    expect(late.status).toBe(409);
+    expect((await answer(late)).error).toEqual({
+      message: `run "${id}" already ended: succeeded, nothing to cancel`,
+      field: 'id',
+    });
+    expect(await (await fetch(`${url}/runs/${id}`, { headers: auth })).json()).toMatchObject({
+      status: 'succeeded',
+    });
     const store = openRunStore(server.db);
     try {
       expect(store.getRun(id)).toMatchObject({ status: 'succeeded', graphName: 'echo society' });
@@ -268,6 +278,14 @@ describe('society serve under load', () => {
         headers: auth,
       });
       expect((await answer(cancelled)).status).toBe('cancelled');
+      const again = await fetch(`${server.serving.url}/runs/${id}`, {
+        method: 'DELETE',
+        headers: auth,
+      });
+      expect([again.status, (await answer(again)).error.message]).toEqual([
+        409,
+        `run "${id}" already ended: cancelled, nothing to cancel`,
+      ]);
       expect((await post()).status).toBe(202);
     } finally {
       await server.stop();

@@ -98,10 +98,19 @@ export function apiRoutes(ctx: ServeContext): Route[] {
       path: '/runs/:id',
       handler: async ({ params, json }) => {
         const served = ctx.runner.get(params.id!);
+        // A run that has ended stays as it ended: the client is told so, not shown a success.
+        const ended = (status: string) =>
+          new HttpError(
+            409,
+            `run "${params.id}" already ended: ${status}, nothing to cancel`,
+            'id',
+          );
         if (!served) {
-          storedView(ctx, params.id!); // 404 when the store has no such run either
+          const { status } = storedView(ctx, params.id!); // 404 when the store has none either
+          if (status !== 'running' && status !== 'queued') throw ended(status);
           throw new HttpError(409, 'this run is not running on this server', 'id');
         }
+        if (served.result) throw ended(served.result.status);
         ctx.runner.cancel(served.id);
         await served.done;
         json(200, runView(ctx, served));

@@ -66,7 +66,7 @@ function errors(...codes: number[]) {
     400: 'a field does not fit (named in error.field), or a budget asks more than the server has left',
     401: 'no or wrong bearer token',
     403: "a Host that is not this server's address (DNS rebinding), or another site's Origin",
-    409: 'the run is in the store but this server does not hold it (another server ran it)',
+    409: 'the run has already ended (error.message says how), or it is running on another server',
     404: 'no such society or run',
     413: 'the request body is too large',
     429: 'the server is busy or its budget spent (see Retry-After)',
@@ -152,7 +152,11 @@ export function openApiDocument(societies: Iterable<ServedSociety>): Record<stri
           summary: 'cancel a run',
           parameters: [runId],
           responses: {
-            200: { description: 'the cancelled run', content: json(RUN) },
+            200: {
+              description:
+                'the run once it has stopped: cancelled, or how it ended should it end on its own meanwhile',
+              content: json(RUN),
+            },
             ...errors(401, 403, 404, 409),
           },
         },
