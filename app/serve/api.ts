@@ -9,6 +9,7 @@ import { blobHashOf } from '../schema/blob-refs.ts';
 import type { RunStore } from '../store/index.ts';
 import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
+import { aborted, startedOrEnded } from './context.ts';
 import { HttpError } from './errors.ts';
 import type { Route, RouteContext } from './http.ts';
 import { FORM_VALUES, isMultipart } from './multipart.ts';
@@ -132,11 +133,7 @@ async function streamEvents(ctx: ServeContext, route: RouteContext): Promise<voi
     return;
   }
   const stream = route.sse();
-  const run = await Promise.race([
-    served.started,
-    served.done.then(() => undefined),
-    aborted(route.signal).then(() => undefined),
-  ]);
+  const run = await startedOrEnded(served, route.signal);
   // The client left while the run waited for its slot: nothing to follow.
   if (route.signal.aborted) return stream.end();
   if (!run) {
@@ -232,11 +229,4 @@ export function withFiles(
     return `data:${found.mime};base64,${Buffer.from(found.bytes).toString('base64')}`;
   };
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, inline(v)]));
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

@@ -7,12 +7,13 @@
 
 import { apiRoutes, type ServeContext } from './api.ts';
 import type { ServedSociety } from './catalog.ts';
+import { serveSetup } from './context.ts';
 import type { Route } from './http.ts';
 import { startHttp } from './http.ts';
 import { mcpEndpoint } from './mcp.ts';
 import { openAiRoutes } from './openai.ts';
 import { openApiDocument } from './openapi.ts';
-import { Runner, type RunnerOptions } from './runs.ts';
+import type { Runner, RunnerOptions } from './runs.ts';
 
 export type { ServedSociety } from './catalog.ts';
 export { isLoopback } from './http.ts';
@@ -48,9 +49,7 @@ export interface Serving {
 
 /** Starts serving `societies`. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const societies = new Map(options.societies.map((s) => [s.name, s]));
-  const runner = new Runner(options);
-  const ctx: ServeContext = { societies, runner, store: options.store };
+  const { ctx, runner, replace } = serveSetup(options);
   const mcp = mcpEndpoint(ctx, { redact: options.redact });
   const routes: Route[] = [
     ...apiRoutes(ctx),
@@ -60,7 +59,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     {
       method: 'GET',
       path: '/openapi.json',
-      handler: ({ json }) => json(200, openApiDocument(societies.values())),
+      handler: ({ json }) => json(200, openApiDocument(ctx.societies.values())),
     },
   ];
   const http = await startHttp({
@@ -78,7 +77,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     port: http.port,
     runner,
     replace: (society) => {
-      societies.set(society.name, society);
+      replace(society);
       mcp.toolsChanged();
     },
     close: async () => {

@@ -13,6 +13,7 @@ import type { RunEvent } from '../runtime/events.ts';
 import { blobHashOf } from '../schema/blob-refs.ts';
 import type { ServeContext } from './api.ts';
 import { fieldsSchema, type ServedSociety } from './catalog.ts';
+import { startedOrEnded } from './context.ts';
 import { HttpError } from './errors.ts';
 import { outputText, runFailure } from './results.ts';
 
@@ -102,11 +103,14 @@ export async function callSociety(
   const cancel = () => ctx.runner.cancel(served.id);
   options.signal.addEventListener('abort', cancel, { once: true });
   let unsubscribe = () => {};
+  let over = false;
   const { progress } = options;
   if (progress) {
     let total = plannedInstances(society.compiled.plan);
     let done = 0;
-    void served.started.then((run) => {
+    void startedOrEnded(served).then((run) => {
+      // A run that never started has no nodes to tell of; one that ended meanwhile, no listener.
+      if (!run || over) return;
       unsubscribe = run.subscribe((event: RunEvent) => {
         const line = nodeLine(event);
         if (!line) return;
@@ -121,6 +125,7 @@ export async function callSociety(
     const result = await served.done;
     return toolResult(ctx, society, result, served.blobs, options.redact);
   } finally {
+    over = true;
     unsubscribe();
     options.signal.removeEventListener('abort', cancel);
   }

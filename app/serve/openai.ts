@@ -13,6 +13,7 @@ import { BUDGET_HEADER, chatBudget } from './budget.ts';
 import { chatFields } from './catalog.ts';
 import { chatValues } from './chat-map.ts';
 import { AnswerStream, streamedNode } from './chat-stream.ts';
+import { startedOrEnded } from './context.ts';
 import { HttpError } from './errors.ts';
 import type { Route } from './http.ts';
 import { outputText, runFailure } from './results.ts';
@@ -70,7 +71,7 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
           chunk({ role: 'assistant', content: '' }, null);
           signal.addEventListener('abort', () => ctx.runner.cancel(served.id));
           const answer = new AnswerStream(node);
-          const run = await Promise.race([served.started, served.done.then(() => undefined)]);
+          const run = await startedOrEnded(served);
           const unsubscribe = run?.subscribe(
             (event) => {
               const piece = answer.take(event);

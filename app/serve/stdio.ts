@@ -5,10 +5,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ServeContext } from './api.ts';
 import type { ServedSociety } from './catalog.ts';
+import { serveSetup } from './context.ts';
 import { societyMcpServer } from './mcp.ts';
-import { Runner, type RunnerOptions } from './runs.ts';
+import type { Runner, RunnerOptions } from './runs.ts';
 
 export interface StdioServeOptions extends RunnerOptions {
   societies: readonly ServedSociety[];
@@ -31,9 +31,7 @@ export interface StdioServing {
 
 /** Serves `societies` as MCP tools over stdio. */
 export async function serveStdio(options: StdioServeOptions): Promise<StdioServing> {
-  const societies = new Map(options.societies.map((s) => [s.name, s]));
-  const runner = new Runner(options);
-  const ctx: ServeContext = { societies, runner, store: options.store };
+  const { ctx, runner, replace } = serveSetup(options);
   const server = societyMcpServer(ctx, { redact: options.redact });
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
@@ -46,7 +44,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioServi
   return {
     runner,
     replace: (society) => {
-      societies.set(society.name, society);
+      replace(society);
       void server.sendToolListChanged().catch(() => {});
     },
     closed,
