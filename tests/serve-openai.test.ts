@@ -6,7 +6,7 @@
  * only what will be the answer is ever sent.
  */
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +14,11 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
 import { compileGraph } from '../app/compiler/index.ts';
+import { blobHashOf } from '../app/schema/blob-refs.ts';
 import { serve } from '../app/serve/index.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { agent, edge, graph, input, output, registry } from './support/graphs.ts';
+import { hugePng } from './support/huge-png.ts';
 import { echoReply, type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-openai-0123456789';
@@ -326,6 +328,91 @@ describe('a document that names how chat maps onto it', () => {
     );
     expect(noOutput.ok ? [] : noOutput.problems).toEqual([
       { path: 'serve.chat.output', message: 'no run output "final" (outputs: first, answer)' },
+    ]);
+  });
+});
+
+describe('a visual-question society over chat', () => {
+  const vqa = join(import.meta.dirname, '..', 'templates', 'nlsom-vqa.society.json');
+  const png = hugePng(4, 4);
+  const question = 'What is the large shape in the picture? (a) a circle (b) a square';
+  const asked = (url: string) =>
+    [
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'text' as const, text: question },
+          { type: 'image_url' as const, image_url: { url } },
+        ],
+      },
+    ] satisfies OpenAI.ChatCompletionMessageParam[];
+  const refusal = (error: unknown) => {
+    const refused = error as InstanceType<typeof OpenAI.APIError>;
+    return { status: refused.status, field: (refused.error as { field?: string }).field };
+  };
+
+  it('feeds the last user message`s image to the society`s image input', async () => {
+    const stub = await startStubOpenAI();
+    const server = await start(stub, [vqa], { simulate: true });
+    try {
+      const client = new OpenAI({ baseURL: `${server.serving.url}/v1`, apiKey: TOKEN });
+      const models = await client.models.list();
+      expect(models.data[0]).toMatchObject({
+        id: 'nlsom-vqa',
+        chat: { input: 'question', image: 'image', output: 'answer' },
+      });
+      const reply = await client.chat.completions.create({
+        model: 'nlsom-vqa',
+        messages: asked(`data:image/png;base64,${png.toString('base64')}`),
+      });
+      expect(reply.choices[0]!.message.content).toMatch(/^\[simulated\]/);
+      const store = openRunStore(server.db);
+      try {
+        const id = reply.id.replace('chatcmpl-', '');
+        const started = store.events(id)[0] as { type: string; inputs: Record<string, unknown> };
+        expect(started.inputs.question).toBe(question);
+        const blob = store.getBlob(blobHashOf(started.inputs.image)!);
+        expect(blob?.mime).toBe('image/png');
+        expect(Buffer.from(blob!.bytes).equals(png)).toBe(true);
+      } finally {
+        store.close();
+      }
+
+      // The server fetches no URL; a chat without an image, or one that is not an image, is
+      // refused naming where in the request it was.
+      const refused = async (messages: OpenAI.ChatCompletionMessageParam[]) =>
+        refusal(
+          await client.chat.completions
+            .create({ model: 'nlsom-vqa', messages }, { maxRetries: 0 })
+            .catch((error: unknown) => error),
+        );
+      expect(await refused(asked('https://example.com/kitchen.jpg'))).toEqual({
+        status: 400,
+        field: 'messages.0.content.1.image_url',
+      });
+      expect(await refused(asked('data:text/plain;base64,aGVsbG8='))).toEqual({
+        status: 400,
+        field: 'messages.0.content.1.image_url',
+      });
+      expect(await refused([{ role: 'user', content: question }])).toEqual({
+        status: 400,
+        field: 'messages.0.content',
+      });
+      expect(stub.count()).toBe(0);
+    } finally {
+      await server.stop();
+      await stub.close();
+    }
+  });
+
+  it('checks serve.chat.image when the document compiles: it must name an image input', async () => {
+    const doc = JSON.parse(readFileSync(vqa, 'utf8'));
+    const checked = await compileGraph(
+      { ...doc, serve: { chat: { image: 'question' } } },
+      registry,
+    );
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      { path: 'serve.chat.image', message: 'input "question" takes text, not image' },
     ]);
   });
 });

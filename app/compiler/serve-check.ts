@@ -1,7 +1,7 @@
 /**
  * The document's `serve.chat` checked against its graph: each name is one of its run inputs
- * (a text one: a chat message is text) or, for `output`, one of its run outputs, and no input
- * takes two parts of a chat. A problem names the field, so `society validate` and
+ * (a text one: a chat message is text; an image one for `image`) or, for `output`, one of its
+ * run outputs, and no input takes two parts of a chat. A problem names the field, so `society validate` and
  * `society serve` say which.
  */
 import type { GraphDocument } from '../schema/document.ts';
@@ -23,15 +23,16 @@ export function chatMappingProblems(doc: GraphDocument, plan: GraphPlan): Proble
   const problems: Problem[] = [];
   const list = (names: Iterable<string>) => [...names].join(', ') || 'none';
   const taken = new Map<string, string>();
-  for (const part of ['input', 'history', 'system'] as const) {
+  for (const part of ['input', 'history', 'system', 'image'] as const) {
     const name = chat[part];
     if (name === undefined) continue;
     const path = `serve.chat.${part}`;
     const modality = inputs.get(name);
+    const wanted = part === 'image' ? 'image' : 'text';
     if (modality === undefined)
       problems.push({ path, message: `no run input "${name}" (inputs: ${list(inputs.keys())})` });
-    else if (modality !== 'text')
-      problems.push({ path, message: `input "${name}" takes ${modality}, not text` });
+    else if (modality !== wanted)
+      problems.push({ path, message: `input "${name}" takes ${modality}, not ${wanted}` });
     else if (taken.has(name))
       problems.push({ path, message: `input "${name}" is already serve.chat.${taken.get(name)}` });
     taken.set(name, part);

@@ -186,9 +186,10 @@ function namedKeys(what: string) {
 /**
  * How the document is served (`society serve`): for the OpenAI-compatible endpoint, the text
  * input the last user message feeds, the output that answers, the text input that receives the
- * transcript of the earlier turns and the one that receives the system message. Each names a run
- * input or output (checked when the document compiles); unset, a chat feeds the first text input
- * and reads the first text output.
+ * transcript of the earlier turns, the one that receives the system message and the image input
+ * the last user message's first image feeds. Each names a run input or output (checked when the
+ * document compiles); unset, a chat feeds the first text input and the first image input and
+ * reads the first text output.
  */
 export const ServeSettingsSchema = z.looseObject({
   chat: z
@@ -197,6 +198,7 @@ export const ServeSettingsSchema = z.looseObject({
       output: z.string().min(1).optional(),
       history: z.string().min(1).optional(),
       system: z.string().min(1).optional(),
+      image: z.string().min(1).optional(),
     })
     .optional(),
 });

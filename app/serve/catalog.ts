@@ -127,11 +127,13 @@ export interface ChatFields {
   history?: string;
   /** Takes the system (and developer) messages. */
   system?: string;
+  /** Takes the last user message's first image. */
+  image?: string;
 }
 
 /**
  * What a chat message feeds and reads: as the document's `serve.chat` says (checked when it
- * compiled), else its first text input and first text output.
+ * compiled), else its first text input, its first image input and its first text output.
  */
 export function chatFields(society: ServedSociety): ChatFields {
   const isText = (f: ServedField) => f.modality === 'text';
@@ -141,10 +143,12 @@ export function chatFields(society: ServedSociety): ChatFields {
   const answers = (f: ServedField) => !isGivenModality(f.modality.replace(/^list<(.+)>$/, '$1'));
   const output =
     named.output ?? society.outputs.find(isText)?.name ?? society.outputs.find(answers)?.name;
+  const image = named.image ?? society.inputs.find((f) => f.modality === 'image')?.name;
   return {
     ...(input ? { input } : {}),
     ...(output ? { output } : {}),
     ...(named.history ? { history: named.history } : {}),
     ...(named.system ? { system: named.system } : {}),
+    ...(image ? { image } : {}),
   };
 }

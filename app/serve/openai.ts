@@ -49,13 +49,18 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
         const society = societyNamed(ctx, request.model, 'model');
         const fields = chatFields(society);
         const { output } = fields;
-        const values = chatValues(society.name, fields, request.messages);
+        const imageOptional = society.inputs.some((f) => f.name === fields.image && f.optional);
+        const chat = chatValues(society.name, fields, request.messages, imageOptional);
         const node =
           request.stream && output ? streamedNode(society.compiled.plan, output) : undefined;
-        const served = ctx.runner.submit(society, values, {
-          budget,
-          ...(node ? { streamNodes: [node] } : {}),
-        });
+        const served = submitChat(
+          () =>
+            ctx.runner.submit(society, chat.values, {
+              budget,
+              ...(node ? { streamNodes: [node] } : {}),
+            }),
+          chat.fields,
+        );
         const id = `chatcmpl-${served.id}`;
         const created = Math.floor(Date.now() / 1000);
         const base = { id, created, model: society.name };
@@ -124,6 +129,23 @@ export function openAiRoutes(ctx: ServeContext): Route[] {
       },
     },
   ];
+}
+
+/**
+ * Starts the chat's run; an input refused (an image that is not one) names the request field
+ * it came from (`messages.3.content.1.image_url`), not the run input the client never named.
+ */
+function submitChat<T>(submit: () => T, fields: Record<string, string>): T {
+  try {
+    return submit();
+  } catch (error) {
+    const input =
+      error instanceof HttpError ? /^inputs\.(.+)$/.exec(error.field ?? '')?.[1] : undefined;
+    const field = input === undefined ? undefined : fields[input];
+    if (!field) throw error;
+    const refused = error as HttpError;
+    throw new HttpError(refused.status, refused.message, field, refused.headers);
+  }
 }
 
 /** The society's answer: its chat output as text, labelled when simulated (results.ts). */

@@ -14,7 +14,14 @@ export const RunRequest = z.strictObject({
   budget: RequestBudget.optional(),
 });
 
-const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+const ContentPart = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  image_url: z
+    .union([z.string(), z.looseObject({ url: z.string() })])
+    .optional()
+    .describe('an image as a data:MIME;base64,… URL (the server fetches no other URL)'),
+});
 
 const ChatMessage = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
