@@ -73,14 +73,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the debugger while paused', () => {
 
     // A size given with the handle is kept for the next window.
     await page.setViewportSize({ width: 1440, height: 900 });
+    // The panel settles into the larger window before the handle is taken where it then sits.
+    let settled = -1;
+    await expect
+      .poll(async () => {
+        const [before, now] = [settled, await heightOf(page, '.run-split')];
+        settled = now;
+        return now === before;
+      })
+      .toBe(true);
     const handle = await page.getByTestId('run-panel-resize').boundingBox();
     if (!handle) throw new Error('no resize handle');
     await page.mouse.move(handle.x + 200, handle.y + 2);
     await page.mouse.down();
     await page.mouse.move(handle.x + 200, handle.y - 120, { steps: 4 });
     await page.mouse.up();
+    await expect.poll(() => heightOf(page, '.run-split')).toBeGreaterThan(300);
     const dragged = await heightOf(page, '.run-split');
-    expect(dragged).toBeGreaterThan(300);
     const again = await s.newPage();
     expect(Math.abs((await heightOf(again, '.run-split')) - dragged)).toBeLessThanOrEqual(2);
     await again.close();

@@ -12,14 +12,18 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { cachedEditorBuild } from '../../scripts/editor-build.ts';
+import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from './chromium.ts';
 import { FIXTURE_NODES_DIR, linkNodeTypes } from './fixture-nodes.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The renderer build the studio serves in end-to-end tests ('' when there is none). */
     rendererDir: string;
+    /** The run's shared Chromium, for playwright's connect ('' when there is none). */
+    chromiumEndpoint: string;
   }
 }
 
@@ -34,7 +38,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
     prepare: linkNodeTypes,
   });
   project.provide('rendererDir', dir);
-  return () => {
+  // One Chromium for the whole run: each studio opens its own browser context in it, instead of
+  // starting a browser of its own for every test file.
+  const browser = HAVE_CHROMIUM
+    ? await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    : undefined;
+  project.provide('chromiumEndpoint', browser?.wsEndpoint() ?? '');
+  return async () => {
+    await browser?.close();
     if (temporary) rmSync(dir, { recursive: true, force: true });
   };
 }

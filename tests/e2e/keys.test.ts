@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { savedFile } from './download.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 /** A key shaped like OpenAI's, used nowhere else. */
@@ -58,7 +59,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a key entered in settings', () => {
       page.waitForEvent('download'),
       page.getByTestId('tb-export').click(),
     ]);
-    const exported = readFileSync((await download.path())!, 'utf8');
+    const exported = readFileSync(await savedFile(download), 'utf8');
     expect(exported).not.toContain(KEY);
     const manifest = JSON.parse(exported).manifest;
     expect(manifest.providers).toEqual([

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { savedFile } from './download.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 /** Three agents propose a slogan each and a vote picks one: live, it needs OpenAI's key. */
@@ -111,7 +112,7 @@ describe.skipIf(!HAVE_CHROMIUM)('what a run tells the person who started it', ()
       page.getByTestId('output-download-slogan').click(),
     ]);
     expect(download.suggestedFilename()).toBe('slogan.txt');
-    expect(readFileSync((await download.path())!, 'utf8')).toBe(winner);
+    expect(readFileSync(await savedFile(download), 'utf8')).toBe(winner);
     expect(s.pageErrors).toEqual([]);
   }, 60_000);
 });

@@ -3,7 +3,7 @@
  * download) against a real studio started in this process, with a temporary workspace and run
  * store. Without Chromium (a user's fresh clone) they skip with a message.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,10 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
+import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from './chromium.ts';
 
-/** Debian's Chromium, or the one CHROMIUM_PATH names. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+export { CHROMIUM, HAVE_CHROMIUM };
+
 if (!HAVE_CHROMIUM) {
   console.warn(
     `end-to-end tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
@@ -28,16 +28,6 @@ export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/e2e/', impo
 /** The question templates/nlsom-vqa.cassette.json was recorded with (README.md). */
 export const VQA_QUESTION =
   'What is the large shape in the picture? (a) a red circle (b) a blue square (c) a green triangle (d) a yellow star';
-
-/** Flags for headless Chromium on a machine without network (see the env notes). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface StudioSession {
   studio: Studio;
@@ -88,7 +78,12 @@ export async function openStudio(
     ...(options.confirm ? { confirm: options.confirm } : {}),
     log: () => {},
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // The run's shared Chromium (global-setup.ts), else one of this session's own; closing a
+  // connected browser closes this session's contexts and leaves the shared one running.
+  const endpoint = inject('chromiumEndpoint');
+  const browser = endpoint
+    ? await chromium.connect(endpoint)
+    : await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const pageErrors: string[] = [];
   const foreignRequests: string[] = [];
