@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { GraphDocument } from '../../app/schema/document.ts';
 import { societyDocument, societyFileName } from '../../bench/society-documents.ts';
 import { HAVE_CHROMIUM, studioForSuite, visibleBox, zoomToFullDetail } from './support.ts';
 
@@ -21,6 +22,8 @@ interface PageNode {
   getScreenCTM(): Record<'a' | 'b' | 'c' | 'd' | 'e' | 'f', number> | null;
   getPointAtLength(length: number): { x: number; y: number };
   getTotalLength(): number;
+  matches?(selector: string): boolean;
+  querySelectorAll(selector: string): Iterable<PageNode>;
 }
 interface PageGlobals {
   document: {
@@ -30,9 +33,11 @@ interface PageGlobals {
     elementFromPoint(x: number, y: number): unknown;
   };
   MutationObserver: new (
-    callback: () => void,
+    callback: (records: Array<{ addedNodes: Iterable<PageNode> }>) => void,
   ) => { observe(target: unknown, options: object): void };
-  mostCards: number;
+  /** The card elements put in the page (whose ids start with cardPrefix) since the last reset. */
+  built: Set<unknown>;
+  cardPrefix: string;
 }
 
 /** The view's transform, once it has stopped moving. */
@@ -107,6 +112,21 @@ async function panBy(page: Page, dx: number, dy: number): Promise<void> {
   }
 }
 
+/** The document with `prefix` before every node id, in its edges too. */
+function renamed(doc: GraphDocument, prefix: string): GraphDocument {
+  const id = (node: string) => `${prefix}${node}`;
+  return {
+    ...doc,
+    nodes: doc.nodes.map((node) => ({ ...node, id: id(node.id) })),
+    edges: doc.edges.map((e) => ({
+      ...e,
+      id: id(e.id).replace('->', `->${prefix}`),
+      source: id(e.source),
+      target: id(e.target),
+    })),
+  };
+}
+
 describe.skipIf(!HAVE_CHROMIUM)('opening a big society', () => {
   const studio = studioForSuite();
 
@@ -122,9 +142,21 @@ describe.skipIf(!HAVE_CHROMIUM)('opening a big society', () => {
     await page.evaluate(() => {
       const w = globalThis as unknown as PageGlobals;
       const { document } = w;
-      w.mostCards = 0;
-      new w.MutationObserver(() => {
-        w.mostCards = Math.max(w.mostCards, document.querySelectorAll('.react-flow__node').length);
+      w.built = new Set();
+      w.cardPrefix = '';
+      // Every card element put in the page counts, even one taken out again in the same task.
+      new w.MutationObserver((records) => {
+        // (An empty prefix in [data-id^=""] would match nothing.)
+        const selector = w.cardPrefix
+          ? `.react-flow__node[data-id^="${w.cardPrefix}"]`
+          : '.react-flow__node';
+        for (const record of records) {
+          for (const added of record.addedNodes) {
+            if (typeof added.matches !== 'function') continue;
+            if (added.matches(selector)) w.built.add(added);
+            for (const card of added.querySelectorAll(selector)) w.built.add(card);
+          }
+        }
       }).observe(document.body, { childList: true, subtree: true });
     });
     await page.getByTestId('tb-open').click();
@@ -136,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('opening a big society', () => {
     const pane = await visibleBox(page.locator('.react-flow__pane'));
     expect(await canvas.getAttribute('data-lod')).toBe('titles');
 
-    // Only the cards in view were ever built, each shown (measured) with its handles.
+    // Only the cards in view were ever put in the page, each shown (measured) with its handles.
     const cards = page.locator('.react-flow__node');
     const inView = doc.nodes.filter((node) => {
       const x = view.x + node.position.x * view.zoom;
@@ -144,7 +176,8 @@ describe.skipIf(!HAVE_CHROMIUM)('opening a big society', () => {
       return x >= 0 && y >= 0 && x < pane.width && y < pane.height;
     });
     expect(inView.length).toBeGreaterThan(5);
-    const most = await page.evaluate(() => (globalThis as unknown as PageGlobals).mostCards);
+    const most = await page.evaluate(() => (globalThis as unknown as PageGlobals).built.size);
+    expect(most).toBeGreaterThanOrEqual(inView.length);
     expect(most).toBeLessThan(n / 5);
     for (const node of inView) {
       const card = page.locator(`.react-flow__node[data-id="${node.id}"]`);
@@ -204,8 +237,31 @@ describe.skipIf(!HAVE_CHROMIUM)('opening a big society', () => {
     expect(all.right).toBeLessThanOrEqual(frame.x + frame.width);
     expect(all.bottom).toBeLessThanOrEqual(frame.y + frame.height);
 
+    // Opened from this zoomed-out view, another big document is not first drawn as a box per
+    // node at this zoom: its view is set as it arrives, and only the cards in it are built.
+    const other = renamed(doc, 'b_');
+    writeFileSync(path.join(s.workspace, 'other.society.json'), JSON.stringify(other));
+    await page.evaluate(() => {
+      const w = globalThis as unknown as PageGlobals;
+      w.built = new Set();
+      w.cardPrefix = 'b_';
+    });
+    await page.getByTestId('tb-open').click();
+    await page.getByTestId('file-other.society.json').click();
+    const confirm = page.getByTestId('confirm-ok');
+    const opened = page.getByTestId('node-b_panel0_proposer0');
+    await opened.or(confirm).first().waitFor();
+    if (await confirm.count()) await confirm.click();
+    await opened.waitFor();
+    await settledView(page);
+    expect(await canvas.getAttribute('data-lod')).toBe('titles');
+    const mostOther = await page.evaluate(() => (globalThis as unknown as PageGlobals).built.size);
+    expect(mostOther).toBeGreaterThan(5);
+    expect(mostOther).toBeLessThan(n / 5);
+    expect(await cards.count()).toBeLessThan(n / 5);
+
     // Zoomed in on a panel, every edge starts on its source's handle and ends on its target's.
-    const vote = page.getByTestId('node-panel40_vote');
+    const vote = page.getByTestId('node-b_panel0_vote');
     await zoomToFullDetail(page, vote);
     await settledView(page);
     const misses = await page.evaluate(() => {
