@@ -52,6 +52,10 @@ import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';
 
+/** Whether React Flow has measured the node, or it has a size of its own. */
+const isMeasured = (n: FlowNode): boolean =>
+  Boolean((n.measured?.width ?? n.width) && (n.measured?.height ?? n.height));
+
 const byIdOf = (nodes: readonly FlowNode[]) => new Map(nodes.map((n) => [n.id, n]));
 
 function isValidConnection(c: Edge | Connection): boolean {
@@ -279,11 +283,13 @@ export function Canvas() {
   // document is measured, and then zooms right in on a few nodes. Hidden members are never
   // measured.
   const measured = useEditor((s) => {
+    // A document laid out first (below) waits for its cards' real sizes: the layout reads them.
+    const sized = needsLayout(s.nodes) ? isMeasured : hasSize;
     const { owners, cards } = collapsedView(s.nodes, s.edges);
-    if (cards.size === 0) return s.nodes.every(hasSize);
+    if (cards.size === 0) return s.nodes.every(sized);
     return s.nodes.every(
       (n) =>
-        owners.has(n.id) || (cards.has(n.id) ? n.measured?.width && n.measured.height : hasSize(n)),
+        owners.has(n.id) || (cards.has(n.id) ? n.measured?.width && n.measured.height : sized(n)),
     );
   });
   const framed = useRef(0);
