@@ -33,17 +33,19 @@ const CARD = {
 } as const;
 
 /** The card's title font (styles.css: the body's font, 13 px, bold for the label). */
-let measureContext: CanvasRenderingContext2D | null | undefined;
+let measure: { context: CanvasRenderingContext2D; family: string } | null | undefined;
 function textWidth(text: string, bold: boolean): number {
-  if (measureContext === undefined) {
-    measureContext =
+  if (measure === undefined) {
+    // Read once: asking for a computed style per word could make the browser restyle the page.
+    const context =
       typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    const family = context ? getComputedStyle(document.body).fontFamily : '';
+    measure = context ? { context, family: family || 'system-ui, sans-serif' } : null;
   }
-  if (!measureContext) return text.length * 7.5;
-  const family =
-    typeof getComputedStyle === 'function' ? getComputedStyle(document.body).fontFamily : '';
-  measureContext.font = `${bold ? 600 : 400} 13px ${family || 'system-ui, sans-serif'}`;
-  return measureContext.measureText(text).width;
+  if (!measure) return text.length * 7.5;
+  const font = `${bold ? 600 : 400} 13px ${measure.family}`;
+  if (measure.context.font !== font) measure.context.font = font;
+  return measure.context.measureText(text).width;
 }
 
 /** How many lines the title (the label, then the id in normal weight) wraps to. */
