@@ -11,13 +11,25 @@ export const WINDOW = { width: 1920, height: 1080 };
 /** Time between two mouse moves while panning: a mouse reports at 125 Hz or more. */
 const MOVE_EVERY_MS = 8;
 
+/**
+ * What a load waits for: every one of `n` node elements shown, or (the document's nodes, with
+ * their top left corners in flow coordinates) every node in the framed view shown.
+ */
+export type LoadExpectation = number | ReadonlyArray<{ id: string; x: number; y: number }>;
+
 export interface LoadTimes {
-  /** Click → all N node elements in the DOM. */
+  /** Click → all N node elements in the DOM (expecting n), or the first frame ready. */
   domMs: number;
-  /** Click → all of them measured and visible. */
+  /**
+   * Click → what the load waits for (LoadExpectation): every node shown, or every node in the
+   * framed view shown with its handles; then the page answered five frames without the view
+   * moving.
+   */
   visibleMs: number;
   /** Click → the view framed on the new document. */
   framedMs: number;
+  /** Nodes in the framed view (expecting the document's nodes). */
+  inView?: number;
 }
 
 export interface PanFigures {
@@ -55,7 +67,7 @@ export interface PageFigures {
 interface Probe {
   load(
     selector: string,
-    n: number,
+    expect: LoadExpectation,
     timeoutMs: number,
   ): Promise<LoadTimes & { timedOut?: true; count?: number }>;
   counts(): {
@@ -186,7 +198,7 @@ const NOT_MEASURED: PanFigures = {
 export async function measurePage(
   context: BrowserContext,
   url: string,
-  n: number,
+  expect: LoadExpectation,
   panMs: number,
   loadTimeoutMs: number,
   prepare: (page: Page) => Promise<string>,
@@ -202,7 +214,7 @@ export async function measurePage(
   // so this side gives up too, a little later.
   let deadline: NodeJS.Timeout | undefined;
   const load = await Promise.race([
-    probe(page, 'load', selector, n, loadTimeoutMs),
+    probe(page, 'load', selector, expect, loadTimeoutMs),
     new Promise<{ timedOut: true; count?: number }>((resolve) => {
       deadline = setTimeout(() => resolve({ timedOut: true }), loadTimeoutMs + 5000);
     }),
@@ -287,6 +299,7 @@ export function medianFigures(all: PageFigures[]): PageFigures {
       domMs: m((f) => f.load.domMs),
       visibleMs: m((f) => f.load.visibleMs),
       framedMs: m((f) => f.load.framedMs),
+      inView: m((f) => f.load.inView ?? Number.NaN),
     },
     renderedNodes: m((f) => f.renderedNodes),
     renderedEdges: m((f) => f.renderedEdges),

@@ -5,6 +5,7 @@ import {
   ControlButton,
   Controls,
   type Edge,
+  getViewportForBounds,
   MiniMap,
   type OnNodeDrag,
   Panel,
@@ -41,6 +42,7 @@ import {
 import { useTheme } from '../theme.ts';
 import { autoLayout } from './autoLayout.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
+import { estimatedNode, hasSize } from './estimate.ts';
 import { framePadding, MINIMAP, minimapFits, openingViewport, type Rect } from './framing.ts';
 import { lodBand } from './lod.ts';
 import './lod.css';
@@ -49,6 +51,10 @@ import { openGraph } from './library-actions.ts';
 import { nodeTypes } from './nodeTypes.ts';
 
 export const PALETTE_MIME = 'application/x-society-node';
+
+/** Whether React Flow has measured the node, or it has a size of its own. */
+const isMeasured = (n: FlowNode): boolean =>
+  Boolean((n.measured?.width ?? n.width) && (n.measured?.height ?? n.height));
 
 const byIdOf = (nodes: readonly FlowNode[]) => new Map(nodes.map((n) => [n.id, n]));
 
@@ -175,6 +181,9 @@ function useMinimapWanted(): [boolean, () => void] {
   return [wanted, toggle];
 }
 
+/** The least zoom: a 1,000-node society fits whole. */
+const MIN_ZOOM = 0.1;
+
 /** The most a fit zooms in: a document of two nodes is not blown up to fill the screen. */
 const FIT_MAX_ZOOM = 1.25;
 
@@ -186,8 +195,10 @@ export function Canvas() {
   const nodes = useEditor((s) => s.nodes);
   const edges = useEditor((s) => s.edges);
   const epoch = useEditor((s) => s.epoch);
-  const { screenToFlowPosition, fitView, getNodes, getEdges, getNodesBounds, setViewport } =
-    useReactFlow<FlowNode, FlowEdge>();
+  const { screenToFlowPosition, getNodes, getEdges, getNodesBounds, setViewport } = useReactFlow<
+    FlowNode,
+    FlowEdge
+  >();
   const width = useStore((s) => s.width);
   const height = useStore((s) => s.height);
   const [minimapWanted, toggleMinimap] = useMinimapWanted();
@@ -199,11 +210,14 @@ export function Canvas() {
     (duration: number) => {
       const all = getNodes().filter((n) => !n.hidden);
       if (all.length === 0) return Promise.resolve(false);
+      // The bounds of every node, measured or estimated (estimate.ts): React Flow's fitView
+      // would frame only the measured ones, the cards drawn so far.
       const bounds = getNodesBounds(all);
       const padding = framePadding(bounds, { width, height }, minimap);
-      return fitView({ padding, duration, maxZoom: FIT_MAX_ZOOM });
+      const viewport = getViewportForBounds(bounds, width, height, MIN_ZOOM, FIT_MAX_ZOOM, padding);
+      return setViewport(viewport, { duration });
     },
-    [fitView, getNodes, getNodesBounds, width, height, minimap],
+    [getNodes, getNodesBounds, setViewport, width, height, minimap],
   );
   // A document opens fitted whole when that draws its cards readably, else on its entry point
   // at a readable zoom (framing.ts).
@@ -239,8 +253,13 @@ export function Canvas() {
   // Collapsed containers are drawn as cards: their members hidden, edges ending on the card.
   const collapsed = collapsedView(nodes, edges);
   const shownNodes = useMemo(() => drawnNodes(nodes, collapsed), [nodes, collapsed]);
+  // Cards not yet measured come with an estimated size and handles (estimate.ts), so React Flow
+  // draws only those in view from the first render; zoomed out, boxes of that size.
   const flowNodes = useMemo(
-    () => (zoomedOut ? shownNodes.map(sizedNode) : shownNodes),
+    () =>
+      zoomedOut
+        ? shownNodes.map((n) => sizedNode(estimatedNode(n)))
+        : shownNodes.map(estimatedNode),
     [zoomedOut, shownNodes],
   );
   const shownEdges = useMemo(() => {
@@ -258,22 +277,19 @@ export function Canvas() {
   // Back from a zoomed-out view, the cards have their handles again (LodEdges.tsx).
   useHandlesAcrossZoom(zoomedOut);
 
-  // A new document is framed once every node of it has a size. React Flow's own queued fitView
-  // fires on the first measurements, before the rest of a big document is measured, and then
-  // zooms right in on a few nodes. Hidden members are never measured.
+  // A new document is framed once every node of it has a size: measured, or estimated from its
+  // ports (estimate.ts), so a big document is framed at once, without drawing every card first.
+  // React Flow's own queued fitView fires on the first measurements, before the rest of a big
+  // document is measured, and then zooms right in on a few nodes. Hidden members are never
+  // measured.
   const measured = useEditor((s) => {
+    // A document laid out first (below) waits for its cards' real sizes: the layout reads them.
+    const sized = needsLayout(s.nodes) ? isMeasured : hasSize;
     const { owners, cards } = collapsedView(s.nodes, s.edges);
-    if (cards.size === 0) {
-      return s.nodes.every(
-        (n) => (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height),
-      );
-    }
+    if (cards.size === 0) return s.nodes.every(sized);
     return s.nodes.every(
       (n) =>
-        owners.has(n.id) ||
-        (cards.has(n.id)
-          ? n.measured?.width && n.measured.height
-          : (n.measured?.width ?? n.width) && (n.measured?.height ?? n.height)),
+        owners.has(n.id) || (cards.has(n.id) ? n.measured?.width && n.measured.height : sized(n)),
     );
   });
   const framed = useRef(0);
@@ -381,7 +397,7 @@ export function Canvas() {
           // they are all in view, and culling would only add work to every pan frame.
           onlyRenderVisibleElements={!zoomedOut && nodes.length > CULL_ABOVE}
           colorMode={theme}
-          minZoom={0.1}
+          minZoom={MIN_ZOOM}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
           <Controls showFitView={false}>
@@ -425,7 +441,7 @@ export function Canvas() {
               style={{ width: MINIMAP.width, height: MINIMAP.height }}
             />
           ) : null}
-          {zoomedOut ? <LodEdges nodes={shownNodes} edges={shownEdges} /> : null}
+          {zoomedOut ? <LodEdges nodes={flowNodes} edges={shownEdges} /> : null}
           <ConnectionBanner />
           <Panel position="top-left">
             <Breadcrumbs />

@@ -13,6 +13,7 @@ import {
 } from '@xyflow/react';
 import { createContext, memo, useEffect, useMemo, useRef } from 'react';
 import { absolutePosition, type FlowEdge, type FlowNode, nodeSize } from '../model/document.ts';
+import { cardEstimate } from './estimate.ts';
 
 /** True while the canvas is zoomed out: cards render as titled boxes (SocietyNode, ContainerNode). */
 export const ZoomedOut = createContext(false);
@@ -39,7 +40,9 @@ const sized = new WeakMap<FlowNode, FlowNode>();
  * copy per node object, so a drag re-adopts only the dragged node.
  */
 export function sizedNode(node: FlowNode): FlowNode {
-  const { width, height } = node.measured ?? {};
+  // Not measured yet: the size estimated from its ports (estimate.ts).
+  const width = node.measured?.width ?? node.initialWidth;
+  const height = node.measured?.height ?? node.initialHeight;
   if (!width || !height || (node.width && node.height)) return node;
   let copy = sized.get(node);
   if (!copy) {
@@ -118,7 +121,8 @@ type HandleBounds = InternalNode<FlowNode>['internals']['handleBounds'];
  * Keeps edges on their ports across a zoom out and back. A card drawn as a box has no handles,
  * so React Flow measures none for a box it mounts (one scrolled into view). Back at detail, the
  * cards in the page are measured again in one pass, and those out of view (not rendered) get
- * back the handles they had before zooming out, so their edges into the view are drawn.
+ * back the handles they had before zooming out (or, never drawn as cards, estimated ones), so
+ * their edges into the view are drawn.
  */
 export function useHandlesAcrossZoom(zoomedOut: boolean): void {
   const store = useStoreApi<FlowNode>();
@@ -134,10 +138,12 @@ export function useHandlesAcrossZoom(zoomedOut: boolean): void {
         if (bounds?.source || bounds?.target) saved.current.set(id, bounds);
       }
     } else if (was.current && !zoomedOut) {
-      for (const [id, bounds] of saved.current) {
-        const n = nodeLookup.get(id);
-        const now = n?.internals.handleBounds;
-        if (n && !now?.source && !now?.target) {
+      for (const [id, n] of nodeLookup) {
+        const now = n.internals.handleBounds;
+        if (now?.source || now?.target) continue;
+        // Boxes first drawn zoomed out never had handles: theirs are estimated (estimate.ts).
+        const bounds = saved.current.get(id) ?? estimatedHandleBounds(n.internals.userNode);
+        if (bounds) {
           nodeLookup.set(id, { ...n, internals: { ...n.internals, handleBounds: bounds } });
         }
       }
@@ -147,4 +153,21 @@ export function useHandlesAcrossZoom(zoomedOut: boolean): void {
     }
     was.current = zoomedOut;
   }, [zoomedOut, store, updateNodeInternals]);
+}
+
+/** A card's estimated handles as React Flow keeps measured ones, or undefined. */
+function estimatedHandleBounds(node: FlowNode): HandleBounds | undefined {
+  const estimate = cardEstimate(node);
+  if (!estimate) return undefined;
+  const bounds = estimate.handles.map((h) => ({
+    ...h,
+    id: h.id ?? null,
+    width: h.width ?? 1,
+    height: h.height ?? 1,
+    nodeId: node.id,
+  }));
+  return {
+    source: bounds.filter((h) => h.type === 'source'),
+    target: bounds.filter((h) => h.type === 'target'),
+  };
 }
