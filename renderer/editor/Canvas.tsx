@@ -284,7 +284,9 @@ export function Canvas() {
   // measured.
   const measured = useEditor((s) => {
     // A document laid out first (below) waits for its cards' real sizes: the layout reads them.
-    const sized = needsLayout(s.nodes) ? isMeasured : hasSize;
+    // So does one small enough to draw whole, framed on the sizes its cards really have; only a
+    // big one, whose cards out of view are never drawn, is framed on the estimates.
+    const sized = needsLayout(s.nodes) || s.nodes.length <= CULL_ABOVE ? isMeasured : hasSize;
     const { owners, cards } = collapsedView(s.nodes, s.edges);
     if (cards.size === 0) return s.nodes.every(sized);
     return s.nodes.every(
