@@ -77,6 +77,8 @@ export class ApiClient {
   readonly #bridge: SocietyBridge | undefined;
   #stopBridgeEvents: (() => void) | undefined;
   #socket: WebSocket | undefined;
+  /** The studio answered a look after it stopped, and the socket is being tried again. */
+  #answered = false;
   #nextId = 1;
   #pending = new Map<number, Pending>();
   /** Requests made while the socket was not open yet; sent once it opens. */
@@ -184,6 +186,7 @@ export class ApiClient {
     let opened = false;
     socket.addEventListener('open', () => {
       opened = true;
+      this.#answered = false;
       this.#attempt = 0;
       this.#setStatus('open');
       for (const text of this.#queue.splice(0)) socket.send(text);
@@ -205,15 +208,21 @@ export class ApiClient {
    */
   async #afterClose(wasOpen: boolean): Promise<void> {
     if (wasOpen) this.#attempt = 0;
+    // A socket refused right after the studio answered again: look at once, so the page says
+    // it restarted now rather than after the next, longer wait.
+    const answeredJustNow = this.#answered;
+    this.#answered = false;
     if (this.#status !== 'stopped') this.#setStatus('closed');
     const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)]!;
     await new Promise((resolve) => {
-      this.#retry = setTimeout(resolve, wasOpen ? 0 : delay);
+      this.#retry = setTimeout(resolve, wasOpen || answeredJustNow ? 0 : delay);
     });
     if (this.#socket) return;
     if (await this.#probe()) {
-      if (wasOpen || this.#status === 'stopped') this.connect();
-      else this.#setStatus('restarted');
+      if (wasOpen || this.#status === 'stopped') {
+        this.#answered = !wasOpen;
+        this.connect();
+      } else this.#setStatus('restarted');
       return;
     }
     this.#setStatus('stopped');

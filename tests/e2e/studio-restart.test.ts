@@ -46,6 +46,9 @@ describe.skipIf(!HAVE_CHROMIUM)('a tab open when the studio restarts', () => {
     await s.studio.close();
     const errorsBefore = s.pageErrors.length;
     let again: Studio | undefined;
+    // The new studio takes a moment to come up, so the page has looked and found none: it says
+    // "stopped" first, and "restarted" once it looks again and its old token is refused.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     try {
       again = await startStudio({
         store: s.store,
