@@ -25,10 +25,14 @@ describe.skipIf(!HAVE_CHROMIUM)('a replicated, nested sub-society in the debugge
     await page.getByTestId('problems-none').waitFor();
 
     // A breakpoint on the checker's agent, two levels in.
+    // Each level is open (its crumb shown) before the next is entered: the panel has an
+    // agent1 of its own, so that card alone does not say the checker is open.
+    const crumbs = () => page.getByTestId('breadcrumbs').textContent();
     await page.getByTestId('node-judge').dblclick();
+    await expect.poll(crumbs).toBe('Document›panel');
     await page.getByTestId('node-check').dblclick();
+    await expect.poll(crumbs).toBe('Document›panel›checker');
     await page.getByTestId('node-agent1').waitFor();
-    expect(await page.getByTestId('breadcrumbs').textContent()).toBe('Document›panel›checker');
     await page.getByTestId('node-agent1').click();
     await page.getByTestId('breakpoint-toggle').check();
     expect(await page.getByTestId('breakpoint-list').textContent()).toContain('judge/check/agent1');
