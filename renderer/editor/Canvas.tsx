@@ -255,13 +255,12 @@ export function Canvas() {
   const shownNodes = useMemo(() => drawnNodes(nodes, collapsed), [nodes, collapsed]);
   // Cards not yet measured come with an estimated size and handles (estimate.ts), so React Flow
   // draws only those in view from the first render; zoomed out, boxes of that size.
-  const flowNodes = useMemo(
-    () =>
-      zoomedOut
-        ? shownNodes.map((n) => sizedNode(estimatedNode(n)))
-        : shownNodes.map(estimatedNode),
-    [zoomedOut, shownNodes],
-  );
+  // Only a document big enough to be culled needs them: a small one draws every card at once,
+  // each shown once measured, so no card moves under the pointer when its real size comes.
+  const flowNodes = useMemo(() => {
+    const estimate = shownNodes.length > CULL_ABOVE ? estimatedNode : (n: FlowNode) => n;
+    return zoomedOut ? shownNodes.map((n) => sizedNode(estimate(n))) : shownNodes.map(estimate);
+  }, [zoomedOut, shownNodes]);
   const shownEdges = useMemo(() => {
     const byId = byIdOf(nodes);
     return drawnEdges(
