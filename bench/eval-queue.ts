@@ -15,6 +15,7 @@
  * time divided by the cores, which the last line turns into the ratio the CPU allows.
  * Never asserts.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRunStore } from '../app/store/index.ts';
 import { REDIS_SERVER, startRedis } from '../tests/support/redis.ts';
+import { doc } from './one-call.ts';
 import { startParallelStub } from './parallel-stub.ts';
 import { type ProbeReport, readProbe } from './process-probe.ts';
 import { isMain, machineLine } from './support.ts';
@@ -66,26 +68,6 @@ export interface EvalQueueResult {
     redisBytesPerJob: number;
   };
 }
-
-const doc = {
-  version: 1,
-  name: 'one call',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 5 } },
-  nodes: [
-    { id: 'question', type: 'input', position: { x: 0, y: 0 }, data: { name: 'question' } },
-    {
-      id: 'a',
-      type: 'agent',
-      position: { x: 200, y: 0 },
-      data: { model: 'm', prompt: 'Q {{ question }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 400, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    { id: 'e1', source: 'question', sourceHandle: 'value', target: 'a', targetHandle: 'question' },
-    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
 
 function env(): NodeJS.ProcessEnv {
   // The coordinator and the workers share a queue secret (docs/workers.md).

@@ -14,6 +14,7 @@
  *
  * Prints figures; never asserts.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { startRun } from '../app/runtime/engine.ts';
 import { serve } from '../app/serve/index.ts';
 import { newRunId, openRunStore } from '../app/store/index.ts';
 import { type LocalRedis, REDIS_SERVER, startRedis } from '../tests/support/redis.ts';
+import { doc } from './one-call.ts';
 import { startParallelStub } from './parallel-stub.ts';
 import { isMain, machineLine, ms, pad } from './support.ts';
 
@@ -54,26 +56,6 @@ export interface ServeBenchResult {
   rounds: number;
   rows: ServeRow[];
 }
-
-const doc = {
-  version: 1,
-  name: 'one call',
-  models: { m: { provider: 'openai', model: 'gpt-4o-mini', maxTokens: 5 } },
-  nodes: [
-    { id: 'question', type: 'input', position: { x: 0, y: 0 }, data: { name: 'question' } },
-    {
-      id: 'a',
-      type: 'agent',
-      position: { x: 200, y: 0 },
-      data: { model: 'm', prompt: 'Q {{ question }}' },
-    },
-    { id: 'answer', type: 'output', position: { x: 400, y: 0 }, data: { name: 'answer' } },
-  ],
-  edges: [
-    { id: 'e1', source: 'question', sourceHandle: 'value', target: 'a', targetHandle: 'question' },
-    { id: 'e2', source: 'a', sourceHandle: 'text', target: 'answer', targetHandle: 'value' },
-  ],
-};
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
