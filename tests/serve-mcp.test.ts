@@ -17,14 +17,14 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
+import type { ServeFlags } from '../app/cli/commands/serve/serve.ts';
 import { compileFile } from '../app/cli/document-file.ts';
 import { servedSociety } from '../app/serve/catalog.ts';
-import { serve } from '../app/serve/index.ts';
 import { RUN_META } from '../app/serve/mcp-tools.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
 import { hugePng } from './support/huge-png.ts';
+import { startServing } from './support/serve.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -54,30 +54,7 @@ writeFileSync(
 );
 
 async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, files = [file]) {
-  const db = join(dir, `runs-${Math.random().toString(36).slice(2)}.db`);
-  const flags: ServeFlags = {
-    port: '0',
-    host: '127.0.0.1',
-    token: TOKEN,
-    auth: true,
-    concurrency: '2',
-    queueLimit: '4',
-    maxBody: '65536',
-    provider: [`stub=${stub.url}`],
-    allowHost: [],
-    db,
-    ...extra,
-  };
-  const { options, close } = await serveOptions(files, flags);
-  const serving = await serve(options);
-  return {
-    serving,
-    db,
-    stop: async () => {
-      await serving.close();
-      close();
-    },
-  };
+  return startServing(dir, files, TOKEN, stub.url, extra);
 }
 
 async function connect(url: string): Promise<Client> {

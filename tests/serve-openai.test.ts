@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
+import type { ServeFlags } from '../app/cli/commands/serve/serve.ts';
 import { compileGraph } from '../app/compiler/index.ts';
 import { blobHashOf } from '../app/schema/blob-refs.ts';
-import { serve } from '../app/serve/index.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { agent, edge, graph, input, output, registry } from './support/graphs.ts';
 import { hugePng } from './support/huge-png.ts';
+import { startServing } from './support/serve.ts';
 import { echoReply, type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-openai-0123456789';
@@ -41,30 +41,7 @@ function society(name: string, agentData: Record<string, unknown> = {}): string 
 }
 
 async function start(stub: StubOpenAI, files: string[], extra: Partial<ServeFlags> = {}) {
-  const db = join(dir, `runs-${Math.random().toString(36).slice(2)}.db`);
-  const flags: ServeFlags = {
-    port: '0',
-    host: '127.0.0.1',
-    token: TOKEN,
-    auth: true,
-    concurrency: '2',
-    queueLimit: '4',
-    maxBody: '65536',
-    provider: [`stub=${stub.url}`],
-    allowHost: [],
-    db,
-    ...extra,
-  };
-  const { options, close } = await serveOptions(files, flags);
-  const serving = await serve(options);
-  return {
-    serving,
-    db,
-    stop: async () => {
-      await serving.close();
-      close();
-    },
-  };
+  return startServing(dir, files, TOKEN, stub.url, extra);
 }
 
 /**

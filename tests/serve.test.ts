@@ -16,6 +16,7 @@ import { serve } from '../app/serve/index.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
+import { serveFlags } from './support/serve.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -33,19 +34,7 @@ writeFileSync(
 );
 
 function flags(db: string, stub: StubOpenAI, extra: Partial<ServeFlags> = {}): ServeFlags {
-  return {
-    port: '0',
-    host: '127.0.0.1',
-    token: TOKEN,
-    auth: true,
-    concurrency: '2',
-    queueLimit: '4',
-    maxBody: '65536',
-    provider: [`stub=${stub.url}`],
-    allowHost: [],
-    db,
-    ...extra,
-  };
+  return serveFlags(db, TOKEN, stub.url, extra);
 }
 
 async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, document = file) {
