@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { society } from '../../tests/support/cli.ts';
+import { societyInProcess } from '../../tests/support/cli.ts';
 import {
   type StubHf,
   type StubHfReply,
@@ -134,7 +134,7 @@ describe('society run with a metric node', () => {
       '-q',
     ];
     const before = stub.requests.length;
-    const live = await society([...args, '--provider', endpoint(), '--record', cassette]);
+    const live = await societyInProcess([...args, '--provider', endpoint(), '--record', cassette]);
     expect(live.code, live.stderr).toBe(0);
     const { score, report } = outputsOf(live.stdout);
     // Without the markers: "a bear" is [0,1],[1,0] and "bear" is [1,0]. Precision (1 + 0)/2,
@@ -153,7 +153,7 @@ describe('society run with a metric node', () => {
     expect(sent).toEqual([{ inputs: PREDICTION }, { inputs: REFERENCE }]);
 
     const served = stub.requests.length;
-    const replay = await society([...args, '--replay', cassette]);
+    const replay = await societyInProcess([...args, '--replay', cassette]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(outputsOf(replay.stdout).score).toBeCloseTo(2 / 3, 12);
     expect(stub.requests.length).toBe(served);
@@ -166,7 +166,7 @@ describe('society run with a metric node', () => {
       ['prediction', 'text'],
       ['reference', 'text'],
     ]);
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       graph,
       '--input',
@@ -195,7 +195,7 @@ describe('society run with a metric node', () => {
       ['reference', 'image'],
     ]);
     const before = stub.requests.length;
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       graph,
       '--input',
@@ -229,7 +229,7 @@ describe('society run with a metric node', () => {
       ],
       { model: 'openai/clip-vit-base-patch32' },
     );
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       graph,
       '--input',
@@ -261,7 +261,7 @@ describe('society run with a metric node', () => {
       ['reference', 'text'],
     ]);
     const before = stub.requests.length;
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       graph,
       '--input',
@@ -284,7 +284,7 @@ describe('society run with a metric node', () => {
       ['prediction', 'text'],
       ['reference', 'text'],
     ]);
-    const result = await society([
+    const result = await societyInProcess([
       'run',
       graph,
       '--simulate',
