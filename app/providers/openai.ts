@@ -294,8 +294,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
     };
   }
 
+  /** How messages name this server, worked out once: every call's answer guard is given it. */
+  #whereText: string | undefined;
+
   #where(): string {
-    return `${this.id} (${displayUrl(this.baseUrl)})`;
+    this.#whereText ??= `${this.id} (${displayUrl(this.baseUrl)})`;
+    return this.#whereText;
   }
 
   /** Remove the key from anything a server or the SDK put in a message. */

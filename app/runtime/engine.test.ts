@@ -169,6 +169,51 @@ describe('replication', () => {
     ).toEqual(['critic#0', 'critic#1', 'critic#2']);
   });
 
+  it('sends every copy its own prompt when the copies are shown the same list', async () => {
+    const doc = graph(
+      [
+        input('q'),
+        node('idea', 'transform', {
+          template: '{{ style }} {{ q }}',
+          replicate: { items: ['cubist', 'baroque'], as: 'style' },
+        }),
+        agent('critic', '{% for p in ideas %}{{ p }}; {% endfor %}{{ q }}?', {
+          role: 'You are a {{ job }}.',
+          slots: { ideas: 'list<text>' },
+          replicate: { items: ['poet', 'chef', 'pilot'], as: 'job' },
+        }),
+        agent('judge', '{% for b in ballots %}{{ b }}; {% endfor %}{{ job }}', {
+          slots: { ballots: 'list<text>' },
+          replicate: { items: ['left', 'right'], as: 'job' },
+        }),
+        output('o'),
+      ],
+      [
+        edge('q.value', 'idea.q'),
+        edge('q.value', 'critic.q'),
+        edge('idea.value', 'critic.ideas'),
+        edge('critic.text', 'judge.ballots'),
+        edge('judge.text', 'o.value'),
+      ],
+    );
+    const fake = new FakeProvider((call) => ({ text: call.system || call.user }));
+    const { outputs } = await run(doc, { providerFor: fake.providerFor, inputs: { q: 'Paint' } });
+    const asked = fake.calls.map((c) => `${c.system} | ${c.user}`).sort();
+    expect(asked).toEqual(
+      [
+        'You are a chef. | cubist Paint; baroque Paint; Paint?',
+        'You are a pilot. | cubist Paint; baroque Paint; Paint?',
+        'You are a poet. | cubist Paint; baroque Paint; Paint?',
+        ' | You are a poet.; You are a chef.; You are a pilot.; left',
+        ' | You are a poet.; You are a chef.; You are a pilot.; right',
+      ].sort(),
+    );
+    expect(outputs.o).toEqual([
+      'You are a poet.; You are a chef.; You are a pilot.; left',
+      'You are a poet.; You are a chef.; You are a pilot.; right',
+    ]);
+  });
+
   it('binds `item` and `replica` when no name is given', async () => {
     const doc = graph(
       [

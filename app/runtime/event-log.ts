@@ -57,8 +57,9 @@ export class EventLog {
   }
 
   emit(body: RunEventBody): void {
-    const identity = eventIdentity(body);
-    if (identity && this.#logged.size > 0) {
+    // Only a run continuing a log has events to recognise (a fresh run's every event is new).
+    const identity = this.#logged.size > 0 ? eventIdentity(body) : undefined;
+    if (identity) {
       const key = occurrence(this.#occurrences, identity);
       // Already in the log this run continues: regenerated, not new.
       if (this.#logged.delete(key)) return;

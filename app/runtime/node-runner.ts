@@ -28,6 +28,7 @@ import { resolveInputs, skipCause } from './inputs.ts';
 import { instanceOf } from './instance-id.ts';
 import type { Loops } from './loops.ts';
 import type { ScopeContext } from './machine-runtime.ts';
+import { RenderMemo } from './render-memo.ts';
 import { parseReport } from './reports.ts';
 import type { RunOptions } from './run-options.ts';
 import { renderNodeTemplate } from './template-pool.ts';
@@ -92,6 +93,8 @@ export class NodeRunner {
   readonly #allowedOrigins: ReadonlySet<string>;
   /** Settles when the run's latest render has (see `render`). */
   #rendered: Promise<unknown> = Promise.resolve();
+  /** The last text of each template, for copies that render it from the same values. */
+  readonly #renders = new RenderMemo();
 
   constructor(setup: RunnerSetup) {
     this.#setup = setup;
@@ -465,7 +468,12 @@ export class NodeRunner {
     field: string,
     signal: AbortSignal,
   ): Promise<string> {
-    const rendering = renderNodeTemplate(template, vars, field, this.#setup.limits, signal);
+    const values = signal.aborted ? undefined : this.#renders.read(template, vars);
+    const shared = values && this.#renders.lookup(field, template, values);
+    const own = () => renderNodeTemplate(template, vars, field, this.#setup.limits, signal);
+    // A shared render that failed (its own copy cancelled, say) is this copy's to render again.
+    const rendering = shared ? shared.catch(own) : own();
+    if (values && !shared) this.#renders.keep(field, template, values, rendering);
     // A later render may fail while an earlier one is still rendering: its failure is handed
     // on in turn below, so it is not left unhandled meanwhile (that would end the process).
     rendering.catch(() => undefined);
