@@ -336,7 +336,8 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       for (let i = 0; parent && i < 20 && (await parent.isActive()); i++)
         await new Promise((r) => setTimeout(r, 100));
       await parent?.remove({ removeChildren: true }).catch(() => {});
-      for (const id of ids) await jobsQueue.remove(id).catch(() => {});
+      // Sent together, not one round trip after another: an eval's exit waits for them.
+      await Promise.all([...ids].map((id) => jobsQueue.remove(id).catch(() => {})));
       // A job run twice (a worker thought dead) left a second export nobody will fetch.
       let cursor = '0';
       do {
