@@ -106,6 +106,11 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
   );
   let enqueued: Promise<void> | undefined;
+  /**
+   * Jobs this session added, with the events already heard: their results arrive as events,
+   * so awaiting one needs no read of the job (the periodic look still covers a lost event).
+   */
+  const addedHere = new Set<string>();
 
   const queued = (job: EvalJob) => ({
     name: `item ${job.item + 1} · ${job.variant}`,
@@ -141,6 +146,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         await (await jobsQueue.getJob(queueJobId(options.jobs[i]!)))
           ?.retry('failed')
           .catch(() => {});
+    for (const job of fresh) addedHere.add(queueJobId(job));
     if (fresh.length > 0)
       await flows.add({
         name: `eval ${evalId}`,
@@ -203,8 +209,9 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       const early = heard.get(id);
       heard.delete(id);
       if (early !== undefined) waiting.get(id)?.resolve(early);
-      // Listening before looking: a result that lands in between is heard either way.
-      else look(id).catch(reject);
+      // Listening before looking: a result that lands in between is heard either way. A job
+      // queued by an earlier session may have finished before anyone listened: looked at now.
+      else if (!addedHere.has(id)) look(id).catch(reject);
     });
   };
 
