@@ -102,9 +102,14 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     if (entry) entry.resolve(returnvalue);
     else if (ids.has(jobId) && !imported.has(jobId)) heard.set(jobId, returnvalue);
   });
-  events.on('failed', ({ jobId, failedReason }) =>
-    waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
-  );
+  /** Failures heard before their job was awaited, kept as results are. */
+  const failedEarly = new Map<string, Error>();
+  events.on('failed', ({ jobId, failedReason }) => {
+    const error = new Error(failedReason || 'the job failed on its worker');
+    const entry = waiting.get(jobId);
+    if (entry) entry.reject(error);
+    else if (ids.has(jobId) && !imported.has(jobId)) failedEarly.set(jobId, error);
+  });
   let enqueued: Promise<void> | undefined;
   /**
    * Jobs this session added, with the events already heard: their results arrive as events,
@@ -207,8 +212,11 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         },
       });
       const early = heard.get(id);
+      const failure = failedEarly.get(id);
       heard.delete(id);
+      failedEarly.delete(id);
       if (early !== undefined) waiting.get(id)?.resolve(early);
+      else if (failure) waiting.get(id)?.reject(failure);
       // Listening before looking: a result that lands in between is heard either way. A job
       // queued by an earlier session may have finished before anyone listened: looked at now.
       else if (!addedHere.has(id)) look(id).catch(reject);
@@ -256,8 +264,10 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
           // importing it and before recording the item. It is not run again.
           importedBefore = endedRunIn(store, result.runId);
           if (importedBefore) break;
-          // Finished, but its export went with a Redis restart: run it again.
+          // Finished, but its export went with a Redis restart: run it again (queued anew by
+          // the next look, which happens at once).
           await jobsQueue.remove(id).catch(() => {});
+          addedHere.delete(id);
         }
       } finally {
         awaited.delete(id);
