@@ -231,9 +231,25 @@ export class GroupCommit {
     this.#scheduled = undefined;
     this.#members.clear();
     this.#idle();
-    // An fsync still running finishes on its own handle, which closes after it.
+    // An fsync still running finishes on its own handle, which closes after it; commits made
+    // since it began (a `commitSoon` still waiting) get one more before the handle goes.
     const deferred = this.#deferred;
-    if (this.#syncing) this.#syncing.finally(() => deferred?.close());
+    const left = this.#unsynced;
+    this.#unsynced = new Map();
+    const finish = async () => {
+      await this.#syncing;
+      if (deferred && left.size > 0) {
+        let failure: { error: Error } | undefined;
+        try {
+          await deferred.fsync();
+        } catch (error) {
+          failure = { error: asError(error) };
+        }
+        for (const [member, written] of left) member.synced(failure ?? { written });
+      }
+      deferred?.close();
+    };
+    if (this.#syncing || left.size > 0) void finish();
     else deferred?.close();
   }
 
