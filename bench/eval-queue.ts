@@ -340,10 +340,13 @@ export function formatEvalQueue(r: EvalQueueResult): string[] {
   const idealMs = (r.items * r.latencyMs) / r.concurrency;
   const withFixed = (fixedLocal + idealMs) / (fixedQueued + idealMs / r.workers);
   const s = (value: number) => `${(value / 1000).toFixed(1)} s`;
+  const perJob = (uses: ProcessUse[]) =>
+    `${(uses.reduce((sum, use) => sum + use.cpuMs, 0) / r.items).toFixed(1)} ms`;
   return [
     ...lines,
     `  coordinator + ${r.workers} workers  ${s(q.wallMs)} · ${q.itemsPerSecond.toFixed(1)} items/s (ideal ${((r.workers * r.concurrency * 1000) / r.latencyMs).toFixed(0)}) · ${ratio.toFixed(2)}× one process (aim ≥ ${EVAL_QUEUE_AIM}×, ideal ${r.workers}×)`,
     ...q.use.map(useLine),
+    `    CPU per job: workers ${perJob(q.use.filter((u) => u.name.startsWith('worker')))} (their runs included), coordinator ${perJob(q.use.filter((u) => u.name === 'coordinator'))} (its start-up included); one process ${perJob(r.local.use.filter((u) => u.name === 'one process'))} (start-up included)`,
     `    per job: ${q.redisCommandsPerJob.toFixed(1)} Redis commands, those BullMQ's scripts run inside Redis included (${q.redisTopCommands}) · ${(q.redisBytesPerJob / 1024).toFixed(1)} KiB in and out of Redis`,
     `  the eval alone (start-up and exit left out): one process ${s(r.local.evalMs)}, queued ${s(q.evalMs)} · ${(r.local.evalMs / q.evalMs).toFixed(2)}× (ideal ${r.workers}×)`,
     `  start-up and exit: one process ${s(fixedLocal)}, queued ${s(fixedQueued)}; with them, runs costing only the stub's latency would give ${withFixed.toFixed(2)}×`,

@@ -6,10 +6,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { compileGraph } from '../compiler/index.ts';
+import { type CompileResult, compileGraph } from '../compiler/index.ts';
 import { DEFAULT_PRICES } from '../costs/prices.ts';
 import { expertProviders } from '../experts/providers.ts';
-import { loadNodeRegistry } from '../node-sdk/registry.ts';
+import { loadNodeRegistry, type NodeRegistry } from '../node-sdk/registry.ts';
 import { Cassette } from '../providers/cassette.ts';
 import type { ProfileOverride } from '../providers/profiles.ts';
 import {
@@ -98,6 +98,32 @@ export function jobBlobs(inputs: Record<string, unknown>, blobs: BlobStore): Job
   return found;
 }
 
+/** Documents compiled lately, by text: an eval's jobs all run the same few documents. */
+const compiledDocuments = new Map<
+  string,
+  { registry: NodeRegistry; result: Promise<CompileResult> }
+>();
+/** A document per variant of an eval or two: more than enough to compile each once. */
+const COMPILED_KEPT = 16;
+
+/**
+ * `text` compiled, once per process for as long as it is among the last documents run: a
+ * worker's jobs (and a local eval's) carry the same document, and compiling it again for each
+ * one costs milliseconds of CPU a run needs for itself. A compiled graph is read, never changed,
+ * by the runs that share it (as a served society's runs share theirs).
+ */
+function compiledDocument(text: string, registry: NodeRegistry): Promise<CompileResult> {
+  const kept = compiledDocuments.get(text);
+  if (kept && kept.registry === registry) return kept.result;
+  const result = compileGraph(text, registry);
+  // A compile that threw (it reports problems, it should not) is not kept.
+  result.catch(() => compiledDocuments.delete(text));
+  if (compiledDocuments.size >= COMPILED_KEPT)
+    compiledDocuments.delete(compiledDocuments.keys().next().value!);
+  compiledDocuments.set(text, { registry, result });
+  return result;
+}
+
 /** Options of the process that runs jobs. */
 export interface JobContext {
   store: RunStore;
@@ -139,7 +165,7 @@ export async function executeJob(
   const { resumeRunId } = options;
   const { store } = context;
   const registry = await loadNodeRegistry();
-  const compiled = await compileGraph(job.documentText, registry);
+  const compiled = await compiledDocument(job.documentText, registry);
   if (!compiled.ok)
     throw new Error(
       `the document does not compile: ${compiled.problems.map((p) => p.message).join('; ')}`,

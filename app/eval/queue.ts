@@ -102,10 +102,20 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
     if (entry) entry.resolve(returnvalue);
     else if (ids.has(jobId) && !imported.has(jobId)) heard.set(jobId, returnvalue);
   });
-  events.on('failed', ({ jobId, failedReason }) =>
-    waiting.get(jobId)?.reject(new Error(failedReason || 'the job failed on its worker')),
-  );
+  /** Failures heard before their job was awaited, kept as results are. */
+  const failedEarly = new Map<string, Error>();
+  events.on('failed', ({ jobId, failedReason }) => {
+    const error = new Error(failedReason || 'the job failed on its worker');
+    const entry = waiting.get(jobId);
+    if (entry) entry.reject(error);
+    else if (ids.has(jobId) && !imported.has(jobId)) failedEarly.set(jobId, error);
+  });
   let enqueued: Promise<void> | undefined;
+  /**
+   * Jobs this session added, with the events already heard: their results arrive as events,
+   * so awaiting one needs no read of the job (the periodic look still covers a lost event).
+   */
+  const addedHere = new Set<string>();
 
   const queued = (job: EvalJob) => ({
     name: `item ${job.item + 1} · ${job.variant}`,
@@ -141,6 +151,7 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         await (await jobsQueue.getJob(queueJobId(options.jobs[i]!)))
           ?.retry('failed')
           .catch(() => {});
+    for (const job of fresh) addedHere.add(queueJobId(job));
     if (fresh.length > 0)
       await flows.add({
         name: `eval ${evalId}`,
@@ -201,10 +212,14 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
         },
       });
       const early = heard.get(id);
+      const failure = failedEarly.get(id);
       heard.delete(id);
+      failedEarly.delete(id);
       if (early !== undefined) waiting.get(id)?.resolve(early);
-      // Listening before looking: a result that lands in between is heard either way.
-      else look(id).catch(reject);
+      else if (failure) waiting.get(id)?.reject(failure);
+      // Listening before looking: a result that lands in between is heard either way. A job
+      // queued by an earlier session may have finished before anyone listened: looked at now.
+      else if (!addedHere.has(id)) look(id).catch(reject);
     });
   };
 
@@ -249,8 +264,10 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
           // importing it and before recording the item. It is not run again.
           importedBefore = endedRunIn(store, result.runId);
           if (importedBefore) break;
-          // Finished, but its export went with a Redis restart: run it again.
+          // Finished, but its export went with a Redis restart: run it again (queued anew by
+          // the next look, which happens at once).
           await jobsQueue.remove(id).catch(() => {});
+          addedHere.delete(id);
         }
       } finally {
         awaited.delete(id);
@@ -336,7 +353,8 @@ export async function queueExecutor(options: QueueExecutorOptions): Promise<Exec
       for (let i = 0; parent && i < 20 && (await parent.isActive()); i++)
         await new Promise((r) => setTimeout(r, 100));
       await parent?.remove({ removeChildren: true }).catch(() => {});
-      for (const id of ids) await jobsQueue.remove(id).catch(() => {});
+      // Sent together, not one round trip after another: an eval's exit waits for them.
+      await Promise.all([...ids].map((id) => jobsQueue.remove(id).catch(() => {})));
       // A job run twice (a worker thought dead) left a second export nobody will fetch.
       let cursor = '0';
       do {

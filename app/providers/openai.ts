@@ -4,12 +4,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
-import OpenAI, {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  type ClientOptions,
-} from 'openai';
+import type { APIError, ClientOptions, default as OpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -180,7 +175,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
       maxBytes: options.maxAnswerBytes ?? DEFAULT_LIMITS.answerBytes,
       expect: request.stream ? 'event-stream' : 'json',
     });
-    this.#client ??= new OpenAI({ ...this.#clientOptions, fetch: guardedFetch });
+    sdk ??= await import('openai');
+    this.#client ??= new sdk.default({ ...this.#clientOptions, fetch: guardedFetch });
     const client = this.#client;
     try {
       const body = toOpenAIBody(request);
@@ -311,11 +307,12 @@ export class OpenAICompatibleProvider implements ChatProvider {
   #mapError(error: unknown, signal: AbortSignal, guard: AnswerGuard, streaming: boolean): Error {
     // Our signal aborted (run cancel or per-call timeout): that is a cancellation, whatever
     // shape the SDK or fetch gave it.
-    if (signal.aborted || error instanceof APIUserAbortError) return abortError(signal.reason);
+    if (signal.aborted || (sdk && error instanceof sdk.APIUserAbortError))
+      return abortError(signal.reason);
     // What the guard refused, however the SDK wrapped it on the way out.
     if (guard.failure) return guard.failure;
     if (error instanceof ProviderError) return error;
-    if (error instanceof APIConnectionError) {
+    if (sdk && error instanceof sdk.APIConnectionError) {
       const cause = error.cause instanceof Error ? error.cause : undefined;
       const detail = cause?.cause instanceof Error ? cause.cause.message : cause?.message;
       if (detail && CLOSED.test(detail)) {
@@ -330,7 +327,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
         { retryable: true, code: 'connection_error' },
       );
     }
-    if (error instanceof APIError && typeof error.status === 'number') {
+    if (sdk && error instanceof sdk.APIError && typeof error.status === 'number') {
       const status = error.status;
       const code = error.code ?? error.type ?? undefined;
       const serverMessage = apiErrorMessage(error);
@@ -394,6 +391,18 @@ const guardedFetch: typeof fetch = (input, init) => {
 const CLOSED = /other side closed|socket hang up|ECONNRESET/i;
 /** How it says the body stopped arriving part-way. */
 const TERMINATED = /^terminated$/;
+
+/**
+ * The SDK, loaded with the first call a process makes, not with every command that could make
+ * one (a queue's coordinator, whose runs happen on workers, never does): it is hundreds of
+ * modules. Its error classes are read from here once a call has failed.
+ */
+let sdk: typeof import('openai') | undefined;
+
+/** Loads the SDK now: a process about to make calls (a queue worker) pays for it up front. */
+export async function loadOpenAiSdk(): Promise<void> {
+  sdk ??= await import('openai');
+}
 
 /** The server's own words from an APIError, without the SDK's status prefix, kept short. */
 function apiErrorMessage(error: APIError): string {

@@ -101,6 +101,53 @@ describe('group commit', () => {
     expect(onDisk).toBe(2);
   });
 
+  it('commitSoon commits at once and resolves only after an fsync begun after it', async () => {
+    const fsyncs: Array<() => void> = [];
+    const written: string[] = [];
+    let closed = false;
+    const group = new GroupCommit((fn) => fn(), 0, {
+      relaxed: (fn) => fn(),
+      fsync: () => new Promise<void>((resolve) => fsyncs.push(resolve)),
+      close: () => {
+        closed = true;
+      },
+    });
+    const first = group.commitSoon(() => written.push('a'));
+    const onDisk: string[] = [];
+    void first.then(() => onDisk.push('a'));
+    // An fsync is under way for the first; the second commits meanwhile, so it needs another.
+    void group.commitSoon(() => written.push('b')).then(() => onDisk.push('b'));
+    expect(written).toEqual(['a', 'b']);
+    expect(fsyncs).toHaveLength(1);
+    fsyncs[0]!();
+    await new Promise(setImmediate);
+    expect(onDisk).toEqual(['a']);
+    expect(fsyncs).toHaveLength(2);
+    fsyncs[1]!();
+    await new Promise(setImmediate);
+    expect(onDisk).toEqual(['a', 'b']);
+    // A store closing while a commit waits for its fsync flushes it before letting go.
+    void group.commitSoon(() => written.push('c')).then(() => onDisk.push('c'));
+    expect(fsyncs).toHaveLength(3);
+    void group.commitSoon(() => written.push('d')).then(() => onDisk.push('d'));
+    group.dispose();
+    fsyncs[2]!();
+    await new Promise(setImmediate);
+    expect(fsyncs).toHaveLength(4);
+    expect(onDisk).toEqual(['a', 'b', 'c']);
+    expect(closed).toBe(false);
+    fsyncs[3]!();
+    await new Promise(setImmediate);
+    expect(onDisk).toEqual(['a', 'b', 'c', 'd']);
+    expect(closed).toBe(true);
+    // A write that throws commits nothing and is told at once.
+    expect(() =>
+      group.commitSoon(() => {
+        throw new Error('the disk is full');
+      }),
+    ).toThrow('the disk is full');
+  });
+
   it('a paid answer and everything before it reach the file within the bounded wait', async () => {
     const s = store();
     const run = newRun(s);

@@ -181,6 +181,33 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * Runs `fn` in a transaction of its own (not the writers'), committed without its fsync;
+   * resolves once an fsync begun after it has finished (the shared one on the thread pool, or
+   * a later commit's own), rejects when that fsync fails. Without a deferred sync (an
+   * in-memory store) it commits as `atomically` does and resolves at once. Throws what `fn` or
+   * the commit throws, having written nothing.
+   */
+  commitSoon(fn: () => void): Promise<void> {
+    const deferred = this.#deferred;
+    if (!deferred || this.#disposed) {
+      this.#atomically(fn);
+      return Promise.resolve();
+    }
+    deferred.relaxed(() => this.#atomically(fn));
+    return new Promise((resolve, reject) => {
+      // Told like a writer whose rows an fsync covers.
+      const waiter: GroupMember = {
+        written: 0,
+        writeBuffered: () => 0,
+        settle: () => {},
+        synced: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve()),
+      };
+      this.#unsynced.set(waiter, 0);
+      this.#syncSoon();
+    });
+  }
+
   /** Starts the shared fsync, or notes that another must follow the one running. */
   #syncSoon(): void {
     if (this.#syncing || this.#disposed || !this.#deferred || this.#unsynced.size === 0) return;
@@ -204,9 +231,25 @@ export class GroupCommit {
     this.#scheduled = undefined;
     this.#members.clear();
     this.#idle();
-    // An fsync still running finishes on its own handle, which closes after it.
+    // An fsync still running finishes on its own handle, which closes after it; commits made
+    // since it began (a `commitSoon` still waiting) get one more before the handle goes.
     const deferred = this.#deferred;
-    if (this.#syncing) this.#syncing.finally(() => deferred?.close());
+    const left = this.#unsynced;
+    this.#unsynced = new Map();
+    const finish = async () => {
+      await this.#syncing;
+      if (deferred && left.size > 0) {
+        let failure: { error: Error } | undefined;
+        try {
+          await deferred.fsync();
+        } catch (error) {
+          failure = { error: asError(error) };
+        }
+        for (const [member, written] of left) member.synced(failure ?? { written });
+      }
+      deferred?.close();
+    };
+    if (this.#syncing || left.size > 0) void finish();
     else deferred?.close();
   }
 

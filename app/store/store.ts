@@ -159,6 +159,15 @@ export class RunStore {
     return this.#db.transaction(fn)();
   }
 
+  /**
+   * `atomically` without stopping for the disk: the transaction commits at once (a killed
+   * process loses nothing of it), and the promise resolves once an fsync off the event loop
+   * has made it survive a power cut too, as the event writers' background commits do.
+   */
+  atomicallySoon(fn: () => void): Promise<void> {
+    return this.#events.group.commitSoon(fn);
+  }
+
   /** Records a new run as 'running' and returns it. */
   createRun(run: NewRun): RunRecord {
     return this.#runs.createRun(run);

@@ -3,12 +3,7 @@
  * started for the run, ended when it closes) or a Streamable HTTP one. Like a chat provider it
  * is a dumb transport: one attempt per call; the engine owns retries, limits, events and records.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   ToolCallOptions,
@@ -64,6 +59,17 @@ export async function connectMcp(
   options: McpConnectOptions,
 ): Promise<ToolSource> {
   const values = readVariables(profile, options.env ?? process.env, options.redactor);
+  // The SDK's client loads with the first server a run opens, not with every command that
+  // could open one (a queue's coordinator, whose runs happen on workers, never does).
+  const [
+    { Client },
+    { getDefaultEnvironment, StdioClientTransport },
+    { StreamableHTTPClientTransport },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   let stderr = '';
   let transport: Transport;
   if (profile.transport === 'stdio') {

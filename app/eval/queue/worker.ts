@@ -17,6 +17,7 @@ import { hostname } from 'node:os';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadNodeRegistry } from '../../node-sdk/registry.ts';
+import { loadOpenAiSdk } from '../../providers/openai.ts';
 import type { ProfileOverride } from '../../providers/profiles.ts';
 import { exportRun } from '../../runs/export.ts';
 import type { RunStore } from '../../store/index.ts';
@@ -80,7 +81,7 @@ export async function startEvalWorker(options: EvalWorkerOptions): Promise<EvalW
   const redis: Redis = options.redis ?? (await connectRedis(options.address));
   // Loaded before the first job: loading blocks the event loop for a moment, and a job whose
   // lock is not renewed in time would be handed to another worker while this one runs it.
-  await loadNodeRegistry();
+  await Promise.all([loadNodeRegistry(), loadOpenAiSdk()]);
   const limiter = new RedisRateLimiter(redis);
   const log = options.log ?? (() => {});
   const name = `${hostname()}:${process.pid}`;

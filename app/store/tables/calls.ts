@@ -32,15 +32,18 @@ import type { ExpertRequest, ExpertResult } from '../../providers/expert-types.t
 import type { ToolDefinition } from '../../providers/tools.ts';
 import type { ChatRequest, ChatResult } from '../../providers/types.ts';
 import type { BlobsTable } from './blobs.ts';
-import type { Clean } from './sql.ts';
+import { type Clean, statementCache } from './sql.ts';
 
 export class CallsTable {
   readonly #db: Database.Database;
   readonly #clean: Clean;
   readonly #blobs: BlobsTable;
+  /** Every answer of every run records through the same few statements: prepared once. */
+  readonly #prepare: ReturnType<typeof statementCache>;
 
   constructor(db: Database.Database, clean: Clean, blobs: BlobsTable) {
     this.#db = db;
+    this.#prepare = statementCache(db);
     this.#clean = clean;
     this.#blobs = blobs;
   }
@@ -80,22 +83,24 @@ export class CallsTable {
 
   /** Adds an answer to a request's row of the record, creating the row on its first answer. */
   #appendCall(runId: string, key: string, requestJson: string, recorded: unknown): void {
-    const existing = this.#db
-      .prepare<[string, string], string>('SELECT responses FROM calls WHERE run_id = ? AND key = ?')
+    const existing = this.#prepare<[string, string], string>(
+      'SELECT responses FROM calls WHERE run_id = ? AND key = ?',
+    )
       .pluck()
       .get(runId, key);
     if (existing === undefined) {
-      this.#db
-        .prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)')
-        .run(runId, key, this.#clean(requestJson), this.#clean(JSON.stringify([recorded])));
+      this.#prepare('INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)').run(
+        runId,
+        key,
+        this.#clean(requestJson),
+        this.#clean(JSON.stringify([recorded])),
+      );
     } else {
-      this.#db
-        .prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?')
-        .run(
-          this.#clean(JSON.stringify([...(JSON.parse(existing) as unknown[]), recorded])),
-          runId,
-          key,
-        );
+      this.#prepare('UPDATE calls SET responses = ? WHERE run_id = ? AND key = ?').run(
+        this.#clean(JSON.stringify([...(JSON.parse(existing) as unknown[]), recorded])),
+        runId,
+        key,
+      );
     }
   }
 
@@ -153,10 +158,9 @@ export class CallsTable {
 
   /** The run's calls as a cassette file (see `RunStore.callRecord`). */
   callRecord(runId: string): CassetteFile {
-    const rows = this.#db
-      .prepare<[string], { key: string; request: string; responses: string }>(
-        'SELECT key, request, responses FROM calls WHERE run_id = ? ORDER BY key',
-      )
+    const rows = this.#prepare<[string], { key: string; request: string; responses: string }>(
+      'SELECT key, request, responses FROM calls WHERE run_id = ? ORDER BY key',
+    )
       .all(runId)
       .map((row) => ({ key: row.key, request: JSON.parse(row.request), responses: row.responses }));
     const experts = rows.filter((row) => isExpertRequest(row.request));

@@ -11,7 +11,7 @@ import { type CassetteFile, canonicalJson } from '../../providers/cassette.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import type { BlobsTable } from './blobs.ts';
 import type { RunRecord } from './run-record.ts';
-import type { Clean } from './sql.ts';
+import { type Clean, statementCache } from './sql.ts';
 
 /** A finished run as another store holds it (the shape of a run export, `society export`). */
 export interface ImportedRun {
@@ -31,6 +31,8 @@ export class RunImports {
   readonly #clean: Clean;
   readonly #blobs: BlobsTable;
   readonly #writing: ReadonlyMap<string, unknown>;
+  /** A coordinator imports a run for every job of an eval: the statements are prepared once. */
+  readonly #prepare: ReturnType<typeof statementCache>;
 
   constructor(
     db: Database.Database,
@@ -39,6 +41,7 @@ export class RunImports {
     writing: ReadonlyMap<string, unknown>,
   ) {
     this.#db = db;
+    this.#prepare = statementCache(db);
     this.#clean = clean;
     this.#blobs = blobs;
     this.#writing = writing;
@@ -63,15 +66,14 @@ export class RunImports {
       if (event.runId !== run.id)
         throw new Error(`run ${run.id}: event ${event.seq} belongs to run ${event.runId}`);
     return this.#db.transaction((): ImportOutcome => {
-      const existing = this.#db
-        .prepare<[string], string>('SELECT status FROM runs WHERE id = ?')
+      const existing = this.#prepare<[string], string>('SELECT status FROM runs WHERE id = ?')
         .pluck()
         .get(run.id);
       if (existing !== undefined && existing !== 'running' && existing !== 'interrupted')
         return 'present';
       if (existing !== undefined) this.#db.prepare('DELETE FROM runs WHERE id = ?').run(run.id);
       this.#insertRun(run);
-      const insertEvent = this.#db.prepare(
+      const insertEvent = this.#prepare(
         'INSERT INTO events (run_id, seq, type, time, body) VALUES (?, ?, ?, ?, ?)',
       );
       for (const event of data.events)
@@ -82,7 +84,7 @@ export class RunImports {
           event.time,
           this.#clean(JSON.stringify(event)),
         );
-      const insertCall = this.#db.prepare(
+      const insertCall = this.#prepare(
         'INSERT INTO calls (run_id, key, request, responses) VALUES (?, ?, ?, ?)',
       );
       for (const entry of [...data.calls.entries, ...(data.calls.experts ?? [])])
@@ -99,28 +101,26 @@ export class RunImports {
   }
 
   #insertRun(run: RunRecord): void {
-    this.#db
-      .prepare(
-        `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs,
+    this.#prepare(
+      `INSERT INTO runs (id, graph_name, graph_hash, document, compiler_version, mode, inputs,
            status, started_at, finished_at, outputs, usage, cost_usd, error, parent_run_id,
            fork_seq, owner_pid, owner_host)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL)`,
-      )
-      .run(
-        run.id,
-        run.graphName,
-        run.graphHash,
-        this.#clean(run.documentText),
-        run.compilerVersion,
-        run.mode,
-        this.#clean(JSON.stringify(run.inputs)),
-        run.status,
-        run.startedAt,
-        run.finishedAt ?? null,
-        run.outputs === undefined ? null : this.#clean(JSON.stringify(run.outputs)),
-        run.usage === undefined ? null : JSON.stringify(run.usage),
-        run.costUsd ?? null,
-        run.error === undefined ? null : this.#clean(run.error),
-      );
+    ).run(
+      run.id,
+      run.graphName,
+      run.graphHash,
+      this.#clean(run.documentText),
+      run.compilerVersion,
+      run.mode,
+      this.#clean(JSON.stringify(run.inputs)),
+      run.status,
+      run.startedAt,
+      run.finishedAt ?? null,
+      run.outputs === undefined ? null : this.#clean(JSON.stringify(run.outputs)),
+      run.usage === undefined ? null : JSON.stringify(run.usage),
+      run.costUsd ?? null,
+      run.error === undefined ? null : this.#clean(run.error),
+    );
   }
 }

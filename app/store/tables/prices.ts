@@ -2,6 +2,7 @@
 
 import type Database from 'better-sqlite3';
 import type { ModelPrice, PriceTable } from '../../costs/prices.ts';
+import { statementCache } from './sql.ts';
 
 /** A stored model price (US dollars per million tokens) and when it was set. */
 export interface StoredPrice extends ModelPrice {
@@ -11,9 +12,12 @@ export interface StoredPrice extends ModelPrice {
 
 export class PricesTable {
   readonly #db: Database.Database;
+  /** Every run reads the price table as it starts: its statement is prepared once. */
+  readonly #prepare: ReturnType<typeof statementCache>;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#prepare = statementCache(db);
   }
 
   /** Sets a model's price in US dollars per million input and output tokens. */
@@ -38,16 +42,15 @@ export class PricesTable {
 
   /** Every price, by model (or just `model`'s). */
   listPrices(model?: string): StoredPrice[] {
-    return this.#db
-      .prepare<
-        [string | null, string | null],
-        {
-          model: string;
-          input_per_million: number;
-          output_per_million: number;
-          updated_at: number;
-        }
-      >('SELECT * FROM prices WHERE ? IS NULL OR model = ? ORDER BY model')
+    return this.#prepare<
+      [string | null, string | null],
+      {
+        model: string;
+        input_per_million: number;
+        output_per_million: number;
+        updated_at: number;
+      }
+    >('SELECT * FROM prices WHERE ? IS NULL OR model = ? ORDER BY model')
       .all(model ?? null, model ?? null)
       .map((row) => ({
         model: row.model,

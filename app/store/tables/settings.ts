@@ -2,18 +2,21 @@
 
 import type Database from 'better-sqlite3';
 import { findSecret, isSecretFieldName, SecretRefusedError } from '../secrets.ts';
+import { statementCache } from './sql.ts';
 
 export class SettingsTable {
   readonly #db: Database.Database;
+  /** Every run reads settings as it starts (allowed hosts, MCP servers): prepared once. */
+  readonly #prepare: ReturnType<typeof statementCache>;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#prepare = statementCache(db);
   }
 
   /** A setting's value, or undefined. */
   getSetting(key: string): unknown {
-    const value = this.#db
-      .prepare<[string], string>('SELECT value FROM settings WHERE key = ?')
+    const value = this.#prepare<[string], string>('SELECT value FROM settings WHERE key = ?')
       .pluck()
       .get(key);
     return value === undefined ? undefined : JSON.parse(value);

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRICES } from '../../../costs/prices.ts';
 import { loadNodeRegistry } from '../../../node-sdk/registry.ts';
+import { loadOpenAiSdk } from '../../../providers/openai.ts';
 import { formatProblem } from '../../../schema/problems.ts';
 import { type ServedSociety, servedName, servedSociety } from '../../../serve/catalog.ts';
 import { isLoopback, type ServeOptions, serve } from '../../../serve/index.ts';
@@ -145,6 +146,9 @@ export async function serveOptions(
       process.stderr.write(
         `society: warning: listening on ${flags.host}, beyond this machine, over plain HTTP: put TLS (a reverse proxy) in front, or the token and every run travel readable\n`,
       );
+    // A server answers its first request as fast as the rest: the model client it calls with
+    // (loaded with a process's first call otherwise) loads now; on a queue, workers call.
+    if (!queue && !flags.simulate) await loadOpenAiSdk();
     return {
       options: {
         societies,
