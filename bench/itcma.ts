@@ -24,6 +24,7 @@ import { compileGraph } from '../app/compiler/index.ts';
 import { estimateRun } from '../app/costs/estimate.ts';
 import { DEFAULT_PRICES } from '../app/costs/prices.ts';
 import { expertProviders } from '../app/experts/providers.ts';
+import { YOUNG_GENERATION_FLAG } from '../app/memory/young-generation.ts';
 import { loadNodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import { isMain, machineLine, median, ms } from './support.ts';
@@ -121,7 +122,17 @@ async function cliRun(steps: number): Promise<number> {
   try {
     await promisify(execFile)(
       process.execPath,
-      [bin, 'run', fileURLToPath(TEMPLATE), '--simulate', '--set', `steps=${steps}`, '--json'],
+      // With the option the command's `#!` line starts node with.
+      [
+        YOUNG_GENERATION_FLAG,
+        bin,
+        'run',
+        fileURLToPath(TEMPLATE),
+        '--simulate',
+        '--set',
+        `steps=${steps}`,
+        '--json',
+      ],
       { env: { ...process.env, SOCIETY_DB: join(home, 'runs.db') }, maxBuffer: 64 * 2 ** 20 },
     );
     return performance.now() - started;

@@ -1,7 +1,10 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // The `society` command. It runs the TypeScript sources directly (Node 22.18 and newer strip
 // types by default). An older Node stops at the version guard, imported first, with one line
 // saying what to install.
+//
+// The `#!` line caps V8's young generation (app/memory/young-generation.ts, YOUNG_GENERATION_FLAG):
+// `env -S` passes the option on Linux and macOS, and npm's Windows shims copy it from this line.
 import '../scripts/check-node.mjs';
 import module from 'node:module';
 

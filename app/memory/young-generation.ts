@@ -1,0 +1,63 @@
+/**
+ * The cap on V8's young generation (its new space) in every process that runs societies: the
+ * `society` command (its `#!` line, and `npm run society`), `npm start` / `npm run studio`
+ * (package.json), the desktop app's main process (`--js-flags`, main/start.ts).
+ *
+ * A run allocates many short-lived objects (prompts, events, HTTP bodies). By default V8 doubles
+ * its new space whenever much survives a scavenge, to 64 MB and more on a 64-bit machine, and
+ * keeps it for the life of the process: after a few runs most of the process's resident memory
+ * is an empty young generation, not anything a run holds (bench/run-memory.ts). Two semi-spaces
+ * of 4 MB keep the Artist–Critic bench's peak resident set about 35 MB lower fresh and 70 MB
+ * lower after repeated runs, for no CPU time the benches can tell from noise; 2 MB ones cost
+ * more CPU, 8 MB ones saved no more (the README's Performance section has the figures).
+ *
+ * Node takes the cap only when it starts (`--max-semi-space-size`): set later with
+ * `v8.setFlagsFromString` it is ignored, and the growth factor V8 does read later can only keep
+ * the new space from growing between event-loop turns, not within a long synchronous or
+ * promise-only stretch of a run, where it grew to 64 MB all the same. So the product starts node
+ * with the flag. A process started otherwise (`node bin/society.js …`) is not capped:
+ * NODE_OPTIONS=--max-semi-space-size=4 caps it.
+ */
+
+/** The semi-space size the product starts node with, in MB: the new space is two of them. */
+export const SEMI_SPACE_MB = 4;
+
+/** The Node option every entry that runs societies is started with. */
+export const YOUNG_GENERATION_FLAG = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+
+/** The `--max-semi-space-size` in `args` (a command line, NODE_OPTIONS or --js-flags split), if any. */
+export function launchSemiSpaceMb(args: readonly string[]): number | undefined {
+  let found: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const match = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(args[i]!);
+    if (!match) continue;
+    const value = match[1] ?? args[i + 1];
+    if (value !== undefined && /^\d+$/.test(value)) found = Number(value);
+  }
+  return found;
+}
+
+/**
+ * The semi-space size, in MB, this process was started with: from node's own options, then
+ * NODE_OPTIONS, then Electron's `--js-flags` (the desktop app's main process). Undefined when
+ * none set it (0 also means V8's default).
+ */
+export function semiSpaceInForce(
+  execArgv: readonly string[] = process.execArgv,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  argv: readonly string[] = process.argv,
+): number | undefined {
+  const split = (text: string | undefined) => (text ?? '').split(/\s+/).filter(Boolean);
+  const jsFlags = argv.filter((a) => a.startsWith('--js-flags=')).map((a) => a.slice(11));
+  return (
+    launchSemiSpaceMb(execArgv) ??
+    launchSemiSpaceMb(split(env.NODE_OPTIONS)) ??
+    launchSemiSpaceMb(jsFlags.flatMap(split))
+  );
+}
+
+/** "new space capped at 8 MB (--max-semi-space-size=4)", for a line of a report. */
+export function describeYoungGeneration(semiSpaceMb = semiSpaceInForce()): string {
+  if (!semiSpaceMb) return "new space not capped (V8's default growth)";
+  return `new space capped at ${2 * semiSpaceMb} MB (--max-semi-space-size=${semiSpaceMb})`;
+}
