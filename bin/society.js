@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=8
 // The `society` command. It runs the TypeScript sources directly (Node 22.18 and newer strip
 // types by default). An older Node stops at the version guard, imported first, with one line
 // saying what to install.

@@ -53,7 +53,7 @@ function probed(command: string, args: string[], script: string): Promise<number
 
 describe('the young generation of a process that runs societies', () => {
   it.skipIf(process.platform === 'win32')(
-    'stays at 8 MB in the society command started by its #! line, and grows without it',
+    'stays capped in the society command started by its #! line, and grows without it',
     async () => {
       const args = ['validate', 'templates/nlsom-vqa.society.json'];
       const [asInstalled, plainNode] = await Promise.all([
@@ -66,9 +66,9 @@ describe('the young generation of a process that runs societies', () => {
     },
   );
 
-  it('stays at 8 MB in npm run studio, started as package.json starts it', async () => {
+  it('stays capped in npm run studio, started as package.json starts it', async () => {
     const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
-    // "node scripts/check-node.mjs && node --max-semi-space-size=4 scripts/launch.mjs studio"
+    // "node scripts/check-node.mjs && node --max-semi-space-size=8 scripts/launch.mjs studio"
     const [node, ...args] = (scripts.studio as string).split('&&').at(-1)!.trim().split(/\s+/);
     expect(node).toBe('node');
     const launch = path.join(ROOT, 'scripts', 'launch.mjs');

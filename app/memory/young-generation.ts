@@ -7,20 +7,21 @@
  * its new space whenever much survives a scavenge, to 64 MB and more on a 64-bit machine, and
  * keeps it for the life of the process: after a few runs most of the process's resident memory
  * is an empty young generation, not anything a run holds (bench/run-memory.ts). Two semi-spaces
- * of 4 MB keep the Artist–Critic bench's peak resident set about 35 MB lower fresh and 70 MB
- * lower after repeated runs, for no CPU time the benches can tell from noise; 2 MB ones cost
- * more CPU, 8 MB ones saved no more (the README's Performance section has the figures).
+ * of 8 MB keep the Artist–Critic bench's peak resident set about 40 MB lower fresh and 80 MB
+ * lower after repeated runs, for no CPU time the benches can tell from noise; 4 MB ones saved no
+ * more and slowed the engine's 1,000-agent fan-out by half (the README's Performance section has
+ * the figures).
  *
  * Node takes the cap only when it starts (`--max-semi-space-size`): set later with
  * `v8.setFlagsFromString` it is ignored, and the growth factor V8 does read later can only keep
  * the new space from growing between event-loop turns, not within a long synchronous or
  * promise-only stretch of a run, where it grew to 64 MB all the same. So the product starts node
  * with the flag. A process started otherwise (`node bin/society.js …`) is not capped:
- * NODE_OPTIONS=--max-semi-space-size=4 caps it.
+ * NODE_OPTIONS=--max-semi-space-size=8 caps it.
  */
 
 /** The semi-space size the product starts node with, in MB: the new space is two of them. */
-export const SEMI_SPACE_MB = 4;
+export const SEMI_SPACE_MB = 8;
 
 /** The Node option every entry that runs societies is started with. */
 export const YOUNG_GENERATION_FLAG = `--max-semi-space-size=${SEMI_SPACE_MB}`;
@@ -56,7 +57,7 @@ export function semiSpaceInForce(
   );
 }
 
-/** "new space capped at 8 MB (--max-semi-space-size=4)", for a line of a report. */
+/** "new space capped at 16 MB (--max-semi-space-size=8)", for a line of a report. */
 export function describeYoungGeneration(semiSpaceMb = semiSpaceInForce()): string {
   if (!semiSpaceMb) return "new space not capped (V8's default growth)";
   return `new space capped at ${2 * semiSpaceMb} MB (--max-semi-space-size=${semiSpaceMb})`;
