@@ -20,13 +20,18 @@
  * Prints the figures; never asserts.
  */
 
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type CompiledGraph, compileGraph } from '../app/compiler/index.ts';
 import { expertProviders } from '../app/experts/providers.ts';
+import {
+  describeYoungGeneration,
+  semiSpaceInForce,
+  YOUNG_GENERATION_FLAG,
+} from '../app/memory/young-generation.ts';
 import { loadNodeRegistry, type NodeRegistry } from '../app/node-sdk/registry.ts';
 import { startRun } from '../app/runtime/engine.ts';
 import type { RunEvent } from '../app/runtime/events.ts';
@@ -106,6 +111,8 @@ export interface ArtistCriticResult {
   /** The machine's load average over the last minute when the bench ended, and its cores. */
   load: number;
   cpus: number;
+  /** How V8's young generation was capped (app/memory/young-generation.ts). */
+  youngGeneration: string;
 }
 
 type Doc = {
@@ -346,6 +353,7 @@ async function fetchFloor(
 export async function benchArtistCritic(
   options: ArtistCriticOptions = {},
 ): Promise<ArtistCriticResult> {
+  const youngGeneration = describeYoungGeneration();
   const env = process.env;
   const rounds = options.rounds ?? Number(env.BENCH_ROUNDS ?? 3);
   const latencyMs = options.latencyMs ?? Number(env.BENCH_LATENCY_MS ?? 100);
@@ -392,6 +400,7 @@ export async function benchArtistCritic(
     floorCpuMs: median((floors.length > 1 ? floors.slice(1) : floors).map((f) => f.cpuMs)),
     load: loadavg()[0]!,
     cpus: availableParallelism(),
+    youngGeneration,
   };
 }
 
@@ -435,7 +444,7 @@ export function formatArtistCritic(r: ArtistCriticResult): string[] {
       `${ms(between.reduce((a, b) => a + b, 0))} between calls (largest ${ms(Math.max(0, ...between))}${largestLink(w, between)}), ${ms(w.gapsMs.at(-1) ?? 0)} after the last`,
     `  peak RSS during the run ${mb(w.peakRss)} (aim < 220 MB warm; ${mb(w.rssBefore)} just before it, of which V8's heap had taken ` +
       `${mb(w.heapTotalBefore)} and used ${mb(w.heapUsedBefore)}); cold run ${mb(r.cold.peakRss)} (aim < 160 MB; ${mb(r.cold.rssBefore)} before it); ` +
-      `Node's runtime and the loaded modules included; peak heap used ${mb(w.peakHeapUsed)}; process lifetime peak ${mb(r.maxRss)}`,
+      `Node's runtime and the loaded modules included; peak heap used ${mb(w.peakHeapUsed)}; process lifetime peak ${mb(r.maxRss)}; ${r.youngGeneration}`,
     `  CPU time of the bench's process during the run ${ms(w.cpuMs, 0)} (cold run ${ms(r.cold.cpuMs, 0)}; the floor's requests ${ms(r.floorCpuMs, 0)}); ` +
       `the machine's load average ${r.load.toFixed(1)} on ${r.cpus} cpus`,
     `  stub peak concurrency ${w.peakConcurrency} (limit ${r.concurrency}; cold run ${r.cold.peakConcurrency})`,
@@ -448,13 +457,26 @@ export function formatArtistCritic(r: ArtistCriticResult): string[] {
  */
 export async function benchArtistCriticAlone(): Promise<ArtistCriticResult> {
   const script = fileURLToPath(import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, [script, '--json'], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  // Started as the product starts node (app/memory/young-generation.ts): the memory measured is
+  // the product's.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [YOUNG_GENERATION_FLAG, script, '--json'],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   return JSON.parse(stdout) as ArtistCriticResult;
 }
 
-if (isMain(import.meta.url)) {
+if (isMain(import.meta.url) && semiSpaceInForce() === undefined) {
+  // Started without the product's option (`node bench/artist-critic.ts`): run again with it.
+  // `node --max-semi-space-size=N bench/artist-critic.ts` measures another size (0: V8's default).
+  const child = spawnSync(
+    process.execPath,
+    [YOUNG_GENERATION_FLAG, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
+  process.exitCode = child.status ?? 1;
+} else if (isMain(import.meta.url)) {
   const result = await benchArtistCritic();
   if (process.argv.includes('--json')) console.log(JSON.stringify(result));
   else {

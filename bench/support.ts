@@ -1,6 +1,7 @@
 /** Small helpers shared by the benchmarks: timing, medians, formatting, a zero-latency provider. */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { describeYoungGeneration } from '../app/memory/young-generation.ts';
 import type { ChatProvider, ChatRequest, ChatResult } from '../app/providers/types.ts';
 
 export function median(values: number[]): number {
@@ -21,7 +22,7 @@ export function pad(text: string, width: number): string {
 export function machineLine(): string {
   const cpus = os.cpus();
   const model = cpus[0]?.model.trim() ?? 'unknown cpu';
-  return `node ${process.version}, ${os.availableParallelism()} cpus (${model}), ${os.platform()}-${os.arch()}`;
+  return `node ${process.version}, ${os.availableParallelism()} cpus (${model}), ${os.platform()}-${os.arch()}; ${describeYoungGeneration()}`;
 }
 
 /** True when the module at `url` is the script node was started with. */

@@ -4,6 +4,13 @@
 // saying what to install.
 import '../scripts/check-node.mjs';
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+// A command that may run a society starts node again, in place, with V8's young generation
+// capped (app/memory/young-generation.ts), before it loads anything else. (Imported after the
+// version guard: an older Node cannot load TypeScript.)
+const { restartCapped } = await import('../app/memory/young-generation.ts');
+restartCapped(fileURLToPath(import.meta.url), process.argv.slice(2));
 
 // Node keeps the compiled (and type-stripped) sources on disk, keyed by their content, so a
 // command after the first skips stripping and parsing: start-up roughly halves. NODE_COMPILE_CACHE

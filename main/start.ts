@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { YOUNG_GENERATION_FLAG } from '../app/memory/young-generation.ts';
 import { type ElectronState, electronState } from './electron-program.ts';
 import { runStudio } from './studio/start.ts';
 
@@ -136,11 +137,20 @@ export async function chooseShell(options: LaunchOptions = {}): Promise<'electro
   return 'studio';
 }
 
+/**
+ * What Electron is started with: its main process runs societies, so its V8 gets the young
+ * generation's cap as `npm start`'s node does (`--js-flags` reaches only the process it is given
+ * to at start-up), then the app folder and the user's arguments.
+ */
+export function electronArguments(argv: readonly string[]): string[] {
+  return [`--js-flags=${YOUNG_GENERATION_FLAG}`, APP_DIR, ...argv];
+}
+
 /** Starts the desktop app, or the studio when it cannot. */
 export async function start(argv: string[]): Promise<number> {
   if ((await chooseShell()) === 'electron') {
     // electron/cli.js starts the program with process.argv's arguments and exits with it.
-    process.argv = [process.argv[0]!, 'electron', APP_DIR, ...argv];
+    process.argv = [process.argv[0]!, 'electron', ...electronArguments(argv)];
     // A variable specifier: the package is a dev dependency, resolved only here at run time.
     const launcher = 'electron/cli.js';
     await import(launcher);

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { YOUNG_GENERATION_FLAG } from '../../app/memory/young-generation.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/society.js', import.meta.url));
@@ -28,7 +29,9 @@ export function society(
     delete baseEnv.OPENAI_API_KEY;
     delete baseEnv.OPENAI_BASE_URL;
     delete baseEnv.HF_TOKEN;
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // Started with the cap the command would start itself again with (restartCapped): the
+    // same process, without a second start-up per call.
+    const child = spawn(process.execPath, [YOUNG_GENERATION_FLAG, BIN, ...args], {
       cwd: ROOT,
       env: { ...baseEnv, SOCIETY_DB: TEST_DB, ...env, NO_COLOR: '1' },
       stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
