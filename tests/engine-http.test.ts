@@ -3,6 +3,8 @@
  * cancellation as they happen on the wire.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createChatProvider } from '../app/providers/registry.ts';
+import type { ChatProvider } from '../app/providers/types.ts';
 import type { RunSettings } from '../app/schema/document.ts';
 import {
   agent,
@@ -116,6 +118,48 @@ describe('engine over HTTP', () => {
     expect(error).toBe('node "a0": gave up after 2 attempts: model call timed out after 50 ms');
     expect(s.count()).toBe(2);
     await until(() => s.aborted() === 2, 'the stub to see both requests dropped');
+  });
+
+  it("does not count a provider's first load against a call's timeout", async () => {
+    const s = await serve({ respond: () => ({ text: 'loaded, then answered' }) });
+    // The real provider for the stub, whose client library (as the OpenAI SDK is on a
+    // process's first call) takes longer to load than a call may last.
+    const real = createChatProvider(
+      { name: 'openai', kind: 'openai-compatible', baseUrl: s.url, apiKeyEnv: '' },
+      {},
+    );
+    let library: Promise<void> | undefined;
+    const load = () => {
+      library ??= new Promise((resolve) => setTimeout(resolve, 300));
+      return library;
+    };
+    let loaded = false;
+    const slowToLoad: ChatProvider = {
+      id: 'openai',
+      // Its own load, then the real provider's (the SDK, loaded once per process).
+      ready: () =>
+        loaded
+          ? real.ready?.()
+          : load().then(() => {
+              loaded = true;
+              return real.ready?.();
+            }),
+      async chat(request, options) {
+        await load();
+        return real.chat(request, options);
+      },
+    };
+    const { status, outputs, error } = await run(
+      agents(1, { timeoutMs: 100, retry: { attempts: 1 } }),
+      {
+        ...overStub(s),
+        providerFor: () => slowToLoad,
+      },
+    );
+    expect(error).toBeUndefined();
+    expect(status).toBe('succeeded');
+    expect(outputs).toEqual({ oa0: 'loaded, then answered' });
+    expect(s.count()).toBe(1);
   });
 
   it('cancel() aborts every request in flight', async () => {

@@ -18,7 +18,7 @@ import { displayUrl } from '../providers/urls.ts';
 import { DEFAULT_LIMITS } from '../schema/limits.ts';
 import { guardedFetch, type HfEndpoint, mapError } from './huggingface/http.ts';
 import { invalidRequest } from './huggingface/inputs.ts';
-import { loadHfLibrary } from './huggingface/library.ts';
+import { loadedHfLibrary, loadHfLibrary } from './huggingface/library.ts';
 import { TASKS, type Target, type TaskContext } from './huggingface/tasks.ts';
 
 export { toTokenVectors, toVector } from './huggingface/outputs.ts';
@@ -92,6 +92,7 @@ export function createHuggingFaceExpertProvider(
 
   return {
     id,
+    ready: () => (loadedHfLibrary() ? undefined : loadHfLibrary().then(() => undefined)),
     async run(request: ExpertRequest, callOptions: CallOptions): Promise<ExpertResult> {
       const { signal } = callOptions;
       if (signal.aborted) throw abortError(signal.reason);

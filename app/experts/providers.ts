@@ -306,6 +306,11 @@ export class ExpertCassetteProvider implements ExpertProvider {
     this.id = options.live?.id ?? 'cassette';
   }
 
+  /** The live provider's load, when it may be called (a replay alone needs none). */
+  ready(): Promise<void> | undefined {
+    return this.#mode === 'replay' ? undefined : this.#live?.ready?.();
+  }
+
   async run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     if (this.#mode !== 'record') {

@@ -426,6 +426,11 @@ export class CassetteProvider implements ChatProvider {
     this.id = options.id ?? options.live?.id ?? 'cassette';
   }
 
+  /** The live provider's load, when it may be called (a replay alone needs none). */
+  ready(): Promise<void> | undefined {
+    return this.mode === 'replay' ? undefined : this.#live?.ready?.();
+  }
+
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
     if (options.signal.aborted) throw abortError(options.signal.reason);
     if (this.mode !== 'record') {

@@ -108,6 +108,8 @@ export interface ExpertProvider {
   /** The provider profile name, used for concurrency limits and in events. */
   readonly id: string;
   run(request: ExpertRequest, options: CallOptions): Promise<ExpertResult>;
+  /** As ChatProvider.ready: a lazy client library's load, awaited before a call's clock starts. */
+  ready?(): Promise<void> | undefined;
 }
 
 /** True when the value is bytes with a MIME type. */

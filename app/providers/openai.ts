@@ -167,6 +167,11 @@ export class OpenAICompatibleProvider implements ChatProvider {
    */
   #client: OpenAI | undefined;
 
+  /** The SDK's load, until it has loaded (the engine awaits it before a call's clock starts). */
+  ready(): Promise<void> | undefined {
+    return sdk ? undefined : loadOpenAiSdk();
+  }
+
   async chat(request: ChatRequest, options: CallOptions): Promise<ChatResult> {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal.reason);

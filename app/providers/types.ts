@@ -112,6 +112,12 @@ export interface ChatProvider {
   /** The provider profile name, used for concurrency limits and in events. */
   readonly id: string;
   chat(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
+  /**
+   * What the provider still has to load before it can call (its client library), when it loads
+   * that lazily; undefined once it is ready. The engine awaits it before a call's clock starts,
+   * so a per-call timeout never counts a module load.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 /**

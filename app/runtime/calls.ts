@@ -248,6 +248,10 @@ export class CallsGateway {
     const started = performance.now();
     let attempts = 0;
     try {
+      // A provider still loading its client library finishes first: no attempt's timeout
+      // counts a module load (the first call of a process).
+      const loading = provider.ready?.();
+      if (loading) await loading;
       // Limits are per provider profile, as the document names them: the simulated provider, a
       // cassette or an injected provider answering a profile keeps that profile's limit.
       const result = await this.#limits.queue(profile.provider).add(
@@ -370,6 +374,8 @@ export class CallsGateway {
     const started = performance.now();
     let attempts = 0;
     try {
+      const loading = provider.ready?.();
+      if (loading) await loading;
       const result = await this.#limits.queue(providerName).add(
         () =>
           callWithRetry(

@@ -52,8 +52,10 @@ describe.skipIf(!HAVE_CHROMIUM)('replay, simulated and live in the studio', () =
 
     await page.getByTestId('tb-replay').click();
     const notice = page.getByTestId('notice');
+    // The studio checks the cassette against the run before any request: a round trip to the
+    // studio, slower than expect.poll's default second on a loaded machine.
     await expect
-      .poll(() => notice.textContent())
+      .poll(() => notice.textContent(), { timeout: 10_000 })
       .toContain('parameter rounds is 10; the cassette was recorded with 3');
     expect(await notice.textContent()).toContain(
       'parameter structure is democracy; the cassette was recorded with monarchy',
