@@ -5,12 +5,14 @@
  * panel's splitter is visible, drags, keeps its size across a reload and hides the panel; at
  * 1280×720 the maximized panel shows at least six messages of a finished run. A big society
  * renders only the cards in view when zoomed in, and zoomed out its cards are boxes with no
- * ports or handles and its edges one drawing, while selection and the inspector work as before.
+ * ports or handles and its edges one drawing, while selection and the inspector work as before;
+ * while its pane is dragged no card or edge takes the pointer, and only zoomed out is the view
+ * one layer.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { societyDocument, societyFileName } from '../../bench/society-documents.ts';
 import {
@@ -59,6 +61,45 @@ async function settledZoom(page: Page): Promise<number> {
     )
     .toBe(true);
   return zoomOf(page);
+}
+
+/** A point of the empty pane, as near its middle as can be: pressing there and dragging pans. */
+async function emptyPanePoint(page: Page): Promise<{ x: number; y: number }> {
+  return page.locator('.react-flow__pane').evaluate((pane) => {
+    const r = pane.getBoundingClientRect();
+    for (let radius = 0; radius < Math.min(r.width, r.height) / 2; radius += 5) {
+      for (let a = 0; a < 24; a++) {
+        const x = Math.round(r.left + r.width / 2 + radius * Math.cos((a / 24) * 2 * Math.PI));
+        const y = Math.round(r.top + r.height / 2 + radius * Math.sin((a / 24) * 2 * Math.PI));
+        if (pane.ownerDocument.elementFromPoint(x, y) === pane) return { x, y };
+      }
+    }
+    throw new Error('no empty spot on the pane');
+  });
+}
+
+/**
+ * Presses on the empty pane, drags a little and, with the button still down, reads what the
+ * page holds then: the viewport's will-change, and whether the card's middle takes the pointer.
+ */
+async function whilePanning(page: Page, card: Locator) {
+  const at = await emptyPanePoint(page);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 4; i++) await page.mouse.move(at.x + i * 6, at.y + i * 4);
+  await page.locator('.react-flow__pane.dragging').waitFor(WAIT);
+  const box = await visibleBox(card);
+  const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const seen = {
+    willChange: await page
+      .locator('.react-flow__viewport')
+      .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).willChange),
+    cardTakesPointer: await page.locator('.react-flow__pane').evaluate((pane, { x, y }) => {
+      return Boolean(pane.ownerDocument.elementFromPoint(x, y)?.closest('.react-flow__node'));
+    }, middle),
+  };
+  await page.mouse.up();
+  return seen;
 }
 
 async function openTemplate(page: Page, file: string, node: string) {
@@ -309,10 +350,26 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
       .toBeGreaterThan(0);
     expect(await page.locator('[data-testid="lod-edges"]').count()).toBe(0);
     expect(await cards.count()).toBeLessThan(n / 2);
+    // Panning at full detail: while the pane is dragged no card takes the pointer, and the view
+    // is not made a layer of its own (its edges would each become one); once the drag ends the
+    // card is under the pointer again, and a click selects it.
+    // (once the wheel zoom has settled: a press during it continues that gesture, not a drag)
+    await settledZoom(page);
+    expect(await whilePanning(page, vote)).toEqual({ willChange: 'auto', cardTakesPointer: false });
+    await page.locator('.react-flow__pane.dragging').waitFor({ state: 'detached', ...WAIT });
+    // A click on the empty pane clears the selection; one on the card (the click lands only on
+    // an element that takes the pointer) selects it again.
+    const empty = await emptyPanePoint(page);
+    await page.mouse.click(empty.x, empty.y);
+    await expect.poll(() => vote.getAttribute('class')).not.toContain('selected');
+    await vote.locator('.node-title').click();
+    await expect.poll(() => vote.getAttribute('class')).toContain('selected');
 
     // A node added while zoomed out, never measured as a card, is shown as a box too.
     await page.getByTestId('fit-view').click();
     await settledZoom(page);
+    // Zoomed out, the boxes and the one drawing of the edges pan as one layer.
+    expect((await whilePanning(page, vote)).willChange).toBe('transform');
     await page.getByTestId('palette-agent').click();
     await expect.poll(() => cards.count()).toBe(n + 1);
     const hidden = () =>
