@@ -100,7 +100,18 @@ interface ScopeInput {
 
 export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): AnyActorLogic {
   const { plan, machines } = compiled;
-  const isInside = (id: string, container: string) => ancestors(plan.nodes, id).includes(container);
+  /** Each container's nodes, at any depth: found once, read at every stage's and copy's end. */
+  const within = new Map<string, Set<string>>();
+  const isInside = (id: string, container: string) => {
+    let inside = within.get(container);
+    if (!inside) {
+      inside = new Set(
+        [...plan.nodes.keys()].filter((n) => ancestors(plan.nodes, n).includes(container)),
+      );
+      within.set(container, inside);
+    }
+    return inside.has(id);
+  };
   /** For each loop, the source ports read with `collect: all` from outside it. */
   const collected = new Map<string, Array<{ source: string; port: string }>>();
   for (const node of plan.nodes.values()) {
