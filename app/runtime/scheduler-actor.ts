@@ -143,6 +143,13 @@ export function schedulerLogic(
       }
       return snapshot;
     },
+    // As XState starts a machine: the children its first step spawned start before that step's
+    // tasks (deferred until now) run.
+    start(snapshot: SchedulerSnapshot): void {
+      for (const child of snapshot.children.values()) {
+        if (child.getSnapshot().status === 'active') child.start();
+      }
+    },
     getPersistedSnapshot: (snapshot: SchedulerSnapshot) => snapshot,
   } as AnyActorLogic;
 }
