@@ -1,7 +1,9 @@
 /**
  * Builds XState v5 machine configs from a GraphPlan. The configs are plain JSON: actors, guards
  * and actions are referenced by name with params, so `society inspect` prints exactly what runs.
- * The runtime supplies the implementations through `setup()` (app/runtime/machine-runtime.ts).
+ * The runtime supplies the implementations (app/runtime/machine-runtime.ts): a loop's machine
+ * through XState's `setup()`, a scheduler as actor logic that interprets its `running` state
+ * (app/runtime/scheduler-actor.ts).
  *
  * Every scope (the graph, a group, one stage of a mindstorm) is a scheduler machine. Its
  * `running` state lists the scope's nodes in `meta.nodes` with the siblings each one reads from.

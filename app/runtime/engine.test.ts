@@ -397,6 +397,26 @@ describe('cancellation', () => {
     expect(eventsOf(r.events, 'node.failed')).toEqual([]);
   });
 
+  it('stops the rounds of a mindstorm in every copy of a group when cancelled', async () => {
+    const doc = graph([
+      node('team', 'group', { replicate: { items: [1, 2] } }),
+      node('storm', 'mindstorm', { maxRounds: 3 }, { parentId: 'team' }),
+      agent('a', 'Job {{ item }} round {{ loop.round }}', {}, { parentId: 'storm' }),
+    ]);
+    const hold = deferred();
+    const fake = new FakeProvider((call) =>
+      call.user.endsWith('round 2') ? { text: 'late', after: hold.promise } : 'ok',
+    );
+    const r = await start(doc, { providerFor: fake.providerFor });
+    await until(() => fake.inFlight === 2, 'both copies in round 2');
+    const started = eventsOf(r.events, 'node.started').length;
+    r.cancel();
+    expect(await r.result).toMatchObject({ status: 'cancelled', outputs: {} });
+    expect(fake.aborted).toBe(2);
+    expect(eventsOf(r.events, 'node.started')).toHaveLength(started);
+    expect(eventsOf(r.events, 'round.started').map((e) => e.round)).toEqual([1, 1, 2, 2]);
+  });
+
   it('cancels before starting when the signal is already aborted', async () => {
     const fake = new FakeProvider();
     const result = await run(fan(2), {

@@ -1,12 +1,12 @@
 /**
- * Turns the compiler's JSON machine configs into running XState machines. The configs name
- * actors, guards and actions; this module supplies them through `setup()`: each scheduler's
- * `schedule`, `complete` and `allDone` close over its node table, loop machines share the
- * loop actions, and every `invoke.input` gets the live scope context (the one thing JSON
- * cannot express).
+ * Turns the compiler's JSON machine configs into running XState actors. The configs name
+ * actors, guards and actions; this module supplies them: each scheduler's `schedule`,
+ * `complete` and `allDone` close over its node table and run as actor logic of their own
+ * (./scheduler-actor.ts), loop machines get the loop actions through `setup()`, and every
+ * `invoke.input` gets the live scope context (the one thing JSON cannot express).
  */
 
-import { type AnyStateMachine, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { type AnyActorLogic, assign, fromPromise, setup } from 'xstate';
 import { ancestors } from '../compiler/analyze.ts';
 import type { CompiledGraph } from '../compiler/index.ts';
 import {
@@ -19,6 +19,7 @@ import { isNotTaken, type NodeOutputs } from '../node-sdk/define.ts';
 import type { LoopState, LoopStepResult, NodeValues } from '../node-sdk/loop.ts';
 import type { Stage } from '../schema/document.ts';
 import { instanceOf } from './instance-id.ts';
+import { type SchedulerOps, type ScheduleWork, schedulerLogic } from './scheduler-actor.ts';
 
 /** A typed `assign` for scope contexts (XState's own inference needs the whole setup). */
 const update = <P>(
@@ -97,9 +98,20 @@ interface ScopeInput {
   replica?: number;
 }
 
-export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): AnyStateMachine {
+export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): AnyActorLogic {
   const { plan, machines } = compiled;
-  const isInside = (id: string, container: string) => ancestors(plan.nodes, id).includes(container);
+  /** Each container's nodes, at any depth: found once, read at every stage's and copy's end. */
+  const within = new Map<string, Set<string>>();
+  const isInside = (id: string, container: string) => {
+    let inside = within.get(container);
+    if (!inside) {
+      inside = new Set(
+        [...plan.nodes.keys()].filter((n) => ancestors(plan.nodes, n).includes(container)),
+      );
+      within.set(container, inside);
+    }
+    return inside.has(id);
+  };
   /** For each loop, the source ports read with `collect: all` from outside it. */
   const collected = new Map<string, Array<{ source: string; port: string }>>();
   for (const node of plan.nodes.values()) {
@@ -225,14 +237,6 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
         values[params.loop] = hooks.loopOutputs(params.loop, context);
         return { values };
       }),
-      fail: ({ event }: { event: unknown }) => {
-        const { node, error } = event as { node?: string; error?: unknown };
-        hooks.fail(node ?? '', error);
-      },
-      escalate: ({ event }: { event: unknown }) => {
-        // Raised again, the error fails this machine, and its parent sees it as a child error.
-        throw (event as { error?: unknown }).error;
-      },
     },
   };
 
@@ -264,8 +268,8 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     return values;
   };
 
-  /** Guards and actions of one scheduler machine, closed over its node table. */
-  const scheduler = (table: Record<string, ScheduledNode>) => {
+  /** The guard and actions of one scheduler machine, closed over its node table. */
+  const scheduler = (table: Record<string, ScheduledNode>): SchedulerOps => {
     const members = Object.keys(table);
     /** For each node, the siblings that wait for it: only they can become ready when it ends. */
     const dependents = new Map<string, string[]>();
@@ -276,7 +280,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
      * How far each running scope has got: the members known done, in order, and for each node
      * the needs known met. Values only ever arrive in a scope, so checks resume where they
      * stopped instead of rescanning: a wide fan-in would otherwise be quadratic. Keyed by the
-     * scope's `started` record, which lives as long as that scope machine.
+     * scope's `started` record, which lives as long as that scope's actor.
      */
     const progress = new WeakMap<object, { done: number; met: Map<string, number> }>();
     const progressOf = (ctx: ScopeContext) => {
@@ -296,79 +300,70 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
       return i === needs.length;
     };
     return {
-      guards: {
-        allDone: ({ context }: { context: ScopeContext }) => {
-          const p = progressOf(context);
-          while (p.done < members.length && context.values[members[p.done]!] !== undefined)
-            p.done++;
-          return p.done === members.length;
-        },
+      allDone: (context) => {
+        const p = progressOf(context);
+        while (p.done < members.length && context.values[members[p.done]!] !== undefined) p.done++;
+        return p.done === members.length;
       },
-      actions: {
-        schedule: enqueueActions(({ context, event, enqueue, self }) => {
-          const ctx = context as ScopeContext;
-          const finished =
-            event.type === 'task.done' || event.type.startsWith('xstate.done.actor.');
-          const candidates = finished
-            ? (dependents.get(readCompletion(event).node) ?? [])
-            : members;
-          for (const node of candidates) {
-            const entry = table[node]!;
-            if (ctx.started[node] || !ready(ctx, node, entry.needs)) continue;
-            // Updated in place: a copy per completion would make a wide fan-in quadratic, and
-            // nothing reads earlier snapshots (the event log is the run's record).
-            ctx.started[node] = true;
-            const copies =
-              entry.replicas === undefined ? [undefined] : [...Array(entry.replicas).keys()];
-            for (const replica of copies) {
-              if (entry.run === 'task') {
-                enqueue(() => hooks.startTask(node, ctx, replica, (event) => self.send(event)));
-              } else {
-                enqueue.spawnChild(
-                  entry.run as never,
-                  {
-                    id: replica === undefined ? node : `${node}#${replica}`,
-                    input: childContext(ctx, {
-                      scope: node,
-                      members: scopeMembers(plan, node),
-                      replica,
-                    }),
-                  } as never,
-                );
-              }
+      schedule: (ctx, event) => {
+        const work: ScheduleWork = { tasks: [], children: [] };
+        const finished = event.type === 'task.done' || event.type.startsWith('xstate.done.actor.');
+        const candidates = finished ? (dependents.get(readCompletion(event).node) ?? []) : members;
+        for (const node of candidates) {
+          const entry = table[node]!;
+          if (ctx.started[node] || !ready(ctx, node, entry.needs)) continue;
+          // Updated in place: a copy per completion would make a wide fan-in quadratic, and
+          // nothing reads earlier snapshots (the event log is the run's record).
+          ctx.started[node] = true;
+          const copies =
+            entry.replicas === undefined ? [undefined] : [...Array(entry.replicas).keys()];
+          for (const replica of copies) {
+            if (entry.run === 'task') {
+              work.tasks.push((report) => hooks.startTask(node, ctx, replica, report));
+            } else {
+              work.children.push({
+                src: entry.run,
+                id: replica === undefined ? node : `${node}#${replica}`,
+                input: childContext(ctx, {
+                  scope: node,
+                  members: scopeMembers(plan, node),
+                  replica,
+                }),
+              });
             }
           }
-        }),
-        complete: update(({ context, event }) => {
-          const done = readCompletion(event);
-          const entry = table[done.node];
-          if (!entry) return {};
-          const isTask = entry.run === 'task';
-          if (entry.replicas !== undefined) {
-            const list = [...(context.replicas[done.node] ?? [])];
-            list[done.replica ?? 0] = done.output;
-            const replicas = { ...context.replicas, [done.node]: list };
-            if (list.filter((r) => r !== undefined).length < entry.replicas) return { replicas };
-            return { replicas, values: gathered(context, done.node, list, !isTask) };
-          }
-          if (isTask) {
-            const { outputs, instance } = done.output as { outputs: NodeOutputs; instance: string };
-            context.values[done.node] = { ...outputs, $instances: [instance] };
-            return {};
-          }
-          const output = done.output as ScopeContext;
-          const isLoop = plan.nodes.get(done.node)?.container === 'loop';
-          return {
-            values: {
-              ...context.values,
-              ...innerValues(output, done.node),
-              [done.node]: isLoop
-                ? (output.values[done.node] ?? {})
-                : { $instances: [instanceOf(context, done.node)] },
-            },
-            loops: { ...context.loops, ...output.loops },
-          };
-        }),
+        }
+        return work;
+      },
+      complete: (context, event) => {
+        const done = readCompletion(event);
+        const entry = table[done.node];
+        if (!entry) return {};
+        const isTask = entry.run === 'task';
+        if (entry.replicas !== undefined) {
+          const list = [...(context.replicas[done.node] ?? [])];
+          list[done.replica ?? 0] = done.output;
+          const replicas = { ...context.replicas, [done.node]: list };
+          if (list.filter((r) => r !== undefined).length < entry.replicas) return { replicas };
+          return { replicas, values: gathered(context, done.node, list, !isTask) };
+        }
+        if (isTask) {
+          const { outputs, instance } = done.output as { outputs: NodeOutputs; instance: string };
+          context.values[done.node] = { ...outputs, $instances: [instance] };
+          return {};
+        }
+        const output = done.output as ScopeContext;
+        const isLoop = plan.nodes.get(done.node)?.container === 'loop';
+        return {
+          values: {
+            ...context.values,
+            ...innerValues(output, done.node),
+            [done.node]: isLoop
+              ? (output.values[done.node] ?? {})
+              : { $instances: [instanceOf(context, done.node)] },
+          },
+          loops: { ...context.loops, ...output.loops },
+        };
       },
     };
   };
@@ -379,31 +374,41 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
     ),
   };
 
-  const built = new Map<string, AnyStateMachine>();
-  const build = (config: StateConfig, isRoot: boolean): AnyStateMachine => {
-    const childActors: Record<string, AnyStateMachine> = {};
-    for (const src of childMachines(config)) {
-      let child = built.get(src);
-      if (!child) {
-        const childConfig = machines.children[src];
-        if (!childConfig) throw new Error(`compiled machines lack child "${src}"`);
-        child = build(childConfig, false);
-        built.set(src, child);
-      }
-      childActors[src] = child;
+  const built = new Map<string, AnyActorLogic>();
+  /** A child machine's logic by actor name, built once per run and shared by its actors. */
+  const logicOf = (src: string): AnyActorLogic => {
+    let logic = built.get(src);
+    if (!logic) {
+      const config = machines.children[src];
+      if (!config) throw new Error(`compiled machines lack child "${src}"`);
+      logic = build(config, false);
+      built.set(src, logic);
     }
-    const hydrated = hydrate(config, childContext);
-    const own = scheduler(scheduledNodes(config));
+    return logic;
+  };
+  const build = (config: StateConfig, isRoot: boolean): AnyActorLogic => {
+    // A scheduler (the graph, a group, a stage) runs as actor logic of its own; a loop's machine,
+    // whose states its node type's spec builds, runs on XState.
+    if (config.states?.running?.meta?.nodes) {
+      const own = scheduler(scheduledNodes(config));
+      // At the top a failure ends the run; inside, it is raised again so that it reaches the top
+      // through every actor in between.
+      const fail = (event: { [key: string]: unknown }) =>
+        hooks.fail(typeof event.node === 'string' ? event.node : '', event.error);
+      return schedulerLogic(isRoot ? { ...own, fail } : own, logicOf, isRoot);
+    }
+    const childActors: Record<string, AnyActorLogic> = {};
+    for (const src of childMachines(config)) childActors[src] = logicOf(src);
     return setup({
       types: {} as { context: ScopeContext; input: ScopeContext },
-      guards: { ...common.guards, ...own.guards },
-      actions: { ...common.actions, ...own.actions } as never,
+      guards: common.guards,
+      actions: common.actions as never,
       actors: { ...actors, ...childActors },
     }).createMachine({
-      ...(hydrated as object),
+      ...(hydrate(config, childContext) as object),
       context: ({ input }: { input: ScopeContext }) => input,
-      ...(isRoot ? {} : { output: ({ context }: { context: ScopeContext }) => context }),
-    } as never) as unknown as AnyStateMachine;
+      output: ({ context }: { context: ScopeContext }) => context,
+    } as never) as unknown as AnyActorLogic;
   };
   return build(machines.root, true);
 }
