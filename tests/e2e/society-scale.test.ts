@@ -142,8 +142,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     ).toBe(true);
     await s.screenshot('society-scale-votes');
 
-    // The professions are a list in the inspector, one per line.
-    await page.getByTestId('node-critic').click();
+    // The professions are a list in the inspector, one per line. The critic lies right of the
+    // view, under the inspector: the canvas is dragged left from an empty spot above the wires,
+    // as a person would, until the card is in the canvas, and clicked there.
+    const critic = page.getByTestId('node-critic');
+    const canvas = await visibleBox(page.getByTestId('canvas'));
+    const inCanvas = async () => {
+      const card = await critic.boundingBox();
+      return (
+        !!card &&
+        card.x >= canvas.x &&
+        card.y >= canvas.y &&
+        card.x + card.width <= canvas.x + canvas.width &&
+        card.y + card.height <= canvas.y + canvas.height
+      );
+    };
+    for (let drag = 0; drag < 4 && !(await inCanvas()); drag++) {
+      const from = { x: canvas.x + canvas.width - 60, y: canvas.y + 110 };
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x - 400, from.y, { steps: 8 });
+      await page.mouse.up();
+    }
+    await expect.poll(inCanvas).toBe(true);
+    await critic.click();
     const items = page.getByTestId('field-replicate.items');
     expect(((await items.inputValue()) ?? '').split('\n')).toEqual(PROFESSIONS);
     await items.fill([...PROFESSIONS, 'sculptor'].join('\n'));
