@@ -106,6 +106,9 @@ export interface ArtistCriticResult {
   maxRss: number;
   /** The same requests in the same order of dependence from bare fetch: median wall time. */
   floorMs: number;
+  /** The same requests through the OpenAI SDK's client, the one the provider calls with. */
+  sdkFloorMs: number;
+  sdkFloorCpuMs: number;
   /** The CPU time this process spent on those requests: median. */
   floorCpuMs: number;
   /** The machine's load average over the last minute when the bench ended, and its cores. */
@@ -287,7 +290,9 @@ async function runOnce(
 /**
  * The floor: the run's requests in the run's order of dependence from bare fetch, with no
  * provider and no engine: 26 chains of 2R + 2 requests one after another, then 50 at once, then
- * one, then the painter's. What is left above the critical path is HTTP and the servers.
+ * one, then the painter's. What is left above the critical path is HTTP and the servers. With
+ * `client` 'sdk' the chat requests go through the official OpenAI SDK's client instead (one
+ * client, no retries, as the provider makes them): what the SDK adds, with no engine.
  */
 async function fetchFloor(
   rounds: number,
@@ -295,11 +300,34 @@ async function fetchFloor(
   critics: number,
   latencyMs: number,
   placement: ServerPlacement,
+  client: 'fetch' | 'sdk' = 'fetch',
 ): Promise<{ ms: number; cpuMs: number }> {
   const servers = await startArtistCriticServers(latencyMs, placement);
+  const sdk =
+    client === 'sdk'
+      ? new (await import('openai')).default({
+          baseURL: servers.openaiUrl,
+          apiKey: 'no-key-needed',
+          maxRetries: 0,
+          logLevel: 'off',
+        })
+      : undefined;
   try {
     const proposal = 'A tall white tower on dark rocks at dawn, seen in broken planes. '.repeat(6);
     const ask = async (system: string, user: string, maxTokens: number) => {
+      if (sdk) {
+        const completion = await sdk.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: user },
+          ],
+          temperature: 0.7,
+          max_tokens: maxTokens,
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        return completion.choices[0]!.message.content ?? '';
+      }
       const response = await fetch(`${servers.openaiUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer no-key-needed' },
@@ -374,12 +402,16 @@ export async function benchArtistCritic(
   const critics = replicas(bound, 'critic');
   const all: ArtistCriticRun[] = [];
   const floors: Array<{ ms: number; cpuMs: number }> = [];
-  // Engine and floor alternate, so both see the same machine; the first floor warms fetch up
-  // like the engine's cold run and is left out too.
+  const sdkFloors: Array<{ ms: number; cpuMs: number }> = [];
+  // Engine and floors alternate, so all see the same machine; the first of each warms its
+  // client up like the engine's cold run and is left out too.
   for (let i = 0; i < runs; i++) {
     all.push(await runOnce(compiled, registry, latencyMs, placement));
     floors.push(await fetchFloor(rounds, artists, critics, latencyMs, placement));
+    sdkFloors.push(await fetchFloor(rounds, artists, critics, latencyMs, placement, 'sdk'));
   }
+  const warmOf = (list: Array<{ ms: number; cpuMs: number }>) =>
+    list.length > 1 ? list.slice(1) : list;
   const cold = all[0]!;
   const later = all.slice(1).sort((a, b) => a.wallMs - b.wallMs);
   const warm = later[Math.floor((later.length - 1) / 2)] ?? cold;
@@ -396,8 +428,10 @@ export async function benchArtistCritic(
     warmRuns: later.length,
     stub: placement,
     maxRss: process.resourceUsage().maxRSS * 1024,
-    floorMs: median((floors.length > 1 ? floors.slice(1) : floors).map((f) => f.ms)),
-    floorCpuMs: median((floors.length > 1 ? floors.slice(1) : floors).map((f) => f.cpuMs)),
+    floorMs: median(warmOf(floors).map((f) => f.ms)),
+    floorCpuMs: median(warmOf(floors).map((f) => f.cpuMs)),
+    sdkFloorMs: median(warmOf(sdkFloors).map((f) => f.ms)),
+    sdkFloorCpuMs: median(warmOf(sdkFloors).map((f) => f.cpuMs)),
     load: loadavg()[0]!,
     cpus: availableParallelism(),
     youngGeneration,
@@ -439,6 +473,8 @@ export function formatArtistCritic(r: ArtistCriticResult): string[] {
     `  wall / critical path ${ratio.toFixed(3)} (aim ≤ 1.10; cold run ${coldRatio.toFixed(3)})`,
     `  floor: the same requests in the same order of dependence from bare fetch ${ms(r.floorMs)} ` +
       `(${(r.floorMs / criticalMs).toFixed(3)} of the critical path); the engine ${ms(w.wallMs - r.floorMs)} above it (aim ≤ 50 ms)`,
+    `  the same through the OpenAI SDK's client (what the provider calls with), no engine: ${ms(r.sdkFloorMs)} ` +
+      `(${(r.sdkFloorMs / criticalMs).toFixed(3)} of the critical path, CPU ${ms(r.sdkFloorCpuMs, 0)}); the engine ${ms(w.wallMs - r.sdkFloorMs)} above it`,
     `  on the chain: its calls took ${ms(w.chainCallsMs)} (${ms(w.chainCallsMs / Math.max(1, depth))} each, ${r.latencyMs} ms of it latency); ` +
       `the engine ${ms(sumGaps)}: ${ms(w.gapsMs[0] ?? 0)} before the first call, ` +
       `${ms(between.reduce((a, b) => a + b, 0))} between calls (largest ${ms(Math.max(0, ...between))}${largestLink(w, between)}), ${ms(w.gapsMs.at(-1) ?? 0)} after the last`,
