@@ -169,7 +169,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the editor at society scale', () => {
     const items = page.getByTestId('field-replicate.items');
     expect(((await items.inputValue()) ?? '').split('\n')).toEqual(PROFESSIONS);
     await items.fill([...PROFESSIONS, 'sculptor'].join('\n'));
-    await expect.poll(() => page.getByTestId('replicas-critic').textContent()).toBe('×51');
+    // The card is drawn again after the document changes, with the run panel's 50 ballots and
+    // 259 messages beside it: more than expect.poll's default second on a loaded machine.
+    await expect
+      .poll(() => page.getByTestId('replicas-critic').textContent(), { timeout: 10_000 })
+      .toBe('×51');
     expect(s.pageErrors).toEqual([]);
   }, 60_000);
 
