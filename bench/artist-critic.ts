@@ -315,31 +315,24 @@ async function fetchFloor(
   try {
     const proposal = 'A tall white tower on dark rocks at dawn, seen in broken planes. '.repeat(6);
     const ask = async (system: string, user: string, maxTokens: number) => {
+      const body = {
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'system' as const, content: system },
+          { role: 'user' as const, content: user },
+        ],
+        temperature: 0.7,
+        max_tokens: maxTokens,
+      };
       if (sdk) {
-        const completion = await sdk.chat.completions.create({
-          model: 'gpt-4o-mini',
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: user },
-          ],
-          temperature: 0.7,
-          max_tokens: maxTokens,
-        });
+        const completion = await sdk.chat.completions.create(body);
         await new Promise((resolve) => setImmediate(resolve));
         return completion.choices[0]!.message.content ?? '';
       }
       const response = await fetch(`${servers.openaiUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer no-key-needed' },
-        body: JSON.stringify({
-          model: 'gpt-4o-mini',
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: user },
-          ],
-          temperature: 0.7,
-          max_tokens: maxTokens,
-        }),
+        body: JSON.stringify(body),
       });
       const text = ((await response.json()) as { choices: Array<{ message: { content: string } }> })
         .choices[0]!.message.content;
