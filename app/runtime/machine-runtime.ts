@@ -269,7 +269,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
   };
 
   /** The guard and actions of one scheduler machine, closed over its node table. */
-  const scheduler = (table: Record<string, ScheduledNode>): SchedulerOps => {
+  const scheduler = (table: Record<string, ScheduledNode>): SchedulerOps<ScopeContext> => {
     const members = Object.keys(table);
     /** For each node, the siblings that wait for it: only they can become ready when it ends. */
     const dependents = new Map<string, string[]>();
@@ -306,7 +306,7 @@ export function buildRunMachine(compiled: CompiledGraph, hooks: EngineHooks): An
         return p.done === members.length;
       },
       schedule: (ctx, event) => {
-        const work: ScheduleWork = { tasks: [], children: [] };
+        const work: ScheduleWork<ScopeContext> = { tasks: [], children: [] };
         const finished = event.type === 'task.done' || event.type.startsWith('xstate.done.actor.');
         const candidates = finished ? (dependents.get(readCompletion(event).node) ?? []) : members;
         for (const node of candidates) {

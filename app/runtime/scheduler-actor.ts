@@ -12,32 +12,28 @@
  */
 
 import { type AnyActorLogic, type AnyActorRef, type AnyActorScope, createActor } from 'xstate';
-import type { ScopeContext } from './machine-runtime.ts';
 
 /** What starting the ready nodes asks for: tasks to run and child machines to spawn. */
-export interface ScheduleWork {
+export interface ScheduleWork<C> {
   tasks: Array<(report: (event: { type: string }) => void) => void>;
-  children: Array<{ id: string; src: string; input: ScopeContext }>;
+  children: Array<{ id: string; src: string; input: C }>;
 }
 
 /** A scheduler's own guard and actions (app/runtime/machine-runtime.ts), closed over its table. */
-export interface SchedulerOps {
-  schedule(context: ScopeContext, event: { type: string; [key: string]: unknown }): ScheduleWork;
-  complete(
-    context: ScopeContext,
-    event: { type: string; [key: string]: unknown },
-  ): Partial<ScopeContext>;
-  allDone(context: ScopeContext): boolean;
+export interface SchedulerOps<C> {
+  schedule(context: C, event: { type: string; [key: string]: unknown }): ScheduleWork<C>;
+  complete(context: C, event: { type: string; [key: string]: unknown }): Partial<C>;
+  allDone(context: C): boolean;
   /** At the top: records the failure that ends the run. Inside: absent, the error is raised. */
   fail?(event: { type: string; [key: string]: unknown }): void;
 }
 
-interface SchedulerSnapshot {
+interface SchedulerSnapshot<C> {
   status: 'active' | 'done' | 'error' | 'stopped';
   /** The state of the compiled config the actor is in (`running`, `done`, `succeeded`, `failed`). */
   value: string;
-  context: ScopeContext;
-  output: ScopeContext | undefined;
+  context: C;
+  output: C | undefined;
   error: unknown;
   /** Running child machines by id (shared by every snapshot of one actor). */
   children: Map<string, AnyActorRef>;
@@ -50,19 +46,21 @@ const ERROR = 'xstate.error.actor.';
  * Actor logic for a scheduler config. `logicOf` gives the logic of a child machine by actor name
  * (`scope:…`, `loop:…`); `isRoot` says whether it runs the whole graph (final `succeeded` or
  * `failed`, no output) or a scope inside (final `done`, its context as output).
+ * `C` is the scope's context (ScopeContext in machine-runtime.ts), which this logic only passes
+ * to `ops` and to the child machines.
  */
-export function schedulerLogic(
-  ops: SchedulerOps,
+export function schedulerLogic<C>(
+  ops: SchedulerOps<C>,
   logicOf: (src: string) => AnyActorLogic,
   isRoot: boolean,
 ): AnyActorLogic {
   /** Starts what `schedule` found ready, then ends the scope if every node is done. */
   const advance = (
-    snapshot: SchedulerSnapshot,
+    snapshot: SchedulerSnapshot<C>,
     event: { type: string; [key: string]: unknown },
     scope: AnyActorScope,
     running: boolean,
-  ): SchedulerSnapshot => {
+  ): SchedulerSnapshot<C> => {
     const work = ops.schedule(snapshot.context, event);
     const report = (e: { type: string }) => scope.self.send(e);
     // As XState runs a machine's actions: tasks at once when the actor runs (deferred to its
@@ -90,10 +88,10 @@ export function schedulerLogic(
 
   /** A final state: XState stops a machine's remaining children when it reaches one. */
   const finish = (
-    snapshot: SchedulerSnapshot,
+    snapshot: SchedulerSnapshot<C>,
     value: string,
     scope: AnyActorScope,
-  ): SchedulerSnapshot => {
+  ): SchedulerSnapshot<C> => {
     stopChildren(snapshot, scope);
     return {
       ...snapshot,
@@ -105,8 +103,8 @@ export function schedulerLogic(
 
   return {
     config: { scheduler: true },
-    getInitialSnapshot(scope: AnyActorScope, input: ScopeContext): SchedulerSnapshot {
-      const snapshot: SchedulerSnapshot = {
+    getInitialSnapshot(scope: AnyActorScope, input: C): SchedulerSnapshot<C> {
+      const snapshot: SchedulerSnapshot<C> = {
         status: 'active',
         value: 'running',
         context: input,
@@ -117,10 +115,10 @@ export function schedulerLogic(
       return advance(snapshot, { type: 'xstate.init' }, scope, false);
     },
     transition(
-      snapshot: SchedulerSnapshot,
+      snapshot: SchedulerSnapshot<C>,
       event: { type: string; [key: string]: unknown },
       scope: AnyActorScope,
-    ): SchedulerSnapshot {
+    ): SchedulerSnapshot<C> {
       if (snapshot.status !== 'active') return snapshot;
       const type = event.type;
       if (type === 'xstate.stop') {
@@ -145,19 +143,19 @@ export function schedulerLogic(
     },
     // As XState starts a machine: the children its first step spawned start before that step's
     // tasks (deferred until now) run.
-    start(snapshot: SchedulerSnapshot): void {
+    start(snapshot: SchedulerSnapshot<C>): void {
       for (const child of snapshot.children.values()) {
         if (child.getSnapshot().status === 'active') child.start();
       }
     },
-    getPersistedSnapshot: (snapshot: SchedulerSnapshot) => snapshot,
+    getPersistedSnapshot: (snapshot: SchedulerSnapshot<C>) => snapshot,
   } as AnyActorLogic;
 }
 
 /** XState's `ProcessingStatus.Stopped`: a child stopped before its start is not started. */
 const STOPPED = 2;
 
-function stopChildren(snapshot: SchedulerSnapshot, scope: AnyActorScope): void {
+function stopChildren<C>(snapshot: SchedulerSnapshot<C>, scope: AnyActorScope): void {
   if (snapshot.children.size === 0) return;
   const children = [...snapshot.children.values()];
   snapshot.children.clear();
