@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchDocuments } from '../app/cli/commands/serve/reload.ts';
-import { type ServeFlags, serveOptions } from '../app/cli/commands/serve/serve.ts';
-import { serve } from '../app/serve/index.ts';
+import type { ServeFlags } from '../app/cli/commands/serve/serve.ts';
 import { openRunStore } from '../app/store/index.ts';
 import { societyHere } from './support/cli.ts';
 import { agent, edge, graph, input, output } from './support/graphs.ts';
-import { serveFlags } from './support/serve.ts';
+import { startServing } from './support/serve.ts';
 import { type StubOpenAI, startStubOpenAI } from './support/stub-openai.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -33,24 +32,9 @@ writeFileSync(
   ),
 );
 
-function flags(db: string, stub: StubOpenAI, extra: Partial<ServeFlags> = {}): ServeFlags {
-  return serveFlags(db, TOKEN, stub.url, extra);
-}
-
-async function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, document = file) {
-  const db = join(dir, `runs-${Math.random().toString(36).slice(2)}.db`);
-  const { options, check, close } = await serveOptions([document], flags(db, stub, extra));
-  const serving = await serve(options);
-  return {
-    serving,
-    db,
-    options,
-    check,
-    stop: async () => {
-      await serving.close();
-      close();
-    },
-  };
+/** Serves `document` with a new store in `dir` (tests/support/serve.ts). */
+function start(stub: StubOpenAI, extra: Partial<ServeFlags> = {}, document = file) {
+  return startServing(dir, [document], TOKEN, stub.url, extra);
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` };

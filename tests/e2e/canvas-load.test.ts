@@ -11,7 +11,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { GraphDocument } from '../../app/schema/document.ts';
 import { societyDocument, societyFileName } from '../../bench/society-documents.ts';
-import { HAVE_CHROMIUM, studioForSuite, visibleBox, zoomToFullDetail } from './support.ts';
+import {
+  HAVE_CHROMIUM,
+  settledView,
+  studioForSuite,
+  visibleBox,
+  zoomToFullDetail,
+} from './support.ts';
 
 /** What the page-side functions use of the DOM (the tests are typed for Node, without it). */
 interface PageNode {
@@ -38,24 +44,6 @@ interface PageGlobals {
   /** The card elements put in the page (whose ids start with cardPrefix) since the last reset. */
   built: Set<unknown>;
   cardPrefix: string;
-}
-
-/** The view's transform, once it has stopped moving. */
-async function settledView(page: Page): Promise<{ x: number; y: number; zoom: number }> {
-  let last = '';
-  await expect
-    .poll(
-      async () => {
-        const now = (await page.locator('.react-flow__viewport').getAttribute('style')) ?? '';
-        const same = now === last;
-        last = now;
-        return same;
-      },
-      { timeout: 5000, interval: 250 },
-    )
-    .toBe(true);
-  const [x = 0, y = 0, zoom = 1] = (last.match(/-?[\d.]+(e-?\d+)?/g) ?? []).map(Number);
-  return { x, y, zoom };
 }
 
 /** Each drawn edge's end points in flow coordinates (React Flow's path starts and ends there). */

@@ -18,6 +18,7 @@ import { societyDocument, societyFileName } from '../../bench/society-documents.
 import {
   type Box,
   HAVE_CHROMIUM,
+  settledView,
   smallestVisibleText,
   studioForSuite,
   visibleBox,
@@ -48,19 +49,7 @@ async function zoomOf(page: Page): Promise<number> {
 
 /** Waits until the view stops moving (a fit or a zoom animates), then returns the zoom. */
 async function settledZoom(page: Page): Promise<number> {
-  let last = '';
-  await expect
-    .poll(
-      async () => {
-        const now = (await page.locator('.react-flow__viewport').getAttribute('style')) ?? '';
-        const same = now === last;
-        last = now;
-        return same;
-      },
-      { timeout: 5000, interval: 250 },
-    )
-    .toBe(true);
-  return zoomOf(page);
+  return (await settledView(page)).zoom;
 }
 
 /** A point of the empty pane, as near its middle as can be: pressing there and dragging pans. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { NodeRegistry } from '../../app/node-sdk/registry.ts';
 import { openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type Studio, startStudio } from '../../main/studio/server.ts';
@@ -296,4 +296,22 @@ export async function smallestVisibleText(
   within?: string,
 ): Promise<VisibleText | undefined> {
   return (await visibleTexts(page, { limit: 1, ...(within ? { within } : {}) }))[0];
+}
+
+/** The canvas's view transform, once it has stopped moving (a fit or a zoom animates). */
+export async function settledView(page: Page): Promise<{ x: number; y: number; zoom: number }> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = (await page.locator('.react-flow__viewport').getAttribute('style')) ?? '';
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 5000, interval: 250 },
+    )
+    .toBe(true);
+  const [x = 0, y = 0, zoom = 1] = (last.match(/-?[\d.]+(e-?\d+)?/g) ?? []).map(Number);
+  return { x, y, zoom };
 }
