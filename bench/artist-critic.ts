@@ -41,7 +41,14 @@ import {
   startArtistCriticServers,
 } from './artist-critic-stub.ts';
 import { epochNow } from './parallel-stub.ts';
-import { isMain, machineLine, median, ms } from './support.ts';
+import {
+  describeCompileCache,
+  isMain,
+  machineLine,
+  median,
+  ms,
+  productNodeEnv,
+} from './support.ts';
 
 export interface ArtistCriticOptions {
   rounds?: number;
@@ -116,6 +123,8 @@ export interface ArtistCriticResult {
   cpus: number;
   /** How V8's young generation was capped (app/memory/young-generation.ts). */
   youngGeneration: string;
+  /** Whether the modules came from Node's compile cache, as in the product. */
+  compileCache: string;
 }
 
 type Doc = {
@@ -428,6 +437,7 @@ export async function benchArtistCritic(
     load: loadavg()[0]!,
     cpus: availableParallelism(),
     youngGeneration,
+    compileCache: describeCompileCache(),
   };
 }
 
@@ -473,7 +483,7 @@ export function formatArtistCritic(r: ArtistCriticResult): string[] {
       `${ms(between.reduce((a, b) => a + b, 0))} between calls (largest ${ms(Math.max(0, ...between))}${largestLink(w, between)}), ${ms(w.gapsMs.at(-1) ?? 0)} after the last`,
     `  peak RSS during the run ${mb(w.peakRss)} (aim < 220 MB warm; ${mb(w.rssBefore)} just before it, of which V8's heap had taken ` +
       `${mb(w.heapTotalBefore)} and used ${mb(w.heapUsedBefore)}); cold run ${mb(r.cold.peakRss)} (aim < 160 MB; ${mb(r.cold.rssBefore)} before it); ` +
-      `Node's runtime and the loaded modules included; peak heap used ${mb(w.peakHeapUsed)}; process lifetime peak ${mb(r.maxRss)}; ${r.youngGeneration}`,
+      `Node's runtime and the loaded modules included; peak heap used ${mb(w.peakHeapUsed)}; process lifetime peak ${mb(r.maxRss)}; ${r.youngGeneration}; ${r.compileCache}`,
     `  CPU time of the bench's process during the run ${ms(w.cpuMs, 0)} (cold run ${ms(r.cold.cpuMs, 0)}; the floor's requests ${ms(r.floorCpuMs, 0)}); ` +
       `the machine's load average ${r.load.toFixed(1)} on ${r.cpus} cpus`,
     `  stub peak concurrency ${w.peakConcurrency} (limit ${r.concurrency}; cold run ${r.cold.peakConcurrency})`,
@@ -488,21 +498,27 @@ export async function benchArtistCriticAlone(): Promise<ArtistCriticResult> {
   const script = fileURLToPath(import.meta.url);
   // Started as the product starts node (app/memory/young-generation.ts): the memory measured is
   // the product's.
+  const env = productNodeEnv();
+  // Once to fill the compile cache, should the sources have changed since it was last filled:
+  // the product's commands after their first start load their modules from it.
+  await promisify(execFile)(process.execPath, [script, '--load-only'], { env });
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [YOUNG_GENERATION_FLAG, script, '--json'],
-    { maxBuffer: 16 * 1024 * 1024 },
+    { maxBuffer: 16 * 1024 * 1024, env },
   );
   return JSON.parse(stdout) as ArtistCriticResult;
 }
 
-if (isMain(import.meta.url) && semiSpaceInForce() === undefined) {
+if (isMain(import.meta.url) && process.argv.includes('--load-only')) {
+  // Loaded, nothing run (benchArtistCriticAlone: fills the compile cache).
+} else if (isMain(import.meta.url) && semiSpaceInForce() === undefined) {
   // Started without the product's option (`node bench/artist-critic.ts`): run again with it.
   // `node --max-semi-space-size=N bench/artist-critic.ts` measures another size (0: V8's default).
   const child = spawnSync(
     process.execPath,
     [YOUNG_GENERATION_FLAG, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', env: productNodeEnv() },
   );
   process.exitCode = child.status ?? 1;
 } else if (isMain(import.meta.url)) {

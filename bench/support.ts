@@ -1,5 +1,7 @@
 /** Small helpers shared by the benchmarks: timing, medians, formatting, a zero-latency provider. */
+import module from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeYoungGeneration } from '../app/memory/young-generation.ts';
 import type { ChatProvider, ChatRequest, ChatResult } from '../app/providers/types.ts';
@@ -23,6 +25,26 @@ export function machineLine(): string {
   const cpus = os.cpus();
   const model = cpus[0]?.model.trim() ?? 'unknown cpu';
   return `node ${process.version}, ${os.availableParallelism()} cpus (${model}), ${os.platform()}-${os.arch()}; ${describeYoungGeneration()}`;
+}
+
+/**
+ * The environment for a bench's child process that measures the product's own memory or start:
+ * Node's compile cache on, in the folder the product's entries use (`bin/society.js` and
+ * `scripts/launch.mjs` call `module.enableCompileCache()`, whose default is this folder), so the
+ * child loads its modules as the product does after its first start: from V8's cached code,
+ * without stripping types again. NODE_COMPILE_CACHE or NODE_DISABLE_COMPILE_CACHE, when set,
+ * are kept.
+ */
+export function productNodeEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return { ...env };
+  return { ...env, NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'node-compile-cache') };
+}
+
+/** "modules from Node's compile cache" or "no compile cache", for a line of a report. */
+export function describeCompileCache(dir = module.getCompileCacheDir?.()): string {
+  return dir
+    ? "modules loaded from Node's compile cache, as the product loads them"
+    : 'no compile cache';
 }
 
 /** True when the module at `url` is the script node was started with. */
