@@ -11,10 +11,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { societyDocument, societyFileName } from '../../bench/society-documents.ts';
+import { axeCheck, seriousViolations } from './axe.ts';
 import {
   type Box,
   HAVE_CHROMIUM,
@@ -219,9 +219,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a canvas you can read', () => {
 
     // It passes the accessibility checks, shown and hidden.
     const serious = async () =>
-      (await new AxeBuilder({ page }).include('.run-splitter').analyze()).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id);
+      seriousViolations(await axeCheck(page, { include: ['.run-splitter'] }));
     expect(await serious()).toEqual([]);
 
     // The keyboard moves it too.

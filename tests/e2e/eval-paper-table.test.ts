@@ -4,13 +4,13 @@
  * on hover), the cost per solved item, each item's repeat, and the paper layout a table command
  * stored with its eval, readable in the dark and the light theme.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareWithPaper, comparisonHeadings } from '../../app/eval/paper-values.ts';
 import { registerTablePresenter } from '../../app/eval/table-presenters.ts';
 import { columns } from '../../app/terminal/columns.ts';
 import { societyHere } from '../support/cli.ts';
 import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
+import { axeCheck } from './axe.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 /** The paper's figures this layout prints beside ours (a made-up table for the test). */
@@ -111,11 +111,10 @@ describe.skipIf(!HAVE_CHROMIUM)('an eval with a paper layout in the Evals view',
     await paper.scrollIntoViewIfNeeded();
     for (const scheme of ['dark', 'light'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const axe = await new AxeBuilder({ page })
-        .include('[data-testid="eval-paper-table"]')
-        .include('[data-testid="eval-variants"]')
-        .withRules(['color-contrast'])
-        .analyze();
+      const axe = await axeCheck(page, {
+        include: ['[data-testid="eval-paper-table"]', '[data-testid="eval-variants"]'],
+        rules: ['color-contrast'],
+      });
       expect(
         axe.violations.map((v) => `${scheme}: ${v.id} ${v.nodes.map((n) => n.target)}`),
       ).toEqual([]);

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvalItemRecord } from '../../app/eval/types.ts';
 import { societyHere } from '../support/cli.ts';
 import { qaEvalArgs, writeQaEval } from '../support/qa-eval.ts';
+import { axeCheck, seriousViolations } from './axe.ts';
 import { HAVE_CHROMIUM, studioForSuite, visibleBox } from './support.ts';
 
 const TEMPLATE = 'nlsom-artist-critic.society.json';
@@ -24,11 +24,7 @@ async function blur(page: Page): Promise<void> {
 
 /** axe-core over one part of the page: no serious or critical violation. */
 async function expectNoSeriousViolations(page: Page, selector: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  expect(seriousViolations(await axeCheck(page, { include: [selector] }))).toEqual([]);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('help and search', () => {

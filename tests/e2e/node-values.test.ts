@@ -4,8 +4,8 @@
  * to read it all, which copy of a replicated node it came from — and every state reads as a word
  * and a mark, not by its colour alone. A new run starts with no values.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
+import { axeCheck, seriousViolations } from './axe.ts';
 import { HAVE_CHROMIUM, openDocument, studioForSuite, zoomToFullDetail } from './support.ts';
 
 /** A question too long for three lines of a card. */
@@ -89,9 +89,8 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     expect(mark).toContain('⤼');
     expect(await page.getByTestId('status-count').getAttribute('data-icon')).toBe('✓');
     // The values and state labels pass the accessibility checks (contrast, names, roles).
-    const axe = await new AxeBuilder({ page }).include('.card-value').include('.status').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+    const axe = await axeCheck(page, { include: ['.card-value', '.status'] });
+    expect(seriousViolations(axe)).toEqual([]);
     expect(axe.passes.map((p) => p.id)).toContain('color-contrast');
     await s.screenshot('node-values-tie-judge');
     expect(s.pageErrors).toEqual([]);

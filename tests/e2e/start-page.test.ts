@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
+import { axeCheck, seriousViolations } from './axe.ts';
 import { HAVE_CHROMIUM, studioForSuite } from './support.ts';
 
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -52,11 +52,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
     for (const href of docs) expect(href).toMatch(/^\/docs\/[\w-]+\.md$/);
     await s.screenshot('start-page', page);
     // Nothing serious for a screen reader or in contrast.
-    const axe = await new AxeBuilder({ page }).include('[data-testid="start-page"]').analyze();
-    const serious = axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes[0]?.target}`);
-    expect(serious).toEqual([]);
+    expect(
+      seriousViolations(await axeCheck(page, { include: ['[data-testid="start-page"]'] })),
+    ).toEqual([]);
 
     // At 1280×720 nothing runs off the side, and the five are all there to scroll to.
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -148,11 +146,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the start page', () => {
         .textContent(),
     ).toMatch(/^\d+ calls · [\d,]+ tokens · \$/);
     await s.screenshot('gallery-grouped', page);
-    const axe = await new AxeBuilder({ page }).include('[data-testid="gallery"]').analyze();
-    const serious = axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes[0]?.target}`);
-    expect(serious).toEqual([]);
+    expect(
+      seriousViolations(await axeCheck(page, { include: ['[data-testid="gallery"]'] })),
+    ).toEqual([]);
 
     // A search narrows the cards: a node type finds the societies that use it.
     await page.getByTestId('gallery-search').fill('router');
