@@ -26,7 +26,7 @@ import { REDIS_SERVER, startRedis } from '../tests/support/redis.ts';
 import { doc } from './one-call.ts';
 import { startParallelStub } from './parallel-stub.ts';
 import { type ProbeReport, readProbe } from './process-probe.ts';
-import { isMain, machineLine } from './support.ts';
+import { isMain, machineLine, productNodeEnv } from './support.ts';
 
 const BIN = fileURLToPath(new URL('../bin/society.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -72,7 +72,9 @@ export interface EvalQueueResult {
 function env(): NodeJS.ProcessEnv {
   // The coordinator and the workers share a queue secret (docs/workers.md).
   const vars: NodeJS.ProcessEnv = {
-    ...process.env,
+    // Node's compile cache on, as the command turns it on for itself: the probe, loaded before
+    // the command, comes from it too, instead of having its types stripped at every start.
+    ...productNodeEnv(),
     NO_COLOR: '1',
     SOCIETY_QUEUE_SECRET: 'bench-eval-queue-secret-0123456789',
   };

@@ -16,7 +16,7 @@ import {
 import { RefusalReason } from '../app/api/spending-contract.ts';
 import { studioProtocols } from '../app/api/studio-auth.ts';
 import { takeStudioToken } from './studio-token.ts';
-import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './transport-ipc.ts';
+import { callOverIpc, desktopBridge, runEventsOf, type SocietyBridge } from './transport-ipc.ts';
 
 /**
  * `locked`: a studio page opened without the printed address's token, so it does not try to
@@ -163,11 +163,7 @@ export class ApiClient {
   connect(): void {
     if (this.#bridge) {
       // IPC has no connection to open or lose: listen to run events once, and stay open.
-      this.#stopBridgeEvents ??= this.#bridge.onRunEvent((push) => {
-        const pushed = runEventOf(push);
-        if (!pushed) return;
-        for (const listener of this.#runListeners) listener(pushed.runId, pushed.event);
-      });
+      this.#stopBridgeEvents ??= this.#bridge.onRunEvent((push) => this.#runEvents(push));
       this.#setStatus('open');
       return;
     }
@@ -255,11 +251,8 @@ export class ApiClient {
       console.warn('ignoring a message from the studio that is not JSON');
       return;
     }
-    if (message.push === 'run.event') {
-      const runId = message.runId;
-      const event = message.event;
-      if (typeof runId !== 'string' || typeof event !== 'object' || event === null) return;
-      for (const listener of this.#runListeners) listener(runId, event as Record<string, unknown>);
+    if (message.push === 'run.events') {
+      this.#runEvents(message);
       return;
     }
     const id = message.id;
@@ -282,6 +275,13 @@ export class ApiClient {
         ),
       );
     } else pending.resolve(message.result);
+  }
+
+  /** Hands each run event of a pushed batch to the listeners, in order. */
+  #runEvents(push: unknown): void {
+    for (const { runId, event } of runEventsOf(push)) {
+      for (const listener of this.#runListeners) listener(runId, event);
+    }
   }
 
   /** Fails every request waiting for an answer with `message`. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, ApiError } from './api.ts';
-import { callOverIpc, desktopBridge, runEventOf, type SocietyBridge } from './transport-ipc.ts';
+import { callOverIpc, desktopBridge, runEventsOf, type SocietyBridge } from './transport-ipc.ts';
 
 /** A stand-in for the preload's `window.society`. */
 function fakeBridge(answers: Record<string, (params: unknown) => unknown>) {
@@ -69,11 +69,21 @@ describe('the API client over IPC', () => {
     client.connect();
     expect(statuses).toEqual(['closed', 'open', 'open']);
     expect(bridge.onRunEvent).toHaveBeenCalledTimes(1);
-    push({ push: 'run.event', runId: 'r1', event: { type: 'message' } });
-    push({ push: 'something else', runId: 'r1', event: {} });
-    push({ push: 'run.event', runId: 1, event: {} });
+    push({
+      push: 'run.events',
+      pushes: [
+        { push: 'run.event', runId: 'r1', event: { type: 'message' } },
+        { push: 'run.event', runId: 1, event: {} },
+        { push: 'run.event', runId: 'r1', event: { type: 'node.started' } },
+      ],
+    });
+    push({ push: 'something else', pushes: [{ push: 'run.event', runId: 'r1', event: {} }] });
+    push({ push: 'run.event', runId: 'r1', event: { type: 'a lone event' } });
     push(null);
-    expect(events).toEqual([['r1', { type: 'message' }]]);
+    expect(events).toEqual([
+      ['r1', { type: 'message' }],
+      ['r1', { type: 'node.started' }],
+    ]);
   });
 });
 
@@ -116,11 +126,22 @@ describe('the IPC transport', () => {
     expect(calls).toEqual([['files.write', { name: 'a', text: 'x' }]]);
   });
 
-  it('reads run event pushes', () => {
-    expect(runEventOf({ push: 'run.event', runId: 'r', event: { type: 'x' } })).toEqual({
-      runId: 'r',
-      event: { type: 'x' },
-    });
-    expect(runEventOf({ push: 'run.event', runId: 'r', event: 'x' })).toBeUndefined();
+  it('reads batches of run events, in order, leaving out malformed ones', () => {
+    const batch = (...pushes: unknown[]) => ({ push: 'run.events', pushes });
+    expect(
+      runEventsOf(
+        batch(
+          { push: 'run.event', runId: 'r', event: { type: 'x' } },
+          { push: 'run.event', runId: 'r', event: 'x' },
+          null,
+          { push: 'run.event', runId: 's', event: { type: 'y' } },
+        ),
+      ),
+    ).toEqual([
+      { runId: 'r', event: { type: 'x' } },
+      { runId: 's', event: { type: 'y' } },
+    ]);
+    expect(runEventsOf({ push: 'run.events', pushes: 'x' })).toEqual([]);
+    expect(runEventsOf(undefined)).toEqual([]);
   });
 });

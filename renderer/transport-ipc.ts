@@ -68,15 +68,25 @@ export async function callOverIpc(
   return failure(`the desktop app answered ${method} with something that is not an answer`);
 }
 
-/** A pushed run event's run id and event, or undefined when the push is not one. */
-export function runEventOf(
-  push: unknown,
-): { runId: string; event: Record<string, unknown> } | undefined {
-  if (typeof push !== 'object' || push === null) return undefined;
-  const { push: kind, runId, event } = push as Record<string, unknown>;
-  if (kind !== 'run.event' || typeof runId !== 'string') return undefined;
-  if (typeof event !== 'object' || event === null) return undefined;
-  return { runId, event: event as Record<string, unknown> };
+/**
+ * The run events in a push (main/api/push-batch.ts: a batch, in order), each with its run's id;
+ * none when the message is not a batch of run events, and without any entry that is malformed.
+ */
+export function runEventsOf(
+  message: unknown,
+): Array<{ runId: string; event: Record<string, unknown> }> {
+  if (typeof message !== 'object' || message === null) return [];
+  const { push: kind, pushes } = message as Record<string, unknown>;
+  if (kind !== 'run.events' || !Array.isArray(pushes)) return [];
+  const events: Array<{ runId: string; event: Record<string, unknown> }> = [];
+  for (const push of pushes) {
+    if (typeof push !== 'object' || push === null) continue;
+    const { push: each, runId, event } = push as Record<string, unknown>;
+    if (each !== 'run.event' || typeof runId !== 'string') continue;
+    if (typeof event !== 'object' || event === null) continue;
+    events.push({ runId, event: event as Record<string, unknown> });
+  }
+  return events;
 }
 
 function failure(message: string, problems: ApiProblem[] = [], reason?: unknown): IpcAnswer {

@@ -498,8 +498,8 @@ describe('keys in the studio', () => {
       const text = data.toString();
       frames.push(text);
       const message = JSON.parse(text);
-      if (message.push === 'run.event' && message.event.type === 'run.finished') {
-        finished++;
+      if (message.push === 'run.events') {
+        for (const push of message.pushes) if (push.event.type === 'run.finished') finished++;
         for (const wake of onFinished.splice(0)) wake();
       } else answers.get(message.id)?.(message);
     });

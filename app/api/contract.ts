@@ -5,8 +5,9 @@
  * whether one is set and its last four characters, never read it back.
  *
  * Wire format (WebSocket): the page sends `{ id, method, params }`; the backend answers
- * `{ id, result }` or `{ id, error: { message, problems?, reason? } }`, and pushes run events as
- * `{ push: 'run.event', runId, event }`.
+ * `{ id, result }` or `{ id, error: { message, problems?, reason? } }`, and pushes run events in
+ * order, a batch at a time, as `{ push: 'run.events', pushes: [{ push: 'run.event', runId, event }…] }`
+ * (main/api/push-batch.ts).
  */
 import { z } from 'zod';
 import { RubricSchema } from '../eval/rubrics.ts';
@@ -544,6 +545,12 @@ export interface RunEventPush {
   push: 'run.event';
   runId: string;
   event: Record<string, unknown>;
+}
+
+/** Run events as the page receives them: a batch, in the order they happened. */
+export interface RunEventsPush {
+  push: 'run.events';
+  pushes: RunEventPush[];
 }
 
 type Reason = spending.RefusalReason;

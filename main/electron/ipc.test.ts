@@ -13,7 +13,7 @@ import {
   type IpcSender,
   REFUSED_SENDER_MESSAGE,
   RUN_EVENT_CHANNEL,
-  runEventMessage,
+  runEventsMessage,
 } from './ipc.ts';
 
 const EDITOR: IpcSender = {
@@ -234,15 +234,25 @@ describe('the IPC dispatcher', () => {
 
 describe('run event pushes', () => {
   it('are plain JSON data', () => {
-    const push = runEventMessage({
-      push: 'run.event',
-      runId: 'r1',
-      event: { type: 'message', at: new Date(0), missing: undefined },
+    const batch = runEventsMessage({
+      push: 'run.events',
+      pushes: [
+        {
+          push: 'run.event',
+          runId: 'r1',
+          event: { type: 'message', at: new Date(0), missing: undefined },
+        },
+      ],
     });
-    expect(push).toEqual({
-      push: 'run.event',
-      runId: 'r1',
-      event: { type: 'message', at: '1970-01-01T00:00:00.000Z' },
+    expect(batch).toEqual({
+      push: 'run.events',
+      pushes: [
+        {
+          push: 'run.event',
+          runId: 'r1',
+          event: { type: 'message', at: '1970-01-01T00:00:00.000Z' },
+        },
+      ],
     });
   });
 });

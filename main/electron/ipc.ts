@@ -15,7 +15,7 @@ import {
   type ApiMethod,
   type ApiProblem,
   contract,
-  type RunEventPush,
+  type RunEventsPush,
 } from '../../app/api/contract.ts';
 import type { RefusalReason } from '../../app/api/spending-contract.ts';
 import { ApiError } from '../api/errors.ts';
@@ -133,9 +133,9 @@ export function toWire<T>(value: T): T {
   return (text === undefined ? null : JSON.parse(text)) as T;
 }
 
-/** A run event push as sent on RUN_EVENT_CHANNEL: redacted by the handlers, then made wire-safe. */
-export function runEventMessage(push: RunEventPush): RunEventPush {
-  return toWire(push);
+/** Run events as sent on RUN_EVENT_CHANNEL: redacted by the handlers, then made wire-safe. */
+export function runEventsMessage(batch: RunEventsPush): RunEventsPush {
+  return toWire(batch);
 }
 
 function firstLine(text: string): string {

@@ -35,6 +35,7 @@ import {
 } from 'electron';
 import { defaultDatabasePath, openRunStore, type RunStore } from '../../app/store/index.ts';
 import { type ApiHandlers, createApiHandlers } from '../api/handlers.ts';
+import { runEventBatcher } from '../api/push-batch.ts';
 import { docsAnswer } from '../docs/docs.ts';
 import { DEFAULT_RENDERER_DIR } from '../studio/server.ts';
 import { defaultWorkspace } from '../studio/start.ts';
@@ -50,7 +51,7 @@ import {
   createIpcDispatcher,
   type IpcSender,
   RUN_EVENT_CHANNEL,
-  runEventMessage,
+  runEventsMessage,
 } from './ipc.ts';
 import {
   APP_ENTRY_URL,
@@ -173,11 +174,12 @@ async function startDesktop(): Promise<void> {
   registerIpc(handlers);
 
   // Run events go to the editor window's web contents only, never broadcast.
-  handlers.onRunEvent((push) => {
+  const batcher = runEventBatcher((batch) => {
     if (editorWindow && !editorWindow.isDestroyed()) {
-      editorWindow.webContents.send(RUN_EVENT_CHANNEL, runEventMessage(push));
+      editorWindow.webContents.send(RUN_EVENT_CHANNEL, runEventsMessage(batch));
     }
   });
+  handlers.onRunEvent((push) => batcher.add(push));
 
   let stopped = false;
   app.on('will-quit', (event) => {

@@ -117,7 +117,10 @@ describe('the preload (S6, S8)', () => {
     };
     const received: unknown[][] = [];
     const off = society.onRunEvent((...args) => received.push(args));
-    const push = { push: 'run.event', runId: 'r1', event: { type: 'message' } };
+    const push = {
+      push: 'run.events',
+      pushes: [{ push: 'run.event', runId: 'r1', event: { type: 'message' } }],
+    };
     emit(RUN_EVENT_CHANNEL, { sender: 'the IPC event', ports: [] }, push);
     expect(received).toEqual([[push]]);
     off();

@@ -144,8 +144,8 @@ export class Page {
       const text = data.toString();
       this.frames.push(text);
       const message = JSON.parse(text);
-      if (message.push === 'run.event') {
-        this.pushes.push(message);
+      if (message.push === 'run.events') {
+        this.pushes.push(...message.pushes);
         for (const wake of this.#waiters.splice(0)) wake();
       } else this.#pending.get(message.id)?.(message);
     });

@@ -37,6 +37,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { RequestMessage, type ResponseMessage } from '../../app/api/contract.ts';
 import { STUDIO_PROTOCOL, tokenFromProtocols } from '../../app/api/studio-auth.ts';
 import { ApiError, type ApiHandlersOptions, createApiHandlers } from '../api/handlers.ts';
+import { runEventBatcher } from '../api/push-batch.ts';
 import { DEFAULT_DOCS_ROOT, docsAnswer, isDocsPath } from '../docs/docs.ts';
 import { mimeTypeOf } from '../renderer-files.ts';
 
@@ -251,11 +252,12 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     }
   };
 
-  const unsubscribe = api.onRunEvent((push) => {
-    // One person on a loopback server: every page sees every run's events.
-    const text = JSON.stringify(push);
+  // One person on a loopback server: every page sees every run's events.
+  const batcher = runEventBatcher((batch) => {
+    const text = JSON.stringify(batch);
     for (const client of wss.clients) if (client.readyState === client.OPEN) client.send(text);
   });
+  const unsubscribe = api.onRunEvent((push) => batcher.add(push));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -281,6 +283,9 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   async function shutdown(): Promise<void> {
     await api.close();
     unsubscribe();
+    // The last events of runs cancelled by the close, to pages still connected.
+    batcher.flush();
+    batcher.close();
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     server.closeAllConnections();
