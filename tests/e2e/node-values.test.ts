@@ -101,7 +101,10 @@ describe.skipIf(!HAVE_CHROMIUM)('values on the nodes', () => {
     const { page } = s;
     await openDocument(s, 'draft.society.json', DRAFT, 'editor');
     await zoomToFullDetail(page, page.getByTestId('node-q'));
-    await page.getByTestId('node-editor').click();
+    // At full detail around the question, the editor's card runs on under the inspector: it is
+    // clicked where a person sees it, near its top left corner, not at its hidden middle (which
+    // left Playwright scrolling the canvas and retrying until the test timed out).
+    await page.getByTestId('node-editor').click({ position: { x: 24, y: 24 } });
     await page.getByTestId('breakpoint-toggle').check();
     await page.getByTestId('tb-run-simulated').click();
     await page.getByTestId('paused-banner').waitFor({ timeout: 15_000 });
