@@ -1,9 +1,6 @@
 /**
- * Starting, steering and watching runs through the API. Events arrive in batches (those of one
- * turn of the backend's event loop); they are folded into the view in an animation frame, and
- * while they keep coming at most once per FOLD_GAP_MS, so a chatty run (streamed deltas, 129
- * members, a 75-step sandbox's 9,500 events) costs a render now and then, not one per event or
- * per batch: each render of a big run's panel (its timeline, its transcript) grows with the run.
+ * Starting and steering runs through the API; ./run-feed.ts folds their pushed events into the
+ * view.
  */
 import type { ApiParams } from '../../app/api/contract.ts';
 import { ApiError, api } from '../api.ts';
@@ -30,48 +27,10 @@ import {
 import { useDebug } from './debugState.ts';
 import { applyHeldToolEdit } from './HeldToolCall.tsx';
 import { applyHeldToolResultEdit } from './HeldToolResult.tsx';
+import { clearEarlyEvents, earlyEvents, watchRuns } from './run-feed.ts';
 
 const get = useEditor.getState;
 const set = useEditor.setState;
-
-let queue: Array<Record<string, unknown>> = [];
-let scheduled = false;
-/** The least time between two folds while events stream; the first event after a lull is shown at once. */
-const FOLD_GAP_MS = 150;
-let lastFold = 0;
-/** Events for runs whose id the page does not know yet (they can beat run.start's answer). */
-const early = new Map<string, Array<Record<string, unknown>>>();
-let subscribed = false;
-
-function flush() {
-  scheduled = false;
-  lastFold = performance.now();
-  const events = queue;
-  queue = [];
-  if (events.length) set((s) => ({ run: applyEvents(s.run, events) }));
-}
-
-/** Listens to pushed run events, once per page. */
-export function watchRuns(): void {
-  if (subscribed) return;
-  subscribed = true;
-  api().onRunEvent((runId, event) => {
-    const run = get().run;
-    if (run.runId === runId) {
-      queue.push(event);
-      if (!scheduled) {
-        scheduled = true;
-        const wait = lastFold + FOLD_GAP_MS - performance.now();
-        if (wait <= 0) requestAnimationFrame(flush);
-        else setTimeout(() => requestAnimationFrame(flush), wait);
-      }
-    } else if (run.status === 'starting') {
-      const list = early.get(runId) ?? [];
-      list.push(event);
-      early.set(runId, list);
-    }
-  });
-}
 
 /** The run's inputs from the form, typed by each input node's modality. */
 export function collectInputs(): {
@@ -254,7 +213,7 @@ async function launch(
   onRefused?: (error: ApiError) => boolean,
 ): Promise<string | null> {
   watchRuns();
-  early.clear();
+  clearEarlyEvents();
   useDebug.setState({ draft: null, contextInstance: null, contextCall: null });
   const before = { run: get().run, runTab: get().runTab };
   const mine = ++launches;
@@ -285,8 +244,8 @@ async function launch(
           : {}),
       },
     }));
-    const waiting = early.get(runId) ?? [];
-    early.clear();
+    const waiting = earlyEvents(runId);
+    clearEarlyEvents();
     if (waiting.length) set((s) => ({ run: applyEvents(s.run, waiting) }));
     // A budget the run may stop at (a loop that may stop early, or a stop the person allowed).
     if (warnings?.length) notify('info', `${what} started; ${warnings.join('; ')}`);
