@@ -33,6 +33,9 @@ export const REDACTED = '[redacted]';
  */
 export const FRAGMENT_LENGTH = 12;
 
+/** Entries in a redactor's table of hash flags (a power of two). */
+const HASH_FLAGS = 1 << 16;
+
 /** Characters a JSON number is made of. */
 const NUMBER_LIKE = /^[0-9eE.+-]+$/;
 
@@ -72,6 +75,11 @@ export class Redactor {
   /** Every FRAGMENT_LENGTH-character run of every form, and their rolling hashes. */
   #fragments = new Set<string>();
   #fragmentHashes = new Set<number>();
+  /**
+   * The low bits of those hashes as a table of flags: looked up at every position of a text, it
+   * answers "no piece here" for nearly all of them without the Set (a few times quicker).
+   */
+  #hashFlags = new Uint8Array(HASH_FLAGS);
 
   constructor(secrets: Iterable<string> = []) {
     this.set(secrets);
@@ -89,6 +97,7 @@ export class Redactor {
     this.#longest = this.#forms[0]?.length ?? 0;
     this.#fragments = new Set();
     this.#fragmentHashes = new Set();
+    this.#hashFlags = new Uint8Array(HASH_FLAGS);
     for (const form of this.#forms) {
       for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
         const run = form.slice(i, i + FRAGMENT_LENGTH);
@@ -96,7 +105,9 @@ export class Redactor {
         // serialised JSON it would break a number (a cost such as 0.30000000000000004).
         if (NUMBER_LIKE.test(run)) continue;
         this.#fragments.add(run);
-        this.#fragmentHashes.add(hashRun(run, 0));
+        const hash = hashRun(run, 0);
+        this.#fragmentHashes.add(hash);
+        this.#hashFlags[hash & (HASH_FLAGS - 1)] = 1;
       }
     }
   }
@@ -148,9 +159,11 @@ export class Redactor {
   pieces(text: string, firstOnly = false): Array<[number, number]> {
     const spans: Array<[number, number]> = [];
     if (this.#fragments.size === 0 || text.length < FRAGMENT_LENGTH) return spans;
+    const flags = this.#hashFlags;
     let hash = hashRun(text, 0);
     for (let i = 0; ; i++) {
       if (
+        flags[hash & (HASH_FLAGS - 1)] === 1 &&
         this.#fragmentHashes.has(hash) &&
         this.#fragments.has(text.slice(i, i + FRAGMENT_LENGTH))
       ) {
