@@ -333,18 +333,20 @@ async function fetchFloor(
         temperature: 0.7,
         max_tokens: maxTokens,
       };
+      let text: string;
       if (sdk) {
-        const completion = await sdk.chat.completions.create(body);
-        await new Promise((resolve) => setImmediate(resolve));
-        return completion.choices[0]!.message.content ?? '';
+        text = (await sdk.chat.completions.create(body)).choices[0]!.message.content ?? '';
+      } else {
+        const response = await fetch(`${servers.openaiUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer no-key-needed' },
+          body: JSON.stringify(body),
+        });
+        const answer = (await response.json()) as {
+          choices: Array<{ message: { content: string } }>;
+        };
+        text = answer.choices[0]!.message.content;
       }
-      const response = await fetch(`${servers.openaiUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer no-key-needed' },
-        body: JSON.stringify(body),
-      });
-      const text = ((await response.json()) as { choices: Array<{ message: { content: string } }> })
-        .choices[0]!.message.content;
       // As the provider does (app/providers/openai.ts, connectionReleased).
       await new Promise((resolve) => setImmediate(resolve));
       return text;

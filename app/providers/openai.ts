@@ -180,8 +180,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
       maxBytes: options.maxAnswerBytes ?? DEFAULT_LIMITS.answerBytes,
       expect: request.stream ? 'event-stream' : 'json',
     });
-    sdk ??= await import('openai');
-    this.#client ??= new sdk.default({ ...this.#clientOptions, fetch: guardedFetch });
+    const { default: Client } = sdk ?? (await openAiSdk());
+    this.#client ??= new Client({ ...this.#clientOptions, fetch: guardedFetch });
     const client = this.#client;
     try {
       const body = toOpenAIBody(request);
@@ -404,9 +404,15 @@ const TERMINATED = /^terminated$/;
  */
 let sdk: typeof import('openai') | undefined;
 
+/** The SDK, loaded at the first call for it. */
+async function openAiSdk(): Promise<typeof import('openai')> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
 /** Loads the SDK now: a process about to make calls (a queue worker) pays for it up front. */
 export async function loadOpenAiSdk(): Promise<void> {
-  sdk ??= await import('openai');
+  await openAiSdk();
 }
 
 /** The server's own words from an APIError, without the SDK's status prefix, kept short. */

@@ -213,15 +213,11 @@ export class GroupCommit {
     if (this.#syncing || this.#disposed || !this.#deferred || this.#unsynced.size === 0) return;
     const covered = this.#unsynced;
     this.#unsynced = new Map();
-    const tell = (outcome: { error: Error } | undefined) => {
+    this.#syncing = syncWal(this.#deferred).then((failure) => {
       this.#syncing = undefined;
-      for (const [member, written] of covered) member.synced(outcome ?? { written });
+      tellSynced(covered, failure);
       this.#syncSoon();
-    };
-    this.#syncing = this.#deferred.fsync().then(
-      () => tell(undefined),
-      (error) => tell({ error: asError(error) }),
-    );
+    });
   }
 
   /** Stops scheduling and leaves the exit hook (the store is closing). */
@@ -238,15 +234,7 @@ export class GroupCommit {
     this.#unsynced = new Map();
     const finish = async () => {
       await this.#syncing;
-      if (deferred && left.size > 0) {
-        let failure: { error: Error } | undefined;
-        try {
-          await deferred.fsync();
-        } catch (error) {
-          failure = { error: asError(error) };
-        }
-        for (const [member, written] of left) member.synced(failure ?? { written });
-      }
+      if (deferred && left.size > 0) tellSynced(left, await syncWal(deferred));
       deferred?.close();
     };
     if (this.#syncing || left.size > 0) void finish();
@@ -267,4 +255,22 @@ export class GroupCommit {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** One fsync of the WAL: undefined once it is done, or what failed. */
+async function syncWal(deferred: DeferredSync): Promise<{ error: Error } | undefined> {
+  try {
+    await deferred.fsync();
+    return undefined;
+  } catch (error) {
+    return { error: asError(error) };
+  }
+}
+
+/** Tells each member an fsync covered how it went: its rows now durable, or the failure. */
+function tellSynced(
+  covered: Map<GroupMember, number>,
+  failure: { error: Error } | undefined,
+): void {
+  for (const [member, written] of covered) member.synced(failure ?? { written });
 }
