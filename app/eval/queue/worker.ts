@@ -35,6 +35,7 @@ import {
 } from './connection.ts';
 import { type RateLimit, RedisRateLimiter, rateLimitedProviders, stricter } from './rate-limit.ts';
 import { CANCEL_CHANNEL, parseCancel, runServedJob } from './served-run.ts';
+import { warmUp } from './warm-up.ts';
 import {
   cassetteKey,
   exportKey,
@@ -82,6 +83,8 @@ export async function startEvalWorker(options: EvalWorkerOptions): Promise<EvalW
   // Loaded before the first job: loading blocks the event loop for a moment, and a job whose
   // lock is not renewed in time would be handed to another worker while this one runs it.
   await Promise.all([loadNodeRegistry(), loadOpenAiSdk()]);
+  // And runs a job of its own before taking any: its first jobs then run as fast as the rest.
+  await warmUp();
   const limiter = new RedisRateLimiter(redis);
   const log = options.log ?? (() => {});
   const name = `${hostname()}:${process.pid}`;
