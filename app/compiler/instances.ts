@@ -56,7 +56,8 @@ export function instanceProblems(
   };
 
   let total = 0;
-  const limit = maxInstances.toLocaleString('en-US');
+  // Formatted only for a message: the first number formatted loads the locale data (~12 ms).
+  const limit = () => maxInstances.toLocaleString('en-US');
   for (const node of nodes.values()) {
     const count = copiesOf(node);
     total += count;
@@ -69,7 +70,7 @@ export function instanceProblems(
               : ['nodes', node.index, 'parentId'],
           ),
           node: node.id,
-          message: `runs as ${spell(count)} copies once the replicas around it are multiplied out; a document may expand to at most ${limit} node instances`,
+          message: `runs as ${spell(count)} copies once the replicas around it are multiplied out; a document may expand to at most ${limit()} node instances`,
         },
       ];
     }
@@ -78,7 +79,7 @@ export function instanceProblems(
         {
           path: formatPath(['nodes', node.index]),
           node: node.id,
-          message: `takes the document past ${limit} node instances (replicas multiplied out), the most a document may expand to`,
+          message: `takes the document past ${limit()} node instances (replicas multiplied out), the most a document may expand to`,
         },
       ];
     }

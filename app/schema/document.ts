@@ -32,7 +32,9 @@ export const ReplicateSchema = z.strictObject({
   items: z
     .array(z.unknown())
     .min(1, 'needs at least one item')
-    .max(DOCUMENT_BOUNDS.maxReplicas, tooManyReplicas()),
+    // The message is made when needed: formatting its number loads the locale data (~12 ms),
+    // which every command loading this schema would otherwise pay at start.
+    .max(DOCUMENT_BOUNDS.maxReplicas, { error: () => tooManyReplicas() }),
   as: identifier.default('item').optional(),
 });
 export type Replicate = z.infer<typeof ReplicateSchema>;
