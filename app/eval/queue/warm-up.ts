@@ -2,12 +2,13 @@
  * A worker's warm-up: one small simulated society run, compiled, run, recorded and exported
  * exactly as a job is, into a store in memory that is dropped afterwards.
  *
- * A fresh process runs its first job several times slower than the rest: the compiler's schemas,
- * the engine, the store's writes and the export all run for the first time, unoptimised, about
- * 40 ms of CPU on the machine of bench/eval-queue.ts against 5 ms once warm. A worker takes up
- * to `--concurrency` jobs the moment an eval is queued, and each of them waits for that CPU,
- * as does the worker's next fetch from the queue. Paid before the worker says it takes jobs,
- * the cost falls where no job waits for it.
+ * A fresh process runs its first job many times slower than the rest: the compiler's schemas,
+ * the engine, the store's writes and the export all run for the first time, unoptimised. On the
+ * machine of bench/eval-queue.ts a one-call job's first run took about 60 ms against 5 ms warm,
+ * and about 35 ms after this warm-up (what is left is the HTTP client's first request). A
+ * worker takes up to `--concurrency` jobs the moment an eval is queued, and each of them waits
+ * for that CPU, as does the worker's next fetch from the queue. Paid before the worker says it
+ * takes jobs, the cost falls where no job waits for it.
  *
  * Nothing of it leaves the process: no call (the model is simulated), no file, no Redis key.
  */
